@@ -1,0 +1,66 @@
+// Facts about a kernel that the strategy, the harness and the reports need:
+// which grid points are touched, how wide the halos are, how much work and
+// compulsory memory traffic one point costs, and whether the nest may run in
+// parallel at all.
+#pragma once
+
+#include "ast/IR.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace f2s {
+
+/// Offsets from the loop point, one per grid dimension.
+using Offset = std::vector<int64_t>;
+
+struct GridFootprint {
+  std::set<Offset> reads;
+  std::set<Offset> writes;
+};
+
+struct KernelFacts {
+  /// The nest's loop variables, innermost (unit stride, "x") first.
+  std::vector<std::string> loop_vars;
+  /// Per grid, the offsets it is read and written at. Subscripts that are
+  /// constants (a fixed plane) count as offset 0 in that dimension.
+  std::map<std::string, GridFootprint> footprint;
+  /// Per loop dimension (x first): the largest |offset| any grid is read at.
+  std::vector<int64_t> halo;
+  /// Per grid: the largest |offset| it is read at, per grid dimension.
+  std::map<std::string, std::vector<int64_t>> grid_halo;
+  /// Floating-point operations per point: + - * / as written, x**n as n-1
+  /// multiplications, one per intrinsic (min/max: one per comparison).
+  int64_t flops = 0;
+  /// Compulsory traffic per point, in bytes: each grid read once, each grid
+  /// written once, and the write-allocate read of every grid that is written
+  /// without being read (a cache line must be fetched before it is written).
+  int64_t read_bytes = 0;
+  int64_t write_bytes = 0;
+  int64_t write_allocate_bytes = 0;
+  /// Grids read and written, in argument order.
+  std::vector<std::string> read_set;
+  std::vector<std::string> write_set;
+
+  int64_t bytes(bool with_write_allocate) const {
+    return read_bytes + write_bytes + (with_write_allocate ? write_allocate_bytes : 0);
+  }
+  /// Flops per compulsory byte.
+  double intensity(bool with_write_allocate) const {
+    return static_cast<double>(flops) / static_cast<double>(bytes(with_write_allocate));
+  }
+};
+
+/// Computes the facts of a kernel as the front end produced it (an
+/// untransformed nest: loops around a block of stores and assignments).
+KernelFacts analyze(const Kernel &k);
+
+/// Whether every point of the nest can be computed independently: no grid is
+/// written at the loop point and read at another offset in the same nest.
+/// Returns the reason, at the offending read, when it cannot.
+std::optional<Diagnostic> check_parallel_legality(const Kernel &k);
+
+} // namespace f2s

@@ -1,0 +1,153 @@
+#include "ast/IR.h"
+
+#include <cassert>
+#include <map>
+
+namespace f2s {
+
+std::string SourceLoc::str() const {
+  if (!known())
+    return file;
+  return file + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
+int type_bytes(Type t) {
+  switch (t) {
+  case Type::Int32:
+  case Type::Float32:
+    return 4;
+  case Type::Float64:
+    return 8;
+  }
+  return 0;
+}
+
+const char *type_name(Type t) {
+  switch (t) {
+  case Type::Int32:
+    return "i32";
+  case Type::Float32:
+    return "f32";
+  case Type::Float64:
+    return "f64";
+  }
+  return "?";
+}
+
+bool is_float(Type t) { return t != Type::Int32; }
+
+Type promote(Type a, Type b) { return static_cast<uint8_t>(a) > static_cast<uint8_t>(b) ? a : b; }
+
+Expr IntImm::make(int64_t v, SourceLoc l) { return std::make_shared<IntImm>(v, std::move(l)); }
+
+Expr FloatImm::make(double v, Type t, SourceLoc l) {
+  assert(is_float(t) && "FloatImm needs a real type");
+  return std::make_shared<FloatImm>(v, t, std::move(l));
+}
+
+Expr Var::make(std::string n, Type t, SourceLoc l) {
+  return std::make_shared<Var>(std::move(n), t, std::move(l));
+}
+
+Expr GridRef::make(std::string g, std::vector<Index> ix, Type t, SourceLoc l) {
+  return std::make_shared<GridRef>(std::move(g), std::move(ix), t, std::move(l));
+}
+
+Expr Unary::make(UnaryOp o, Expr x, SourceLoc l) {
+  assert(x && "Unary needs an operand");
+  return std::make_shared<Unary>(o, std::move(x), std::move(l));
+}
+
+Expr Binary::make(BinaryOp o, Expr x, Expr y, SourceLoc l) {
+  assert(x && y && "Binary needs two operands");
+  Type t = o == BinaryOp::Pow ? x->type : promote(x->type, y->type);
+  return std::make_shared<Binary>(o, std::move(x), std::move(y), t, std::move(l));
+}
+
+namespace {
+const std::map<std::string, Intrinsic> &intrinsic_table() {
+  static const std::map<std::string, Intrinsic> table = {
+      {"sqrt", Intrinsic::Sqrt}, {"abs", Intrinsic::Abs}, {"min", Intrinsic::Min},
+      {"max", Intrinsic::Max},   {"exp", Intrinsic::Exp}, {"sin", Intrinsic::Sin},
+      {"cos", Intrinsic::Cos}};
+  return table;
+}
+} // namespace
+
+const char *intrinsic_name(Intrinsic f) {
+  for (const auto &[name, fn] : intrinsic_table())
+    if (fn == f)
+      return name.c_str();
+  return "?";
+}
+
+std::optional<Intrinsic> intrinsic_by_name(const std::string &lower_name) {
+  auto it = intrinsic_table().find(lower_name);
+  if (it == intrinsic_table().end())
+    return std::nullopt;
+  return it->second;
+}
+
+Expr Call::make(Intrinsic f, std::vector<Expr> args, SourceLoc l) {
+  assert(!args.empty() && "an intrinsic call needs arguments");
+  Type t = args.front()->type;
+  for (const Expr &a : args)
+    t = promote(t, a->type);
+  return std::make_shared<Call>(f, std::move(args), t, std::move(l));
+}
+
+Stmt Block::make(std::vector<Stmt> s, SourceLoc l) {
+  return std::make_shared<Block>(std::move(s), std::move(l));
+}
+
+const char *loop_exec_name(LoopExec e) {
+  switch (e) {
+  case LoopExec::Serial:
+    return "serial";
+  case LoopExec::Parallel:
+    return "parallel";
+  }
+  return "?";
+}
+
+Stmt For::make(std::string v, Expr lo, Expr hi, Expr step, LoopExec e, Stmt body, SourceLoc l) {
+  assert(lo && hi && step && body && "a loop needs bounds, a step and a body");
+  return std::make_shared<For>(std::move(v), std::move(lo), std::move(hi), std::move(step), e,
+                               std::move(body), std::move(l));
+}
+
+Stmt Store::make(std::string g, std::vector<Index> ix, Expr v, SourceLoc l) {
+  return std::make_shared<Store>(std::move(g), std::move(ix), std::move(v), std::move(l));
+}
+
+Stmt Assign::make(std::string v, Expr e, SourceLoc l) {
+  return std::make_shared<Assign>(std::move(v), std::move(e), std::move(l));
+}
+
+const Variable *Kernel::find_arg(const std::string &n) const {
+  for (const Variable &v : args)
+    if (v.name == n)
+      return &v;
+  return nullptr;
+}
+
+const Variable *Kernel::find_temp(const std::string &n) const {
+  for (const Variable &v : temps)
+    if (v.name == n)
+      return &v;
+  return nullptr;
+}
+
+int Kernel::loop_depth() const {
+  int depth = 0;
+  for (Stmt s = body; const For *f = as<For>(s); s = f->body)
+    ++depth;
+  return depth;
+}
+
+std::string Diagnostic::str() const {
+  std::string where = loc.str();
+  return (where.empty() ? std::string("f2stencil") : where) + ": error: " + message;
+}
+
+} // namespace f2s

@@ -1,0 +1,259 @@
+// The stencil IR: one annotated loop nest as a kernel over grids and scalars.
+//
+// Nodes are immutable and shared (`std::shared_ptr<const ...>`): a pass that
+// changes nothing returns the node it was given, so passes copy only what they
+// touch. `as<T>()` is a cheap kind check (no RTTI). Every node made from the
+// source keeps its position, so later stages can still point at the user's
+// code in an error message.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace f2s {
+
+struct SourceLoc {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  bool known() const { return line > 0; }
+  /// "file:line:column", or the file alone when the position is unknown.
+  std::string str() const;
+};
+
+/// Element and scalar types. Fortran's default INTEGER is 32 bits.
+enum class Type : uint8_t { Int32, Float32, Float64 };
+int type_bytes(Type t);
+const char *type_name(Type t);
+bool is_float(Type t);
+/// The type of a mixed-mode Fortran operation (INTEGER < REAL(4) < REAL(8)).
+Type promote(Type a, Type b);
+
+// ---------------------------------------------------------------- expressions
+
+enum class ExprKind : uint8_t { IntImm, FloatImm, Var, GridRef, Unary, Binary, Call };
+
+struct ExprNode {
+  ExprKind kind;
+  Type type;
+  SourceLoc loc;
+  ExprNode(ExprKind k, Type t, SourceLoc l) : kind(k), type(t), loc(std::move(l)) {}
+  virtual ~ExprNode() = default;
+};
+using Expr = std::shared_ptr<const ExprNode>;
+
+template <class T> const T *as(const Expr &e) {
+  return e && e->kind == T::Kind ? static_cast<const T *>(e.get()) : nullptr;
+}
+
+struct IntImm : ExprNode {
+  static constexpr ExprKind Kind = ExprKind::IntImm;
+  int64_t value;
+  IntImm(int64_t v, SourceLoc l) : ExprNode(Kind, Type::Int32, std::move(l)), value(v) {}
+  static Expr make(int64_t v, SourceLoc l = {});
+};
+
+/// A real literal keeps its Fortran kind: `0.1` is REAL(4) even when it is
+/// combined with REAL(8) data, and the generated code must round it the same
+/// way gfortran does.
+struct FloatImm : ExprNode {
+  static constexpr ExprKind Kind = ExprKind::FloatImm;
+  double value;
+  FloatImm(double v, Type t, SourceLoc l) : ExprNode(Kind, t, std::move(l)), value(v) {}
+  static Expr make(double v, Type t, SourceLoc l = {});
+};
+
+/// A scalar: a loop variable, a scalar argument, a temporary or a tuning
+/// parameter. Which one is decided by the kernel's tables, not by the node.
+struct Var : ExprNode {
+  static constexpr ExprKind Kind = ExprKind::Var;
+  std::string name;
+  Var(std::string n, Type t, SourceLoc l) : ExprNode(Kind, t, std::move(l)), name(std::move(n)) {}
+  static Expr make(std::string n, Type t, SourceLoc l = {});
+};
+
+/// One subscript: coeff*var + offset, or the constant `offset` when var is
+/// empty. Stencil subscripts are loop variables plus small constants.
+struct Index {
+  std::string var;
+  int64_t coeff = 1;
+  int64_t offset = 0;
+  bool operator==(const Index &) const = default;
+};
+
+struct GridRef : ExprNode {
+  static constexpr ExprKind Kind = ExprKind::GridRef;
+  std::string grid;
+  std::vector<Index> index;
+  GridRef(std::string g, std::vector<Index> ix, Type t, SourceLoc l)
+      : ExprNode(Kind, t, std::move(l)), grid(std::move(g)), index(std::move(ix)) {}
+  static Expr make(std::string g, std::vector<Index> ix, Type t, SourceLoc l = {});
+};
+
+enum class UnaryOp : uint8_t { Neg };
+
+struct Unary : ExprNode {
+  static constexpr ExprKind Kind = ExprKind::Unary;
+  UnaryOp op;
+  Expr a;
+  Unary(UnaryOp o, Expr x, SourceLoc l) : ExprNode(Kind, x->type, std::move(l)), op(o), a(std::move(x)) {}
+  static Expr make(UnaryOp o, Expr x, SourceLoc l = {});
+};
+
+/// Pow is Fortran's `**`; the front end accepts only integer exponents.
+enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Pow };
+
+struct Binary : ExprNode {
+  static constexpr ExprKind Kind = ExprKind::Binary;
+  BinaryOp op;
+  Expr a, b;
+  Binary(BinaryOp o, Expr x, Expr y, Type t, SourceLoc l)
+      : ExprNode(Kind, t, std::move(l)), op(o), a(std::move(x)), b(std::move(y)) {}
+  /// The result type follows Fortran's rules (promote; `x**n` has x's type).
+  static Expr make(BinaryOp o, Expr x, Expr y, SourceLoc l = {});
+};
+
+enum class Intrinsic : uint8_t { Sqrt, Abs, Min, Max, Exp, Sin, Cos };
+const char *intrinsic_name(Intrinsic f);
+std::optional<Intrinsic> intrinsic_by_name(const std::string &lower_name);
+
+struct Call : ExprNode {
+  static constexpr ExprKind Kind = ExprKind::Call;
+  Intrinsic fn;
+  std::vector<Expr> args;
+  Call(Intrinsic f, std::vector<Expr> as, Type t, SourceLoc l)
+      : ExprNode(Kind, t, std::move(l)), fn(f), args(std::move(as)) {}
+  /// min/max promote their arguments like Fortran's MIN/MAX do in practice.
+  static Expr make(Intrinsic f, std::vector<Expr> args, SourceLoc l = {});
+};
+
+// ----------------------------------------------------------------- statements
+
+enum class StmtKind : uint8_t { Block, For, Store, Assign };
+
+struct StmtNode {
+  StmtKind kind;
+  SourceLoc loc;
+  StmtNode(StmtKind k, SourceLoc l) : kind(k), loc(std::move(l)) {}
+  virtual ~StmtNode() = default;
+};
+using Stmt = std::shared_ptr<const StmtNode>;
+
+template <class T> const T *as(const Stmt &s) {
+  return s && s->kind == T::Kind ? static_cast<const T *>(s.get()) : nullptr;
+}
+
+struct Block : StmtNode {
+  static constexpr StmtKind Kind = StmtKind::Block;
+  std::vector<Stmt> stmts;
+  Block(std::vector<Stmt> s, SourceLoc l) : StmtNode(Kind, std::move(l)), stmts(std::move(s)) {}
+  static Stmt make(std::vector<Stmt> s, SourceLoc l = {});
+};
+
+/// How a loop is executed. The front end makes every loop Serial; passes
+/// annotate, and the printers of each target honour the annotation.
+enum class LoopExec : uint8_t {
+  Serial,
+  /// Iterations are divided into contiguous ranges, one per thread.
+  Parallel,
+};
+const char *loop_exec_name(LoopExec e);
+
+/// `do var = lo, hi, step` with Fortran's inclusive upper bound. The step is
+/// a positive expression (a tuning parameter after blocking).
+struct For : StmtNode {
+  static constexpr StmtKind Kind = StmtKind::For;
+  std::string var;
+  Expr lo, hi, step;
+  LoopExec exec;
+  Stmt body;
+  For(std::string v, Expr lo_, Expr hi_, Expr step_, LoopExec e, Stmt b, SourceLoc l)
+      : StmtNode(Kind, std::move(l)), var(std::move(v)), lo(std::move(lo_)), hi(std::move(hi_)),
+        step(std::move(step_)), exec(e), body(std::move(b)) {}
+  static Stmt make(std::string v, Expr lo, Expr hi, Expr step, LoopExec e, Stmt body,
+                   SourceLoc l = {});
+};
+
+/// grid(index...) = value
+struct Store : StmtNode {
+  static constexpr StmtKind Kind = StmtKind::Store;
+  std::string grid;
+  std::vector<Index> index;
+  Expr value;
+  Store(std::string g, std::vector<Index> ix, Expr v, SourceLoc l)
+      : StmtNode(Kind, std::move(l)), grid(std::move(g)), index(std::move(ix)), value(std::move(v)) {}
+  static Stmt make(std::string g, std::vector<Index> ix, Expr v, SourceLoc l = {});
+};
+
+/// temp = value, for a scalar temporary that lives for one point.
+struct Assign : StmtNode {
+  static constexpr StmtKind Kind = StmtKind::Assign;
+  std::string var;
+  Expr value;
+  Assign(std::string v, Expr e, SourceLoc l) : StmtNode(Kind, std::move(l)), var(std::move(v)), value(std::move(e)) {}
+  static Stmt make(std::string v, Expr e, SourceLoc l = {});
+};
+
+// --------------------------------------------------------------------- kernel
+
+/// The declared bounds of one grid dimension, inclusive, as integer
+/// expressions of the kernel's scalar arguments.
+struct Dim {
+  Expr lo, hi;
+};
+
+/// A named value of the kernel: a grid when it has dims, else a scalar.
+struct Variable {
+  std::string name;
+  Type type = Type::Float64;
+  std::vector<Dim> dims;
+  SourceLoc loc;
+  bool is_grid() const { return !dims.empty(); }
+  int rank() const { return static_cast<int>(dims.size()); }
+};
+
+struct Kernel {
+  std::string name;       ///< from the name(...) clause or <procedure>_<n>
+  std::string procedure;  ///< the enclosing Fortran procedure
+  SourceLoc loc;          ///< the directive
+  /// The generated procedure's arguments: the region's free variables in the
+  /// order of the enclosing procedure's dummy arguments, then the others in
+  /// declaration order.
+  std::vector<Variable> args;
+  std::vector<Variable> temps;   ///< scalar temporaries, private to a point
+  std::vector<Variable> tuning;  ///< INTEGER run-time parameters added by passes
+  Stmt body;
+  std::vector<int64_t> tune_size;  ///< problem size to tune at, one per loop
+
+  const Variable *find_arg(const std::string &n) const;
+  const Variable *find_temp(const std::string &n) const;
+  /// The loop nest's variables, outermost first (the kernel's original loops).
+  int loop_depth() const;
+};
+
+// ---------------------------------------------------------------- diagnostics
+
+/// An error in the user's input: it names a position and says what is wrong
+/// in one sentence, in Flang's style (capital first, no final period).
+struct Diagnostic {
+  SourceLoc loc;
+  std::string message;
+  std::string str() const;  ///< "file:line:col: error: message"
+};
+
+class UserError : public std::exception {
+public:
+  explicit UserError(Diagnostic d) : diag_(std::move(d)), text_(diag_.str()) {}
+  UserError(SourceLoc l, std::string m) : UserError(Diagnostic{std::move(l), std::move(m)}) {}
+  const Diagnostic &diagnostic() const { return diag_; }
+  const char *what() const noexcept override { return text_.c_str(); }
+
+private:
+  Diagnostic diag_;
+  std::string text_;
+};
+
+}  // namespace f2s

@@ -1,0 +1,184 @@
+#include "ast/IRPrinter.h"
+
+#include <cassert>
+#include <charconv>
+#include <sstream>
+
+namespace f2s {
+
+namespace {
+
+// Fortran's precedence: unary minus binds like binary minus.
+int precedence(const Expr &e) {
+  if (const Binary *b = as<Binary>(e)) {
+    switch (b->op) {
+    case BinaryOp::Add:
+    case BinaryOp::Sub:
+      return 1;
+    case BinaryOp::Mul:
+    case BinaryOp::Div:
+      return 2;
+    case BinaryOp::Pow:
+      return 3;
+    }
+  }
+  if (as<Unary>(e))
+    return 1;
+  if (const IntImm *i = as<IntImm>(e); i && i->value < 0)
+    return 1;
+  return 4;
+}
+
+const char *op_text(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::Add:
+    return " + ";
+  case BinaryOp::Sub:
+    return " - ";
+  case BinaryOp::Mul:
+    return "*";
+  case BinaryOp::Div:
+    return "/";
+  case BinaryOp::Pow:
+    return "**";
+  }
+  return "?";
+}
+
+std::string parenthesize(const Expr &e, bool needed) {
+  std::string s = print_expr(e);
+  return needed ? "(" + s + ")" : s;
+}
+
+std::string print_grid_access(const std::string &grid, const std::vector<Index> &index) {
+  std::string s = grid + "(";
+  for (size_t d = 0; d < index.size(); ++d)
+    s += (d ? ", " : "") + print_index(index[d]);
+  return s + ")";
+}
+
+void print_stmt_to(std::ostringstream &out, const Stmt &s, int indent) {
+  std::string pad(2 * indent, ' ');
+  if (const Block *b = as<Block>(s)) {
+    for (const Stmt &c : b->stmts)
+      print_stmt_to(out, c, indent);
+  } else if (const For *f = as<For>(s)) {
+    out << pad;
+    if (f->exec != LoopExec::Serial)
+      out << loop_exec_name(f->exec) << " ";
+    out << "for " << f->var << " = " << print_expr(f->lo) << ", " << print_expr(f->hi);
+    const IntImm *unit = as<IntImm>(f->step);
+    if (!unit || unit->value != 1)
+      out << ", " << print_expr(f->step);
+    out << " {\n";
+    print_stmt_to(out, f->body, indent + 1);
+    out << pad << "}\n";
+  } else if (const Store *st = as<Store>(s)) {
+    out << pad << print_grid_access(st->grid, st->index) << " = " << print_expr(st->value)
+        << "\n";
+  } else if (const Assign *a = as<Assign>(s)) {
+    out << pad << a->var << " = " << print_expr(a->value) << "\n";
+  }
+}
+
+std::string print_variable(const Variable &v) {
+  std::string s = v.name + ": " + type_name(v.type);
+  if (!v.is_grid())
+    return s;
+  s += "(";
+  for (size_t d = 0; d < v.dims.size(); ++d)
+    s += (d ? ", " : "") + print_expr(v.dims[d].lo) + ":" + print_expr(v.dims[d].hi);
+  return s + ")";
+}
+
+} // namespace
+
+std::string print_float_literal(double v, Type t) {
+  char buf[64];
+  auto res = t == Type::Float32 ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v))
+                                : std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, res.ptr);
+  size_t e = s.find('e');
+  std::string mantissa = s.substr(0, e), exponent = e == std::string::npos ? "" : s.substr(e + 1);
+  if (mantissa.find('.') == std::string::npos)
+    mantissa += ".0";
+  if (t == Type::Float32)
+    return exponent.empty() ? mantissa : mantissa + "e" + exponent;
+  return mantissa + "d" + (exponent.empty() ? "0" : exponent);
+}
+
+std::string print_index(const Index &ix) {
+  if (ix.var.empty())
+    return std::to_string(ix.offset);
+  std::string s = ix.coeff == 1 ? ix.var : std::to_string(ix.coeff) + "*" + ix.var;
+  if (ix.offset > 0)
+    s += " + " + std::to_string(ix.offset);
+  else if (ix.offset < 0)
+    s += " - " + std::to_string(-ix.offset);
+  return s;
+}
+
+std::string print_expr(const Expr &e) {
+  assert(e && "printing a null expression");
+  switch (e->kind) {
+  case ExprKind::IntImm:
+    return std::to_string(as<IntImm>(e)->value);
+  case ExprKind::FloatImm:
+    return print_float_literal(as<FloatImm>(e)->value, e->type);
+  case ExprKind::Var:
+    return as<Var>(e)->name;
+  case ExprKind::GridRef: {
+    const GridRef *g = as<GridRef>(e);
+    return print_grid_access(g->grid, g->index);
+  }
+  case ExprKind::Unary: {
+    const Unary *u = as<Unary>(e);
+    return "-" + parenthesize(u->a, precedence(u->a) <= 1);
+  }
+  case ExprKind::Binary: {
+    const Binary *b = as<Binary>(e);
+    int p = precedence(e);
+    // `**` groups right to left, everything else left to right.
+    bool right_assoc = b->op == BinaryOp::Pow;
+    bool left_parens = right_assoc ? precedence(b->a) <= p : precedence(b->a) < p;
+    bool right_parens = right_assoc ? precedence(b->b) < p : precedence(b->b) <= p;
+    return parenthesize(b->a, left_parens) + op_text(b->op) + parenthesize(b->b, right_parens);
+  }
+  case ExprKind::Call: {
+    const Call *c = as<Call>(e);
+    std::string s = std::string(intrinsic_name(c->fn)) + "(";
+    for (size_t i = 0; i < c->args.size(); ++i)
+      s += (i ? ", " : "") + print_expr(c->args[i]);
+    return s + ")";
+  }
+  }
+  return "?";
+}
+
+std::string print_stmt(const Stmt &s, int indent) {
+  std::ostringstream out;
+  print_stmt_to(out, s, indent);
+  return out.str();
+}
+
+std::string print_kernel(const Kernel &k) {
+  std::ostringstream out;
+  out << "kernel " << k.name << "(";
+  for (size_t i = 0; i < k.args.size(); ++i)
+    out << (i ? ", " : "") << print_variable(k.args[i]);
+  out << ")\n";
+  for (const Variable &t : k.temps)
+    out << "  temp " << print_variable(t) << "\n";
+  for (const Variable &t : k.tuning)
+    out << "  tuning " << print_variable(t) << "\n";
+  if (!k.tune_size.empty()) {
+    out << "  tune_size(";
+    for (size_t i = 0; i < k.tune_size.size(); ++i)
+      out << (i ? ", " : "") << k.tune_size[i];
+    out << ")\n";
+  }
+  out << print_stmt(k.body, 1);
+  return out.str();
+}
+
+} // namespace f2s

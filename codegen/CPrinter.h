@@ -1,0 +1,52 @@
+// Printing kernels as C: the serial reference, the pthreads variants and the
+// library's public entry points. Code is printed by walking the IR; only the
+// fixed prelude (headers, the runtime) is text.
+//
+// Every variant of kernel K has the same signature,
+//
+//   static void f2s_K_<variant>(const struct f2s_K_args *a, const long *tune, int nthreads);
+//
+// where `tune` holds the values of K's tuning parameters in order, so the
+// harness and the library call any variant the same way.
+#pragma once
+
+#include "ast/IR.h"
+
+#include <string>
+#include <vector>
+
+namespace f2s {
+
+/// The name a Fortran identifier has in generated C: itself, unless that
+/// would collide with a C keyword, a libm function or the f2s_ prefix.
+std::string c_name(const std::string &fortran_name);
+
+/// The C type of a scalar argument or element: int32_t, float, double.
+const char *c_type(Type t);
+
+/// Headers, the run-time support and small inline helpers, once per file.
+std::string print_c_prelude();
+
+/// `struct f2s_K_args`: one field per kernel argument, grids as pointers.
+std::string print_c_args_struct(const Kernel &k);
+
+/// The function `f2s_K_<variant>` for a kernel (original or transformed).
+/// Loops marked Parallel are divided among `nthreads` threads of the pool.
+std::string print_c_variant(const Kernel &k, const std::string &variant);
+
+/// A public entry point `symbol(args...)` that calls variant `variant` with
+/// fixed tuning values and `threads` threads (overridable by F2S_NUM_THREADS
+/// at run time when the variant is parallel).
+std::string print_c_entry(const Kernel &k, const std::string &symbol, const std::string &variant,
+                          const std::vector<long> &tune, int threads, const std::string &comment);
+
+/// The prototype of a public entry point, without the final semicolon.
+std::string print_c_entry_prototype(const Kernel &k, const std::string &symbol);
+
+/// An expression in C, in the context of kernel `k` (for bounds and extents).
+std::string print_c_expr(const Kernel &k, const Expr &e);
+
+/// The name of variant `variant` of kernel `k` in C.
+std::string c_variant_name(const Kernel &k, const std::string &variant);
+
+} // namespace f2s

@@ -1,0 +1,214 @@
+#include "codegen/HarnessPrinter.h"
+
+#include "ast/Analysis.h"
+#include "codegen/CPrinter.h"
+
+#include <set>
+#include <sstream>
+
+namespace f2s {
+
+namespace {
+
+// Fixed support code of every harness: random data, first touch, comparison
+// and a clock. Only main() is printed from the kernel.
+const char *harness_support = R"(#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* Deterministic values in [0.5, 1.5): splitmix64 of (grid, element), so the
+ * data never depends on how many threads wrote it. */
+static double f2s_random(unsigned grid, long i) {
+  uint64_t x = (uint64_t)i + 0x9E3779B97F4A7C15ull * (grid + 1);
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  return 0.5 + (double)(x >> 11) * 0x1.0p-53;
+}
+
+/* One grid to fill: `plane` elements per slowest-dimension index, so each
+ * thread touches the planes of the slowest dimension it will compute. */
+struct f2s_fill {
+  void *data;
+  int type; /* 0: int32_t, 1: float, 2: double */
+  unsigned grid;
+  long n, plane;
+};
+
+static void f2s_fill_task(int tid, int nthreads, void *arg) {
+  const struct f2s_fill *f = arg;
+  long planes = (f->n + f->plane - 1) / f->plane;
+  long first = planes * tid / nthreads * f->plane, end = planes * (tid + 1) / nthreads * f->plane;
+  if (end > f->n)
+    end = f->n;
+  for (long i = first; i < end; ++i) {
+    double v = f2s_random(f->grid, i);
+    if (f->type == 2)
+      ((double *)f->data)[i] = v;
+    else if (f->type == 1)
+      ((float *)f->data)[i] = (float)v;
+    else
+      ((int32_t *)f->data)[i] = (int32_t)(v * 100);
+  }
+}
+
+static void *f2s_new_grid(long n, int type, unsigned grid, long plane, int threads) {
+  size_t elem = type == 2 ? 8 : 4;
+  size_t bytes = ((size_t)(n > 0 ? n : 1) * elem + 63) / 64 * 64;
+  void *p = aligned_alloc(64, bytes);
+  if (!p) {
+    fprintf(stderr, "f2s harness: cannot allocate %zu bytes\n", bytes);
+    exit(2);
+  }
+  struct f2s_fill f = {p, type, grid, n, plane > 0 ? plane : 1};
+  f2s_parallel_run(threads, f2s_fill_task, &f);
+  return p;
+}
+
+/* max |c - r| / max |r| over a grid; a NaN on one side only is an error. */
+static double f2s_max_rel_err(const void *cv, const void *rv, long n, int type) {
+  double max_diff = 0, max_ref = 0;
+  for (long i = 0; i < n; ++i) {
+    double c = type == 2 ? ((const double *)cv)[i]
+               : type == 1 ? ((const float *)cv)[i] : ((const int32_t *)cv)[i];
+    double r = type == 2 ? ((const double *)rv)[i]
+               : type == 1 ? ((const float *)rv)[i] : ((const int32_t *)rv)[i];
+    if (isnan(c) != isnan(r))
+      return INFINITY;
+    double d = fabs(c - r);
+    if (d > max_diff)
+      max_diff = d;
+    if (fabs(r) > max_ref)
+      max_ref = fabs(r);
+  }
+  return max_ref > 0 ? max_diff / max_ref : max_diff;
+}
+
+static double f2s_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int f2s_compare_doubles(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return a < b ? -1 : a > b;
+}
+
+static void f2s_print_error(double e) {
+  if (isfinite(e))
+    printf("%.6e", e);
+  else
+    printf("1e308");
+}
+
+)";
+
+int type_code(Type t) { return t == Type::Float64 ? 2 : t == Type::Float32 ? 1 : 0; }
+
+} // namespace
+
+std::string print_c_harness(const Kernel &original, const std::string &variant_code,
+                            const std::string &variant_fn, size_t n_tune) {
+  KernelFacts facts = analyze(original);
+  std::set<std::string> written(facts.write_set.begin(), facts.write_set.end());
+  std::string args_type = "struct f2s_" + original.name + "_args";
+  std::string reference_fn = c_variant_name(original, "reference");
+
+  std::ostringstream out;
+  out << print_c_prelude() << harness_support << print_c_args_struct(original)
+      << print_c_variant(original, "reference") << variant_code;
+
+  size_t n_scalars = 0;
+  std::string usage;
+  for (const Variable &v : original.args)
+    if (!v.is_grid()) {
+      ++n_scalars;
+      usage += " " + v.name;
+    }
+  for (size_t t = 0; t < n_tune; ++t)
+    usage += " TUNE" + std::to_string(t);
+
+  out << "int main(int argc, char **argv) {\n";
+  out << "  if (argc != " << 4 + n_scalars + n_tune << ") {\n"
+      << "    fprintf(stderr, \"usage: %s THREADS REPS TOLERANCE" << usage << "\\n\", argv[0]);\n"
+      << "    return 2;\n  }\n";
+  out << "  const int threads = atoi(argv[1]), reps = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;\n"
+      << "  const double tolerance = strtod(argv[3], NULL);\n";
+  out << "  " << args_type << " a, r;\n";
+  out << "  long tune[" << (n_tune ? n_tune : 1) << "] = {0};\n";
+  size_t argi = 4;
+  for (const Variable &v : original.args) {
+    if (v.is_grid())
+      continue;
+    std::string n = c_name(v.name);
+    std::string parse = v.type == Type::Int32 ? "(int32_t)strtol(argv[" + std::to_string(argi) +
+                                                    "], NULL, 10)"
+                                              : "(" + std::string(c_type(v.type)) + ")strtod(argv[" +
+                                                    std::to_string(argi) + "], NULL)";
+    out << "  const " << c_type(v.type) << " " << n << " = " << parse << ";\n";
+    out << "  a." << n << " = r." << n << " = " << n << ";\n";
+    ++argi;
+  }
+  for (size_t t = 0; t < n_tune; ++t)
+    out << "  tune[" << t << "] = strtol(argv[" << argi++ << "], NULL, 10);\n";
+
+  // Grids: extents from the declared bounds, then first-touch filling.
+  unsigned grid_id = 0;
+  std::vector<std::pair<std::string, Type>> written_grids;
+  for (const Variable &v : original.args) {
+    if (!v.is_grid())
+      continue;
+    std::string n = c_name(v.name), ext = "f2s_" + n + "_n", plane = "f2s_" + n + "_plane";
+    out << "  long " << ext << " = 1, " << plane << " = 1;\n";
+    for (int d = 0; d < v.rank(); ++d) {
+      std::string extent = "((long)(" + print_c_expr(original, v.dims[d].hi) + ") - (long)(" +
+                           print_c_expr(original, v.dims[d].lo) + ") + 1)";
+      out << "  " << ext << " *= " << extent << " > 0 ? " << extent << " : 0;\n";
+      // A plane of the slowest dimension: every dimension but the last.
+      if (d + 1 < v.rank())
+        out << "  " << plane << " = " << ext << ";\n";
+    }
+    std::string ctype = c_type(v.type);
+    int code = type_code(v.type);
+    out << "  " << ctype << " *f2s_" << n << " = f2s_new_grid(" << ext << ", " << code << ", "
+        << grid_id++ << ", " << plane << ", threads);\n";
+    out << "  a." << n << " = r." << n << " = f2s_" << n << ";\n";
+    if (written.count(v.name)) {
+      out << "  " << ctype << " *f2s_" << n << "_ref = f2s_new_grid(" << ext << ", " << code
+          << ", 0, " << plane << ", 1);\n"
+          << "  memcpy(f2s_" << n << "_ref, f2s_" << n << ", (size_t)" << ext << " * sizeof("
+          << ctype << "));\n"
+          << "  r." << n << " = f2s_" << n << "_ref;\n";
+      written_grids.emplace_back(n, v.type);
+    }
+  }
+
+  out << "  " << reference_fn << "(&r, tune, 1);\n";
+  out << "  " << variant_fn << "(&a, tune, threads);\n";
+  out << "  double err = 0, e;\n";
+  for (const auto &[n, t] : written_grids)
+    out << "  e = f2s_max_rel_err(f2s_" << n << ", f2s_" << n << "_ref, f2s_" << n << "_n, "
+        << type_code(t) << ");\n"
+        << "  if (!(e <= err))\n    err = e;\n";
+  out << "  if (!(err <= tolerance)) {\n"
+      << "    printf(\"F2S-RESULT {\\\"verified\\\": false, \\\"max_rel_err\\\": \");\n"
+      << "    f2s_print_error(err);\n    printf(\"}\\n\");\n    return 0;\n  }\n";
+  out << "  " << variant_fn << "(&a, tune, threads); /* warm-up */\n";
+  out << "  double *times = malloc(sizeof(double) * (size_t)reps);\n"
+      << "  for (int rep = 0; rep < reps; ++rep) {\n"
+      << "    double t0 = f2s_now();\n"
+      << "    " << variant_fn << "(&a, tune, threads);\n"
+      << "    times[rep] = f2s_now() - t0;\n  }\n"
+      << "  qsort(times, (size_t)reps, sizeof(double), f2s_compare_doubles);\n"
+      << "  double median = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / "
+         "2]);\n"
+      << "  printf(\"F2S-RESULT {\\\"verified\\\": true, \\\"max_rel_err\\\": \");\n"
+      << "  f2s_print_error(err);\n"
+      << "  printf(\", \\\"median_s\\\": %.9e, \\\"min_s\\\": %.9e, \\\"reps\\\": %d}\\n\", median, "
+         "times[0], reps);\n"
+      << "  return 0;\n}\n";
+  return out.str();
+}
+
+} // namespace f2s

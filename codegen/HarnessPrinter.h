@@ -1,0 +1,28 @@
+// The generated test harness: a C program that checks one variant of a
+// kernel against the serial reference and times it.
+#pragma once
+
+#include "ast/IR.h"
+
+#include <string>
+
+namespace f2s {
+
+/// A complete C program for kernel `original` and one variant of it, given as
+/// the C text of the variant (`variant_code`, defining `variant_fn` with the
+/// signature of print_c_variant) taking `n_tune` tuning values. Usage:
+///
+///   prog THREADS REPS TOLERANCE SCALAR... TUNE...
+///
+/// with one SCALAR per scalar argument in argument order. It fills every grid
+/// with deterministic pseudo-random values in [0.5, 1.5), each part by the
+/// thread that computes it (first touch), runs the reference and the variant
+/// from the same data, compares every written grid (halos included: they must
+/// be left alone), and if the largest relative difference is within TOLERANCE
+/// runs the variant once to warm up and REPS times more. It prints one line:
+///
+///   F2S-RESULT {"verified": true, "max_rel_err": ..., "median_s": ..., "min_s": ...}
+std::string print_c_harness(const Kernel &original, const std::string &variant_code,
+                            const std::string &variant_fn, size_t n_tune);
+
+} // namespace f2s

@@ -1,0 +1,32 @@
+// The two faces of a generated library: a Fortran module of explicit
+// BIND(C) interfaces, and a C header declaring the same entry points.
+#pragma once
+
+#include "ast/IR.h"
+
+#include <string>
+#include <vector>
+
+namespace f2s {
+
+/// One procedure the library exports.
+struct EntryPoint {
+  const Kernel *kernel;
+  std::string fortran_name;  ///< the name Fortran code calls
+  std::string symbol;        ///< the C symbol behind it
+  std::string comment;       ///< one line: what it runs
+};
+
+/// `module <name>` with one interface per entry point: scalars by VALUE, grids
+/// as explicit-shape arrays with the kernel's declared bounds, INTENT(IN)
+/// for grids only read and INTENT(INOUT) for grids written (points the
+/// kernel does not write keep their values).
+std::string print_fortran_module(const std::string &module_name,
+                                 const std::vector<EntryPoint> &entries,
+                                 const std::string &header_comment);
+
+/// `<name>.h`: the prototypes of the entry points, for C and C++ callers.
+std::string print_c_header(const std::string &lib_name, const std::vector<EntryPoint> &entries,
+                           const std::string &header_comment);
+
+} // namespace f2s

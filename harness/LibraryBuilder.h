@@ -1,0 +1,34 @@
+// Packaging: turns the generated sources of the winning variants into the
+// files a Fortran build links against, written atomically.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace f2s {
+
+struct LibraryFiles {
+  std::string name;            ///< NAME: lib<NAME>.a, lib<NAME>.so, <NAME>.h, ...
+  std::string c_source;        ///< every kernel's C, self-contained (runtime included)
+  std::string header;          ///< <NAME>.h
+  std::string fortran_module;  ///< <NAME>.f90, a module named NAME
+  std::string tuning_record;   ///< <NAME>.json
+  std::string report;          ///< <NAME>.txt, readable summary
+  std::vector<std::string> cflags;  ///< extra flags for the C compiler (e.g. -march=native)
+};
+
+class BuildError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Compiles and writes lib<NAME>.a, lib<NAME>.so, <NAME>.h, <NAME>.f90,
+/// <NAME>.mod (when gfortran is in PATH), <NAME>.json and <NAME>.txt, plus the
+/// C source <NAME>.c, into `dir`. Everything is built in a temporary directory
+/// beside `dir` and moved into place at the end, so a failure leaves `dir` as
+/// it was. Throws BuildError with the compiler's output on failure.
+void build_library(const LibraryFiles &files, const std::filesystem::path &dir);
+
+} // namespace f2s

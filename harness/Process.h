@@ -1,0 +1,44 @@
+// Running the programs the harness depends on: compilers, and candidate
+// binaries that may crash or hang. Each runs in its own child process with a
+// time limit, so a misbehaving candidate costs only itself.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace f2s {
+
+struct Command {
+  std::vector<std::string> argv;  ///< argv[0] is looked up in PATH
+  double timeout_s = 0;           ///< 0: no limit
+  std::string cwd;                ///< empty: the current directory
+  std::vector<std::pair<std::string, std::string>> env;  ///< added to the environment
+};
+
+struct ProcessResult {
+  int exit_code = -1;       ///< valid when the process exited normally
+  int signal = 0;           ///< the signal that ended it, else 0
+  bool timed_out = false;   ///< killed (with its process group) at the limit
+  bool spawn_failed = false;
+  std::string out;          ///< everything it wrote to stdout
+  std::string err;          ///< everything it wrote to stderr
+  double seconds = 0;       ///< wall time
+  bool ok() const { return !spawn_failed && !timed_out && signal == 0 && exit_code == 0; }
+  /// One line for a report: "exit code 2", "killed by signal 11 (SIGSEGV)", "timed out after 10 s".
+  std::string describe() const;
+};
+
+ProcessResult run_process(const Command &cmd);
+
+/// Runs the commands with at most `jobs` running at once; results come back
+/// in the order of `cmds`.
+std::vector<ProcessResult> run_parallel(const std::vector<Command> &cmds, int jobs);
+
+/// The full path of a program found in PATH.
+std::optional<std::string> find_program(const std::string &name);
+
+/// The system C compiler: $CC if set, else cc.
+std::string c_compiler();
+
+} // namespace f2s

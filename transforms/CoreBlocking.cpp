@@ -1,0 +1,77 @@
+#include "transforms/CoreBlocking.h"
+
+#include <cassert>
+#include <set>
+
+namespace f2s {
+
+namespace {
+
+/// Every name the kernel already uses, so new names never capture one.
+std::set<std::string> names_in_use(const Kernel &k) {
+  std::set<std::string> names;
+  for (const auto *list : {&k.args, &k.temps, &k.tuning})
+    for (const Variable &v : *list)
+      names.insert(v.name);
+  for (Stmt s = k.body; const For *f = as<For>(s); s = f->body)
+    names.insert(f->var);
+  return names;
+}
+
+std::string fresh_name(std::set<std::string> &used, const std::string &base) {
+  std::string name = base;
+  for (int n = 2; used.count(name); ++n)
+    name = base + std::to_string(n);
+  used.insert(name);
+  return name;
+}
+
+} // namespace
+
+Kernel block_loops(const Kernel &k) {
+  std::vector<const For *> loops;  // outermost first
+  Stmt inner_body = k.body;
+  while (const For *f = as<For>(inner_body)) {
+    loops.push_back(f);
+    inner_body = f->body;
+  }
+  assert(!loops.empty() && "a kernel's body is its loop nest");
+
+  Kernel out = k;
+  std::set<std::string> used = names_in_use(k);
+  static const char *const axis = "xyz";
+  const size_t depth = loops.size();
+  std::vector<std::string> block_var(depth), size_var(depth);
+  for (size_t d = 0; d < depth; ++d) {
+    // Loop d (outermost first) is axis depth-1-d: x is the innermost.
+    size_t a = depth - 1 - d;
+    std::string axis_name = a < 3 ? std::string(1, axis[a]) : std::to_string(a);
+    block_var[d] = fresh_name(used, loops[d]->var + "_blk");
+    size_var[d] = fresh_name(used, "f2s_c" + axis_name);
+  }
+  // Tuning parameters are listed x first, like tune_size.
+  for (size_t a = 0; a < depth; ++a)
+    out.tuning.push_back(Variable{size_var[depth - 1 - a], Type::Int32, {}, k.loc});
+
+  // Point loops, innermost first, each limited to its block.
+  Stmt body = inner_body;
+  for (size_t d = depth; d-- > 0;) {
+    const For *f = loops[d];
+    Expr start = Var::make(block_var[d], Type::Int32, f->loc);
+    Expr size = Var::make(size_var[d], Type::Int32, f->loc);
+    Expr last = Binary::make(BinaryOp::Sub, Binary::make(BinaryOp::Add, start, size),
+                             IntImm::make(1));
+    Expr hi = Call::make(Intrinsic::Min, {last, f->hi}, f->loc);
+    body = For::make(f->var, start, hi, IntImm::make(1), LoopExec::Serial, body, f->loc);
+  }
+  // Block loops around them, in the original order.
+  for (size_t d = depth; d-- > 0;) {
+    const For *f = loops[d];
+    Expr size = Var::make(size_var[d], Type::Int32, f->loc);
+    body = For::make(block_var[d], f->lo, f->hi, size, f->exec, body, f->loc);
+  }
+  out.body = body;
+  return out;
+}
+
+} // namespace f2s
