@@ -1,0 +1,268 @@
+/* The thread pool behind every parallel stencil sweep.
+ *
+ * This text follows f2s_runtime.h at the top of each generated C file (the
+ * build embeds the two, header first, as runtime_c_text()), which is why the
+ * #include of the header below is skipped there and why every name is static
+ * and marked unused: a library that uses none of it must still compile
+ * without a warning. It sticks to the GNU C dialect that gcc, clang and a
+ * C++ compiler (for CUDA host code) all accept: __atomic builtins rather
+ * than <stdatomic.h>, explicit casts from void *.
+ *
+ * A stencil sweep on a small grid takes microseconds, so a dispatch must
+ * cost far less: the caller publishes the job with one atomic store and the
+ * workers, which spin for a while after each job before they go to sleep,
+ * usually see it without a system call. */
+#ifndef F2S_RUNTIME_H
+#include "f2s_runtime.h"
+#endif
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#define F2S_CPU_RELAX() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define F2S_CPU_RELAX() __asm__ __volatile__("yield" ::: "memory")
+#else
+#define F2S_CPU_RELAX() ((void)0)
+#endif
+
+/* How long a waiting thread spins before it blocks: 2^14 pause
+ * instructions, from about 0.1 ms to 1 ms depending on the processor, which
+ * covers the gap between the sweeps of a time loop without burning a core for
+ * long once the program has gone on to something else. When the pool has
+ * more threads than the machine has processors, a spinning thread would
+ * only take the processor from the thread it waits for, so waiters spin just
+ * F2S_SPIN_OVERSUBSCRIBED times (libgomp makes the same choice). */
+#define F2S_SPIN_LIMIT (1 << 14)
+#define F2S_SPIN_OVERSUBSCRIBED 64
+
+/* The job word: a generation number above the thread count of the job, so
+ * that one atomic load tells a worker both that there is a new job and
+ * whether it takes part, without reading fields the next job may overwrite. */
+#define F2S_JOB_THREAD_BITS 20
+#define F2S_MAX_THREADS ((1 << F2S_JOB_THREAD_BITS) - 1)
+
+struct f2s_pool {
+  /* Held for a whole f2s_parallel_run: the pool runs one job at a time, so
+   * callers on several user threads take turns. */
+  pthread_mutex_t run_lock;
+  /* Guards the two condition variables' waits. */
+  pthread_mutex_t lock;
+  pthread_cond_t job_posted;
+  pthread_cond_t job_done;
+  int nworkers;                /* threads created, tids 1..nworkers */
+  unsigned long long job_word; /* generation << F2S_JOB_THREAD_BITS | nthreads */
+  f2s_task_fn fn;              /* stable while any worker of the job runs */
+  void *arg;
+  int remaining; /* workers of the current job not yet finished */
+  int sleepers;  /* workers blocked on job_posted */
+  int caller_sleeping;
+  int spin_limit; /* F2S_SPIN_LIMIT or F2S_SPIN_OVERSUBSCRIBED */
+};
+
+static struct f2s_pool f2s_pool_ = {PTHREAD_MUTEX_INITIALIZER,
+                                    PTHREAD_MUTEX_INITIALIZER,
+                                    PTHREAD_COND_INITIALIZER,
+                                    PTHREAD_COND_INITIALIZER,
+                                    0,
+                                    0,
+                                    0,
+                                    0,
+                                    0,
+                                    0,
+                                    0,
+                                    F2S_SPIN_LIMIT};
+
+/* Set while this thread runs a share of a job: a nested f2s_parallel_run
+ * then runs inline instead of waiting for a pool that is waiting for it. */
+static __thread int f2s_in_job_;
+
+struct f2s_worker_start {
+  int tid;
+  unsigned long long seen; /* the job word when it was created */
+};
+
+static unsigned long long f2s_load_job_(void) {
+  return __atomic_load_n(&f2s_pool_.job_word, __ATOMIC_ACQUIRE);
+}
+
+/* Waits until the job word differs from `seen` and returns it. */
+static unsigned long long f2s_wait_job_(unsigned long long seen) {
+  struct f2s_pool *p = &f2s_pool_;
+  unsigned long long word;
+  int spins, limit = __atomic_load_n(&p->spin_limit, __ATOMIC_RELAXED);
+  for (spins = 0; spins < limit; ++spins) {
+    word = f2s_load_job_();
+    if (word != seen)
+      return word;
+    F2S_CPU_RELAX();
+  }
+  pthread_mutex_lock(&p->lock);
+  /* sleepers and job_word pair up as in Dekker's algorithm: the caller
+   * stores the job word then reads sleepers, we store sleepers then read the
+   * job word, both sequentially consistent, so one of us sees the other. */
+  __atomic_add_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
+  while ((word = __atomic_load_n(&p->job_word, __ATOMIC_SEQ_CST)) == seen)
+    pthread_cond_wait(&p->job_posted, &p->lock);
+  __atomic_sub_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
+  pthread_mutex_unlock(&p->lock);
+  return word;
+}
+
+static void *f2s_worker_(void *start_arg) {
+  struct f2s_pool *p = &f2s_pool_;
+  struct f2s_worker_start *start = (struct f2s_worker_start *)start_arg;
+  int tid = start->tid;
+  unsigned long long seen = start->seen;
+  free(start);
+  f2s_in_job_ = 1; /* a worker only ever runs inside a job */
+  for (;;) {
+    int nthreads;
+    seen = f2s_wait_job_(seen);
+    nthreads = (int)(seen & F2S_MAX_THREADS);
+    /* A worker can skip a generation only if it took no part in it: the
+     * caller cannot post the next job before every share has finished. */
+    if (tid >= nthreads)
+      continue;
+    p->fn(tid, nthreads, p->arg);
+    if (__atomic_sub_fetch(&p->remaining, 1, __ATOMIC_SEQ_CST) == 0 &&
+        __atomic_load_n(&p->caller_sleeping, __ATOMIC_SEQ_CST)) {
+      pthread_mutex_lock(&p->lock);
+      pthread_cond_signal(&p->job_done);
+      pthread_mutex_unlock(&p->lock);
+    }
+  }
+  return NULL;
+}
+
+/* Brings the pool to `want` workers, or as near as the system allows, and
+ * returns how many it has. Workers block every signal, so that the program's
+ * handlers keep running on the threads the program made. */
+static int f2s_grow_pool_(int want) {
+  struct f2s_pool *p = &f2s_pool_;
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  while (p->nworkers < want) {
+    pthread_t thread;
+    pthread_attr_t attr;
+    int created;
+    struct f2s_worker_start *start =
+        (struct f2s_worker_start *)malloc(sizeof(struct f2s_worker_start));
+    if (!start)
+      break;
+    start->tid = p->nworkers + 1;
+    start->seen = p->job_word;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    created = pthread_create(&thread, &attr, f2s_worker_, start) == 0;
+    pthread_attr_destroy(&attr);
+    if (!created) {
+      free(start);
+      break;
+    }
+    ++p->nworkers;
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  __atomic_store_n(&p->spin_limit,
+                   p->nworkers + 1 > sysconf(_SC_NPROCESSORS_ONLN) ? F2S_SPIN_OVERSUBSCRIBED
+                                                                   : F2S_SPIN_LIMIT,
+                   __ATOMIC_RELAXED);
+  return p->nworkers;
+}
+
+/* A child of fork() has none of the pool's threads: it starts a pool of its
+ * own on its first parallel run. */
+static void f2s_pool_after_fork_(void) {
+  static const struct f2s_pool fresh = {PTHREAD_MUTEX_INITIALIZER,
+                                        PTHREAD_MUTEX_INITIALIZER,
+                                        PTHREAD_COND_INITIALIZER,
+                                        PTHREAD_COND_INITIALIZER,
+                                        0,
+                                        0,
+                                        0,
+                                        0,
+                                        0,
+                                        0,
+                                        0,
+                                        F2S_SPIN_LIMIT};
+  f2s_pool_ = fresh;
+}
+
+static pthread_once_t f2s_pool_once_ = PTHREAD_ONCE_INIT;
+
+static void f2s_pool_init_(void) {
+  pthread_atfork(NULL, NULL, f2s_pool_after_fork_);
+}
+
+__attribute__((unused)) static void f2s_parallel_run(int nthreads, f2s_task_fn fn, void *arg) {
+  struct f2s_pool *p = &f2s_pool_;
+  unsigned long long generation;
+  int spins, limit;
+  if (nthreads <= 1 || f2s_in_job_) {
+    fn(0, 1, arg);
+    return;
+  }
+  if (nthreads > F2S_MAX_THREADS)
+    nthreads = F2S_MAX_THREADS;
+  pthread_once(&f2s_pool_once_, f2s_pool_init_);
+  pthread_mutex_lock(&p->run_lock);
+  if (nthreads - 1 > p->nworkers)
+    nthreads = 1 + f2s_grow_pool_(nthreads - 1);
+  if (nthreads <= 1) {
+    pthread_mutex_unlock(&p->run_lock);
+    fn(0, 1, arg);
+    return;
+  }
+
+  p->fn = fn;
+  p->arg = arg;
+  __atomic_store_n(&p->remaining, nthreads - 1, __ATOMIC_RELAXED);
+  generation = (p->job_word >> F2S_JOB_THREAD_BITS) + 1;
+  /* Publishes fn, arg and remaining with the word (see f2s_wait_job_). */
+  __atomic_store_n(&p->job_word, generation << F2S_JOB_THREAD_BITS | (unsigned long long)nthreads,
+                   __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&p->sleepers, __ATOMIC_SEQ_CST) > 0) {
+    pthread_mutex_lock(&p->lock);
+    pthread_cond_broadcast(&p->job_posted);
+    pthread_mutex_unlock(&p->lock);
+  }
+
+  f2s_in_job_ = 1;
+  fn(0, nthreads, arg);
+  f2s_in_job_ = 0;
+
+  limit = __atomic_load_n(&p->spin_limit, __ATOMIC_RELAXED);
+  for (spins = 0; spins < limit; ++spins) {
+    if (__atomic_load_n(&p->remaining, __ATOMIC_ACQUIRE) == 0)
+      break;
+    F2S_CPU_RELAX();
+  }
+  if (spins == limit) {
+    pthread_mutex_lock(&p->lock);
+    __atomic_store_n(&p->caller_sleeping, 1, __ATOMIC_SEQ_CST);
+    while (__atomic_load_n(&p->remaining, __ATOMIC_SEQ_CST) != 0)
+      pthread_cond_wait(&p->job_done, &p->lock);
+    __atomic_store_n(&p->caller_sleeping, 0, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&p->lock);
+  }
+  pthread_mutex_unlock(&p->run_lock);
+}
+
+__attribute__((unused)) static int f2s_num_threads(int fallback) {
+  const char *env = getenv("F2S_NUM_THREADS");
+  long n;
+  if (env) {
+    char *end;
+    n = strtol(env, &end, 10);
+    if (end != env && *end == '\0' && n > 0 && n <= F2S_MAX_THREADS)
+      return (int)n;
+  }
+  if (fallback > 0)
+    return fallback;
+  n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}
