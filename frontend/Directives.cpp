@@ -1,0 +1,191 @@
+#include "frontend/Directives.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+
+namespace f2s {
+namespace {
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t';
+}
+bool is_ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+std::string lower(std::string s) {
+  for (char &c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+/// Reads the clauses of one directive line. Positions are 0-based offsets in
+/// the line; `at` turns them into source locations.
+class DirectiveLine {
+public:
+  DirectiveLine(const std::string &line, const std::string &path, int line_no)
+      : text_(line), path_(path), line_no_(line_no) {}
+
+  StencilDirective parse(size_t bang) {
+    StencilDirective d;
+    d.loc = at(bang);
+    pos_ = bang + 5; // past "!$f2s"
+    skip_blanks();
+    size_t word_at = pos_;
+    std::string word = lower(identifier());
+    if (word.empty())
+      throw UserError(at(word_at), "Expected STENCIL after '!$f2s'");
+    if (word != "stencil")
+      throw UserError(at(word_at), "'" + word + "' is not a '!$f2s' directive; expected STENCIL");
+    parse_clauses(d);
+    return d;
+  }
+
+private:
+  SourceLoc at(size_t offset) const {
+    return SourceLoc{path_, line_no_, static_cast<int>(offset) + 1};
+  }
+  bool done() const { return pos_ >= text_.size() || text_[pos_] == '!'; }
+  void skip_blanks() {
+    while (pos_ < text_.size() && is_blank(text_[pos_]))
+      ++pos_;
+  }
+  std::string identifier() {
+    size_t start = pos_;
+    if (pos_ < text_.size() && is_ident_start(text_[pos_]))
+      while (pos_ < text_.size() && is_ident_char(text_[pos_]))
+        ++pos_;
+    return text_.substr(start, pos_ - start);
+  }
+  std::string rest() const { return text_.substr(pos_, 1); }
+
+  void expect(char c, const std::string &clause) {
+    skip_blanks();
+    if (pos_ >= text_.size() || text_[pos_] != c)
+      throw UserError(at(pos_), std::string("Expected '") + c + "' in the " + clause +
+                                    " clause of a '!$f2s stencil' directive");
+    ++pos_;
+  }
+
+  void parse_clauses(StencilDirective &d) {
+    bool seen_name = false, seen_tune = false;
+    while (true) {
+      while (pos_ < text_.size() && (is_blank(text_[pos_]) || text_[pos_] == ','))
+        ++pos_;
+      if (done())
+        return;
+      size_t clause_at = pos_;
+      std::string clause = lower(identifier());
+      if (clause.empty())
+        throw UserError(at(clause_at), "Unexpected '" + rest() +
+                                           "' in a '!$f2s stencil' directive; expected a clause");
+      bool &seen = clause == "name" ? seen_name : seen_tune;
+      if (clause != "name" && clause != "tune_size")
+        throw UserError(at(clause_at), "Unknown clause '" + clause +
+                                           "' in a '!$f2s stencil' directive; expected NAME or "
+                                           "TUNE_SIZE");
+      if (seen)
+        throw UserError(at(clause_at), "The " + upper(clause) +
+                                           " clause appears twice in a '!$f2s stencil' directive");
+      seen = true;
+      if (clause == "name")
+        parse_name(d, clause_at);
+      else
+        parse_tune_size(d, clause_at);
+    }
+  }
+
+  static std::string upper(std::string s) {
+    for (char &c : s)
+      c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+  }
+
+  void parse_name(StencilDirective &d, size_t clause_at) {
+    expect('(', "NAME");
+    skip_blanks();
+    size_t name_at = pos_;
+    std::string name = lower(identifier());
+    if (name.empty())
+      throw UserError(at(name_at), "The NAME clause of a '!$f2s stencil' directive needs an "
+                                   "identifier");
+    expect(')', "NAME");
+    d.name = name;
+    d.name_loc = at(clause_at);
+  }
+
+  void parse_tune_size(StencilDirective &d, size_t clause_at) {
+    expect('(', "TUNE_SIZE");
+    while (true) {
+      skip_blanks();
+      size_t value_at = pos_;
+      size_t end = pos_;
+      while (end < text_.size() && is_ident_char(text_[end]))
+        ++end;
+      std::string digits = text_.substr(pos_, end - pos_);
+      bool all_digits = !digits.empty();
+      for (char c : digits)
+        all_digits = all_digits && std::isdigit(static_cast<unsigned char>(c));
+      errno = 0;
+      long long value = all_digits ? std::strtoll(digits.c_str(), nullptr, 10) : 0;
+      if (!all_digits || value <= 0 || errno == ERANGE)
+        throw UserError(at(value_at), "The TUNE_SIZE clause of a '!$f2s stencil' directive needs "
+                                      "positive integers");
+      d.tune_size.push_back(value);
+      pos_ = end;
+      skip_blanks();
+      if (pos_ < text_.size() && text_[pos_] == ',') {
+        ++pos_;
+        continue;
+      }
+      expect(')', "TUNE_SIZE");
+      break;
+    }
+    d.tune_size_loc = at(clause_at);
+  }
+
+  const std::string &text_;
+  const std::string &path_;
+  int line_no_;
+  size_t pos_ = 0;
+};
+
+/// Offset of the `!` when `line` is a `!$f2s` comment line.
+std::optional<size_t> directive_start(const std::string &line) {
+  size_t i = 0;
+  while (i < line.size() && is_blank(line[i]))
+    ++i;
+  if (line.size() < i + 5 || lower(line.substr(i, 5)) != "!$f2s")
+    return std::nullopt;
+  // `!$f2sx` is some other comment.
+  if (i + 5 < line.size() && is_ident_char(line[i + 5]))
+    return std::nullopt;
+  return i;
+}
+
+} // namespace
+
+std::vector<StencilDirective> find_directives(const std::string &text, const std::string &path) {
+  std::vector<StencilDirective> out;
+  int line_no = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos)
+      end = text.size();
+    std::string line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+    ++line_no;
+    start = end + 1;
+    if (auto bang = directive_start(line))
+      out.push_back(DirectiveLine(line, path, line_no).parse(*bang));
+  }
+  return out;
+}
+
+} // namespace f2s

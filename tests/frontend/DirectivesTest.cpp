@@ -1,0 +1,67 @@
+// Reading `!$f2s` lines from raw source text, without Flang.
+#include "frontend/Directives.h"
+
+#include <gtest/gtest.h>
+
+namespace f2s {
+namespace {
+
+TEST(Directives, FindsOnlyDirectiveCommentLines) {
+  auto found = find_directives("x = 1 ! !$f2s stencil\n"
+                               "!$f2sfoo\n"
+                               "   !$F2S stencil\r\n"
+                               "\t!$f2s   STENCIL name(Abc)\n",
+                               "f.f90");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].loc.str(), "f.f90:3:4");
+  EXPECT_FALSE(found[0].name);
+  EXPECT_TRUE(found[0].tune_size.empty());
+  EXPECT_EQ(found[1].loc.str(), "f.f90:4:2");
+  EXPECT_EQ(found[1].name, "abc");
+  EXPECT_EQ(found[1].name_loc.str(), "f.f90:4:18");
+}
+
+TEST(Directives, ClausesInAnyOrderWithCommas) {
+  auto found = find_directives("!$f2s stencil, tune_size(8,16, 32) ,name( k1 ) ! why\n", "f.f90");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].tune_size, (std::vector<int64_t>{8, 16, 32}));
+  EXPECT_EQ(found[0].tune_size_loc.str(), "f.f90:1:16");
+  EXPECT_EQ(found[0].name, "k1");
+}
+
+std::string error_of(const std::string &text) {
+  try {
+    find_directives(text, "f.f90");
+  } catch (const UserError &e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Directives, Errors) {
+  EXPECT_EQ(error_of("!$f2s\n"), "f.f90:1:6: error: Expected STENCIL after '!$f2s'");
+  EXPECT_EQ(error_of("  !$f2s kernel\n"),
+            "f.f90:1:9: error: 'kernel' is not a '!$f2s' directive; expected STENCIL");
+  EXPECT_EQ(error_of("!$f2s stencil tile(4)\n"),
+            "f.f90:1:15: error: Unknown clause 'tile' in a '!$f2s stencil' directive; expected "
+            "NAME or TUNE_SIZE");
+  EXPECT_EQ(error_of("!$f2s stencil name(a) name(b)\n"),
+            "f.f90:1:23: error: The NAME clause appears twice in a '!$f2s stencil' directive");
+  EXPECT_EQ(error_of("!$f2s stencil name a\n"),
+            "f.f90:1:20: error: Expected '(' in the NAME clause of a '!$f2s stencil' directive");
+  EXPECT_EQ(error_of("!$f2s stencil name(1a)\n"),
+            "f.f90:1:20: error: The NAME clause of a '!$f2s stencil' directive needs an "
+            "identifier");
+  EXPECT_EQ(error_of("!$f2s stencil tune_size(4, -2)\n"),
+            "f.f90:1:28: error: The TUNE_SIZE clause of a '!$f2s stencil' directive needs "
+            "positive integers");
+  EXPECT_EQ(error_of("!$f2s stencil tune_size(4, 2\n"),
+            "f.f90:1:29: error: Expected ')' in the TUNE_SIZE clause of a '!$f2s stencil' "
+            "directive");
+  EXPECT_EQ(error_of("!$f2s stencil =\n"),
+            "f.f90:1:15: error: Unexpected '=' in a '!$f2s stencil' directive; expected a "
+            "clause");
+}
+
+} // namespace
+} // namespace f2s

@@ -1,0 +1,996 @@
+// Lowering of `!$f2s stencil` regions: what each supported construct becomes
+// in the IR, and the user error for each construct that is rejected.
+#include "FrontendTestUtil.h"
+
+#include "ast/IRPrinter.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace f2s::test {
+namespace {
+
+const char *kLaplacian = R"(subroutine smooth(nx, ny, nz, alpha, beta, u, unew)
+  integer, intent(in) :: nx, ny, nz
+  real(8), intent(in) :: alpha, beta, u(0:nx+1, 0:ny+1, 0:nz+1)
+  real(8), intent(inout) :: unew(0:nx+1, 0:ny+1, 0:nz+1)
+  integer :: i, j, k
+  !$f2s stencil name(laplacian)
+  do k = 1, nz
+    do j = 1, ny
+      do i = 1, nx
+        unew(i,j,k) = alpha*u(i,j,k) + beta*(u(i+1,j,k) + u(i-1,j,k) + u(i,j+1,k) &
+                    + u(i,j-1,k) + u(i,j,k+1) + u(i,j,k-1))
+      end do
+    end do
+  end do
+end subroutine
+)";
+
+// ------------------------------------------------------------- the operators
+
+TEST(FrontendOperators, LaplacianPrints) {
+  TempDir dir;
+  auto kernels = lower_text(dir, kLaplacian);
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(print_kernel(kernels[0]),
+            "kernel laplacian(nx: i32, ny: i32, nz: i32, alpha: f64, beta: f64, "
+            "u: f64(0:nx + 1, 0:ny + 1, 0:nz + 1), unew: f64(0:nx + 1, 0:ny + 1, 0:nz + 1))\n"
+            "  tune_size(256, 256, 256)\n"
+            "  for k = 1, nz {\n"
+            "    for j = 1, ny {\n"
+            "      for i = 1, nx {\n"
+            "        unew(i, j, k) = alpha*u(i, j, k) + beta*(u(i + 1, j, k) + u(i - 1, j, k) + "
+            "u(i, j + 1, k) + u(i, j - 1, k) + u(i, j, k + 1) + u(i, j, k - 1))\n"
+            "      }\n"
+            "    }\n"
+            "  }\n");
+}
+
+TEST(FrontendOperators, Jacobi2DInModulePrints) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(module ops
+  implicit none
+contains
+  subroutine jacobi2d(n, m, a, b)
+    integer :: n, m
+    real, dimension(n, m) :: a
+    real :: b(n, m)
+    integer :: i, j
+    !$f2s stencil name(jacobi) tune_size(512, 128)
+    do j = 2, m - 1
+      do i = 2, n - 1
+        b(i, j) = 0.25*(a(i-1,j) + a(i+1,j) + a(i,j-1) + a(i,j+1))
+      end do
+    end do
+  end subroutine
+end module
+)");
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(kernels[0].procedure, "jacobi2d");
+  EXPECT_EQ(print_kernel(kernels[0]),
+            "kernel jacobi(n: i32, m: i32, a: f32(1:n, 1:m), b: f32(1:n, 1:m))\n"
+            "  tune_size(512, 128)\n"
+            "  for j = 2, m - 1 {\n"
+            "    for i = 2, n - 1 {\n"
+            "      b(i, j) = 0.25*(a(i - 1, j) + a(i + 1, j) + a(i, j - 1) + a(i, j + 1))\n"
+            "    }\n"
+            "  }\n");
+}
+
+TEST(FrontendOperators, WaveWithTemporariesPrints) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(subroutine wave(nx, ny, nz, dt, c, p, pold, pnew)
+  implicit none
+  integer, intent(in) :: nx, ny, nz
+  real(kind=8), intent(in) :: dt
+  double precision, intent(in) :: c(nx, ny, nz), p(0:nx+1, 0:ny+1, 0:nz+1)
+  real*8, intent(in) :: pold(nx, ny, nz)
+  real(8), intent(out) :: pnew(nx, ny, nz)
+  real(8) :: lap, cfl
+  integer :: i, j, k
+  !$f2s stencil
+  do k = 1, nz
+    do j = 1, ny
+      do i = 1, nx
+        lap = p(i+1,j,k) + p(i-1,j,k) + p(i,j+1,k) + p(i,j-1,k) + p(i,j,k+1) + p(i,j,k-1) &
+            - 6.0d0*p(i,j,k)
+        cfl = (c(i,j,k)*dt)**2
+        pnew(i,j,k) = 2.0d0*p(i,j,k) - pold(i,j,k) + cfl*lap
+      end do
+    end do
+  end do
+end subroutine
+)");
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(print_kernel(kernels[0]),
+            "kernel wave_1(nx: i32, ny: i32, nz: i32, dt: f64, c: f64(1:nx, 1:ny, 1:nz), "
+            "p: f64(0:nx + 1, 0:ny + 1, 0:nz + 1), pold: f64(1:nx, 1:ny, 1:nz), "
+            "pnew: f64(1:nx, 1:ny, 1:nz))\n"
+            "  temp lap: f64\n"
+            "  temp cfl: f64\n"
+            "  tune_size(256, 256, 256)\n"
+            "  for k = 1, nz {\n"
+            "    for j = 1, ny {\n"
+            "      for i = 1, nx {\n"
+            "        lap = p(i + 1, j, k) + p(i - 1, j, k) + p(i, j + 1, k) + p(i, j - 1, k) + "
+            "p(i, j, k + 1) + p(i, j, k - 1) - 6.0d0*p(i, j, k)\n"
+            "        cfl = (c(i, j, k)*dt)**2\n"
+            "        pnew(i, j, k) = 2.0d0*p(i, j, k) - pold(i, j, k) + cfl*lap\n"
+            "      }\n"
+            "    }\n"
+            "  }\n");
+}
+
+// ------------------------------------------------------ the IR, structurally
+
+TEST(FrontendLowering, LaplacianStructure) {
+  TempDir dir;
+  auto kernels = lower_text(dir, kLaplacian);
+  ASSERT_EQ(kernels.size(), 1u);
+  const Kernel &k = kernels[0];
+  std::string path = dir.path() + "/input.f90";
+  EXPECT_EQ(k.name, "laplacian");
+  EXPECT_EQ(k.procedure, "smooth");
+  EXPECT_EQ(k.loc.file, path);
+  EXPECT_EQ(line_col(k.loc), loc_of(kLaplacian, "!$f2s"));
+  EXPECT_EQ(k.tune_size, (std::vector<int64_t>{256, 256, 256}));
+  EXPECT_TRUE(k.temps.empty());
+
+  std::vector<std::string> names;
+  for (const Variable &v : k.args)
+    names.push_back(v.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"nx", "ny", "nz", "alpha", "beta", "u", "unew"}));
+  EXPECT_EQ(k.args[0].type, Type::Int32);
+  EXPECT_FALSE(k.args[0].is_grid());
+  EXPECT_EQ(line_col(k.args[0].loc), loc_of(kLaplacian, "nx, ny, nz\n"));
+  EXPECT_EQ(k.args[3].type, Type::Float64);
+  const Variable &u = k.args[5];
+  ASSERT_EQ(u.rank(), 3);
+  EXPECT_EQ(line_col(u.loc), loc_of(kLaplacian, "u(0:"));
+  const auto *lo = as<IntImm>(u.dims[0].lo);
+  ASSERT_TRUE(lo);
+  EXPECT_EQ(lo->value, 0);
+  const auto *hi = as<Binary>(u.dims[1].hi);
+  ASSERT_TRUE(hi);
+  EXPECT_EQ(hi->op, BinaryOp::Add);
+  ASSERT_TRUE(as<Var>(hi->a));
+  EXPECT_EQ(as<Var>(hi->a)->name, "ny");
+  EXPECT_EQ(as<Var>(hi->a)->type, Type::Int32);
+  ASSERT_TRUE(as<IntImm>(hi->b));
+  EXPECT_EQ(as<IntImm>(hi->b)->value, 1);
+
+  // for k { for j { for i { block } } }, serial, unit steps.
+  const char *vars[] = {"k", "j", "i"};
+  const char *uppers[] = {"nz", "ny", "nx"};
+  Stmt s = k.body;
+  for (int level = 0; level < 3; ++level) {
+    const For *f = as<For>(s);
+    ASSERT_TRUE(f) << "level " << level;
+    EXPECT_EQ(f->var, vars[level]);
+    EXPECT_EQ(f->exec, LoopExec::Serial);
+    ASSERT_TRUE(as<IntImm>(f->lo));
+    EXPECT_EQ(as<IntImm>(f->lo)->value, 1);
+    ASSERT_TRUE(as<Var>(f->hi));
+    EXPECT_EQ(as<Var>(f->hi)->name, uppers[level]);
+    ASSERT_TRUE(as<IntImm>(f->step));
+    EXPECT_EQ(as<IntImm>(f->step)->value, 1);
+    EXPECT_EQ(line_col(f->loc), loc_of(kLaplacian, std::string("do ") + vars[level]));
+    s = f->body;
+  }
+  EXPECT_EQ(k.loop_depth(), 3);
+  const Block *block = as<Block>(s);
+  ASSERT_TRUE(block);
+  ASSERT_EQ(block->stmts.size(), 1u);
+  const Store *store = as<Store>(block->stmts[0]);
+  ASSERT_TRUE(store);
+  EXPECT_EQ(store->grid, "unew");
+  EXPECT_EQ(store->index, (std::vector<Index>{{"i", 1, 0}, {"j", 1, 0}, {"k", 1, 0}}));
+  EXPECT_EQ(line_col(store->loc), loc_of(kLaplacian, "unew(i,j,k) ="));
+
+  // alpha*u(i,j,k) + beta*(...)
+  const Binary *sum = as<Binary>(store->value);
+  ASSERT_TRUE(sum);
+  EXPECT_EQ(sum->op, BinaryOp::Add);
+  EXPECT_EQ(sum->type, Type::Float64);
+  const Binary *left = as<Binary>(sum->a);
+  ASSERT_TRUE(left);
+  EXPECT_EQ(left->op, BinaryOp::Mul);
+  EXPECT_EQ(line_col(left->loc), loc_of(kLaplacian, "alpha*u"));
+  const GridRef *center = as<GridRef>(left->b);
+  ASSERT_TRUE(center);
+  EXPECT_EQ(center->grid, "u");
+  EXPECT_EQ(center->type, Type::Float64);
+  EXPECT_EQ(line_col(center->loc), loc_of(kLaplacian, "u(i,j,k)"));
+  // The last neighbour, u(i,j,k-1), sits on the continuation line.
+  const Binary *right = as<Binary>(sum->b);
+  ASSERT_TRUE(right);
+  const Binary *inner = as<Binary>(right->b);
+  ASSERT_TRUE(inner);
+  const GridRef *last = as<GridRef>(inner->b);
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->index, (std::vector<Index>{{"i", 1, 0}, {"j", 1, 0}, {"k", 1, -1}}));
+  EXPECT_EQ(line_col(last->loc), loc_of(kLaplacian, "u(i,j,k-1)"));
+}
+
+/// The value stored by the only statement of a 2D kernel's body.
+Expr stored_value(const Kernel &k, size_t n = 0) {
+  const For *outer = as<For>(k.body);
+  const For *inner = outer ? as<For>(outer->body) : nullptr;
+  const Block *b = inner ? as<Block>(inner->body) : nullptr;
+  if (!b || b->stmts.size() <= n)
+    return nullptr;
+  if (const Store *s = as<Store>(b->stmts[n]))
+    return s->value;
+  if (const Assign *a = as<Assign>(b->stmts[n]))
+    return a->value;
+  return nullptr;
+}
+
+/// A 2D kernel over `a` and `b` whose body is `b(i,j) = <rhs>`.
+std::string kernel_2d(const std::string &rhs, const std::string &decls = "") {
+  return "subroutine s(n, a, b)\n"
+         "  integer :: n, i, j\n"
+         "  real(8) :: a(n, n), b(n, n)\n" +
+         decls +
+         "  !$f2s stencil\n"
+         "  do j = 1, n\n"
+         "    do i = 1, n\n"
+         "      b(i, j) = " +
+         rhs +
+         "\n"
+         "    end do\n"
+         "  end do\n"
+         "end subroutine\n";
+}
+
+TEST(FrontendLowering, RealLiteralKinds) {
+  struct Case {
+    const char *text;
+    Type type;
+    double value;
+  };
+  const Case cases[] = {
+      {"1.5d0", Type::Float64, 1.5},
+      {"1.d-3", Type::Float64, 1.0e-3},
+      {"2.0_8", Type::Float64, 2.0},
+      {"0.1d0", Type::Float64, 0.1},
+      {"0.1_8", Type::Float64, 0.1},
+      {"0.5", Type::Float32, 0.5},
+      {"1e3", Type::Float32, 1000.0},
+      {"2.0_4", Type::Float32, 2.0},
+      // Default REAL is REAL(4): 0.1 is rounded to single precision.
+      {"0.1", Type::Float32, static_cast<double>(0.1f)},
+      {"1.1E-1", Type::Float32, static_cast<double>(0.11f)},
+  };
+  for (const Case &c : cases) {
+    TempDir dir;
+    auto kernels = lower_text(dir, kernel_2d(c.text));
+    Expr v = stored_value(kernels.at(0));
+    const FloatImm *f = as<FloatImm>(v);
+    ASSERT_TRUE(f) << c.text;
+    EXPECT_EQ(f->type, c.type) << c.text;
+    EXPECT_EQ(f->value, c.value) << c.text;
+  }
+  // 0.1 as REAL(4) is not the double nearest to 0.1.
+  EXPECT_NE(static_cast<double>(0.1f), 0.1);
+}
+
+TEST(FrontendLowering, IntegerLiteralAndNamedConstants) {
+  TempDir dir;
+  auto kernels = lower_text(dir, kernel_2d("a(i,j)*3 + c + h*a(i+off,j)",
+                                           "  integer, parameter :: off = 2\n"
+                                           "  real(8), parameter :: c = 0.5d0, h = -1.25d0\n"));
+  EXPECT_EQ(print_expr(stored_value(kernels.at(0))), "a(i, j)*3 + 0.5d0 + -1.25d0*a(i + 2, j)");
+  // Named constants are folded: they are not arguments.
+  EXPECT_EQ(kernels[0].args.size(), 3u);
+}
+
+TEST(FrontendLowering, TypeSpellings) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(subroutine t(n, a, b, c, d, e, f, g, h, m)
+  integer :: n, i, j, m
+  real(8) :: a(n, n)
+  double precision :: b(n, n)
+  real(kind=8) :: c(n, n)
+  real*8 :: d(n, n)
+  real(4) :: e(n, n)
+  real :: f(n, n)
+  real(kind=4) :: g(n, n)
+  real*4 :: h(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      a(i, j) = b(i, j) + c(i, j) + d(i, j) + e(i, j) + f(i, j) + g(i, j) + h(i, j) + m
+    end do
+  end do
+end subroutine
+)");
+  const Kernel &k = kernels.at(0);
+  ASSERT_EQ(k.args.size(), 10u);
+  const Type expected[] = {Type::Int32,   Type::Float64, Type::Float64, Type::Float64,
+                           Type::Float64, Type::Float32, Type::Float32, Type::Float32,
+                           Type::Float32, Type::Int32};
+  const char *names[] = {"n", "a", "b", "c", "d", "e", "f", "g", "h", "m"};
+  for (size_t n = 0; n < 10; ++n) {
+    EXPECT_EQ(k.args[n].name, names[n]);
+    EXPECT_EQ(k.args[n].type, expected[n]) << names[n];
+  }
+  // REAL(8) + ... + INTEGER promotes to REAL(8).
+  EXPECT_EQ(stored_value(k)->type, Type::Float64);
+}
+
+TEST(FrontendLowering, BoundsAndDimensionAttribute) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(subroutine t(nx, ny, u, v)
+  integer :: nx, ny, i, j
+  real(8), dimension(-1:nx+2, 0:ny) :: u
+  real(8) :: v
+  dimension v(2*nx, ny-1)
+  !$f2s stencil
+  do j = 1, ny - 1
+    do i = 1, nx
+      v(i, j) = u(i-1, j) + u(i+2, j)
+    end do
+  end do
+end subroutine
+)");
+  EXPECT_EQ(print_kernel(kernels.at(0)),
+            "kernel t_1(nx: i32, ny: i32, u: f64(-1:nx + 2, 0:ny), v: f64(1:2*nx, 1:ny - 1))\n"
+            "  tune_size(1024, 1024)\n"
+            "  for j = 1, ny - 1 {\n"
+            "    for i = 1, nx {\n"
+            "      v(i, j) = u(i - 1, j) + u(i + 2, j)\n"
+            "    }\n"
+            "  }\n");
+}
+
+TEST(FrontendLowering, Intrinsics) {
+  TempDir dir;
+  auto kernels =
+      lower_text(dir, kernel_2d("sqrt(a(i,j)) + abs(a(i,j)) + min(a(i,j), 1.0d0, a(i+1,j)) + "
+                                "max(a(i,j), 0.0d0) + exp(a(i,j)) + sin(a(i,j)) + cos(a(i,j))"));
+  Expr v = stored_value(kernels.at(0));
+  EXPECT_EQ(print_expr(v), "sqrt(a(i, j)) + abs(a(i, j)) + min(a(i, j), 1.0d0, a(i + 1, j)) + "
+                           "max(a(i, j), 0.0d0) + exp(a(i, j)) + sin(a(i, j)) + cos(a(i, j))");
+  // Walk down the left spine to sqrt(...).
+  const ExprNode *e = v.get();
+  std::vector<Intrinsic> fns;
+  while (e->kind == ExprKind::Binary) {
+    const auto *b = static_cast<const Binary *>(e);
+    const Call *c = as<Call>(b->b);
+    ASSERT_TRUE(c);
+    fns.insert(fns.begin(), c->fn);
+    e = b->a.get();
+  }
+  ASSERT_EQ(e->kind, ExprKind::Call);
+  fns.insert(fns.begin(), static_cast<const Call *>(e)->fn);
+  EXPECT_EQ(fns,
+            (std::vector<Intrinsic>{Intrinsic::Sqrt, Intrinsic::Abs, Intrinsic::Min, Intrinsic::Max,
+                                    Intrinsic::Exp, Intrinsic::Sin, Intrinsic::Cos}));
+}
+
+TEST(FrontendLowering, PowerUnaryMinusPlusAndParentheses) {
+  TempDir dir;
+  auto kernels = lower_text(dir, kernel_2d("-a(i,j)**2 + (+a(i,j)) * (a(i,j) - (a(i+1,j) - 1))"));
+  Expr v = stored_value(kernels.at(0));
+  EXPECT_EQ(print_expr(v), "-a(i, j)**2 + a(i, j)*(a(i, j) - (a(i + 1, j) - 1))");
+  const Binary *sum = as<Binary>(v);
+  ASSERT_TRUE(sum);
+  const Unary *neg = as<Unary>(sum->a);
+  ASSERT_TRUE(neg);
+  EXPECT_EQ(neg->op, UnaryOp::Neg);
+  const Binary *pow = as<Binary>(neg->a);
+  ASSERT_TRUE(pow);
+  EXPECT_EQ(pow->op, BinaryOp::Pow);
+  EXPECT_EQ(pow->type, Type::Float64);
+  ASSERT_TRUE(as<IntImm>(pow->b));
+  // The unary plus is dropped.
+  const Binary *product = as<Binary>(sum->b);
+  ASSERT_TRUE(product);
+  EXPECT_TRUE(as<GridRef>(product->a));
+}
+
+TEST(FrontendLowering, IntegerVariableExponent) {
+  TempDir dir;
+  auto kernels = lower_text(dir, kernel_2d("a(i,j)**n"));
+  const Binary *pow = as<Binary>(stored_value(kernels.at(0)));
+  ASSERT_TRUE(pow);
+  EXPECT_EQ(pow->op, BinaryOp::Pow);
+  ASSERT_TRUE(as<Var>(pow->b));
+  EXPECT_EQ(as<Var>(pow->b)->type, Type::Int32);
+}
+
+TEST(FrontendLowering, SubscriptForms) {
+  TempDir dir;
+  auto kernels =
+      lower_text(dir, kernel_2d("a(1+i, j) + a(i, j-2) + a(i, 1) + a(-1+i, (j)) + a(i+1-1, j)"));
+  EXPECT_EQ(print_expr(stored_value(kernels.at(0))),
+            "a(i + 1, j) + a(i, j - 2) + a(i, 1) + a(i - 1, j) + a(i, j)");
+  const GridRef *constant = nullptr;
+  // ((((a(1+i,j) + a(i,j-2)) + a(i,1)) + ...) + ...): a(i,1) is the third term.
+  const Binary *b = as<Binary>(stored_value(kernels[0]));
+  b = as<Binary>(b->a);
+  b = as<Binary>(b->a);
+  constant = as<GridRef>(b->b);
+  ASSERT_TRUE(constant);
+  EXPECT_EQ(constant->index[1].var, "");
+  EXPECT_EQ(constant->index[1].offset, 1);
+}
+
+TEST(FrontendLowering, ScalarTemporaries) {
+  TempDir dir;
+  const std::string src = R"(subroutine s(n, a, b)
+  integer :: n, i, j
+  real(8) :: a(n, n), b(n, n)
+  real(8) :: t
+  real :: w
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      t = a(i, j) * 2
+      w = t
+      t = t + w
+      b(i, j) = t
+    end do
+  end do
+end subroutine
+)";
+  auto kernels = lower_text(dir, src);
+  const Kernel &k = kernels.at(0);
+  ASSERT_EQ(k.temps.size(), 2u);
+  EXPECT_EQ(k.temps[0].name, "t");
+  EXPECT_EQ(k.temps[0].type, Type::Float64);
+  EXPECT_EQ(line_col(k.temps[0].loc), loc_of(src, "t\n"));
+  EXPECT_EQ(k.temps[1].name, "w");
+  EXPECT_EQ(k.temps[1].type, Type::Float32);
+  EXPECT_EQ(k.args.size(), 3u); // n, a, b: the temporaries are not arguments
+  EXPECT_FALSE(k.find_arg("t"));
+  const For *outer = as<For>(k.body);
+  const Block *block = as<Block>(as<For>(outer->body)->body);
+  ASSERT_EQ(block->stmts.size(), 4u);
+  const Assign *first = as<Assign>(block->stmts[0]);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->var, "t");
+  EXPECT_EQ(line_col(first->loc), loc_of(src, "t = a"));
+  const Var *read = as<Var>(as<Assign>(block->stmts[1])->value);
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->name, "t");
+  EXPECT_EQ(read->type, Type::Float64);
+  EXPECT_TRUE(as<Store>(block->stmts[3]));
+}
+
+TEST(FrontendLowering, ArgumentOrderLocalsAndBoundScalars) {
+  TempDir dir;
+  // The dummies come first in the order of the dummy list (not of their
+  // declarations), then the locals in declaration order; `m` is an
+  // argument only because it bounds `w`.
+  auto kernels = lower_text(dir, R"(subroutine s(v, n, scale)
+  real(8) :: scale
+  integer :: m
+  integer :: n, i, j
+  real(8) :: w(m, n)
+  real(8) :: v(n, n)
+  real(8) :: unused
+  real(8) :: coef
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      v(i, j) = scale * w(i, j) + coef
+    end do
+  end do
+end subroutine
+)");
+  std::vector<std::string> names;
+  for (const Variable &v : kernels.at(0).args)
+    names.push_back(v.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"v", "n", "scale", "m", "w", "coef"}));
+}
+
+TEST(FrontendLowering, LoopBoundsWithExpressionsAndUnitStep) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(subroutine s(n, lo, a)
+  integer :: n, lo, i, j, k
+  real :: a(n, n, n)
+  !$f2s stencil
+  do k = lo + 1, n - lo, 1
+    do j = 2*lo, n/2
+      do i = -lo, (n - 1)
+        a(i, j, k) = 0.0
+      end do
+    end do
+  end do
+end subroutine
+)");
+  EXPECT_EQ(print_stmt(kernels.at(0).body), "for k = lo + 1, n - lo {\n"
+                                            "  for j = 2*lo, n/2 {\n"
+                                            "    for i = -lo, n - 1 {\n"
+                                            "      a(i, j, k) = 0.0\n"
+                                            "    }\n"
+                                            "  }\n"
+                                            "}\n");
+}
+
+TEST(FrontendLowering, SeveralRegionsInSeveralProcedures) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(module m
+  implicit none
+  integer :: shared_n
+contains
+  subroutine first(n, a)
+    integer :: n, i, j
+    real :: a(n, n)
+    !$f2s stencil
+    do j = 1, n
+      do i = 1, n
+        a(i, j) = 1.0
+      end do
+    end do
+    !$f2s stencil name(Second_One)
+    do j = 1, n
+      do i = 1, n
+        a(i, j) = 2.0
+      end do
+    end do
+    !$f2s stencil
+    do j = 1, n
+      do i = 1, n
+        a(i, j) = 3.0
+      end do
+    end do
+  end subroutine
+  real function f(a)
+    real :: a(shared_n, shared_n)
+    integer :: i, j
+    !$f2s stencil
+    do j = 1, shared_n
+      do i = 1, shared_n
+        a(i, j) = 4.0
+      end do
+    end do
+    f = 0.0
+  end function
+end module
+
+subroutine outside(n, a)
+  integer :: n, i, j
+  real :: a(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      a(i, j) = 5.0
+    end do
+  end do
+end subroutine
+
+program main_prog
+  integer, parameter :: n = 8
+  real :: a(n, n)
+  integer :: i, j
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      a(i, j) = 6.0
+    end do
+  end do
+  print *, a(1, 1)
+end program
+)");
+  ASSERT_EQ(kernels.size(), 6u);
+  const char *names[] = {"first_1", "second_one", "first_3", "f_1", "outside_1", "main_prog_1"};
+  const char *procs[] = {"first", "first", "first", "f", "outside", "main_prog"};
+  for (size_t n = 0; n < 6; ++n) {
+    EXPECT_EQ(kernels[n].name, names[n]);
+    EXPECT_EQ(kernels[n].procedure, procs[n]);
+    EXPECT_EQ(print_expr(stored_value(kernels[n])), std::to_string(n + 1) + ".0");
+  }
+  // A module variable is an argument; the main program's constant is folded.
+  EXPECT_EQ(print_kernel(kernels[3]).substr(0, 50),
+            "kernel f_1(a: f32(1:shared_n, 1:shared_n), shared_");
+  EXPECT_EQ(kernels[5].args.size(), 1u);
+  EXPECT_EQ(print_expr(kernels[5].args[0].dims[0].hi), "8");
+}
+
+TEST(FrontendLowering, DirectiveSpellingAndTuneSizeOrder) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(subroutine s(n, a)
+  integer :: n, i, j, k
+  real :: a(n, n, n)
+      !$F2S Stencil TUNE_SIZE( 64 ,32, 16 ),Name(Blob)   ! trailing comment
+  DO K = 1, N
+    DO J = 1, N
+      DO I = 1, N
+        A(I, J, K) = 1.0
+      END DO
+    END DO
+  END DO
+end subroutine
+)");
+  EXPECT_EQ(kernels.at(0).name, "blob");
+  EXPECT_EQ(kernels[0].loc.line, 4);
+  EXPECT_EQ(kernels[0].loc.column, 7);
+  // n1 is the extent of the innermost loop (the first array dimension).
+  EXPECT_EQ(kernels[0].tune_size, (std::vector<int64_t>{64, 32, 16}));
+}
+
+TEST(FrontendLowering, PreprocessedFileAndIncludeDirectories) {
+  TempDir dir;
+  std::string inc = dir.path() + "/inc";
+  std::filesystem::create_directories(inc);
+  dir.write("inc/decls.h", "  real(8) :: a(n, n), b(n, n)\n");
+  FrontendOptions options;
+  options.include_dirs = {inc};
+  const std::string src = R"(#define SCALE 0.5d0
+subroutine s(n, a, b)
+  integer :: n, i, j
+  include 'decls.h'
+#ifdef NOT_DEFINED
+  this is not Fortran
+#endif
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      b(i, j) = SCALE*a(i, j)
+    end do
+  end do
+end subroutine
+)";
+  auto kernels = lower_text(dir, src, "input.F90", options);
+  EXPECT_EQ(print_expr(stored_value(kernels.at(0))), "0.5d0*a(i, j)");
+  // The positions still point into the original file.
+  const For *outer = as<For>(kernels[0].body);
+  EXPECT_EQ(line_col(outer->loc), loc_of(src, "do j"));
+  // `a` is declared in the included file.
+  EXPECT_EQ(kernels[0].args[1].loc.file, inc + "/decls.h");
+}
+
+// ------------------------------------------------------------------- errors
+
+/// Expects lowering `src` to fail with `message` at the first occurrence of
+/// `where` in `src` (its `nth` occurrence when given).
+void expect_error(const std::string &src, const std::string &message, const std::string &where,
+                  int nth = 1) {
+  TempDir dir;
+  Diagnostic d = error_of(dir, src);
+  EXPECT_EQ(d.message, message);
+  EXPECT_EQ(line_col(d.loc), loc_of(src, where, nth)) << d.str();
+}
+
+TEST(FrontendErrors, CallStatement) {
+  expect_error(kernel_2d("0\n      call foo(a)"),
+               "A CALL statement is not allowed inside a '!$f2s stencil' region", "call foo");
+}
+
+TEST(FrontendErrors, IfStatement) {
+  expect_error(kernel_2d("0\n      if (i > 1) b(i,j) = 1"),
+               "An IF statement is not allowed inside a '!$f2s stencil' region", "if (i");
+}
+
+TEST(FrontendErrors, IfConstruct) {
+  expect_error(kernel_2d("0\n      if (i > 1) then\n        b(i,j) = 1\n      end if"),
+               "An IF construct is not allowed inside a '!$f2s stencil' region", "if (i");
+}
+
+TEST(FrontendErrors, OtherStatement) {
+  expect_error(kernel_2d("0\n      print *, i"),
+               "A PRINT statement is not allowed inside a '!$f2s stencil' region", "print");
+}
+
+TEST(FrontendErrors, ProductOfLoopVariablesSubscript) {
+  expect_error(kernel_2d("a(i*j, j)"),
+               "Subscript 'i*j' of 'a' is not a loop variable plus a constant", "i*j");
+}
+
+TEST(FrontendErrors, ScaledLoopVariableSubscript) {
+  expect_error(kernel_2d("a(i, 2*j)"),
+               "Subscript '2*j' of 'a' is not a loop variable plus a constant", "2*j");
+}
+
+TEST(FrontendErrors, IndirectSubscript) {
+  expect_error(kernel_2d("a(idx(i), j)", "  integer :: idx(n)\n"),
+               "Subscript 'idx(i)' of 'a' is not a loop variable plus a constant", "idx(i),");
+}
+
+TEST(FrontendErrors, VariableSubscript) {
+  expect_error(kernel_2d("a(i, n)"), "Subscript 'n' of 'a' is not a loop variable plus a constant",
+               "n)\n", 2);
+}
+
+TEST(FrontendErrors, UnknownVariable) {
+  expect_error(kernel_2d("a(i, j) + q"), "'q' is not declared", "q");
+}
+
+TEST(FrontendErrors, UnknownFunction) {
+  expect_error(kernel_2d("a(i, j) + tanh(a(i, j))"),
+               "A reference to function 'tanh' is not allowed inside a '!$f2s stencil' region; "
+               "only SQRT, ABS, MIN, MAX, EXP, SIN and COS are",
+               "tanh");
+}
+
+TEST(FrontendErrors, NonPerfectNest) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real :: a(n, n), t
+  !$f2s stencil
+  do j = 1, n
+    t = 1.0
+    do i = 1, n
+      a(i, j) = t
+    end do
+  end do
+end subroutine
+)";
+  expect_error(src,
+               "The DO loops of a '!$f2s stencil' region must be perfectly nested, with no "
+               "other statement between them",
+               "t = 1.0");
+}
+
+TEST(FrontendErrors, StatementAfterInnerLoop) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real :: a(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      a(i, j) = 0.0
+    end do
+    a(1, j) = 1.0
+  end do
+end subroutine
+)";
+  expect_error(src,
+               "The DO loops of a '!$f2s stencil' region must be perfectly nested, with no "
+               "other statement between them",
+               "a(1, j)");
+}
+
+TEST(FrontendErrors, NonUnitStep) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real :: a(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n, 2
+      a(i, j) = 0.0
+    end do
+  end do
+end subroutine
+)";
+  expect_error(src, "The DO loop over 'i' must have a step of 1 in a '!$f2s stencil' region",
+               "2\n");
+}
+
+TEST(FrontendErrors, SingleLoop) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n, i
+  real :: a(n)
+  !$f2s stencil
+  do i = 1, n
+    a(i) = 0.0
+  end do
+end subroutine
+)";
+  expect_error(src, "A '!$f2s stencil' region must be a nest of 2 or 3 DO loops, not 1", "do i");
+}
+
+TEST(FrontendErrors, FourLoops) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n, i, j, k, l
+  real :: a(n, n, n, n)
+  !$f2s stencil
+  do l = 1, n
+    do k = 1, n
+      do j = 1, n
+        do i = 1, n
+          a(i, j, k, l) = 0.0
+        end do
+      end do
+    end do
+  end do
+end subroutine
+)";
+  expect_error(src, "A '!$f2s stencil' region must be a nest of 2 or 3 DO loops, not more", "do i");
+}
+
+TEST(FrontendErrors, BoundDependsOnLoopVariable) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real :: a(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = j, n
+      a(i, j) = 0.0
+    end do
+  end do
+end subroutine
+)";
+  expect_error(src, "The bounds of the DO loop over 'i' depend on loop variable 'j'", "j, n");
+}
+
+TEST(FrontendErrors, ArrayElementInBound) {
+  const std::string src = R"(subroutine s(n, a, m)
+  integer :: n, i, j, m(2)
+  real :: a(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, m(2)
+      a(i, j) = 0.0
+    end do
+  end do
+end subroutine
+)";
+  expect_error(src,
+               "Array element of 'm' cannot be used in the bounds of a loop or an array of a "
+               "'!$f2s stencil' region",
+               "m(2)", 2);
+}
+
+TEST(FrontendErrors, StoreNotAtLoopPoint) {
+  expect_error(kernel_2d("0\n      b(i+1, j) = a(i, j)"),
+               "Assignment to 'b(i+1, j)' is not at the loop point; its subscripts must be the "
+               "loop variables 'i' and 'j'",
+               "b(i+1");
+}
+
+TEST(FrontendErrors, StoreWithRepeatedLoopVariable) {
+  expect_error(kernel_2d("0\n      b(i, i) = a(i, j)"),
+               "Assignment to 'b(i, i)' is not at the loop point; its subscripts must be the "
+               "loop variables 'i' and 'j'",
+               "b(i, i)");
+}
+
+TEST(FrontendErrors, RankDiffersFromNestDepth) {
+  expect_error(kernel_2d("a(i, j) + v(i)", "  real(8) :: v(n)\n"),
+               "Array 'v' has rank 1 but the loop nest of the '!$f2s stencil' region has 2 loops",
+               "v(i)");
+}
+
+TEST(FrontendErrors, LoopCarriedScalar) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real :: a(n, n), acc
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      a(i, j) = acc
+      acc = acc + 1.0
+    end do
+  end do
+end subroutine
+)";
+  expect_error(src,
+               "'acc' is read before it is assigned in the '!$f2s stencil' region, so its value "
+               "is carried between iterations",
+               "acc\n", 2);
+}
+
+TEST(FrontendErrors, RealExponent) {
+  expect_error(kernel_2d("a(i, j)**0.5d0"),
+               "The exponent '0.5d0' must be INTEGER inside a '!$f2s stencil' region", "0.5d0");
+}
+
+TEST(FrontendErrors, WholeArray) {
+  expect_error(kernel_2d("a(i, j) + a"),
+               "Whole array 'a' cannot be used inside a '!$f2s stencil' region", "a\n");
+}
+
+TEST(FrontendErrors, UnknownClause) {
+  const std::string src = kernel_2d("1.0");
+  std::string bad = src;
+  bad.replace(bad.find("stencil"), 7, "stencil name(x), unroll(4)");
+  expect_error(bad,
+               "Unknown clause 'unroll' in a '!$f2s stencil' directive; expected NAME or "
+               "TUNE_SIZE",
+               "unroll");
+}
+
+TEST(FrontendErrors, NotStencil) {
+  std::string bad = kernel_2d("1.0");
+  bad.replace(bad.find("stencil"), 7, "parallel");
+  expect_error(bad, "'parallel' is not a '!$f2s' directive; expected STENCIL", "parallel");
+}
+
+TEST(FrontendErrors, TuneSizeCount) {
+  std::string bad = kernel_2d("1.0");
+  bad.replace(bad.find("stencil"), 7, "stencil tune_size(10, 20, 30)");
+  expect_error(bad, "TUNE_SIZE needs one size per loop of the nest, 2, not 3", "tune_size");
+}
+
+TEST(FrontendErrors, TuneSizeNotPositive) {
+  std::string bad = kernel_2d("1.0");
+  bad.replace(bad.find("stencil"), 7, "stencil tune_size(10, 0)");
+  expect_error(bad, "The TUNE_SIZE clause of a '!$f2s stencil' directive needs positive integers",
+               "0)");
+}
+
+TEST(FrontendErrors, DirectiveNotFollowedByDo) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real :: a(n, n)
+  !$f2s stencil
+  a(1, 1) = 0.0
+  do j = 1, n
+    do i = 1, n
+      a(i, j) = 0.0
+    end do
+  end do
+end subroutine
+)";
+  expect_error(src, "A '!$f2s stencil' directive must be followed by a DO construct", "!$f2s");
+}
+
+TEST(FrontendErrors, DirectiveAtEndOfProcedure) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n
+  real :: a(n, n)
+  a(1, 1) = 0.0
+  !$f2s stencil
+end subroutine
+)";
+  expect_error(src, "A '!$f2s stencil' directive must be followed by a DO construct", "!$f2s");
+}
+
+TEST(FrontendErrors, DuplicateKernelName) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real :: a(n, n)
+  !$f2s stencil name(k)
+  do j = 1, n
+    do i = 1, n
+      a(i, j) = 0.0
+    end do
+  end do
+  !$f2s stencil name(k)
+  do j = 1, n
+    do i = 1, n
+      a(i, j) = 1.0
+    end do
+  end do
+end subroutine
+)";
+  TempDir dir;
+  Diagnostic d = error_of(dir, src);
+  std::string first = dir.path() + "/input.f90:" + loc_of(src, "!$f2s");
+  EXPECT_EQ(d.message, "Kernel name 'k' is already used by the '!$f2s stencil' region at " + first);
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "name(k)", 2));
+}
+
+TEST(FrontendErrors, NoRegion) {
+  TempDir dir;
+  std::string path = dir.write("plain.f90", "subroutine s()\nend subroutine\n");
+  try {
+    lower_file(path);
+    FAIL() << "expected an error";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message, "No '!$f2s stencil' region in '" + path + "'");
+    EXPECT_EQ(e.diagnostic().loc.file, path);
+    EXPECT_FALSE(e.diagnostic().loc.known());
+  }
+}
+
+TEST(FrontendErrors, FlangSyntaxError) {
+  const std::string src = "subroutine s(n)\n  integer :: n\n  n = (1 +\nend subroutine\n";
+  TempDir dir;
+  Diagnostic d = error_of(dir, src);
+  // Flang's own message, at the position Flang gives.
+  EXPECT_EQ(d.message, "Unmatched '('");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "(1 +"));
+}
+
+TEST(FrontendErrors, UnreadableFile) {
+  TempDir dir;
+  std::string path = dir.path() + "/missing.f90";
+  try {
+    lower_file(path);
+    FAIL() << "expected an error";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().loc.file, path);
+    EXPECT_EQ(e.diagnostic().message.rfind("Cannot read '" + path + "'", 0), 0u)
+        << e.diagnostic().message;
+  }
+}
+
+} // namespace
+} // namespace f2s::test
