@@ -32,7 +32,7 @@ protected:
     if (!is_float(op->type))
       return;
     if (op->b->kind == ExprKind::IntImm && op->op == BinaryOp::Pow) {
-      int64_t n = std::llabs(as<IntImm>(op->b)->value);
+      int64_t n = std::abs(as<IntImm>(op->b)->value);
       flops += std::max<int64_t>(n - 1, 0) + (as<IntImm>(op->b)->value < 0 ? 1 : 0);
       return;
     }
@@ -100,7 +100,7 @@ protected:
 
 KernelFacts analyze(const Kernel &k) {
   KernelFacts facts;
-  for (Stmt s = k.body; const For *f = as<For>(s); s = f->body)
+  for (const For *f : perfect_nest(k.body))
     facts.loop_vars.insert(facts.loop_vars.begin(), f->var);
 
   AccessCollector collect;
@@ -129,7 +129,7 @@ KernelFacts analyze(const Kernel &k) {
     gh.assign(v.dims.size(), 0);
     for (const Offset &off : fp.reads)
       for (size_t d = 0; d < off.size() && d < gh.size(); ++d)
-        gh[d] = std::max(gh[d], std::llabs(off[d]));
+        gh[d] = std::max(gh[d], std::abs(off[d]));
   }
 
   // A grid dimension belongs to the loop whose variable subscripts it.
@@ -145,7 +145,7 @@ KernelFacts analyze(const Kernel &k) {
         if (it == facts.loop_vars.end())
           continue;
         int64_t &h = facts.halo[it - facts.loop_vars.begin()];
-        h = std::max(h, std::llabs(ix.offset));
+        h = std::max(h, std::abs(ix.offset));
       }
     }
   } halo_by_loop(facts);

@@ -138,12 +138,17 @@ const Variable *Kernel::find_temp(const std::string &n) const {
   return nullptr;
 }
 
-int Kernel::loop_depth() const {
-  int depth = 0;
-  for (Stmt s = body; const For *f = as<For>(s); s = f->body)
-    ++depth;
-  return depth;
+std::vector<const For *> perfect_nest(const Stmt &s) {
+  std::vector<const For *> loops;
+  for (const StmtNode *node = s.get(); node && node->kind == StmtKind::For;) {
+    const For *f = static_cast<const For *>(node);
+    loops.push_back(f);
+    node = f->body.get();
+  }
+  return loops;
 }
+
+int Kernel::loop_depth() const { return static_cast<int>(perfect_nest(body).size()); }
 
 std::string Diagnostic::str() const {
   std::string where = loc.str();

@@ -197,6 +197,11 @@ struct Assign : StmtNode {
   static Stmt make(std::string v, Expr e, SourceLoc l = {});
 };
 
+/// The loops of the perfect nest that starts at `s`, outermost first: `s`
+/// itself if it is a loop, its body if that is a loop, and so on. The
+/// pointers live as long as `s` does.
+std::vector<const For *> perfect_nest(const Stmt &s);
+
 // --------------------------------------------------------------------- kernel
 
 /// The declared bounds of one grid dimension, inclusive, as integer

@@ -133,7 +133,9 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
   out << "  if (argc != " << 4 + n_scalars + n_tune << ") {\n"
       << "    fprintf(stderr, \"usage: %s THREADS REPS TOLERANCE" << usage << "\\n\", argv[0]);\n"
       << "    return 2;\n  }\n";
-  out << "  const int threads = atoi(argv[1]), reps = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;\n"
+  out << "  /* THREADS 0: every processor, as an untuned library would use. */\n"
+      << "  const int threads = atoi(argv[1]) > 0 ? atoi(argv[1]) : f2s_num_threads(0);\n"
+      << "  const int reps = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;\n"
       << "  const double tolerance = strtod(argv[3], NULL);\n";
   out << "  " << args_type << " a, r;\n";
   out << "  long tune[" << (n_tune ? n_tune : 1) << "] = {0};\n";

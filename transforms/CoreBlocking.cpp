@@ -13,7 +13,7 @@ std::set<std::string> names_in_use(const Kernel &k) {
   for (const auto *list : {&k.args, &k.temps, &k.tuning})
     for (const Variable &v : *list)
       names.insert(v.name);
-  for (Stmt s = k.body; const For *f = as<For>(s); s = f->body)
+  for (const For *f : perfect_nest(k.body))
     names.insert(f->var);
   return names;
 }
@@ -29,13 +29,9 @@ std::string fresh_name(std::set<std::string> &used, const std::string &base) {
 } // namespace
 
 Kernel block_loops(const Kernel &k) {
-  std::vector<const For *> loops;  // outermost first
-  Stmt inner_body = k.body;
-  while (const For *f = as<For>(inner_body)) {
-    loops.push_back(f);
-    inner_body = f->body;
-  }
+  std::vector<const For *> loops = perfect_nest(k.body);
   assert(!loops.empty() && "a kernel's body is its loop nest");
+  Stmt inner_body = loops.back()->body;
 
   Kernel out = k;
   std::set<std::string> used = names_in_use(k);

@@ -1,0 +1,225 @@
+#include "driver/Pipeline.h"
+
+#include "ast/Analysis.h"
+#include "ast/IRPrinter.h"
+#include "frontend/Frontend.h"
+#include "harness/LibraryBuilder.h"
+#include "harness/Package.h"
+#include "harness/Tuner.h"
+#include "strategy/CpuEngine.h"
+#include "strategy/MachineModel.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace f2s {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void progress(const DriverOptions &o, const std::string &line) {
+  if (!o.quiet)
+    std::cerr << "f2stencil: " << line << "\n";
+}
+
+/// An error in how f2stencil was invoked, not in the Fortran.
+UserError usage_error(const std::string &message) { return UserError(SourceLoc{}, message); }
+
+bool is_fortran_name(const std::string &s) {
+  if (s.empty() || s.size() > 63 || !std::isalpha(static_cast<unsigned char>(s[0])))
+    return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+      return false;
+  return true;
+}
+
+std::string default_lib_name(const std::string &first_file) {
+  std::string name = "f2s_";
+  for (char c : fs::path(first_file).stem().string())
+    name += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
+  return name;
+}
+
+// ------------------------------------------------------------ parse, lower
+
+std::vector<Kernel> parse_and_lower(const DriverOptions &o) {
+  FrontendOptions fe;
+  fe.include_dirs = o.include_dirs;
+  std::vector<Kernel> kernels;
+  for (const std::string &file : o.files)
+    for (Kernel &k : lower_file(file, fe))
+      kernels.push_back(std::move(k));
+  return kernels;
+}
+
+// ------------------------------------------------------------------ analyse
+
+/// Every kernel must be safe to run in parallel, and every name the library
+/// exports must be unique.
+void check_kernels(const std::vector<Kernel> &kernels, const std::string &lib_name,
+                   const std::vector<std::string> &targets) {
+  std::map<std::string, const Kernel *> exported;
+  for (const Kernel &k : kernels) {
+    if (auto reason = check_parallel_legality(k))
+      throw UserError(*reason);
+    std::vector<std::string> names = {k.name};
+    for (const std::string &t : targets)
+      names.push_back(k.name + "_" + t);
+    for (const std::string &n : names) {
+      if (n == lib_name)
+        throw UserError(k.loc, "Kernel name '" + n + "' is also the library's module name; "
+                               "choose another with name(...) or --lib");
+      auto [it, fresh] = exported.emplace(n, &k);
+      if (!fresh)
+        throw UserError(k.loc, "The library would export '" + n + "' twice (also for '" +
+                                   it->second->name + "' at " + it->second->loc.str() +
+                                   "); rename one kernel with name(...)");
+    }
+  }
+}
+
+// -------------------------------------------- enumerate, transform, tune
+
+std::vector<int64_t> tuning_extents(const Kernel &k, const DriverOptions &o) {
+  if (o.tune_size.empty())
+    return k.tune_size;
+  if (static_cast<int>(o.tune_size.size()) != k.loop_depth())
+    throw usage_error("--tune-size has " + std::to_string(o.tune_size.size()) + " values but '" +
+                      k.name + "' has " + std::to_string(k.loop_depth()) + " loops");
+  return o.tune_size;
+}
+
+KernelBuild untuned_build(const Kernel &k, const DriverOptions &o) {
+  SearchSpace space;
+  std::vector<Candidate> chosen;
+  for (const std::string &t : o.targets)
+    chosen.push_back(default_candidate(space, t));
+  std::vector<VariantCode> code = generate_variants(k, space);
+  KernelBuild b{k, {}, 0, std::nullopt};
+  for (const Candidate &c : chosen)
+    b.choices.push_back({code[c.variant], c});
+  return b;
+}
+
+KernelBuild tuned_build(const Kernel &k, const CpuModel &machine, const DriverOptions &o,
+                        const fs::path &work_dir) {
+  KernelFacts facts = analyze(k);
+  ProblemSize size = problem_size_for(k, tuning_extents(k, o));
+  SearchSpace space = enumerate_cpu(k, facts, size.extents, {o.targets, machine.pus});
+  std::vector<VariantCode> code = generate_variants(k, space);
+  progress(o, "'" + k.name + "': " + std::to_string(space.candidates.size()) +
+                  " candidates in " + std::to_string(space.variants.size()) + " variants");
+
+  TuneOptions topt;
+  topt.work_dir = work_dir / k.name;
+  topt.jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  topt.timeout_s = o.timeout_s;
+  topt.reps = o.reps;
+  topt.cflags = o.cflags;
+  topt.progress = [&](const std::string &line) { progress(o, "'" + k.name + "' " + line); };
+  KernelTuning tuning = tune_kernel(k, space, code, size, topt);
+
+  KernelBuild b{k, {}, 0, tuning};
+  auto overall = tuning.best();
+  for (const std::string &t : o.targets) {
+    auto best = tuning.best(t);
+    if (!best)
+      throw std::runtime_error("no candidate of '" + k.name + "' for target " + t +
+                               " was verified (see the lines above)");
+    const Candidate &c = tuning.results[*best].candidate;
+    if (overall && *overall == *best)
+      b.default_choice = b.choices.size();
+    b.choices.push_back({code[c.variant], c});
+  }
+  return b;
+}
+
+fs::path make_work_dir() {
+  std::string pattern = (fs::temp_directory_path() / "f2stencil-XXXXXX").string();
+  if (!mkdtemp(pattern.data()))
+    throw std::runtime_error("cannot create a temporary directory in " +
+                             fs::temp_directory_path().string());
+  return pattern;
+}
+
+} // namespace
+
+int run_pipeline(const DriverOptions &o) {
+  fs::path work_dir;
+  try {
+    std::string lib_name = o.lib_name.empty() ? default_lib_name(o.files.at(0)) : o.lib_name;
+    if (!is_fortran_name(lib_name))
+      throw usage_error("Library name '" + lib_name +
+                        "' is not a Fortran name (a letter, then letters, digits or '_')");
+
+    // Parse and lower, then analyse.
+    std::vector<Kernel> kernels = parse_and_lower(o);
+    check_kernels(kernels, lib_name, o.targets);
+    if (o.emit == "ir") {
+      for (const Kernel &k : kernels)
+        std::cout << print_kernel(k);
+      return 0;
+    }
+
+    // Enumerate, transform, emit, build, time and pick, per kernel.
+    CpuModel machine = cpu_model_from_host();
+    PackageInfo info{lib_name, o.files, machine.description, o.cflags};
+    std::vector<KernelBuild> builds;
+    if (o.tune && o.emit.empty()) {
+      progress(o, "tuning on " + machine.description);
+      work_dir = make_work_dir();
+      for (const Kernel &k : kernels)
+        builds.push_back(tuned_build(k, machine, o, work_dir));
+    } else {
+      for (const Kernel &k : kernels)
+        builds.push_back(untuned_build(k, o));
+    }
+    if (o.emit == "c") {
+      std::cout << library_c_source(info, builds);
+      return 0;
+    }
+
+    // Package.
+    fs::path out_dir = o.output_dir.empty() ? fs::path(lib_name) : fs::path(o.output_dir);
+    build_library(package_library(info, builds), out_dir);
+    for (const KernelBuild &b : builds) {
+      const Choice &c = b.choices[b.default_choice];
+      std::string how = b.tuning ? b.tuning->space.describe(c.candidate)
+                                 : c.code.variant.target + "/" + c.code.variant.name + ", not tuned";
+      if (b.tuning)
+        for (const CandidateResult &r : b.tuning->results)
+          if (r.candidate.variant == c.candidate.variant && r.candidate.tune == c.candidate.tune &&
+              r.candidate.threads == c.candidate.threads) {
+            char buf[96];
+            std::snprintf(buf, sizeof buf, " (%.2f GFlop/s, %.1f GB/s)", r.gflops, r.gbps);
+            how += buf;
+          }
+      progress(o, "'" + b.kernel.name + "': " + how);
+    }
+    progress(o, "wrote " + out_dir.string() + "/: lib" + lib_name + ".a, lib" + lib_name +
+                    ".so, " + lib_name + ".f90, " + lib_name + ".h, " + lib_name + ".json");
+    if (!o.keep_work && !work_dir.empty())
+      fs::remove_all(work_dir);
+    else if (!work_dir.empty())
+      progress(o, "kept the harnesses in " + work_dir.string());
+    return 0;
+  } catch (const UserError &e) {
+    std::cerr << e.what() << "\n";
+  } catch (const BuildError &e) {
+    std::cerr << "f2stencil: error: " << e.what() << "\n";
+  } catch (const std::exception &e) {
+    std::cerr << "f2stencil: error: " << e.what() << "\n";
+  }
+  if (!work_dir.empty() && !o.keep_work)
+    fs::remove_all(work_dir);
+  return 1;
+}
+
+} // namespace f2s

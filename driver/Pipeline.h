@@ -1,0 +1,31 @@
+// The f2stencil pipeline, as one function a reader can follow: parse, lower,
+// analyse, enumerate, transform, emit, build, time, pick, package.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace f2s {
+
+struct DriverOptions {
+  std::vector<std::string> files;
+  std::vector<std::string> targets = {"pthreads"};
+  std::string output_dir;  ///< empty: the library name
+  std::string lib_name;    ///< empty: f2s_<stem of the first file>
+  bool tune = true;
+  std::string emit;        ///< "", "ir" or "c"
+  std::vector<std::string> include_dirs;
+  std::vector<int64_t> tune_size;  ///< overrides every tune_size clause when set
+  int jobs = 0;                    ///< 0: one per processor
+  int reps = 5;
+  double timeout_s = 60;
+  bool keep_work = false;
+  bool quiet = false;
+  std::vector<std::string> cflags = {"-march=native"};
+};
+
+/// Runs the pipeline; returns the process exit status. User errors are
+/// printed as file:line:column diagnostics and give 1.
+int run_pipeline(const DriverOptions &options);
+
+} // namespace f2s

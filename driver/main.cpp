@@ -1,0 +1,85 @@
+// f2stencil: annotated Fortran stencils in, a tuned library out.
+#include "driver/Pipeline.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+std::vector<std::string> split(const std::string &list, char sep) {
+  std::vector<std::string> parts;
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, sep);)
+    parts.push_back(item);
+  return parts;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  f2s::DriverOptions o;
+  CLI::App app{"f2stencil: translates the '!$f2s stencil' loop nests of Fortran files into a\n"
+               "verified, auto-tuned library with a Fortran module and a C header.",
+               "f2stencil"};
+  app.set_version_flag("--version", "f2stencil " F2S_VERSION);
+  app.add_option("FILE", o.files, "Fortran source files (.f90, .F90)")->required();
+  std::string targets = "pthreads";
+  app.add_option("--target", targets,
+                 "Comma-separated targets: c (serial), pthreads (threads); default pthreads");
+  app.add_option("-o,--output", o.output_dir,
+                 "Output directory (default: the library name); replaced atomically");
+  app.add_option("--lib", o.lib_name, "Library and module name (default: f2s_<stem of FILE>)");
+  bool no_tune = false;
+  app.add_flag("--no-tune", no_tune, "Package the default variant without timing anything");
+  std::string emit;
+  app.add_option("--emit", emit, "Print the stencil IR (ir) or the library's C (c) and stop")
+      ->check(CLI::IsMember({"ir", "c"}));
+  app.add_option("-I", o.include_dirs, "Directory searched by INCLUDE lines");
+  std::string tune_size;
+  app.add_option("--tune-size", tune_size,
+                 "Problem size to tune at, n1,n2[,n3] (innermost first); overrides tune_size(...)");
+  app.add_option("-j,--jobs", o.jobs, "Compilations at once (default: one per processor)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--reps", o.reps, "Timed runs per candidate, median reported (default 5)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--timeout", o.timeout_s, "Seconds a candidate may run (default 60)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--keep-work", o.keep_work, "Keep the generated harnesses (their path is printed)");
+  app.add_flag("-q,--quiet", o.quiet, "Print errors only");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    std::cerr << "f2stencil: error: " << e.what() << "\n"
+              << "Run 'f2stencil --help' for the options.\n";
+    return 1;
+  }
+
+  o.tune = !no_tune;
+  o.emit = emit;
+  o.targets = split(targets, ',');
+  for (const std::string &t : o.targets) {
+    if (t == "c" || t == "pthreads")
+      continue;
+    std::cerr << "f2stencil: error: "
+              << (t == "cuda" ? std::string("Target 'cuda' is not available in this build")
+                              : "Unknown target '" + t + "' (expected c, pthreads)")
+              << "\n";
+    return 1;
+  }
+  for (const std::string &n : split(tune_size, ',')) {
+    char *end = nullptr;
+    long v = std::strtol(n.c_str(), &end, 10);
+    if (n.empty() || *end || v <= 0) {
+      std::cerr << "f2stencil: error: --tune-size wants positive integers, got '" << tune_size
+                << "'\n";
+      return 1;
+    }
+    o.tune_size.push_back(v);
+  }
+  return f2s::run_pipeline(o);
+}

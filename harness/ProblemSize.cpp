@@ -1,0 +1,157 @@
+#include "harness/ProblemSize.h"
+
+#include "ast/Evaluate.h"
+#include "ast/IRPrinter.h"
+#include "ast/IRVisitor.h"
+
+#include <cassert>
+#include <cstdio>
+#include <set>
+
+namespace f2s {
+
+namespace {
+
+class VarCollector : public IRVisitor {
+public:
+  std::vector<std::string> names;
+
+protected:
+  void visit_var(const Var *op) override {
+    for (const std::string &n : names)
+      if (n == op->name)
+        return;
+    names.push_back(op->name);
+  }
+};
+
+std::vector<std::string> vars_of(const Expr &e) {
+  VarCollector c;
+  c.visit(e);
+  return c.names;
+}
+
+/// Checks every grid access against the declared bounds, given each loop
+/// variable's range.
+class BoundsChecker : public IRVisitor {
+public:
+  BoundsChecker(const Kernel &k, const std::map<std::string, int64_t> &ints,
+                const std::map<std::string, std::pair<int64_t, int64_t>> &ranges)
+      : kernel_(k), ints_(ints), ranges_(ranges) {}
+
+protected:
+  void visit_grid_ref(const GridRef *op) override { check(op->grid, op->index, op->loc); }
+  void visit_store(const Store *op) override {
+    IRVisitor::visit_store(op);
+    check(op->grid, op->index, op->loc);
+  }
+
+private:
+  void check(const std::string &grid, const std::vector<Index> &index, const SourceLoc &loc) {
+    const Variable *v = kernel_.find_arg(grid);
+    assert(v && v->rank() == static_cast<int>(index.size()) && "front end checked the grid");
+    for (size_t d = 0; d < index.size(); ++d) {
+      const Index &ix = index[d];
+      auto lo = eval_int(v->dims[d].lo, ints_), hi = eval_int(v->dims[d].hi, ints_);
+      if (!lo || !hi)
+        throw UserError(v->loc, "The bounds of '" + grid + "' cannot be evaluated from the loop "
+                                "bounds at the tuning size");
+      int64_t first = ix.offset, last = ix.offset;
+      if (!ix.var.empty()) {
+        auto [rlo, rhi] = ranges_.at(ix.var);
+        first = std::min(ix.coeff * rlo, ix.coeff * rhi) + ix.offset;
+        last = std::max(ix.coeff * rlo, ix.coeff * rhi) + ix.offset;
+      }
+      if (first < *lo || last > *hi)
+        throw UserError(loc, "'" + grid + "' is accessed at " + print_index(ix) + " from " +
+                                 std::to_string(first) + " to " + std::to_string(last) +
+                                 " in dimension " + std::to_string(d + 1) +
+                                 ", outside its declared bounds " + std::to_string(*lo) + ":" +
+                                 std::to_string(*hi) + " at the tuning size");
+    }
+  }
+
+  const Kernel &kernel_;
+  const std::map<std::string, int64_t> &ints_;
+  const std::map<std::string, std::pair<int64_t, int64_t>> &ranges_;
+};
+
+} // namespace
+
+int64_t ProblemSize::points() const {
+  int64_t p = 1;
+  for (int64_t e : extents)
+    p *= e;
+  return p;
+}
+
+ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extents) {
+  std::vector<const For *> loops = perfect_nest(k.body);
+  assert(loops.size() == extents.size() && "one extent per loop");
+
+  ProblemSize size;
+  std::map<std::string, std::pair<int64_t, int64_t>> ranges;
+  for (size_t d = 0; d < loops.size(); ++d) {
+    const For *f = loops[d];
+    int64_t extent = extents[loops.size() - 1 - d];
+    for (const std::string &v : vars_of(f->lo))
+      size.ints.emplace(v, 1);
+    auto lo = eval_int(f->lo, size.ints);
+    if (!lo)
+      throw UserError(f->loc, "The lower bound of the '" + f->var + "' loop cannot be evaluated");
+    std::vector<std::string> unknown;
+    for (const std::string &v : vars_of(f->hi))
+      if (!size.ints.count(v))
+        unknown.push_back(v);
+    if (unknown.size() > 1)
+      throw UserError(f->loc, "The upper bound of the '" + f->var +
+                                  "' loop depends on several unknown variables, so the tuning "
+                                  "size cannot be set; give each loop bound one variable");
+    if (unknown.size() == 1) {
+      // hi is affine in the unknown: hi(v) = hi(0) + slope*v.
+      auto at = [&](int64_t x) {
+        auto values = size.ints;
+        values[unknown[0]] = x;
+        return eval_int(f->hi, values);
+      };
+      auto h0 = at(0), h1 = at(1);
+      int64_t target = *lo + extent - 1;
+      if (!h0 || !h1 || *h1 == *h0 || (target - *h0) % (*h1 - *h0) != 0)
+        throw UserError(f->loc, "Cannot choose '" + unknown[0] + "' so that the '" + f->var +
+                                    "' loop runs " + std::to_string(extent) + " times");
+      size.ints[unknown[0]] = (target - *h0) / (*h1 - *h0);
+    }
+    auto hi = eval_int(f->hi, size.ints);
+    assert(hi && "the upper bound has no unknowns left");
+    ranges[f->var] = {*lo, *hi};
+  }
+  for (size_t d = 0; d < loops.size(); ++d) {
+    auto [lo, hi] = ranges[loops[d]->var];
+    size.extents.insert(size.extents.begin(), std::max<int64_t>(hi - lo + 1, 0));
+  }
+
+  // Integers that appear only in array bounds are not set by the loops.
+  for (const Variable &v : k.args)
+    if (!v.is_grid() && v.type == Type::Int32 && !size.ints.count(v.name))
+      throw UserError(v.loc, "Cannot derive a value for '" + v.name +
+                                 "' from the loop bounds, so the kernel cannot be tuned; use "
+                                 "--no-tune");
+  BoundsChecker(k, size.ints, ranges).visit(k.body);
+
+  int real_index = 0;
+  for (const Variable &v : k.args) {
+    if (v.is_grid())
+      continue;
+    if (v.type == Type::Int32) {
+      size.scalar_values.push_back(std::to_string(size.ints.at(v.name)));
+      continue;
+    }
+    // Fixed, distinct, exactly representable values.
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", 0.5 + 0.125 * (1 + (real_index++ % 7)));
+    size.scalar_values.push_back(buf);
+  }
+  return size;
+}
+
+} // namespace f2s

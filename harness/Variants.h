@@ -1,0 +1,26 @@
+// Turning the strategy's recipes into code: each variant's passes applied
+// to the kernel, and the C printed from the result.
+#pragma once
+
+#include "ast/IR.h"
+#include "strategy/CpuEngine.h"
+
+#include <string>
+#include <vector>
+
+namespace f2s {
+
+struct VariantCode {
+  Variant variant;
+  Kernel ir;               ///< the kernel after the variant's passes
+  std::string c_function;  ///< its C text (print_c_variant)
+  std::string c_name;      ///< the C function's name
+};
+
+/// Applies the passes of `v` to `k`, in order.
+Kernel apply_variant(const Kernel &k, const Variant &v);
+
+/// The code of every variant of the search space, in its order.
+std::vector<VariantCode> generate_variants(const Kernel &k, const SearchSpace &space);
+
+} // namespace f2s
