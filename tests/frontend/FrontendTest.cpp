@@ -321,6 +321,37 @@ end subroutine
   EXPECT_EQ(stored_value(k)->type, Type::Float64);
 }
 
+TEST(FrontendLowering, NamedKinds) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(module kinds
+  integer, parameter :: dp = kind(1.d0), sp = selected_real_kind(6), wp = dp
+end module
+subroutine t(n, a, b, c)
+  use kinds
+  integer :: n, i, j
+  real(kind=dp) :: a(n, n)
+  real(sp) :: b(n, n)
+  real(wp) :: c(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      a(i, j) = b(i, j) + c(i, j) + 0.1_dp
+    end do
+  end do
+end subroutine
+)");
+  const Kernel &k = kernels.at(0);
+  EXPECT_EQ(k.args.at(1).type, Type::Float64);
+  EXPECT_EQ(k.args.at(2).type, Type::Float32);
+  EXPECT_EQ(k.args.at(3).type, Type::Float64);
+  const Binary *sum = as<Binary>(stored_value(k));
+  ASSERT_TRUE(sum);
+  const FloatImm *f = as<FloatImm>(sum->b);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->type, Type::Float64);
+  EXPECT_EQ(f->value, 0.1);
+}
+
 TEST(FrontendLowering, BoundsAndDimensionAttribute) {
   TempDir dir;
   auto kernels = lower_text(dir, R"(subroutine t(nx, ny, u, v)
@@ -955,6 +986,85 @@ end subroutine
   std::string first = dir.path() + "/input.f90:" + loc_of(src, "!$f2s");
   EXPECT_EQ(d.message, "Kernel name 'k' is already used by the '!$f2s stencil' region at " + first);
   EXPECT_EQ(line_col(d.loc), loc_of(src, "name(k)", 2));
+}
+
+TEST(FrontendErrors, LabelDoLoop) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real :: a(n, n)
+  !$f2s stencil
+  do 10 j = 1, n
+    do 10 i = 1, n
+      a(i, j) = 0.0
+10 continue
+end subroutine
+)";
+  expect_error(src,
+               "A '!$f2s stencil' directive must be followed by a DO construct ending in END DO, "
+               "not a label DO loop",
+               "!$f2s");
+}
+
+TEST(FrontendErrors, DirectiveInsideRegion) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real :: a(n, n)
+  !$f2s stencil
+  do j = 1, n
+    !$f2s stencil
+    do i = 1, n
+      a(i, j) = 0.0
+    end do
+  end do
+end subroutine
+)";
+  expect_error(src, "A '!$f2s' directive is not allowed inside a '!$f2s stencil' region", "!$f2s",
+               2);
+}
+
+TEST(FrontendErrors, DoWhileLoop) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real :: a(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do while (i < n)
+      a(i, j) = 0.0
+    end do
+  end do
+end subroutine
+)";
+  expect_error(src, "A DO WHILE loop cannot be part of a '!$f2s stencil' region", "do while");
+}
+
+TEST(FrontendErrors, UnsupportedType) {
+  expect_error(kernel_2d("a(i, j) + m", "  integer(8) :: m\n"),
+               "The type of 'm' cannot be used inside a '!$f2s stencil' region; use INTEGER, "
+               "REAL(4) or REAL(8)",
+               "m\n", 2);
+}
+
+TEST(FrontendErrors, AssignmentToLoopVariable) {
+  expect_error(kernel_2d("0\n      i = 2"),
+               "Loop variable 'i' cannot be assigned inside a '!$f2s stencil' region", "i = 2");
+}
+
+TEST(FrontendErrors, AssumedShapeArray) {
+  const std::string src = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real :: a(:, :)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      a(i, j) = 0.0
+    end do
+  end do
+end subroutine
+)";
+  expect_error(src,
+               "Array 'a' must be declared with explicit bounds to be used in a '!$f2s stencil' "
+               "region",
+               "a(i, j)");
 }
 
 TEST(FrontendErrors, NoRegion) {

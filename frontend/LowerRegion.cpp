@@ -1,0 +1,780 @@
+// Lowering one annotated DO construct to a kernel: the loop nest, the
+// statements of its body, and the expressions in them. The parse tree is
+// pre-semantic, so every name is resolved here against the declarations that
+// Frontend.cpp collected.
+#include "frontend/ParseTree.h"
+
+#include "flang/Parser/tools.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <set>
+
+namespace f2s::fe {
+namespace {
+
+/// An affine subscript as it is being read: coeff*var + offset.
+struct Affine {
+  std::string var;
+  int64_t coeff = 0;
+  int64_t offset = 0;
+};
+
+// ---------------------------------------------------------- region lowering
+
+/// Lowers one annotated DO construct to a kernel.
+class RegionLowering {
+public:
+  RegionLowering(const SourceMap &map, const std::vector<Scope> &scopes,
+                 const StencilDirective &directive)
+      : map_(map), scopes_(scopes), directive_(directive) {}
+
+  Kernel lower(const fp::DoConstruct &outer, const std::string &name);
+
+private:
+  // Where is this? ------------------------------------------------------
+  SourceLoc at(fp::CharBlock b) const;
+  template <typename T> SourceLoc at_node(const T &x) const {
+    if (auto b = fp::GetSource(x))
+      return at(*b);
+    return SourceLoc{};
+  }
+  [[noreturn]] void fail(SourceLoc loc, std::string message) const {
+    throw UserError(std::move(loc), std::move(message));
+  }
+
+  // Names ----------------------------------------------------------------
+  const Decl *lookup(const std::string &name) const {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+      if (auto d = it->decls.find(name); d != it->decls.end())
+        return &d->second;
+    return nullptr;
+  }
+  bool is_loop_var(const std::string &name) const {
+    return std::find(loop_vars_.begin(), loop_vars_.end(), name) != loop_vars_.end();
+  }
+  Type usable_type(const Decl &d, const SourceLoc &use) const {
+    if (!d.type)
+      fail(use, "The type of '" + d.name + "' cannot be used inside a " + kRegion +
+                    "; use INTEGER, REAL(4) or REAL(8)");
+    return *d.type;
+  }
+  void use_free(const Decl &d, const SourceLoc &use) {
+    if (!free_.count(d.name))
+      free_[d.name] = &d;
+    if (!first_read_.count(d.name))
+      first_read_[d.name] = use;
+  }
+
+  // The nest ---------------------------------------------------------------
+  const fp::LoopControl::Bounds &loop_bounds(const fp::DoConstruct &d) const;
+  const fp::DoConstruct *only_do(const fp::Block &b) const;
+  Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
+  Expr lower_bound(const fp::Expr &e, const std::string &loop_var);
+
+  // Statements ---------------------------------------------------------------
+  Stmt lower_statement(const fp::ExecutionPartConstruct &c);
+  Stmt lower_assignment(const fp::AssignmentStmt &a, const SourceLoc &loc);
+  Stmt lower_store(const fp::Name &name, const std::vector<const fp::Expr *> &subs,
+                   const fp::Expr &rhs, const SourceLoc &loc, fp::CharBlock lhs_text);
+  [[noreturn]] void reject(const fp::ExecutableConstruct &c, const SourceLoc &loc) const;
+
+  // Expressions --------------------------------------------------------------
+  Expr lower_expr(const fp::Expr &e);
+  Expr lower_literal(const fp::LiteralConstant &c, const SourceLoc &loc) const;
+  Expr lower_name(const fp::Name &n);
+  Expr lower_designator(const fp::Designator &d, fp::CharBlock source);
+  Expr lower_function_reference(const fp::FunctionReference &f);
+  Expr lower_grid_ref(const Decl &decl, const fp::Name &name,
+                      const std::vector<const fp::Expr *> &subs);
+  Expr lower_parameter(const Decl &d, const SourceLoc &loc);
+  std::optional<Affine> affine(const fp::Expr &e) const;
+  std::vector<Index> lower_subscripts(const std::string &grid,
+                                      const std::vector<const fp::Expr *> &subs);
+  std::vector<Dim> lower_dims(const Decl &d);
+
+  const SourceMap &map_;
+  const std::vector<Scope> &scopes_;
+  const StencilDirective &directive_;
+
+  std::vector<std::string> loop_vars_; ///< outermost first
+  /// Set while lowering loop bounds and array bounds: the expression is
+  /// evaluated once, before the nest, so it may not depend on the loops.
+  std::optional<std::string> bound_of_;
+  bool in_dims_ = false;
+  std::map<std::string, const Decl *> free_;
+  std::map<std::string, SourceLoc> first_read_;
+  std::vector<Variable> temps_;
+};
+
+// ------------------------------------------------------------- the loop nest
+
+SourceLoc RegionLowering::at(fp::CharBlock b) const {
+  return map_.at(b);
+}
+
+const fp::LoopControl::Bounds &RegionLowering::loop_bounds(const fp::DoConstruct &d) const {
+  const auto &stmt = std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t);
+  SourceLoc loc = at(stmt.source);
+  const auto &control = std::get<std::optional<fp::LoopControl>>(stmt.statement.t);
+  if (!control)
+    fail(loc, std::string("A DO loop without a loop control cannot be part of a ") + kRegion);
+  if (std::holds_alternative<fp::ScalarLogicalExpr>(control->u))
+    fail(loc, std::string("A DO WHILE loop cannot be part of a ") + kRegion);
+  if (std::holds_alternative<fp::LoopControl::Concurrent>(control->u))
+    fail(loc, std::string("A DO CONCURRENT loop cannot be part of a ") + kRegion);
+  return std::get<fp::LoopControl::Bounds>(control->u);
+}
+
+/// The DO construct that is the whole of `b`, if any; a DO construct next to
+/// other statements makes the nest imperfect.
+const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
+  const fp::DoConstruct *found = nullptr;
+  for (const fp::ExecutionPartConstruct &c : b) {
+    const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+    const auto *d = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
+    if (d && !found)
+      found = &d->value();
+  }
+  if (!found)
+    return nullptr;
+  for (const fp::ExecutionPartConstruct &c : b) {
+    const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+    const auto *d = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
+    if (!d || &d->value() != found)
+      fail(at_node(c), std::string("The DO loops of a ") + kRegion +
+                           " must be perfectly nested, with no other statement between them");
+  }
+  return found;
+}
+
+Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &name) {
+  std::vector<const fp::DoConstruct *> nest{&outer};
+  while (const fp::DoConstruct *inner = only_do(std::get<fp::Block>(nest.back()->t))) {
+    nest.push_back(inner);
+    if (nest.size() > 3)
+      fail(at(std::get<fp::Statement<fp::NonLabelDoStmt>>(inner->t).source),
+           std::string("A ") + kRegion + " must be a nest of 2 or 3 DO loops, not more");
+  }
+  if (nest.size() < 2)
+    fail(at(std::get<fp::Statement<fp::NonLabelDoStmt>>(outer.t).source),
+         std::string("A ") + kRegion + " must be a nest of 2 or 3 DO loops, not 1");
+  for (const fp::DoConstruct *d : nest) {
+    const auto &bounds = loop_bounds(*d);
+    std::string var = text_of(bounds.name.thing.source);
+    if (is_loop_var(var))
+      fail(at(bounds.name.thing.source),
+           "Loop variable '" + var + "' is used by two loops of the " + kRegion);
+    if (const Decl *decl = lookup(var); decl && (decl->shape || decl->type != Type::Int32))
+      fail(at(bounds.name.thing.source), "Loop variable '" + var + "' must be an INTEGER scalar");
+    loop_vars_.push_back(var);
+  }
+
+  Kernel k;
+  k.name = name;
+  const Scope &proc = *std::find_if(scopes_.rbegin(), scopes_.rend(),
+                                    [](const Scope &s) { return s.is_procedure; });
+  k.procedure = proc.name;
+  k.loc = directive_.loc;
+  k.body = lower_nest(nest, 0);
+  k.temps = temps_;
+
+  if (directive_.tune_size.empty()) {
+    k.tune_size.assign(nest.size(), nest.size() == 3 ? 256 : 1024);
+  } else if (directive_.tune_size.size() != nest.size()) {
+    fail(directive_.tune_size_loc, "TUNE_SIZE needs one size per loop of the nest, " +
+                                       std::to_string(nest.size()) + ", not " +
+                                       std::to_string(directive_.tune_size.size()));
+  } else {
+    k.tune_size = directive_.tune_size;
+  }
+
+  // Arrays bring the scalars of their declared bounds along; lowering the
+  // bounds adds those to free_ while we iterate over a snapshot.
+  std::map<std::string, std::vector<Dim>> dims;
+  for (auto [n, decl] : std::map<std::string, const Decl *>(free_))
+    if (decl->shape)
+      dims[n] = lower_dims(*decl);
+
+  std::vector<const Decl *> args;
+  for (const auto &[n, decl] : free_)
+    args.push_back(decl);
+  auto rank = [&](const Decl *d) {
+    auto it = std::find(proc.dummies.begin(), proc.dummies.end(), d->name);
+    bool dummy =
+        it != proc.dummies.end() && proc.decls.count(d->name) && &proc.decls.at(d->name) == d;
+    return dummy ? std::pair<int, int>(0, static_cast<int>(it - proc.dummies.begin()))
+                 : std::pair<int, int>(1, d->order);
+  };
+  std::sort(args.begin(), args.end(),
+            [&](const Decl *a, const Decl *b) { return rank(a) < rank(b); });
+  for (const Decl *d : args)
+    k.args.push_back(Variable{d->name, *d->type, dims[d->name], d->loc});
+  return k;
+}
+
+Expr RegionLowering::lower_bound(const fp::Expr &e, const std::string &loop_var) {
+  bound_of_ = loop_var;
+  Expr x = lower_expr(e);
+  bound_of_.reset();
+  if (x->type != Type::Int32)
+    fail(at(e.source),
+         "The bounds of the DO loop over '" + loop_var + "' must be INTEGER expressions");
+  return x;
+}
+
+Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level) {
+  const fp::DoConstruct &d = *nest[level];
+  const auto &bounds = loop_bounds(d);
+  SourceLoc loc = at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source);
+  const std::string &var = loop_vars_[level];
+  Expr lo = lower_bound(bounds.lower.thing.value(), var);
+  Expr hi = lower_bound(bounds.upper.thing.value(), var);
+  if (bounds.step) {
+    const fp::Expr &step = bounds.step->thing.value();
+    Expr s = lower_bound(step, var);
+    const auto *one = as<IntImm>(s);
+    if (!one || one->value != 1)
+      fail(at(step.source), "The DO loop over '" + var + "' must have a step of 1 in a " + kRegion);
+  }
+  Stmt body;
+  if (level + 1 < nest.size()) {
+    body = lower_nest(nest, level + 1);
+  } else {
+    std::vector<Stmt> stmts;
+    for (const fp::ExecutionPartConstruct &c : std::get<fp::Block>(d.t))
+      stmts.push_back(lower_statement(c));
+    body = Block::make(std::move(stmts), loc);
+  }
+  return For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc);
+}
+
+// ---------------------------------------------------------------- statements
+
+Stmt RegionLowering::lower_statement(const fp::ExecutionPartConstruct &c) {
+  SourceLoc loc = at_node(c);
+  const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+  if (!exec)
+    fail(loc, std::string("This statement is not allowed inside a ") + kRegion);
+  const auto *action = std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u);
+  if (!action)
+    reject(*exec, loc);
+  if (const auto *a = std::get_if<fc::Indirection<fp::AssignmentStmt>>(&action->statement.u))
+    return lower_assignment(a->value(), at(action->source));
+  reject(*exec, loc);
+}
+
+void RegionLowering::reject(const fp::ExecutableConstruct &c, const SourceLoc &loc) const {
+  std::string what = std::visit(
+      [](const auto &x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        using fc::Indirection;
+        if constexpr (std::is_same_v<T, fp::Statement<fp::ActionStmt>>) {
+          return std::visit(
+              [](const auto &s) -> std::string {
+                using S = std::decay_t<decltype(s)>;
+                if constexpr (std::is_same_v<S, Indirection<fp::CallStmt>>)
+                  return "A CALL statement";
+                else if constexpr (std::is_same_v<S, Indirection<fp::IfStmt>>)
+                  return "An IF statement";
+                else if constexpr (std::is_same_v<S, fp::ContinueStmt>)
+                  return "A CONTINUE statement";
+                else if constexpr (std::is_same_v<S, Indirection<fp::CycleStmt>>)
+                  return "A CYCLE statement";
+                else if constexpr (std::is_same_v<S, Indirection<fp::ExitStmt>>)
+                  return "An EXIT statement";
+                else if constexpr (std::is_same_v<S, Indirection<fp::GotoStmt>>)
+                  return "A GO TO statement";
+                else if constexpr (std::is_same_v<S, Indirection<fp::PrintStmt>>)
+                  return "A PRINT statement";
+                else if constexpr (std::is_same_v<S, Indirection<fp::WriteStmt>>)
+                  return "A WRITE statement";
+                else if constexpr (std::is_same_v<S, Indirection<fp::ReadStmt>>)
+                  return "A READ statement";
+                else if constexpr (std::is_same_v<S, Indirection<fp::ReturnStmt>>)
+                  return "A RETURN statement";
+                else if constexpr (std::is_same_v<S, Indirection<fp::StopStmt>>)
+                  return "A STOP statement";
+                else if constexpr (std::is_same_v<S, Indirection<fp::PointerAssignmentStmt>>)
+                  return "A pointer assignment";
+                else if constexpr (std::is_same_v<S, Indirection<fp::WhereStmt>>)
+                  return "A WHERE statement";
+                else if constexpr (std::is_same_v<S, Indirection<fp::ForallStmt>>)
+                  return "A FORALL statement";
+                else
+                  return "This statement";
+              },
+              x.statement.u);
+        } else if constexpr (std::is_same_v<T, Indirection<fp::IfConstruct>>) {
+          return "An IF construct";
+        } else if constexpr (std::is_same_v<T, Indirection<fp::CaseConstruct>>) {
+          return "A SELECT CASE construct";
+        } else if constexpr (std::is_same_v<T, Indirection<fp::DoConstruct>>) {
+          return "A DO construct";
+        } else if constexpr (std::is_same_v<T, Indirection<fp::WhereConstruct>>) {
+          return "A WHERE construct";
+        } else if constexpr (std::is_same_v<T, Indirection<fp::ForallConstruct>>) {
+          return "A FORALL construct";
+        } else if constexpr (std::is_same_v<T, Indirection<fp::BlockConstruct>>) {
+          return "A BLOCK construct";
+        } else if constexpr (std::is_same_v<T, Indirection<fp::AssociateConstruct>>) {
+          return "An ASSOCIATE construct";
+        } else if constexpr (std::is_same_v<T, fp::Statement<Indirection<fp::LabelDoStmt>>>) {
+          return "A label DO loop";
+        } else if constexpr (std::is_same_v<T, Indirection<fp::CompilerDirective>>) {
+          return "A compiler directive";
+        } else if constexpr (std::is_same_v<T, Indirection<fp::OpenMPConstruct>>) {
+          return "An OpenMP directive";
+        } else if constexpr (std::is_same_v<T, Indirection<fp::OpenACCConstruct>>) {
+          return "An OpenACC directive";
+        } else {
+          return "This construct";
+        }
+      },
+      c.u);
+  fail(loc, what + " is not allowed inside a " + kRegion);
+}
+
+Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceLoc &loc) {
+  const fp::Variable &lhs = std::get<fp::Variable>(a.t);
+  const fp::Expr &rhs = std::get<fp::Expr>(a.t);
+  // `u(i,j) = ...` is a function reference to the parser.
+  if (const auto *f = std::get_if<fc::Indirection<fp::FunctionReference>>(&lhs.u)) {
+    const fp::Call &call = f->value().v;
+    const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(call.t).u);
+    if (!name)
+      fail(loc, std::string("This assignment is not allowed inside a ") + kRegion);
+    std::vector<const fp::Expr *> subs;
+    for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(call.t)) {
+      const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u);
+      if (!e || std::get<std::optional<fp::Keyword>>(arg.t))
+        fail(at_node(arg), "Subscript of '" + text_of(name->source) + "' is not allowed");
+      subs.push_back(&e->value());
+    }
+    return lower_store(*name, subs, rhs, loc, f->value().source);
+  }
+  const fp::Designator &d = std::get<fc::Indirection<fp::Designator>>(lhs.u).value();
+  const auto *ref = std::get_if<fp::DataRef>(&d.u);
+  if (ref) {
+    if (const auto *element = std::get_if<fc::Indirection<fp::ArrayElement>>(&ref->u)) {
+      const fp::ArrayElement &e = element->value();
+      const auto *name = std::get_if<fp::Name>(&e.base.u);
+      std::vector<const fp::Expr *> subs;
+      for (const fp::SectionSubscript &s : e.subscripts) {
+        const auto *i = std::get_if<fp::IntExpr>(&s.u);
+        if (!i)
+          fail(at(d.source), std::string("An array section is not allowed inside a ") + kRegion);
+        subs.push_back(&i->thing.value());
+      }
+      if (name)
+        return lower_store(*name, subs, rhs, loc, d.source);
+    }
+    if (const auto *name = std::get_if<fp::Name>(&ref->u)) {
+      // A scalar temporary.
+      std::string var = text_of(name->source);
+      SourceLoc var_loc = at(name->source);
+      if (is_loop_var(var))
+        fail(var_loc, "Loop variable '" + var + "' cannot be assigned inside a " + kRegion);
+      const Decl *decl = lookup(var);
+      if (!decl)
+        fail(var_loc, "'" + var + "' is not declared");
+      if (decl->shape)
+        fail(var_loc, "Whole array '" + var + "' cannot be assigned inside a " + kRegion);
+      if (decl->parameter)
+        fail(var_loc, "Named constant '" + var + "' cannot be assigned");
+      Type type = usable_type(*decl, var_loc);
+      Expr value = lower_expr(rhs);
+      if (auto read = first_read_.find(var); read != first_read_.end())
+        fail(read->second, "'" + var + "' is read before it is assigned in the " +
+                               std::string(kRegion) +
+                               ", so its value is carried between "
+                               "iterations");
+      bool known = std::any_of(temps_.begin(), temps_.end(),
+                               [&](const Variable &t) { return t.name == var; });
+      if (!known)
+        temps_.push_back(Variable{var, type, {}, decl->loc});
+      return Assign::make(var, value, loc);
+    }
+  }
+  fail(at(d.source), std::string("This assignment is not allowed inside a ") + kRegion);
+}
+
+Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const fp::Expr *> &subs,
+                                 const fp::Expr &rhs, const SourceLoc &loc,
+                                 fp::CharBlock lhs_text) {
+  std::string grid = text_of(name.source);
+  SourceLoc name_loc = at(name.source);
+  const Decl *decl = lookup(grid);
+  if (!decl)
+    fail(name_loc, "'" + grid + "' is not declared");
+  if (!decl->shape)
+    fail(name_loc, "'" + grid + "' is not an array");
+  Expr target = lower_grid_ref(*decl, name, subs);
+  const auto &index = as<GridRef>(target)->index;
+  std::set<std::string> seen;
+  bool at_point = index.size() == loop_vars_.size();
+  for (const Index &ix : index)
+    at_point = at_point && !ix.var.empty() && ix.coeff == 1 && ix.offset == 0 &&
+               seen.insert(ix.var).second;
+  if (!at_point) {
+    std::string vars;
+    for (size_t n = loop_vars_.size(); n-- > 0;)
+      vars += (vars.empty() ? "'" : n == 0 ? " and '" : ", '") + loop_vars_[n] + "'";
+    fail(name_loc, "Assignment to '" + text_of(lhs_text) +
+                       "' is not at the loop point; its subscripts must be the loop variables " +
+                       vars);
+  }
+  Expr value = lower_expr(rhs);
+  return Store::make(grid, index, value, loc);
+}
+
+// --------------------------------------------------------------- expressions
+
+Expr RegionLowering::lower_expr(const fp::Expr &e) {
+  SourceLoc loc = at(e.source);
+  return std::visit(
+      [&](const auto &x) -> Expr {
+        using T = std::decay_t<decltype(x)>;
+        using fc::Indirection;
+        if constexpr (std::is_same_v<T, fp::LiteralConstant>) {
+          return lower_literal(x, loc);
+        } else if constexpr (std::is_same_v<T, Indirection<fp::Designator>>) {
+          return lower_designator(x.value(), e.source);
+        } else if constexpr (std::is_same_v<T, Indirection<fp::FunctionReference>>) {
+          return lower_function_reference(x.value());
+        } else if constexpr (std::is_same_v<T, fp::Expr::Parentheses> ||
+                             std::is_same_v<T, fp::Expr::UnaryPlus>) {
+          return lower_expr(x.v.value());
+        } else if constexpr (std::is_same_v<T, fp::Expr::Negate>) {
+          return Unary::make(UnaryOp::Neg, lower_expr(x.v.value()), loc);
+        } else if constexpr (std::is_same_v<T, fp::Expr::Add> ||
+                             std::is_same_v<T, fp::Expr::Subtract> ||
+                             std::is_same_v<T, fp::Expr::Multiply> ||
+                             std::is_same_v<T, fp::Expr::Divide> ||
+                             std::is_same_v<T, fp::Expr::Power>) {
+          BinaryOp op = std::is_same_v<T, fp::Expr::Add>        ? BinaryOp::Add
+                        : std::is_same_v<T, fp::Expr::Subtract> ? BinaryOp::Sub
+                        : std::is_same_v<T, fp::Expr::Multiply> ? BinaryOp::Mul
+                        : std::is_same_v<T, fp::Expr::Divide>   ? BinaryOp::Div
+                                                                : BinaryOp::Pow;
+          const fp::Expr &left = std::get<0>(x.t).value();
+          const fp::Expr &right = std::get<1>(x.t).value();
+          Expr a = lower_expr(left);
+          Expr b = lower_expr(right);
+          if (op == BinaryOp::Pow && b->type != Type::Int32)
+            fail(at(right.source), "The exponent '" + text_of(right.source) +
+                                       "' must be INTEGER inside a " + kRegion);
+          return Binary::make(op, a, b, a->loc);
+        } else {
+          fail(loc, "Expression '" + text_of(e.source) + "' is not allowed inside a " + kRegion);
+        }
+      },
+      e.u);
+}
+
+Expr RegionLowering::lower_literal(const fp::LiteralConstant &c, const SourceLoc &loc) const {
+  auto kind_of = [&](const std::optional<fp::KindParam> &k) -> std::optional<int64_t> {
+    if (!k)
+      return std::nullopt;
+    if (const auto *n = std::get_if<std::uint64_t>(&k->u))
+      return static_cast<int64_t>(*n);
+    // A named kind such as `1.0_dp`.
+    const fp::Name &name =
+        std::get<fp::Scalar<fp::Integer<fp::Constant<fp::Name>>>>(k->u).thing.thing.thing;
+    const Decl *d = lookup(text_of(name.source));
+    if (d && d->parameter)
+      if (auto v = int_constant(*d->parameter, scopes_))
+        return *v;
+    fail(at(name.source), "Kind '" + text_of(name.source) + "' is not a known INTEGER constant");
+  };
+  if (const auto *i = std::get_if<fp::IntLiteralConstant>(&c.u)) {
+    auto kind = kind_of(std::get<std::optional<fp::KindParam>>(i->t));
+    if (kind && *kind != 4)
+      fail(loc, "INTEGER(" + std::to_string(*kind) + ") constants are not supported inside a " +
+                    kRegion);
+    std::string digits = std::get<fp::CharBlock>(i->t).ToString();
+    errno = 0;
+    long long v = std::strtoll(digits.c_str(), nullptr, 10);
+    if (errno == ERANGE || v > INT32_MAX)
+      fail(loc, "Integer constant '" + digits + "' is too large for INTEGER(4)");
+    return IntImm::make(v, loc);
+  }
+  if (const auto *r = std::get_if<fp::RealLiteralConstant>(&c.u)) {
+    std::string text = to_lower(r->real.source.ToString());
+    Type type = Type::Float32;
+    for (char &ch : text) {
+      if (ch == 'd') {
+        ch = 'e';
+        type = Type::Float64;
+      } else if (ch == 'q') {
+        fail(loc, "REAL(16) constants are not supported inside a " + std::string(kRegion));
+      }
+    }
+    if (auto kind = kind_of(r->kind)) {
+      if (*kind == 8)
+        type = Type::Float64;
+      else if (*kind == 4)
+        type = Type::Float32;
+      else
+        fail(loc,
+             "REAL(" + std::to_string(*kind) + ") constants are not supported inside a " + kRegion);
+    }
+    double value = type == Type::Float64 ? std::strtod(text.c_str(), nullptr)
+                                         : static_cast<double>(std::strtof(text.c_str(), nullptr));
+    return FloatImm::make(value, type, loc);
+  }
+  fail(loc, std::string("Only INTEGER and REAL constants are allowed inside a ") + kRegion);
+}
+
+Expr RegionLowering::lower_parameter(const Decl &d, const SourceLoc &loc) {
+  // A named constant is folded into its value; its value may not depend on
+  // the loops, so it is lowered like a bound.
+  auto saved = bound_of_;
+  bound_of_ = bound_of_ ? bound_of_ : std::optional<std::string>("");
+  Expr v = lower_expr(*d.parameter);
+  bound_of_ = saved;
+  if (const auto *neg = as<Unary>(v)) {
+    if (const auto *i = as<IntImm>(neg->a))
+      v = IntImm::make(-i->value, loc);
+    else if (const auto *f = as<FloatImm>(neg->a))
+      v = FloatImm::make(-f->value, f->type, loc);
+  }
+  const auto *i = as<IntImm>(v);
+  const auto *f = as<FloatImm>(v);
+  if (!i && !f)
+    fail(loc, "Named constant '" + d.name + "' must have a literal value to be used inside a " +
+                  kRegion);
+  usable_type(d, loc);
+  if (*d.type == Type::Int32)
+    return IntImm::make(i ? i->value : static_cast<int64_t>(f->value), loc);
+  double value = i ? static_cast<double>(i->value) : f->value;
+  if (*d.type == Type::Float32)
+    value = static_cast<double>(static_cast<float>(value));
+  return FloatImm::make(value, *d.type, loc);
+}
+
+Expr RegionLowering::lower_name(const fp::Name &n) {
+  std::string name = text_of(n.source);
+  SourceLoc loc = at(n.source);
+  if (is_loop_var(name)) {
+    if (bound_of_ || in_dims_)
+      fail(loc, bound_of_ && !bound_of_->empty()
+                    ? "The bounds of the DO loop over '" + *bound_of_ +
+                          "' depend on loop variable '" + name + "'"
+                    : "'" + name + "' is a loop variable and cannot be used here");
+    return Var::make(name, Type::Int32, loc);
+  }
+  for (const Variable &t : temps_)
+    if (t.name == name)
+      return Var::make(name, t.type, loc);
+  const Decl *d = lookup(name);
+  if (!d)
+    fail(loc, "'" + name + "' is not declared");
+  if (d->parameter)
+    return lower_parameter(*d, loc);
+  if (d->shape)
+    fail(loc, "Whole array '" + name + "' cannot be used inside a " + kRegion);
+  Type type = usable_type(*d, loc);
+  use_free(*d, loc);
+  return Var::make(name, type, loc);
+}
+
+Expr RegionLowering::lower_designator(const fp::Designator &d, fp::CharBlock source) {
+  if (const auto *ref = std::get_if<fp::DataRef>(&d.u)) {
+    if (const auto *name = std::get_if<fp::Name>(&ref->u))
+      return lower_name(*name);
+    if (const auto *element = std::get_if<fc::Indirection<fp::ArrayElement>>(&ref->u)) {
+      const fp::ArrayElement &e = element->value();
+      std::vector<const fp::Expr *> subs;
+      bool section = false;
+      for (const fp::SectionSubscript &s : e.subscripts) {
+        if (const auto *i = std::get_if<fp::IntExpr>(&s.u))
+          subs.push_back(&i->thing.value());
+        else
+          section = true;
+      }
+      const auto *name = std::get_if<fp::Name>(&e.base.u);
+      if (section || !name)
+        fail(at(source), std::string("An array section is not allowed inside a ") + kRegion);
+      const Decl *decl = lookup(text_of(name->source));
+      if (!decl)
+        fail(at(name->source), "'" + text_of(name->source) + "' is not declared");
+      return lower_grid_ref(*decl, *name, subs);
+    }
+  }
+  fail(at(source), "'" + text_of(source) + "' is not allowed inside a " + kRegion);
+}
+
+Expr RegionLowering::lower_function_reference(const fp::FunctionReference &f) {
+  const fp::Call &call = f.v;
+  const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(call.t).u);
+  if (!name)
+    fail(at(f.source), "'" + text_of(f.source) + "' is not allowed inside a " + kRegion);
+  std::string fn = text_of(name->source);
+  SourceLoc loc = at(name->source);
+  std::vector<const fp::Expr *> args;
+  for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(call.t)) {
+    const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u);
+    if (!e || std::get<std::optional<fp::Keyword>>(arg.t))
+      fail(at(f.source),
+           "Keyword and alternate arguments are not allowed inside a " + std::string(kRegion));
+    args.push_back(&e->value());
+  }
+  if (const Decl *decl = lookup(fn)) {
+    if (!decl->shape)
+      fail(loc, "'" + fn + "' is not an array");
+    return lower_grid_ref(*decl, *name, args);
+  }
+  if (is_loop_var(fn))
+    fail(loc, "'" + fn + "' is not an array");
+  auto intrinsic = intrinsic_by_name(fn);
+  if (!intrinsic)
+    fail(loc, "A reference to function '" + fn + "' is not allowed inside a " + kRegion +
+                  "; only SQRT, ABS, MIN, MAX, EXP, SIN and COS are");
+  bool min_max = *intrinsic == Intrinsic::Min || *intrinsic == Intrinsic::Max;
+  if (min_max && args.size() < 2)
+    fail(loc, "Intrinsic '" + fn + "' needs at least two arguments");
+  if (!min_max && args.size() != 1)
+    fail(loc, "Intrinsic '" + fn + "' needs exactly one argument");
+  std::vector<Expr> lowered;
+  for (const fp::Expr *a : args)
+    lowered.push_back(lower_expr(*a));
+  return Call::make(*intrinsic, std::move(lowered), loc);
+}
+
+Expr RegionLowering::lower_grid_ref(const Decl &decl, const fp::Name &name,
+                                    const std::vector<const fp::Expr *> &subs) {
+  SourceLoc loc = at(name.source);
+  if (bound_of_ || in_dims_)
+    fail(loc, "Array element of '" + decl.name +
+                  "' cannot be used in the bounds of a loop or "
+                  "an array of a " +
+                  kRegion);
+  Type type = usable_type(decl, loc);
+  if (!std::holds_alternative<std::list<fp::ExplicitShapeSpec>>(decl.shape->u))
+    fail(loc, "Array '" + decl.name + "' must be declared with explicit bounds to be used in a " +
+                  kRegion);
+  size_t rank = std::get<std::list<fp::ExplicitShapeSpec>>(decl.shape->u).size();
+  if (subs.size() != rank)
+    fail(loc, "Array '" + decl.name + "' has rank " + std::to_string(rank) + " but " +
+                  std::to_string(subs.size()) + " subscripts");
+  if (rank != loop_vars_.size())
+    fail(loc, "Array '" + decl.name + "' has rank " + std::to_string(rank) +
+                  " but the loop nest of the " + kRegion + " has " +
+                  std::to_string(loop_vars_.size()) + " loops");
+  std::vector<Index> index = lower_subscripts(decl.name, subs);
+  use_free(decl, loc);
+  return GridRef::make(decl.name, std::move(index), type, loc);
+}
+
+std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
+                                                    const std::vector<const fp::Expr *> &subs) {
+  std::vector<Index> out;
+  for (const fp::Expr *s : subs) {
+    auto a = affine(*s);
+    if (!a || (a->coeff != 0 && a->coeff != 1))
+      fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
+                              "' is not a loop variable plus a constant");
+    Index ix;
+    if (a->coeff == 1)
+      ix.var = a->var;
+    ix.offset = a->offset;
+    out.push_back(ix);
+  }
+  return out;
+}
+
+/// Reads a subscript as coeff*loop_var + offset. Named constants count as
+/// their values; anything else (other variables, array elements, function
+/// references, products of loop variables) is not affine.
+std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
+  using R = std::optional<Affine>;
+  return std::visit(
+      [&](const auto &x) -> R {
+        using T = std::decay_t<decltype(x)>;
+        using fc::Indirection;
+        if constexpr (std::is_same_v<T, fp::LiteralConstant>) {
+          const auto *i = std::get_if<fp::IntLiteralConstant>(&x.u);
+          if (!i)
+            return std::nullopt;
+          return Affine{
+              "", 0, std::strtoll(std::get<fp::CharBlock>(i->t).ToString().c_str(), nullptr, 10)};
+        } else if constexpr (std::is_same_v<T, Indirection<fp::Designator>>) {
+          const auto *ref = std::get_if<fp::DataRef>(&x.value().u);
+          const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+          if (!name)
+            return std::nullopt;
+          std::string n = text_of(name->source);
+          if (is_loop_var(n))
+            return Affine{n, 1, 0};
+          const Decl *d = lookup(n);
+          if (!d || !d->parameter || d->type != Type::Int32)
+            return std::nullopt;
+          Expr v = const_cast<RegionLowering *>(this)->lower_parameter(*d, SourceLoc{});
+          return Affine{"", 0, as<IntImm>(v)->value};
+        } else if constexpr (std::is_same_v<T, fp::Expr::Parentheses> ||
+                             std::is_same_v<T, fp::Expr::UnaryPlus>) {
+          return affine(x.v.value());
+        } else if constexpr (std::is_same_v<T, fp::Expr::Negate>) {
+          R a = affine(x.v.value());
+          if (a) {
+            a->coeff = -a->coeff;
+            a->offset = -a->offset;
+          }
+          return a;
+        } else if constexpr (std::is_same_v<T, fp::Expr::Add> ||
+                             std::is_same_v<T, fp::Expr::Subtract>) {
+          R a = affine(std::get<0>(x.t).value());
+          R b = affine(std::get<1>(x.t).value());
+          if (!a || !b)
+            return std::nullopt;
+          int64_t sign = std::is_same_v<T, fp::Expr::Add> ? 1 : -1;
+          if (a->coeff != 0 && b->coeff != 0 && a->var != b->var)
+            return std::nullopt;
+          Affine r{a->coeff != 0 ? a->var : b->var, a->coeff + sign * b->coeff,
+                   a->offset + sign * b->offset};
+          if (r.coeff == 0)
+            r.var.clear();
+          return r;
+        } else if constexpr (std::is_same_v<T, fp::Expr::Multiply>) {
+          R a = affine(std::get<0>(x.t).value());
+          R b = affine(std::get<1>(x.t).value());
+          if (!a || !b || (a->coeff != 0 && b->coeff != 0))
+            return std::nullopt;
+          if (a->coeff == 0)
+            std::swap(a, b);
+          return Affine{a->var, a->coeff * b->offset, a->offset * b->offset};
+        } else {
+          return std::nullopt;
+        }
+      },
+      e.u);
+}
+
+std::vector<Dim> RegionLowering::lower_dims(const Decl &d) {
+  std::vector<Dim> dims;
+  in_dims_ = true;
+  for (const fp::ExplicitShapeSpec &s : std::get<std::list<fp::ExplicitShapeSpec>>(d.shape->u)) {
+    const auto &lo = std::get<std::optional<fp::SpecificationExpr>>(s.t);
+    const fp::Expr &hi = std::get<fp::SpecificationExpr>(s.t).v.thing.thing.value();
+    Dim dim;
+    dim.lo = lo ? lower_expr(lo->v.thing.thing.value()) : IntImm::make(1, d.loc);
+    dim.hi = lower_expr(hi);
+    if (dim.lo->type != Type::Int32 || dim.hi->type != Type::Int32)
+      fail(d.loc, "The bounds of array '" + d.name + "' must be INTEGER expressions");
+    dims.push_back(dim);
+  }
+  in_dims_ = false;
+  return dims;
+}
+} // namespace
+
+Kernel lower_region(const SourceMap &map, const std::vector<Scope> &scopes,
+                    const StencilDirective &dir, const fp::DoConstruct &d,
+                    const std::string &name) {
+  return RegionLowering(map, scopes, dir).lower(d, name);
+}
+
+} // namespace f2s::fe

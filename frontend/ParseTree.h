@@ -1,0 +1,103 @@
+// The parse-tree side of the front end, shared by its two Flang translation
+// units: Frontend.cpp (parsing, declarations, matching directives to DO
+// constructs) and LowerRegion.cpp (one annotated DO construct to a kernel).
+// Nothing outside frontend/ includes this header.
+#pragma once
+
+#include "ast/IR.h"
+#include "frontend/Directives.h"
+
+#include "flang/Parser/parse-tree.h"
+#include "flang/Parser/provenance.h"
+#include "flang/Parser/source.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace f2s::fe {
+
+namespace fp = Fortran::parser;
+namespace fc = Fortran::common;
+
+inline const char *const kRegion = "'!$f2s stencil' region";
+
+inline std::string to_lower(std::string s) {
+  for (char &c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+inline std::string text_of(const fp::CharBlock &b) {
+  return to_lower(b.ToString());
+}
+
+// ------------------------------------------------------------------ positions
+
+/// Turns the cooked text's character blocks back into positions in the
+/// original files. Positions in the main file carry the path as the user gave
+/// it; positions in included files carry the included file's path.
+class SourceMap {
+public:
+  SourceMap(const fp::AllCookedSources &cooked, const fp::SourceFile *main, std::string path)
+      : cooked_(cooked), main_(main), path_(std::move(path)) {}
+
+  std::optional<SourceLoc> find(fp::CharBlock b, bool *in_main = nullptr) const {
+    if (b.empty() && !b.begin())
+      return std::nullopt;
+    auto range = cooked_.GetSourcePositionRange(b);
+    if (!range)
+      return std::nullopt;
+    const fp::SourcePosition &pos = range->first;
+    bool main = &*pos.sourceFile == main_;
+    if (in_main)
+      *in_main = main;
+    return SourceLoc{main ? path_ : *pos.path, pos.line, pos.column};
+  }
+
+  SourceLoc at(fp::CharBlock b) const {
+    if (auto loc = find(b))
+      return *loc;
+    return SourceLoc{path_};
+  }
+
+  const std::string &path() const { return path_; }
+
+private:
+  const fp::AllCookedSources &cooked_;
+  const fp::SourceFile *main_;
+  std::string path_;
+};
+
+// --------------------------------------------------------------- declarations
+
+/// What a type declaration or DIMENSION statement said about one name.
+struct Decl {
+  std::string name;
+  std::optional<Type> type;             ///< empty: a type the IR cannot hold
+  const fp::ArraySpec *shape = nullptr; ///< set for arrays
+  const fp::Expr *parameter = nullptr;  ///< the value of a named constant
+  SourceLoc loc;
+  int order = 0; ///< position in the file's declarations
+};
+
+struct Scope {
+  std::string name;
+  bool is_procedure = false;
+  std::vector<std::string> dummies;
+  std::map<std::string, Decl> decls;
+  int regions = 0;
+};
+
+/// The value of a constant INTEGER expression of the kind that spells kinds:
+/// literals, named constants, KIND(literal) and SELECTED_REAL_KIND(p).
+std::optional<int64_t> int_constant(const fp::Expr &e, const std::vector<Scope> &scopes,
+                                    int depth = 0);
+
+/// Lowers the DO construct `d` that directive `dir` annotates, with the
+/// declarations of `scopes` (outermost first) in view.
+Kernel lower_region(const SourceMap &map, const std::vector<Scope> &scopes,
+                    const StencilDirective &dir, const fp::DoConstruct &d, const std::string &name);
+
+} // namespace f2s::fe
