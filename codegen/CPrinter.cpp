@@ -280,7 +280,8 @@ void print_prologue(const Kernel &k, std::ostringstream &out) {
 } // namespace
 
 std::string c_name(const std::string &fortran_name) {
-  if (reserved_c_names().count(fortran_name))
+  // Names the printer makes itself all start with f2s_ and never end in _.
+  if (reserved_c_names().count(fortran_name) || fortran_name.rfind("f2s_", 0) == 0)
     return fortran_name + "_";
   return fortran_name;
 }

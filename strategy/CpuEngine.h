@@ -13,7 +13,7 @@ namespace f2s {
 /// One transformation of a variant's recipe. The strategy only names passes;
 /// the harness applies them (strategy/ knows machines, not transformations).
 enum class Pass : uint8_t {
-  BlockLoops,       ///< transforms/CoreBlocking: adds f2s_cx, f2s_cy (, f2s_cz)
+  BlockLoops,       ///< transforms/CoreBlocking: adds cx, cy (, cz)
   ParallelizeOuter  ///< transforms/Parallelize
 };
 

@@ -43,7 +43,7 @@ Kernel block_loops(const Kernel &k) {
     size_t a = depth - 1 - d;
     std::string axis_name = a < 3 ? std::string(1, axis[a]) : std::to_string(a);
     block_var[d] = fresh_name(used, loops[d]->var + "_blk");
-    size_var[d] = fresh_name(used, "f2s_c" + axis_name);
+    size_var[d] = fresh_name(used, "c" + axis_name);
   }
   // Tuning parameters are listed x first, like tune_size.
   for (size_t a = 0; a < depth; ++a)

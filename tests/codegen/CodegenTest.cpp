@@ -1,0 +1,116 @@
+// The printers: C that keeps Fortran's arithmetic, and interfaces that
+// gfortran and a C compiler accept.
+#include "codegen/CPrinter.h"
+#include "codegen/Interfaces.h"
+#include "harness/Process.h"
+#include "transforms/CoreBlocking.h"
+#include "transforms/Parallelize.h"
+
+#include "common/TestUtil.h"
+
+#include <gtest/gtest.h>
+
+namespace f2s {
+namespace {
+
+bool contains(const std::string &text, const std::string &needle) {
+  return text.find(needle) != std::string::npos;
+}
+
+TEST(CPrinter, RenamesNamesThatCollideInC) {
+  EXPECT_EQ(c_name("u"), "u");
+  EXPECT_EQ(c_name("int"), "int_");
+  EXPECT_EQ(c_name("sqrt"), "sqrt_");
+  EXPECT_EQ(c_name("f2s_tid"), "f2s_tid_");
+}
+
+TEST(CPrinter, KeepsFortranKindsAndPowers) {
+  test::ScratchDir dir;
+  Kernel k = test::lower_text(dir, R"(subroutine s(n, p, q, c, a)
+  integer :: n, i, j
+  real(8) :: p(n, n), q(n, n), a
+  real(4) :: c(n, n)
+  !$f2s stencil name(mix)
+  do j = 1, n
+    do i = 1, n
+      q(i, j) = 0.1*p(i, j)**2 + 0.1d0 + abs(p(i, j)) + min(p(i, j), a)
+      c(i, j) = sqrt(c(i, j)) + 2.5
+    end do
+  end do
+end subroutine
+)");
+  std::string c = print_c_variant(k, "serial");
+  // 0.1 is a REAL(4) literal: it is rounded to float before it meets REAL(8).
+  EXPECT_TRUE(contains(c, "0.100000001f*__builtin_powi(p[")) << c;
+  EXPECT_TRUE(contains(c, "+ 0.10000000000000001 +")) << c;
+  EXPECT_TRUE(contains(c, "fabs(p[")) << c;
+  EXPECT_TRUE(contains(c, "sqrtf(c[")) << c;
+  EXPECT_TRUE(contains(c, "+ 2.5f;")) << c;
+  // A scalar named like the generated code's own argument pointer is renamed.
+  EXPECT_TRUE(contains(c, "const double a_ = a->a_;")) << c;
+  EXPECT_TRUE(contains(c, ", a_);")) << c;
+}
+
+TEST(CPrinter, DividesTheParallelLoopAmongThreads) {
+  Kernel k = parallelize_outer(block_loops(test::example_kernel("laplacian")));
+  std::string c = print_c_variant(k, "blocked");
+  EXPECT_TRUE(contains(c, "f2s_parallel_run(nthreads, f2s_laplacian_blocked_task, &f2s_shared);"));
+  EXPECT_TRUE(contains(c, "const long f2s_k_blk_first = f2s_k_blk_trips * f2s_tid / f2s_nthreads"));
+  EXPECT_TRUE(contains(c, "const long cz = tune[2] > 0 ? tune[2] : 1;"));
+  EXPECT_TRUE(contains(c, "for (long k = k_blk; k <= f2s_min_long(k_blk + cz - 1, nz); ++k) {"))
+      << c;
+}
+
+/// The whole library source of a kernel compiles without warnings that point
+/// at real mistakes.
+TEST(CPrinter, GeneratedCCompiles) {
+  test::ScratchDir dir;
+  Kernel k = test::example_kernel("gradient");
+  Kernel blocked = parallelize_outer(block_loops(k));
+  std::string src = print_c_prelude() + print_c_args_struct(k) + print_c_variant(k, "serial") +
+                    print_c_variant(blocked, "blocked") +
+                    print_c_entry(k, "lib_gradient", "blocked", {64, 8, 8}, 2, "test entry");
+  std::string path = dir.write("lib.c", src);
+  ProcessResult r = run_process({{c_compiler(), "-std=gnu11", "-O2", "-Werror=implicit",
+                                  "-Werror=incompatible-pointer-types", "-Werror=return-type",
+                                  "-pthread", "-c", path, "-o", (dir.path() / "lib.o").string()}});
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+}
+
+TEST(Interfaces, FortranModuleCompilesWithGfortran) {
+  if (!find_program("gfortran"))
+    GTEST_FAIL() << "gfortran is required (the setup script installs it)";
+  test::ScratchDir dir;
+  Kernel k = test::example_kernel("divergence");
+  std::vector<EntryPoint> entries = {{&k, "divergence", "lib_divergence", "the divergence"},
+                                     {&k, "divergence_c", "lib_divergence_c", "serial"}};
+  std::string mod = print_fortran_module("lib_mod", entries, "a test module\nsecond line");
+  for (size_t pos = 0, nl; pos < mod.size(); pos = nl + 1) {
+    nl = mod.find('\n', pos);
+    EXPECT_LE(nl - pos, 132u) << "line too long for free form: " << mod.substr(pos, nl - pos);
+  }
+  EXPECT_TRUE(contains(mod, "real(c_double), intent(in) :: x(0:nx + 1, 0:ny + 1, 0:nz + 1)"));
+  EXPECT_TRUE(contains(mod, "real(c_double), intent(inout) :: u(0:nx + 1, 0:ny + 1, 0:nz + 1)"));
+  EXPECT_TRUE(contains(mod, "integer(c_int), value :: nx"));
+  EXPECT_TRUE(contains(mod, "name='lib_divergence_c'"));
+  std::string path = dir.write("lib_mod.f90", mod);
+  ProcessResult r = run_process({{"gfortran", "-fsyntax-only", "-J", dir.path().string(), path}});
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err << "\n" << mod;
+}
+
+TEST(Interfaces, CHeaderCompilesAsCAndCxx) {
+  test::ScratchDir dir;
+  Kernel k = test::example_kernel("laplacian");
+  std::string h = print_c_header("lib_lap", {{&k, "laplacian", "lib_lap_laplacian", "x"}}, "t");
+  EXPECT_TRUE(contains(h, "void lib_lap_laplacian(int32_t nx, int32_t ny, int32_t nz, double "
+                          "alpha, double beta, const double *u, double *unew);"))
+      << h;
+  dir.write("lib_lap.h", h);
+  std::string c = dir.write("use.c", "#include \"lib_lap.h\"\nint main(void) { return 0; }\n");
+  ProcessResult r = run_process({{c_compiler(), "-std=c99", "-Wall", "-Werror", "-fsyntax-only",
+                                  c}});
+  EXPECT_TRUE(r.ok()) << r.err;
+}
+
+} // namespace
+} // namespace f2s

@@ -1,0 +1,56 @@
+// Helpers shared by the unit tests of several folders: the three operators
+// of Kamil et al. as the front end lowers them, and small temporary files.
+#pragma once
+
+#include "ast/IR.h"
+#include "frontend/Frontend.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace f2s::test {
+
+/// The kernel of examples/<name>/<name>.f90.
+inline Kernel example_kernel(const std::string &name) {
+  std::string path = std::string(F2S_SOURCE_DIR) + "/examples/" + name + "/" + name + ".f90";
+  std::vector<Kernel> ks = lower_file(path);
+  EXPECT_EQ(ks.size(), 1u) << path;
+  return ks.at(0);
+}
+
+/// A directory of its own for the running test, removed afterwards.
+class ScratchDir {
+public:
+  ScratchDir() {
+    const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = std::filesystem::temp_directory_path() /
+           ("f2s_" + std::string(info->test_suite_name()) + "_" + info->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(dir_); }
+  ScratchDir(const ScratchDir &) = delete;
+  ScratchDir &operator=(const ScratchDir &) = delete;
+
+  std::filesystem::path path() const { return dir_; }
+  std::string write(const std::string &name, const std::string &text) const {
+    std::ofstream(dir_ / name) << text;
+    return (dir_ / name).string();
+  }
+
+private:
+  std::filesystem::path dir_;
+};
+
+/// Lowers a Fortran source given as text; expects exactly one kernel.
+inline Kernel lower_text(const ScratchDir &dir, const std::string &text,
+                         const std::string &name = "kernel.f90") {
+  std::vector<Kernel> ks = lower_file(dir.write(name, text));
+  EXPECT_EQ(ks.size(), 1u);
+  return ks.at(0);
+}
+
+} // namespace f2s::test

@@ -1,0 +1,159 @@
+// The tuner verifies before it times, and a candidate that crashes, hangs,
+// fails to build or disagrees with the reference is reported, never chosen.
+#include "harness/Tuner.h"
+
+#include "codegen/CPrinter.h"
+
+#include "common/TestUtil.h"
+
+#include <gtest/gtest.h>
+
+namespace f2s {
+namespace {
+
+struct Sabotage {
+  Kernel k = test::example_kernel("laplacian");
+  ProblemSize size = problem_size_for(k, {19, 7, 5});
+  SearchSpace space = enumerate_cpu(k, analyze(k), size.extents, {{"c", "pthreads"}, 2});
+  std::vector<VariantCode> code = generate_variants(k, space);
+
+  VariantCode &variant(const std::string &name) {
+    for (VariantCode &v : code)
+      if (v.variant.name == name)
+        return v;
+    throw std::runtime_error("no variant " + name);
+  }
+  /// Replaces a variant's body with `body`, keeping its name and signature.
+  void sabotage(const std::string &name, const std::string &body) {
+    VariantCode &v = variant(name);
+    v.c_function = "static void " + v.c_name + "(const struct f2s_laplacian_args *a, const long "
+                   "*tune, int nthreads) {\n" + body + "\n}\n";
+  }
+  KernelTuning tune(const test::ScratchDir &dir, double timeout = 30) {
+    TuneOptions o;
+    o.work_dir = dir.path();
+    o.reps = 2;
+    o.timeout_s = timeout;
+    return tune_kernel(k, space, code, size, o);
+  }
+};
+
+size_t count(const KernelTuning &t, CandidateStatus s) {
+  size_t n = 0;
+  for (const CandidateResult &r : t.results)
+    n += r.status == s;
+  return n;
+}
+
+TEST(Tuner, VerifiesAndTimesEveryCandidate) {
+  test::ScratchDir dir;
+  Sabotage s;
+  KernelTuning t = s.tune(dir);
+  ASSERT_EQ(t.results.size(), s.space.candidates.size());
+  for (const CandidateResult &r : t.results) {
+    EXPECT_EQ(r.status, CandidateStatus::Verified) << r.description << ": " << r.detail;
+    EXPECT_EQ(r.max_rel_err, 0) << r.description;
+    EXPECT_GT(r.seconds, 0);
+    EXPECT_GT(r.gflops, 0);
+  }
+  ASSERT_TRUE(t.best());
+  ASSERT_TRUE(t.best("c"));
+  EXPECT_EQ(s.space.variants[t.results[*t.best("c")].candidate.variant].target, "c");
+}
+
+TEST(Tuner, SkipsCandidatesThatCrashOrDisagree) {
+  test::ScratchDir dir;
+  Sabotage s;
+  s.sabotage("blocked", "abort();");
+  // Writes one wrong value in the halo, where the kernel must not write.
+  s.sabotage("parallel", "a->unew[0] += 1.0;");
+  KernelTuning t = s.tune(dir);
+  for (const CandidateResult &r : t.results) {
+    const std::string &name = s.space.variants[r.candidate.variant].name;
+    if (name == "blocked")
+      EXPECT_EQ(r.status, CandidateStatus::Crashed) << r.description;
+    else if (name == "parallel")
+      EXPECT_EQ(r.status, CandidateStatus::WrongResult) << r.description;
+    else
+      EXPECT_EQ(r.status, CandidateStatus::Verified) << r.description;
+  }
+  for (const CandidateResult &r : t.results)
+    if (r.status == CandidateStatus::Crashed)
+      EXPECT_NE(r.detail.find("SIGABRT"), std::string::npos) << r.detail;
+  EXPECT_GT(count(t, CandidateStatus::Crashed), 0u);
+  ASSERT_TRUE(t.best());
+  EXPECT_EQ(s.space.variants[t.results[*t.best()].candidate.variant].name, "serial");
+  EXPECT_FALSE(t.best("pthreads"));
+}
+
+TEST(Tuner, SkipsCandidatesThatHangOrDoNotBuild) {
+  test::ScratchDir dir;
+  Sabotage s;
+  s.sabotage("blocked", "for (volatile int x = 0;; ++x) {}");
+  s.sabotage("parallel", "this is not C");
+  KernelTuning t = s.tune(dir, 2);
+  for (const CandidateResult &r : t.results) {
+    const std::string &name = s.space.variants[r.candidate.variant].name;
+    if (name == "blocked")
+      EXPECT_EQ(r.status, CandidateStatus::TimedOut) << r.description;
+    else if (name == "parallel")
+      EXPECT_EQ(r.status, CandidateStatus::BuildFailed) << r.description;
+  }
+  EXPECT_EQ(count(t, CandidateStatus::Verified), 1u);
+}
+
+TEST(ProblemSize, SolvesLoopBoundsForTheTuningSize) {
+  Kernel k = test::example_kernel("laplacian");
+  ProblemSize p = problem_size_for(k, {30, 20, 10});
+  EXPECT_EQ(p.ints.at("nx"), 30);
+  EXPECT_EQ(p.ints.at("ny"), 20);
+  EXPECT_EQ(p.ints.at("nz"), 10);
+  EXPECT_EQ(p.extents, (std::vector<int64_t>{30, 20, 10}));
+  EXPECT_EQ(p.points(), 6000);
+  ASSERT_EQ(p.scalar_values.size(), 5u);
+  EXPECT_EQ(p.scalar_values[0], "30");
+  EXPECT_NE(p.scalar_values[3], p.scalar_values[4]);  // alpha and beta differ
+}
+
+TEST(ProblemSize, SolvesInteriorLoopsAndRefusesOutOfBoundsAccess) {
+  test::ScratchDir dir;
+  Kernel interior = test::lower_text(dir, R"(subroutine s(n, m, a, b)
+  integer :: n, m, i, j
+  real(8) :: a(n, m), b(n, m)
+  !$f2s stencil
+  do j = 2, m - 1
+    do i = 2, n - 1
+      b(i, j) = a(i-1, j) + a(i+1, j) + a(i, j-1) + a(i, j+1)
+    end do
+  end do
+end subroutine
+)", "interior.f90");
+  ProblemSize p = problem_size_for(interior, {100, 50});
+  EXPECT_EQ(p.ints.at("n"), 102);
+  EXPECT_EQ(p.ints.at("m"), 52);
+  EXPECT_EQ(p.extents, (std::vector<int64_t>{100, 50}));
+
+  Kernel overrun = test::lower_text(dir, R"(subroutine s(n, a, b)
+  integer :: n, i, j
+  real(8) :: a(n, n), b(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      b(i, j) = a(i+1, j)
+    end do
+  end do
+end subroutine
+)", "overrun.f90");
+  try {
+    problem_size_for(overrun, {8, 8});
+    FAIL() << "an access past the declared bounds must be refused";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "'a' is accessed at i + 1 from 2 to 9 in dimension 1, outside its declared bounds "
+              "1:8 at the tuning size");
+    EXPECT_EQ(e.diagnostic().loc.line, 7);
+  }
+}
+
+} // namespace
+} // namespace f2s
