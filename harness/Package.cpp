@@ -99,9 +99,10 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
       for (const CandidateResult &r : t.results) {
         const Variant &v = t.space.variants[r.candidate.variant];
         nlohmann::json params = {{"threads", r.candidate.threads}};
-        static const char *const axis[] = {"cx", "cy", "cz"};
-        for (size_t i = 0; i < r.candidate.tune.size() && i < 3; ++i)
-          params[axis[i]] = r.candidate.tune[i];
+        for (const auto &[name, value] : v.options)
+          params[name] = value;
+        for (const auto &[name, value] : r.candidate.tune)
+          params[name] = value;
         nlohmann::json cj = {{"id", r.description}, {"target", v.target},
                              {"variant", v.name},   {"params", params},
                              {"status", status_name(r.status)},
@@ -183,7 +184,7 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
     auto entry = [&](const Choice &c, const std::string &suffix, const std::string &comment) {
       out << print_c_entry(k, entry_symbol(info, k, suffix), c.code.variant.target + "_" +
                                                                  c.code.variant.name,
-                           c.candidate.tune, c.candidate.threads, comment);
+                           tune_values(c.code, c.candidate), c.candidate.threads, comment);
     };
     const Choice &d = b.choices[b.default_choice];
     entry(d, "", "'" + k.name + "': " + describe_choice(b, d));

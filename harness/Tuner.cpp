@@ -32,7 +32,7 @@ std::string first_line(const std::string &text) {
   return text.substr(0, std::min<size_t>(end, 300));
 }
 
-CandidateResult run_candidate(const std::string &binary, const Candidate &c,
+CandidateResult run_candidate(const std::string &binary, const VariantCode &variant, const Candidate &c,
                               const ProblemSize &size, double tolerance, const KernelFacts &facts,
                               const TuneOptions &o) {
   CandidateResult r;
@@ -44,7 +44,7 @@ CandidateResult run_candidate(const std::string &binary, const Candidate &c,
   cmd.argv.push_back(tol);
   for (const std::string &v : size.scalar_values)
     cmd.argv.push_back(v);
-  for (long t : c.tune)
+  for (long t : tune_values(variant, c))
     cmd.argv.push_back(std::to_string(t));
   cmd.timeout_s = o.timeout_s;
   ProcessResult p = run_process(cmd);
@@ -163,7 +163,7 @@ KernelTuning tune_kernel(const Kernel &k, const SearchSpace &space,
       r.status = CandidateStatus::BuildFailed;
       r.detail = e->second;
     } else {
-      r = run_candidate(binary[c.variant], c, size, tolerance, facts, o);
+      r = run_candidate(binary[c.variant], variants[c.variant], c, size, tolerance, facts, o);
     }
     r.description = space.describe(c);
     char line[256];

@@ -4,6 +4,8 @@
 #include "transforms/CoreBlocking.h"
 #include "transforms/Parallelize.h"
 
+#include <stdexcept>
+
 namespace f2s {
 
 Kernel apply_variant(const Kernel &k, const Variant &v) {
@@ -19,6 +21,18 @@ Kernel apply_variant(const Kernel &k, const Variant &v) {
     }
   }
   return out;
+}
+
+std::vector<long> tune_values(const VariantCode &variant, const Candidate &c) {
+  std::vector<long> values;
+  for (const Variable &p : variant.ir.tuning) {
+    auto it = c.tune.find(p.name);
+    if (it == c.tune.end())
+      throw std::logic_error("candidate has no value for tuning parameter '" + p.name +
+                             "' of variant '" + variant.variant.name + "'");
+    values.push_back(it->second);
+  }
+  return values;
 }
 
 std::vector<VariantCode> generate_variants(const Kernel &k, const SearchSpace &space) {

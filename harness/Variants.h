@@ -20,6 +20,11 @@ struct VariantCode {
 /// Applies the passes of `v` to `k`, in order.
 Kernel apply_variant(const Kernel &k, const Variant &v);
 
+/// The candidate's tuning values in the order of the variant's parameters
+/// (Kernel::tuning), as the generated code takes them. Every parameter must
+/// have a value.
+std::vector<long> tune_values(const VariantCode &variant, const Candidate &c);
+
 /// The code of every variant of the search space, in its order.
 std::vector<VariantCode> generate_variants(const Kernel &k, const SearchSpace &space);
 

@@ -46,9 +46,10 @@ std::string SearchSpace::describe(const Candidate &c) const {
   std::string s = v.target + "/" + v.name;
   if (v.target != "c")
     s += c.threads ? " t=" + std::to_string(c.threads) : std::string(" t=all");
-  static const char *const axis[] = {"cx", "cy", "cz"};
-  for (size_t i = 0; i < c.tune.size(); ++i)
-    s += " " + std::string(i < 3 ? axis[i] : "c?") + "=" + std::to_string(c.tune[i]);
+  for (const auto &[name, value] : v.options)
+    s += " " + name + "=" + std::to_string(value);
+  for (const auto &[name, value] : c.tune)
+    s += " " + name + "=" + std::to_string(value);
   return s;
 }
 
@@ -80,14 +81,19 @@ SearchSpace enumerate_cpu(const Kernel &k, const KernelFacts &facts,
     int64_t outer = extents[depth - 1];
     int64_t per_thread = (outer + t - 1) / t;
     per_axis[depth - 1] = block_sizes(per_thread, {4, 16, 64});
+    static const char *const axis_name[] = {"cx", "cy", "cz"};
     std::vector<long> tune(depth);
     auto emit = [&](auto &&self, size_t axis) -> void {
       if (axis == depth) {
         bool whole_nest = true;  // same as the plain parallel variant
         for (size_t a = 0; a < depth; ++a)
           whole_nest &= tune[a] >= (a + 1 == depth ? per_thread : extents[a]);
-        if (!whole_nest)
-          space.candidates.push_back({blocked, t, tune});
+        if (whole_nest)
+          return;
+        Candidate c{blocked, t, {}};
+        for (size_t a = 0; a < depth; ++a)
+          c.tune[axis_name[a]] = tune[a];
+        space.candidates.push_back(c);
         return;
       }
       for (long b : per_axis[axis]) {

@@ -5,6 +5,7 @@
 #include "ast/Analysis.h"
 #include "ast/IR.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,15 +21,19 @@ enum class Pass : uint8_t {
 /// A code shape: what gets compiled once and timed with many parameters.
 struct Variant {
   std::string target;  ///< "c" or "pthreads"
-  std::string name;    ///< unique within a kernel: "serial", "parallel", "blocked"
+  std::string name;    ///< unique within a kernel: "serial", "parallel", "blocked", ...
   std::vector<Pass> passes;
+  /// Compile-time parameters the passes read (a register block factor, say);
+  /// a pass uses its default for a name that is absent.
+  std::map<std::string, int> options;
 };
 
 /// One point of the search: a variant and its run-time parameters.
 struct Candidate {
-  size_t variant = 0;      ///< index into SearchSpace::variants
-  int threads = 1;         ///< 0: all processors at run time
-  std::vector<long> tune;  ///< values of the variant's tuning parameters, x first
+  size_t variant = 0;  ///< index into SearchSpace::variants
+  int threads = 1;     ///< 0: all processors at run time
+  /// Values of the variant's tuning parameters (Kernel::tuning), by name.
+  std::map<std::string, long> tune;
 };
 
 struct SearchSpace {

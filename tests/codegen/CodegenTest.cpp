@@ -13,6 +13,12 @@
 namespace f2s {
 namespace {
 
+ProcessResult run_cmd(std::vector<std::string> argv) {
+  Command c;
+  c.argv = std::move(argv);
+  return run_process(c);
+}
+
 bool contains(const std::string &text, const std::string &needle) {
   return text.find(needle) != std::string::npos;
 }
@@ -71,9 +77,9 @@ TEST(CPrinter, GeneratedCCompiles) {
                     print_c_variant(blocked, "blocked") +
                     print_c_entry(k, "lib_gradient", "blocked", {64, 8, 8}, 2, "test entry");
   std::string path = dir.write("lib.c", src);
-  ProcessResult r = run_process({{c_compiler(), "-std=gnu11", "-O2", "-Werror=implicit",
+  ProcessResult r = run_cmd({c_compiler(), "-std=gnu11", "-O2", "-Werror=implicit",
                                   "-Werror=incompatible-pointer-types", "-Werror=return-type",
-                                  "-pthread", "-c", path, "-o", (dir.path() / "lib.o").string()}});
+                                  "-pthread", "-c", path, "-o", (dir.path() / "lib.o").string()});
   EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
 }
 
@@ -94,7 +100,7 @@ TEST(Interfaces, FortranModuleCompilesWithGfortran) {
   EXPECT_TRUE(contains(mod, "integer(c_int), value :: nx"));
   EXPECT_TRUE(contains(mod, "name='lib_divergence_c'"));
   std::string path = dir.write("lib_mod.f90", mod);
-  ProcessResult r = run_process({{"gfortran", "-fsyntax-only", "-J", dir.path().string(), path}});
+  ProcessResult r = run_cmd({"gfortran", "-fsyntax-only", "-J", dir.path().string(), path});
   EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err << "\n" << mod;
 }
 
@@ -107,8 +113,8 @@ TEST(Interfaces, CHeaderCompilesAsCAndCxx) {
       << h;
   dir.write("lib_lap.h", h);
   std::string c = dir.write("use.c", "#include \"lib_lap.h\"\nint main(void) { return 0; }\n");
-  ProcessResult r = run_process({{c_compiler(), "-std=c99", "-Wall", "-Werror", "-fsyntax-only",
-                                  c}});
+  ProcessResult r = run_cmd({c_compiler(), "-std=c99", "-Wall", "-Werror", "-fsyntax-only",
+                                  c});
   EXPECT_TRUE(r.ok()) << r.err;
 }
 

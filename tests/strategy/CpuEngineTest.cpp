@@ -34,10 +34,10 @@ TEST(CpuEngine, EnumeratesThreadsTimesBlocksWithoutSlivers) {
     ++blocked;
     ASSERT_EQ(c.tune.size(), 3u);
     // Every thread gets at least one block of the outermost loop.
-    EXPECT_GE((256 + c.tune[2] - 1) / c.tune[2], c.threads) << s.describe(c);
-    for (long b : c.tune)
-      EXPECT_GE(b, 1);
-    EXPECT_LE(c.tune[0], 256);
+    EXPECT_GE((256 + c.tune.at("cz") - 1) / c.tune.at("cz"), c.threads) << s.describe(c);
+    for (const auto &[name, b] : c.tune)
+      EXPECT_GE(b, 1) << name;
+    EXPECT_LE(c.tune.at("cx"), 256);
   }
   EXPECT_EQ(threads, (std::set<int>{1, 2, 4, 8, 16}));
   EXPECT_GT(blocked, 20u);
@@ -50,9 +50,9 @@ TEST(CpuEngine, SmallProblemsGetNoBlocksLargerThanThemselves) {
   for (const Candidate &c : s.candidates) {
     if (c.tune.empty())
       continue;
-    EXPECT_LE(c.tune[0], 20);
-    EXPECT_LE(c.tune[1], 6);
-    EXPECT_LE(c.tune[2], 3);
+    EXPECT_LE(c.tune.at("cx"), 20);
+    EXPECT_LE(c.tune.at("cy"), 6);
+    EXPECT_LE(c.tune.at("cz"), 3);
   }
 }
 
