@@ -104,7 +104,9 @@ static void f2s_print_error(double e) {
 
 )";
 
-int type_code(Type t) { return t == Type::Float64 ? 2 : t == Type::Float32 ? 1 : 0; }
+int type_code(Type t) {
+  return t == Type::Float64 ? 2 : t == Type::Float32 ? 1 : 0;
+}
 
 } // namespace
 
@@ -144,10 +146,10 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
     if (v.is_grid())
       continue;
     std::string n = c_name(v.name);
-    std::string parse = v.type == Type::Int32 ? "(int32_t)strtol(argv[" + std::to_string(argi) +
-                                                    "], NULL, 10)"
-                                              : "(" + std::string(c_type(v.type)) + ")strtod(argv[" +
-                                                    std::to_string(argi) + "], NULL)";
+    std::string parse = v.type == Type::Int32
+                            ? "(int32_t)strtol(argv[" + std::to_string(argi) + "], NULL, 10)"
+                            : "(" + std::string(c_type(v.type)) + ")strtod(argv[" +
+                                  std::to_string(argi) + "], NULL)";
     out << "  const " << c_type(v.type) << " " << n << " = " << parse << ";\n";
     out << "  a." << n << " = r." << n << " = " << n << ";\n";
     ++argi;
@@ -207,7 +209,8 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
          "2]);\n"
       << "  printf(\"F2S-RESULT {\\\"verified\\\": true, \\\"max_rel_err\\\": \");\n"
       << "  f2s_print_error(err);\n"
-      << "  printf(\", \\\"median_s\\\": %.9e, \\\"min_s\\\": %.9e, \\\"reps\\\": %d}\\n\", median, "
+      << "  printf(\", \\\"median_s\\\": %.9e, \\\"min_s\\\": %.9e, \\\"reps\\\": %d}\\n\", "
+         "median, "
          "times[0], reps);\n"
       << "  return 0;\n}\n";
   return out.str();

@@ -24,7 +24,9 @@ const char *iso_c_kind(Type t) {
   return "?";
 }
 
-const char *fortran_type(Type t) { return t == Type::Int32 ? "integer" : "real"; }
+const char *fortran_type(Type t) {
+  return t == Type::Int32 ? "integer" : "real";
+}
 
 /// Free-form lines may hold 132 characters; longer ones are continued with
 /// '&' after a comma, indented under the first.
@@ -71,7 +73,7 @@ std::string print_fortran_module(const std::string &module_name,
       names += (i ? ", " : "") + k.args[i].name;
     out << comment_lines("    ! ", e.comment);
     out << fortran_line("    ", "subroutine " + e.fortran_name + "(" + names + ") bind(C, name='" +
-                                   e.symbol + "')");
+                                    e.symbol + "')");
     out << "      import :: c_int, c_float, c_double\n";
     for (const Variable &v : k.args) {
       std::string decl = std::string(fortran_type(v.type)) + "(" + iso_c_kind(v.type) + ")";
@@ -96,14 +98,14 @@ std::string print_c_header(const std::string &lib_name, const std::vector<EntryP
   std::string guard = lib_name + "_H";
   std::transform(guard.begin(), guard.end(), guard.begin(), ::toupper);
   std::ostringstream out;
-  out << "/*\n" << comment_lines(" * ", header_comment) << " *\n"
+  out << "/*\n"
+      << comment_lines(" * ", header_comment) << " *\n"
       << " * Grids are Fortran (column-major) arrays passed by their first element;\n"
       << " * scalars are passed by value.\n */\n";
   out << "#ifndef " << guard << "\n#define " << guard << "\n\n#include <stdint.h>\n\n";
   out << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   for (const EntryPoint &e : entries) {
-    out << "/* " << e.comment << " */\n"
-        << print_c_entry_prototype(*e.kernel, e.symbol) << ";\n\n";
+    out << "/* " << e.comment << " */\n" << print_c_entry_prototype(*e.kernel, e.symbol) << ";\n\n";
   }
   out << "#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
   return out.str();

@@ -12,9 +12,9 @@ namespace f2s {
 /// One procedure the library exports.
 struct EntryPoint {
   const Kernel *kernel;
-  std::string fortran_name;  ///< the name Fortran code calls
-  std::string symbol;        ///< the C symbol behind it
-  std::string comment;       ///< one line: what it runs
+  std::string fortran_name; ///< the name Fortran code calls
+  std::string symbol;       ///< the C symbol behind it
+  std::string comment;      ///< one line: what it runs
 };
 
 /// `module <name>` with one interface per entry point: scalars by VALUE, grids

@@ -1,0 +1,141 @@
+// Internal to codegen/: printing IR expressions as C for one kernel.
+#pragma once
+
+#include "ast/IR.h"
+#include "codegen/CPrinter.h"
+
+#include <cstdlib>
+#include <string>
+
+namespace f2s {
+
+/// A C literal that rounds exactly as the Fortran literal of kind `t` does.
+std::string c_float_literal(double v, Type t);
+
+/// "f" for the single-precision libm functions, "" for double.
+inline const char *c_math_suffix(Type t) {
+  return t == Type::Float32 ? "f" : "";
+}
+
+/// Prints expressions of one kernel; knows how each grid is laid out.
+class CExprPrinter {
+public:
+  explicit CExprPrinter(const Kernel &k) : kernel_(k) {}
+
+  std::string print(const Expr &e) const {
+    switch (e->kind) {
+    case ExprKind::IntImm:
+      return std::to_string(as<IntImm>(e)->value);
+    case ExprKind::FloatImm:
+      return c_float_literal(as<FloatImm>(e)->value, e->type);
+    case ExprKind::Var:
+      return c_name(as<Var>(e)->name);
+    case ExprKind::GridRef: {
+      const GridRef *g = as<GridRef>(e);
+      return grid_element(g->grid, g->index);
+    }
+    case ExprKind::Unary:
+      return "-" + wrap(as<Unary>(e)->a, precedence(as<Unary>(e)->a) < 4);
+    case ExprKind::Binary:
+      return print_binary(as<Binary>(e), e);
+    case ExprKind::Call:
+      return print_call(as<Call>(e));
+    }
+    return "?";
+  }
+
+  /// `g[linear index]`, column-major from the declared lower bounds.
+  std::string grid_element(const std::string &grid, const std::vector<Index> &index) const {
+    std::string g = c_name(grid), linear;
+    for (size_t d = 0; d < index.size(); ++d) {
+      const Index &ix = index[d];
+      std::string term;
+      if (ix.var.empty())
+        term = std::to_string(ix.offset);
+      else {
+        term = ix.coeff == 1 ? c_name(ix.var) : std::to_string(ix.coeff) + "*" + c_name(ix.var);
+        if (ix.offset)
+          term += (ix.offset > 0 ? " + " : " - ") + std::to_string(std::abs(ix.offset));
+      }
+      term += " - f2s_" + g + "_lo" + std::to_string(d);
+      linear +=
+          d == 0 ? "(" + term + ")" : " + f2s_" + g + "_s" + std::to_string(d) + "*(" + term + ")";
+    }
+    return g + "[" + linear + "]";
+  }
+
+private:
+  static int precedence(const Expr &e) {
+    if (const Binary *b = as<Binary>(e))
+      return b->op == BinaryOp::Add || b->op == BinaryOp::Sub ? 1 : b->op == BinaryOp::Pow ? 4 : 2;
+    if (const IntImm *i = as<IntImm>(e); i && i->value < 0)
+      return 3;
+    if (const FloatImm *f = as<FloatImm>(e); f && f->value < 0)
+      return 3;
+    return e->kind == ExprKind::Unary ? 3 : 4;
+  }
+
+  std::string wrap(const Expr &e, bool parens) const {
+    std::string s = print(e);
+    return parens ? "(" + s + ")" : s;
+  }
+
+  std::string print_binary(const Binary *b, const Expr &self) const {
+    if (b->op == BinaryOp::Pow)
+      return print_pow(b);
+    // Left to right, as Fortran groups them; a right operand of the same
+    // precedence keeps its parentheses (a + (b + c) is not (a + b) + c).
+    int p = precedence(self);
+    const char *op = b->op == BinaryOp::Add   ? " + "
+                     : b->op == BinaryOp::Sub ? " - "
+                     : b->op == BinaryOp::Mul ? "*"
+                                              : "/";
+    return wrap(b->a, precedence(b->a) < p) + op + wrap(b->b, precedence(b->b) <= p);
+  }
+
+  // x**n with integer n is expanded by GCC's middle end from __builtin_powi
+  // exactly as gfortran expands it, so the products round the same way.
+  std::string print_pow(const Binary *b) const {
+    std::string base = print(b->a), exponent = print(b->b);
+    switch (b->a->type) {
+    case Type::Float64:
+      return "__builtin_powi(" + base + ", (int)(" + exponent + "))";
+    case Type::Float32:
+      return "__builtin_powif(" + base + ", (int)(" + exponent + "))";
+    case Type::Int32:
+      return "f2s_ipow(" + base + ", " + exponent + ")";
+    }
+    return "?";
+  }
+
+  std::string print_call(const Call *c) const {
+    Type t = c->type;
+    auto args = [&](size_t from) {
+      std::string s;
+      for (size_t i = from; i < c->args.size(); ++i)
+        s += (i > from ? ", " : "") + print(c->args[i]);
+      return s;
+    };
+    switch (c->fn) {
+    case Intrinsic::Min:
+    case Intrinsic::Max: {
+      // MIN(a, b, c) = min(min(a, b), c), evaluated in the promoted type.
+      std::string fn = std::string(c->fn == Intrinsic::Min ? "f2s_min_" : "f2s_max_") +
+                       (t == Type::Int32 ? "long" : c_type(t));
+      std::string s = print(c->args[0]);
+      for (size_t i = 1; i < c->args.size(); ++i)
+        s = fn + "(" + s + ", " + print(c->args[i]) + ")";
+      return s;
+    }
+    case Intrinsic::Abs:
+      return (t == Type::Int32 ? std::string("labs") : std::string("fabs") + c_math_suffix(t)) +
+             "(" + args(0) + ")";
+    default:
+      return std::string(intrinsic_name(c->fn)) + c_math_suffix(t) + "(" + args(0) + ")";
+    }
+  }
+
+  const Kernel &kernel_;
+};
+
+} // namespace f2s
