@@ -34,11 +34,17 @@ const char *type_name(Type t) {
   return "?";
 }
 
-bool is_float(Type t) { return t != Type::Int32; }
+bool is_float(Type t) {
+  return t != Type::Int32;
+}
 
-Type promote(Type a, Type b) { return static_cast<uint8_t>(a) > static_cast<uint8_t>(b) ? a : b; }
+Type promote(Type a, Type b) {
+  return static_cast<uint8_t>(a) > static_cast<uint8_t>(b) ? a : b;
+}
 
-Expr IntImm::make(int64_t v, SourceLoc l) { return std::make_shared<IntImm>(v, std::move(l)); }
+Expr IntImm::make(int64_t v, SourceLoc l) {
+  return std::make_shared<IntImm>(v, std::move(l));
+}
 
 Expr FloatImm::make(double v, Type t, SourceLoc l) {
   assert(is_float(t) && "FloatImm needs a real type");
@@ -148,7 +154,9 @@ std::vector<const For *> perfect_nest(const Stmt &s) {
   return loops;
 }
 
-int Kernel::loop_depth() const { return static_cast<int>(perfect_nest(body).size()); }
+int Kernel::loop_depth() const {
+  return static_cast<int>(perfect_nest(body).size());
+}
 
 std::string Diagnostic::str() const {
   std::string where = loc.str();

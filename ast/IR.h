@@ -99,7 +99,8 @@ struct Unary : ExprNode {
   static constexpr ExprKind Kind = ExprKind::Unary;
   UnaryOp op;
   Expr a;
-  Unary(UnaryOp o, Expr x, SourceLoc l) : ExprNode(Kind, x->type, std::move(l)), op(o), a(std::move(x)) {}
+  Unary(UnaryOp o, Expr x, SourceLoc l)
+      : ExprNode(Kind, x->type, std::move(l)), op(o), a(std::move(x)) {}
   static Expr make(UnaryOp o, Expr x, SourceLoc l = {});
 };
 
@@ -184,7 +185,8 @@ struct Store : StmtNode {
   std::vector<Index> index;
   Expr value;
   Store(std::string g, std::vector<Index> ix, Expr v, SourceLoc l)
-      : StmtNode(Kind, std::move(l)), grid(std::move(g)), index(std::move(ix)), value(std::move(v)) {}
+      : StmtNode(Kind, std::move(l)), grid(std::move(g)), index(std::move(ix)),
+        value(std::move(v)) {}
   static Stmt make(std::string g, std::vector<Index> ix, Expr v, SourceLoc l = {});
 };
 
@@ -193,7 +195,8 @@ struct Assign : StmtNode {
   static constexpr StmtKind Kind = StmtKind::Assign;
   std::string var;
   Expr value;
-  Assign(std::string v, Expr e, SourceLoc l) : StmtNode(Kind, std::move(l)), var(std::move(v)), value(std::move(e)) {}
+  Assign(std::string v, Expr e, SourceLoc l)
+      : StmtNode(Kind, std::move(l)), var(std::move(v)), value(std::move(e)) {}
   static Stmt make(std::string v, Expr e, SourceLoc l = {});
 };
 
@@ -221,17 +224,17 @@ struct Variable {
 };
 
 struct Kernel {
-  std::string name;       ///< from the name(...) clause or <procedure>_<n>
-  std::string procedure;  ///< the enclosing Fortran procedure
-  SourceLoc loc;          ///< the directive
+  std::string name;      ///< from the name(...) clause or <procedure>_<n>
+  std::string procedure; ///< the enclosing Fortran procedure
+  SourceLoc loc;         ///< the directive
   /// The generated procedure's arguments: the region's free variables in the
   /// order of the enclosing procedure's dummy arguments, then the others in
   /// declaration order.
   std::vector<Variable> args;
-  std::vector<Variable> temps;   ///< scalar temporaries, private to a point
-  std::vector<Variable> tuning;  ///< INTEGER run-time parameters added by passes
+  std::vector<Variable> temps;  ///< scalar temporaries, private to a point
+  std::vector<Variable> tuning; ///< INTEGER run-time parameters added by passes
   Stmt body;
-  std::vector<int64_t> tune_size;  ///< problem size to tune at, one per loop
+  std::vector<int64_t> tune_size; ///< problem size to tune at, one per loop
 
   const Variable *find_arg(const std::string &n) const;
   const Variable *find_temp(const std::string &n) const;
@@ -246,7 +249,7 @@ struct Kernel {
 struct Diagnostic {
   SourceLoc loc;
   std::string message;
-  std::string str() const;  ///< "file:line:col: error: message"
+  std::string str() const; ///< "file:line:col: error: message"
 };
 
 class UserError : public std::exception {
@@ -261,4 +264,4 @@ private:
   std::string text_;
 };
 
-}  // namespace f2s
+} // namespace f2s

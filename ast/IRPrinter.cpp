@@ -74,8 +74,7 @@ void print_stmt_to(std::ostringstream &out, const Stmt &s, int indent) {
     print_stmt_to(out, f->body, indent + 1);
     out << pad << "}\n";
   } else if (const Store *st = as<Store>(s)) {
-    out << pad << print_grid_access(st->grid, st->index) << " = " << print_expr(st->value)
-        << "\n";
+    out << pad << print_grid_access(st->grid, st->index) << " = " << print_expr(st->value) << "\n";
   } else if (const Assign *a = as<Assign>(s)) {
     out << pad << a->var << " = " << print_expr(a->value) << "\n";
   }

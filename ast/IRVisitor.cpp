@@ -38,7 +38,9 @@ void IRVisitor::visit(const Stmt &s) {
   }
 }
 
-void IRVisitor::visit_unary(const Unary *op) { visit(op->a); }
+void IRVisitor::visit_unary(const Unary *op) {
+  visit(op->a);
+}
 void IRVisitor::visit_binary(const Binary *op) {
   visit(op->a);
   visit(op->b);
@@ -57,8 +59,12 @@ void IRVisitor::visit_for(const For *op) {
   visit(op->step);
   visit(op->body);
 }
-void IRVisitor::visit_store(const Store *op) { visit(op->value); }
-void IRVisitor::visit_assign(const Assign *op) { visit(op->value); }
+void IRVisitor::visit_store(const Store *op) {
+  visit(op->value);
+}
+void IRVisitor::visit_assign(const Assign *op) {
+  visit(op->value);
+}
 
 Expr IRMutator::mutate(const Expr &e) {
   assert(e && "mutating a null expression");

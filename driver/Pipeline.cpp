@@ -29,7 +29,9 @@ void progress(const DriverOptions &o, const std::string &line) {
 }
 
 /// An error in how f2stencil was invoked, not in the Fortran.
-UserError usage_error(const std::string &message) { return UserError(SourceLoc{}, message); }
+UserError usage_error(const std::string &message) {
+  return UserError(SourceLoc{}, message);
+}
 
 bool is_fortran_name(const std::string &s) {
   if (s.empty() || s.size() > 63 || !std::isalpha(static_cast<unsigned char>(s[0])))
@@ -74,8 +76,9 @@ void check_kernels(const std::vector<Kernel> &kernels, const std::string &lib_na
       names.push_back(k.name + "_" + t);
     for (const std::string &n : names) {
       if (n == lib_name)
-        throw UserError(k.loc, "Kernel name '" + n + "' is also the library's module name; "
-                               "choose another with name(...) or --lib");
+        throw UserError(k.loc, "Kernel name '" + n +
+                                   "' is also the library's module name; "
+                                   "choose another with name(...) or --lib");
       auto [it, fresh] = exported.emplace(n, &k);
       if (!fresh)
         throw UserError(k.loc, "The library would export '" + n + "' twice (also for '" +
@@ -114,12 +117,13 @@ KernelBuild tuned_build(const Kernel &k, const CpuModel &machine, const DriverOp
   ProblemSize size = problem_size_for(k, tuning_extents(k, o));
   SearchSpace space = enumerate_cpu(k, facts, size.extents, {o.targets, machine.pus});
   std::vector<VariantCode> code = generate_variants(k, space);
-  progress(o, "'" + k.name + "': " + std::to_string(space.candidates.size()) +
-                  " candidates in " + std::to_string(space.variants.size()) + " variants");
+  progress(o, "'" + k.name + "': " + std::to_string(space.candidates.size()) + " candidates in " +
+                  std::to_string(space.variants.size()) + " variants");
 
   TuneOptions topt;
   topt.work_dir = work_dir / k.name;
-  topt.jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  topt.jobs =
+      o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   topt.timeout_s = o.timeout_s;
   topt.reps = o.reps;
   topt.cflags = o.cflags;
@@ -191,8 +195,9 @@ int run_pipeline(const DriverOptions &o) {
     build_library(package_library(info, builds), out_dir);
     for (const KernelBuild &b : builds) {
       const Choice &c = b.choices[b.default_choice];
-      std::string how = b.tuning ? b.tuning->space.describe(c.candidate)
-                                 : c.code.variant.target + "/" + c.code.variant.name + ", not tuned";
+      std::string how = b.tuning
+                            ? b.tuning->space.describe(c.candidate)
+                            : c.code.variant.target + "/" + c.code.variant.name + ", not tuned";
       if (b.tuning)
         for (const CandidateResult &r : b.tuning->results)
           if (r.candidate.variant == c.candidate.variant && r.candidate.tune == c.candidate.tune &&
@@ -203,8 +208,8 @@ int run_pipeline(const DriverOptions &o) {
           }
       progress(o, "'" + b.kernel.name + "': " + how);
     }
-    progress(o, "wrote " + out_dir.string() + "/: lib" + lib_name + ".a, lib" + lib_name +
-                    ".so, " + lib_name + ".f90, " + lib_name + ".h, " + lib_name + ".json");
+    progress(o, "wrote " + out_dir.string() + "/: lib" + lib_name + ".a, lib" + lib_name + ".so, " +
+                    lib_name + ".f90, " + lib_name + ".h, " + lib_name + ".json");
     if (!o.keep_work && !work_dir.empty())
       fs::remove_all(work_dir);
     else if (!work_dir.empty())

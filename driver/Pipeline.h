@@ -10,13 +10,13 @@ namespace f2s {
 struct DriverOptions {
   std::vector<std::string> files;
   std::vector<std::string> targets = {"pthreads"};
-  std::string output_dir;  ///< empty: the library name
-  std::string lib_name;    ///< empty: f2s_<stem of the first file>
+  std::string output_dir; ///< empty: the library name
+  std::string lib_name;   ///< empty: f2s_<stem of the first file>
   bool tune = true;
-  std::string emit;        ///< "", "ir" or "c"
+  std::string emit; ///< "", "ir" or "c"
   std::vector<std::string> include_dirs;
-  std::vector<int64_t> tune_size;  ///< overrides every tune_size clause when set
-  int jobs = 0;                    ///< 0: one per processor
+  std::vector<int64_t> tune_size; ///< overrides every tune_size clause when set
+  int jobs = 0;                   ///< 0: one per processor
   int reps = 5;
   double timeout_s = 60;
   bool keep_work = false;

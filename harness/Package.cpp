@@ -36,10 +36,10 @@ std::vector<EntryPoint> entry_points(const PackageInfo &info,
                        "'" + k.name + "' from '" + k.procedure + "' (" + where +
                            "): " + describe_choice(b, b.choices[b.default_choice])});
     for (const Choice &c : b.choices)
-      entries.push_back({&k, k.name + "_" + c.code.variant.target,
-                         entry_symbol(info, k, "_" + c.code.variant.target),
-                         "'" + k.name + "' on target " + c.code.variant.target + ": " +
-                             describe_choice(b, c)});
+      entries.push_back(
+          {&k, k.name + "_" + c.code.variant.target,
+           entry_symbol(info, k, "_" + c.code.variant.target),
+           "'" + k.name + "' on target " + c.code.variant.target + ": " + describe_choice(b, c)});
   }
   return entries;
 }
@@ -56,8 +56,10 @@ nlohmann::json facts_json(const Kernel &k) {
   KernelFacts f = analyze(k);
   nlohmann::json grids = nlohmann::json::object();
   for (const auto &[grid, fp] : f.footprint) {
-    grids[grid] = {{"reads", fp.reads.size()}, {"writes", fp.writes.size()},
-                   {"halo", f.grid_halo.count(grid) ? f.grid_halo.at(grid) : std::vector<int64_t>{}}};
+    grids[grid] = {
+        {"reads", fp.reads.size()},
+        {"writes", fp.writes.size()},
+        {"halo", f.grid_halo.count(grid) ? f.grid_halo.at(grid) : std::vector<int64_t>{}}};
   }
   return {{"flops_per_point", f.flops},
           {"read_bytes_per_point", f.read_bytes},
@@ -70,12 +72,9 @@ nlohmann::json facts_json(const Kernel &k) {
 }
 
 nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBuild> &kernels) {
-  nlohmann::json record = {{"library", info.name},
-                           {"generator", "f2stencil " F2S_VERSION},
-                           {"sources", info.sources},
-                           {"machine", info.machine},
-                           {"cflags", info.cflags},
-                           {"kernels", nlohmann::json::array()}};
+  nlohmann::json record = {{"library", info.name},    {"generator", "f2stencil " F2S_VERSION},
+                           {"sources", info.sources}, {"machine", info.machine},
+                           {"cflags", info.cflags},   {"kernels", nlohmann::json::array()}};
   for (const KernelBuild &b : kernels) {
     const Kernel &k = b.kernel;
     nlohmann::json kj = {{"name", k.name},
@@ -103,8 +102,10 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
           params[name] = value;
         for (const auto &[name, value] : r.candidate.tune)
           params[name] = value;
-        nlohmann::json cj = {{"id", r.description}, {"target", v.target},
-                             {"variant", v.name},   {"params", params},
+        nlohmann::json cj = {{"id", r.description},
+                             {"target", v.target},
+                             {"variant", v.name},
+                             {"params", params},
                              {"status", status_name(r.status)},
                              {"verified", r.status == CandidateStatus::Verified}};
         if (r.status == CandidateStatus::Verified || r.status == CandidateStatus::WrongResult)
@@ -182,8 +183,8 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
       if (printed.insert(c.code.c_name).second)
         out << c.code.c_function;
     auto entry = [&](const Choice &c, const std::string &suffix, const std::string &comment) {
-      out << print_c_entry(k, entry_symbol(info, k, suffix), c.code.variant.target + "_" +
-                                                                 c.code.variant.name,
+      out << print_c_entry(k, entry_symbol(info, k, suffix),
+                           c.code.variant.target + "_" + c.code.variant.name,
                            tune_values(c.code, c.candidate), c.candidate.threads, comment);
     };
     const Choice &d = b.choices[b.default_choice];

@@ -25,9 +25,9 @@ struct KernelBuild {
 };
 
 struct PackageInfo {
-  std::string name;                  ///< NAME: module, files, symbol prefix
-  std::vector<std::string> sources;  ///< the Fortran files read
-  std::string machine;               ///< where it was tuned, in words
+  std::string name;                 ///< NAME: module, files, symbol prefix
+  std::vector<std::string> sources; ///< the Fortran files read
+  std::string machine;              ///< where it was tuned, in words
   std::vector<std::string> cflags;
 };
 

@@ -54,8 +54,9 @@ private:
       const Index &ix = index[d];
       auto lo = eval_int(v->dims[d].lo, ints_), hi = eval_int(v->dims[d].hi, ints_);
       if (!lo || !hi)
-        throw UserError(v->loc, "The bounds of '" + grid + "' cannot be evaluated from the loop "
-                                "bounds at the tuning size");
+        throw UserError(v->loc, "The bounds of '" + grid +
+                                    "' cannot be evaluated from the loop "
+                                    "bounds at the tuning size");
       int64_t first = ix.offset, last = ix.offset;
       if (!ix.var.empty()) {
         auto [rlo, rhi] = ranges_.at(ix.var);

@@ -10,9 +10,9 @@
 namespace f2s {
 
 struct ProblemSize {
-  std::vector<int64_t> extents;            ///< trips of each loop, x first
-  std::map<std::string, int64_t> ints;     ///< values of the INTEGER scalar arguments
-  std::vector<std::string> scalar_values;  ///< every scalar argument's value, argument order
+  std::vector<int64_t> extents;           ///< trips of each loop, x first
+  std::map<std::string, int64_t> ints;    ///< values of the INTEGER scalar arguments
+  std::vector<std::string> scalar_values; ///< every scalar argument's value, argument order
   int64_t points() const;
 };
 

@@ -32,9 +32,9 @@ std::string first_line(const std::string &text) {
   return text.substr(0, std::min<size_t>(end, 300));
 }
 
-CandidateResult run_candidate(const std::string &binary, const VariantCode &variant, const Candidate &c,
-                              const ProblemSize &size, double tolerance, const KernelFacts &facts,
-                              const TuneOptions &o) {
+CandidateResult run_candidate(const std::string &binary, const VariantCode &variant,
+                              const Candidate &c, const ProblemSize &size, double tolerance,
+                              const KernelFacts &facts, const TuneOptions &o) {
   CandidateResult r;
   r.candidate = c;
   Command cmd;
@@ -69,8 +69,8 @@ CandidateResult run_candidate(const std::string &binary, const VariantCode &vari
   if (!j["verified"].get<bool>()) {
     r.status = CandidateStatus::WrongResult;
     char buf[96];
-    std::snprintf(buf, sizeof buf, "largest relative difference %.3g exceeds %.3g",
-                  r.max_rel_err, tolerance);
+    std::snprintf(buf, sizeof buf, "largest relative difference %.3g exceeds %.3g", r.max_rel_err,
+                  tolerance);
     r.detail = buf;
     return r;
   }

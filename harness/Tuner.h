@@ -15,12 +15,12 @@
 namespace f2s {
 
 struct TuneOptions {
-  std::filesystem::path work_dir;  ///< harness sources and binaries go here
-  int jobs = 2;                    ///< compilations at once
-  double timeout_s = 60;           ///< per candidate run
-  int reps = 5;                    ///< timed runs per candidate (median reported)
+  std::filesystem::path work_dir; ///< harness sources and binaries go here
+  int jobs = 2;                   ///< compilations at once
+  double timeout_s = 60;          ///< per candidate run
+  int reps = 5;                   ///< timed runs per candidate (median reported)
   std::vector<std::string> cflags;
-  std::function<void(const std::string &)> progress;  ///< one line per step, may be empty
+  std::function<void(const std::string &)> progress; ///< one line per step, may be empty
 };
 
 enum class CandidateStatus { Verified, WrongResult, Crashed, TimedOut, BuildFailed };
@@ -28,19 +28,19 @@ const char *status_name(CandidateStatus s);
 
 struct CandidateResult {
   Candidate candidate;
-  std::string description;  ///< SearchSpace::describe
+  std::string description; ///< SearchSpace::describe
   CandidateStatus status = CandidateStatus::BuildFailed;
-  double max_rel_err = 0;   ///< when it ran to the comparison
-  double seconds = 0;       ///< median time of one call, when verified
+  double max_rel_err = 0; ///< when it ran to the comparison
+  double seconds = 0;     ///< median time of one call, when verified
   double gflops = 0, gbps = 0;
-  std::string detail;       ///< why it failed, in one line
+  std::string detail; ///< why it failed, in one line
 };
 
 struct KernelTuning {
   std::string kernel;
   ProblemSize size;
   SearchSpace space;
-  std::vector<CandidateResult> results;  ///< one per candidate, in the space's order
+  std::vector<CandidateResult> results; ///< one per candidate, in the space's order
   /// The fastest verified candidate, of one target or of any.
   std::optional<size_t> best(const std::string &target = "") const;
 };

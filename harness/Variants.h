@@ -12,9 +12,9 @@ namespace f2s {
 
 struct VariantCode {
   Variant variant;
-  Kernel ir;               ///< the kernel after the variant's passes
-  std::string c_function;  ///< its C text (print_c_variant)
-  std::string c_name;      ///< the C function's name
+  Kernel ir;              ///< the kernel after the variant's passes
+  std::string c_function; ///< its C text (print_c_variant)
+  std::string c_name;     ///< the C function's name
 };
 
 /// Applies the passes of `v` to `k`, in order.

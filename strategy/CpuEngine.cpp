@@ -85,7 +85,7 @@ SearchSpace enumerate_cpu(const Kernel &k, const KernelFacts &facts,
     std::vector<long> tune(depth);
     auto emit = [&](auto &&self, size_t axis) -> void {
       if (axis == depth) {
-        bool whole_nest = true;  // same as the plain parallel variant
+        bool whole_nest = true; // same as the plain parallel variant
         for (size_t a = 0; a < depth; ++a)
           whole_nest &= tune[a] >= (a + 1 == depth ? per_thread : extents[a]);
         if (whole_nest)

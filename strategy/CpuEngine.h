@@ -14,14 +14,14 @@ namespace f2s {
 /// One transformation of a variant's recipe. The strategy only names passes;
 /// the harness applies them (strategy/ knows machines, not transformations).
 enum class Pass : uint8_t {
-  BlockLoops,       ///< transforms/CoreBlocking: adds cx, cy (, cz)
-  ParallelizeOuter  ///< transforms/Parallelize
+  BlockLoops,      ///< transforms/CoreBlocking: adds cx, cy (, cz)
+  ParallelizeOuter ///< transforms/Parallelize
 };
 
 /// A code shape: what gets compiled once and timed with many parameters.
 struct Variant {
-  std::string target;  ///< "c" or "pthreads"
-  std::string name;    ///< unique within a kernel: "serial", "parallel", "blocked", ...
+  std::string target; ///< "c" or "pthreads"
+  std::string name;   ///< unique within a kernel: "serial", "parallel", "blocked", ...
   std::vector<Pass> passes;
   /// Compile-time parameters the passes read (a register block factor, say);
   /// a pass uses its default for a name that is absent.
@@ -30,8 +30,8 @@ struct Variant {
 
 /// One point of the search: a variant and its run-time parameters.
 struct Candidate {
-  size_t variant = 0;  ///< index into SearchSpace::variants
-  int threads = 1;     ///< 0: all processors at run time
+  size_t variant = 0; ///< index into SearchSpace::variants
+  int threads = 1;    ///< 0: all processors at run time
   /// Values of the variant's tuning parameters (Kernel::tuning), by name.
   std::map<std::string, long> tune;
 };
@@ -44,8 +44,8 @@ struct SearchSpace {
 };
 
 struct CpuEngineOptions {
-  std::vector<std::string> targets;  ///< CPU targets asked for: "c", "pthreads"
-  int max_threads = 1;               ///< hardware threads the tuner may use
+  std::vector<std::string> targets; ///< CPU targets asked for: "c", "pthreads"
+  int max_threads = 1;              ///< hardware threads the tuner may use
 };
 
 /// Enumerates the variants and candidates for `k` at problem extents

@@ -55,8 +55,8 @@ Kernel block_loops(const Kernel &k) {
     const For *f = loops[d];
     Expr start = Var::make(block_var[d], Type::Int32, f->loc);
     Expr size = Var::make(size_var[d], Type::Int32, f->loc);
-    Expr last = Binary::make(BinaryOp::Sub, Binary::make(BinaryOp::Add, start, size),
-                             IntImm::make(1));
+    Expr last =
+        Binary::make(BinaryOp::Sub, Binary::make(BinaryOp::Add, start, size), IntImm::make(1));
     Expr hi = Call::make(Intrinsic::Min, {last, f->hi}, f->loc);
     body = For::make(f->var, start, hi, IntImm::make(1), LoopExec::Serial, body, f->loc);
   }

@@ -15,8 +15,8 @@ namespace f2s {
 ///                                         ...
 ///
 /// The block sizes become the kernel's tuning parameters cx, cy (and cz),
-/// x being the innermost loop; a name the kernel already uses gets a number. Blocking is always legal for the
-/// nests the front end accepts: every point is independent.
+/// x being the innermost loop; a name the kernel already uses gets a number. Blocking is always
+/// legal for the nests the front end accepts: every point is independent.
 Kernel block_loops(const Kernel &k);
 
 } // namespace f2s

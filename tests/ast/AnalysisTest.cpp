@@ -14,8 +14,8 @@ TEST(Analysis, LaplacianMatchesTableOne) {
   EXPECT_EQ(f.flops, 8);
   EXPECT_EQ(f.footprint.at("u").reads.size(), 7u);
   EXPECT_EQ(f.footprint.at("u").reads,
-            (std::set<Offset>{{0, 0, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0},
-                              {0, 0, 1}, {0, 0, -1}}));
+            (std::set<Offset>{
+                {0, 0, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}}));
   EXPECT_EQ(f.footprint.at("unew").writes, (std::set<Offset>{{0, 0, 0}}));
   EXPECT_EQ(f.read_set, (std::vector<std::string>{"u"}));
   EXPECT_EQ(f.write_set, (std::vector<std::string>{"unew"}));
@@ -114,7 +114,7 @@ end subroutine
 )");
   EXPECT_FALSE(check_parallel_legality(k));
   KernelFacts f = analyze(k);
-  EXPECT_EQ(f.write_allocate_bytes, 0);  // u is read anyway
+  EXPECT_EQ(f.write_allocate_bytes, 0); // u is read anyway
   EXPECT_EQ(f.read_bytes, 16);
 }
 

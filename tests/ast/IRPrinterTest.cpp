@@ -7,8 +7,12 @@
 namespace f2s {
 namespace {
 
-Expr v(const std::string &n) { return Var::make(n, Type::Float64); }
-Expr bin(BinaryOp op, Expr a, Expr b) { return Binary::make(op, a, b); }
+Expr v(const std::string &n) {
+  return Var::make(n, Type::Float64);
+}
+Expr bin(BinaryOp op, Expr a, Expr b) {
+  return Binary::make(op, a, b);
+}
 
 TEST(IRPrinter, KeepsTheParenthesesTheTreeNeeds) {
   Expr a = v("a"), b = v("b"), c = v("c");

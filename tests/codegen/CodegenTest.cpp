@@ -78,8 +78,8 @@ TEST(CPrinter, GeneratedCCompiles) {
                     print_c_entry(k, "lib_gradient", "blocked", {64, 8, 8}, 2, "test entry");
   std::string path = dir.write("lib.c", src);
   ProcessResult r = run_cmd({c_compiler(), "-std=gnu11", "-O2", "-Werror=implicit",
-                                  "-Werror=incompatible-pointer-types", "-Werror=return-type",
-                                  "-pthread", "-c", path, "-o", (dir.path() / "lib.o").string()});
+                             "-Werror=incompatible-pointer-types", "-Werror=return-type",
+                             "-pthread", "-c", path, "-o", (dir.path() / "lib.o").string()});
   EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
 }
 
@@ -113,8 +113,7 @@ TEST(Interfaces, CHeaderCompilesAsCAndCxx) {
       << h;
   dir.write("lib_lap.h", h);
   std::string c = dir.write("use.c", "#include \"lib_lap.h\"\nint main(void) { return 0; }\n");
-  ProcessResult r = run_cmd({c_compiler(), "-std=c99", "-Wall", "-Werror", "-fsyntax-only",
-                                  c});
+  ProcessResult r = run_cmd({c_compiler(), "-std=c99", "-Wall", "-Werror", "-fsyntax-only", c});
   EXPECT_TRUE(r.ok()) << r.err;
 }
 

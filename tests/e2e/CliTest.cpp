@@ -33,7 +33,8 @@ void expect_one_error(const Failure &f, const std::string &where, const std::str
   EXPECT_EQ(f.result.out, "");
   std::smatch m;
   std::string err = f.result.err;
-  ASSERT_TRUE(std::regex_match(err, m, std::regex("^[^\n]*bad\\.f90:(\\d+:\\d+): error: ([^\n]*)\n$")))
+  ASSERT_TRUE(
+      std::regex_match(err, m, std::regex("^[^\n]*bad\\.f90:(\\d+:\\d+): error: ([^\n]*)\n$")))
       << err;
   EXPECT_EQ(m[1], where);
   EXPECT_NE(m[2].str().find(message), std::string::npos) << err;
@@ -43,7 +44,9 @@ std::string region(const std::string &body, const std::string &directive = "!$f2
   return "subroutine s(n, a, b)\n"
          "  integer :: n, i, j\n"
          "  real(8) :: a(0:n+1, 0:n+1), b(0:n+1, 0:n+1)\n"
-         "  " + directive + "\n"
+         "  " +
+         directive +
+         "\n"
          "  do j = 1, n\n"
          "    do i = 1, n\n" +
          body +
@@ -131,14 +134,14 @@ TEST(Cli, PassesFlangSyntaxErrorsThroughWithTheirPosition) {
 TEST(Cli, RefusesBadOptionsAndFiles) {
   test::ScratchDir dir;
   std::string good = test::source("examples/laplacian/laplacian.f90");
-  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
-           {"--fast", good},
-           {dir.path().string() + "/missing.f90"},
-           {"--target=gpu", good},
-           {"--lib=9lives", good},
-           {"--emit=asm", good},
-           {"--tune-size=4,x", good},
-           {}}) {
+  for (std::vector<std::string> args :
+       std::vector<std::vector<std::string>>{{"--fast", good},
+                                             {dir.path().string() + "/missing.f90"},
+                                             {"--target=gpu", good},
+                                             {"--lib=9lives", good},
+                                             {"--emit=asm", good},
+                                             {"--tune-size=4,x", good},
+                                             {}}) {
     std::string shown;
     for (const std::string &a : args)
       shown += a + " ";

@@ -20,9 +20,13 @@ using test::source;
 std::string build_example(const test::ScratchDir &dir, const std::string &name, const fs::path &out,
                           bool shared = false) {
   std::string exe = (dir.path() / (name + "_check")).string();
-  std::vector<std::string> cmd = {"gfortran", "-O2", "-o", exe,
+  std::vector<std::string> cmd = {"gfortran",
+                                  "-O2",
+                                  "-o",
+                                  exe,
                                   source("examples/" + name + "/" + name + ".f90"),
-                                  source("examples/" + name + "/main.f90"), "-I" + out.string()};
+                                  source("examples/" + name + "/main.f90"),
+                                  "-I" + out.string()};
   if (shared)
     cmd.insert(cmd.end(), {"-L" + out.string(), "-Wl,-rpath," + out.string(), "-lf2s_" + name});
   else

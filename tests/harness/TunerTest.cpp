@@ -26,8 +26,10 @@ struct Sabotage {
   /// Replaces a variant's body with `body`, keeping its name and signature.
   void sabotage(const std::string &name, const std::string &body) {
     VariantCode &v = variant(name);
-    v.c_function = "static void " + v.c_name + "(const struct f2s_laplacian_args *a, const long "
-                   "*tune, int nthreads) {\n" + body + "\n}\n";
+    v.c_function = "static void " + v.c_name +
+                   "(const struct f2s_laplacian_args *a, const long "
+                   "*tune, int nthreads) {\n" +
+                   body + "\n}\n";
   }
   KernelTuning tune(const test::ScratchDir &dir, double timeout = 30) {
     TuneOptions o;
@@ -112,7 +114,7 @@ TEST(ProblemSize, SolvesLoopBoundsForTheTuningSize) {
   EXPECT_EQ(p.points(), 6000);
   ASSERT_EQ(p.scalar_values.size(), 5u);
   EXPECT_EQ(p.scalar_values[0], "30");
-  EXPECT_NE(p.scalar_values[3], p.scalar_values[4]);  // alpha and beta differ
+  EXPECT_NE(p.scalar_values[3], p.scalar_values[4]); // alpha and beta differ
 }
 
 TEST(ProblemSize, SolvesInteriorLoopsAndRefusesOutOfBoundsAccess) {
@@ -127,7 +129,8 @@ TEST(ProblemSize, SolvesInteriorLoopsAndRefusesOutOfBoundsAccess) {
     end do
   end do
 end subroutine
-)", "interior.f90");
+)",
+                                     "interior.f90");
   ProblemSize p = problem_size_for(interior, {100, 50});
   EXPECT_EQ(p.ints.at("n"), 102);
   EXPECT_EQ(p.ints.at("m"), 52);
@@ -143,7 +146,8 @@ end subroutine
     end do
   end do
 end subroutine
-)", "overrun.f90");
+)",
+                                    "overrun.f90");
   try {
     problem_size_for(overrun, {8, 8});
     FAIL() << "an access past the declared bounds must be refused";
