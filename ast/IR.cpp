@@ -112,6 +112,18 @@ const char *loop_exec_name(LoopExec e) {
     return "serial";
   case LoopExec::Parallel:
     return "parallel";
+  case LoopExec::CudaBlockX:
+    return "cuda.block.x";
+  case LoopExec::CudaBlockY:
+    return "cuda.block.y";
+  case LoopExec::CudaBlockZ:
+    return "cuda.block.z";
+  case LoopExec::CudaThreadX:
+    return "cuda.thread.x";
+  case LoopExec::CudaThreadY:
+    return "cuda.thread.y";
+  case LoopExec::Unrolled:
+    return "unrolled";
   }
   return "?";
 }

@@ -160,6 +160,17 @@ enum class LoopExec : uint8_t {
   Serial,
   /// Iterations are divided into contiguous ranges, one per thread.
   Parallel,
+  /// CUDA: iteration `blockIdx.x` (y, z) of the loop; the printer strides
+  /// by the grid so any trip count is covered. Set by transforms/CudaMapping.
+  CudaBlockX,
+  CudaBlockY,
+  CudaBlockZ,
+  /// CUDA: `for v = 0, T-1` with constant T is thread `threadIdx.x` (y) of a
+  /// block of T threads along that axis.
+  CudaThreadX,
+  CudaThreadY,
+  /// Few iterations that the CUDA printer unrolls (points per thread).
+  Unrolled,
 };
 const char *loop_exec_name(LoopExec e);
 
