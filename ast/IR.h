@@ -234,6 +234,15 @@ struct Variable {
   int rank() const { return static_cast<int>(dims.size()); }
 };
 
+/// How generated code addresses grid elements inside innermost loops.
+enum class Indexing : uint8_t {
+  /// The full linear index of every access, from the declared lower bounds.
+  Full,
+  /// One pointer per accessed row (grid, subscripts but x), computed once
+  /// before the loop; the loop indexes it with x alone.
+  RowPointers,
+};
+
 struct Kernel {
   std::string name;      ///< from the name(...) clause or <procedure>_<n>
   std::string procedure; ///< the enclosing Fortran procedure
@@ -246,6 +255,18 @@ struct Kernel {
   std::vector<Variable> tuning; ///< INTEGER run-time parameters added by passes
   Stmt body;
   std::vector<int64_t> tune_size; ///< problem size to tune at, one per loop
+  /// Code-shape attributes that the per-point passes set and the printers
+  /// honour (they change how points are addressed and stored, not what is
+  /// computed).
+  Indexing indexing = Indexing::Full; ///< transforms/ArrayIndexing
+  /// Grids whose stores in an innermost loop go to a per-thread row buffer
+  /// that is then copied to the grid with non-temporal stores
+  /// (transforms/CacheBypass), in argument order.
+  std::vector<std::string> streamed;
+  /// The tuning parameter that holds the software prefetch distance, in
+  /// elements along x (0: no prefetch); empty when there is none
+  /// (transforms/Prefetch).
+  std::string prefetch_distance;
 
   const Variable *find_arg(const std::string &n) const;
   const Variable *find_temp(const std::string &n) const;

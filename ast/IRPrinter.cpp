@@ -176,6 +176,12 @@ std::string print_kernel(const Kernel &k) {
       out << (i ? ", " : "") << k.tune_size[i];
     out << ")\n";
   }
+  if (k.indexing == Indexing::RowPointers)
+    out << "  indexing row_pointers\n";
+  for (const std::string &g : k.streamed)
+    out << "  stream " << g << "\n";
+  if (!k.prefetch_distance.empty())
+    out << "  prefetch distance " << k.prefetch_distance << "\n";
   out << print_stmt(k.body, 1);
   return out.str();
 }
