@@ -124,6 +124,10 @@ const char *loop_exec_name(LoopExec e) {
     return "cuda.thread.y";
   case LoopExec::Unrolled:
     return "unrolled";
+  case LoopExec::Groups:
+    return "groups";
+  case LoopExec::Members:
+    return "members";
   }
   return "?";
 }
@@ -132,6 +136,14 @@ Stmt For::make(std::string v, Expr lo, Expr hi, Expr step, LoopExec e, Stmt body
   assert(lo && hi && step && body && "a loop needs bounds, a step and a body");
   return std::make_shared<For>(std::move(v), std::move(lo), std::move(hi), std::move(step), e,
                                std::move(body), std::move(l));
+}
+
+Stmt For::make(std::string v, Expr lo, Expr hi, Expr step, LoopExec e, Distribution d, Stmt body,
+               SourceLoc l) {
+  assert(lo && hi && step && body && "a loop needs bounds, a step and a body");
+  assert(d.collapse >= 1 && "a distributed loop numbers at least itself");
+  return std::make_shared<For>(std::move(v), std::move(lo), std::move(hi), std::move(step), e,
+                               std::move(body), std::move(l), std::move(d));
 }
 
 Stmt Store::make(std::string g, std::vector<Index> ix, Expr v, SourceLoc l) {

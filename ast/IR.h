@@ -171,8 +171,29 @@ enum class LoopExec : uint8_t {
   CudaThreadY,
   /// Few iterations that the CUDA printer unrolls (points per thread).
   Unrolled,
+  /// CPU threads in groups (the seed's chunks of core blocks): this loop and
+  /// the `dist.collapse - 1` loops directly inside it are numbered as one
+  /// sequence in loop order, cut into runs of `dist.chunk` consecutive
+  /// iterations, and run r goes to thread group r mod (number of groups).
+  /// Threads form groups of `dist.group`: with n threads there are
+  /// G = ceil(n / group) groups and thread t belongs to group t mod G as
+  /// member t / G, so that a group's threads are the ones the NUMA-first
+  /// placement puts near each other. Set by transforms/Chunking.
+  Groups,
+  /// The same dealing over the members of the running thread's group (the
+  /// seed's thread blocks inside a core block). Only inside a Groups loop.
+  /// Set by transforms/ThreadBlocking.
+  Members,
 };
 const char *loop_exec_name(LoopExec e);
+
+/// How a Groups or Members loop deals its iterations (see LoopExec). The
+/// loops it collapses must have bounds that do not depend on each other.
+struct Distribution {
+  int collapse = 1; ///< loops numbered together: this one and collapse-1 directly inside
+  Expr chunk;       ///< consecutive iterations per run (a tuning parameter); null: 1
+  Expr group;       ///< Groups only: threads per group (a tuning parameter); null: 1
+};
 
 /// `do var = lo, hi, step` with Fortran's inclusive upper bound. The step is
 /// a positive expression (a tuning parameter after blocking).
@@ -182,11 +203,16 @@ struct For : StmtNode {
   Expr lo, hi, step;
   LoopExec exec;
   Stmt body;
-  For(std::string v, Expr lo_, Expr hi_, Expr step_, LoopExec e, Stmt b, SourceLoc l)
+  Distribution dist; ///< for Groups and Members loops
+  For(std::string v, Expr lo_, Expr hi_, Expr step_, LoopExec e, Stmt b, SourceLoc l,
+      Distribution d = {})
       : StmtNode(Kind, std::move(l)), var(std::move(v)), lo(std::move(lo_)), hi(std::move(hi_)),
-        step(std::move(step_)), exec(e), body(std::move(b)) {}
+        step(std::move(step_)), exec(e), body(std::move(b)), dist(std::move(d)) {}
   static Stmt make(std::string v, Expr lo, Expr hi, Expr step, LoopExec e, Stmt body,
                    SourceLoc l = {});
+  /// A Groups or Members loop.
+  static Stmt make(std::string v, Expr lo, Expr hi, Expr step, LoopExec e, Distribution d,
+                   Stmt body, SourceLoc l = {});
 };
 
 /// grid(index...) = value

@@ -66,6 +66,14 @@ void print_stmt_to(std::ostringstream &out, const Stmt &s, int indent) {
     out << pad;
     if (f->exec != LoopExec::Serial)
       out << loop_exec_name(f->exec) << " ";
+    if (f->exec == LoopExec::Groups || f->exec == LoopExec::Members) {
+      // The dealing: [collapse N, chunk E(, group E)].
+      out << "[collapse " << f->dist.collapse << ", chunk "
+          << (f->dist.chunk ? print_expr(f->dist.chunk) : "1");
+      if (f->exec == LoopExec::Groups)
+        out << ", group " << (f->dist.group ? print_expr(f->dist.group) : "1");
+      out << "] ";
+    }
     out << "for " << f->var << " = " << print_expr(f->lo) << ", " << print_expr(f->hi);
     const IntImm *unit = as<IntImm>(f->step);
     if (!unit || unit->value != 1)

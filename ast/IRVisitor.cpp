@@ -57,6 +57,10 @@ void IRVisitor::visit_for(const For *op) {
   visit(op->lo);
   visit(op->hi);
   visit(op->step);
+  if (op->dist.chunk)
+    visit(op->dist.chunk);
+  if (op->dist.group)
+    visit(op->dist.group);
   visit(op->body);
 }
 void IRVisitor::visit_store(const Store *op) {
@@ -137,7 +141,7 @@ Stmt IRMutator::visit_for(const For *op, const Stmt &self) {
   Stmt body = mutate(op->body);
   if (lo == op->lo && hi == op->hi && step == op->step && body == op->body)
     return self;
-  return For::make(op->var, lo, hi, step, op->exec, body, op->loc);
+  return For::make(op->var, lo, hi, step, op->exec, op->dist, body, op->loc);
 }
 
 Stmt IRMutator::visit_store(const Store *op, const Stmt &self) {
