@@ -132,6 +132,10 @@ const char *loop_exec_name(LoopExec e) {
   return "?";
 }
 
+bool is_cpu_parallel(LoopExec e) {
+  return e == LoopExec::Parallel || e == LoopExec::Groups || e == LoopExec::Members;
+}
+
 Stmt For::make(std::string v, Expr lo, Expr hi, Expr step, LoopExec e, Stmt body, SourceLoc l) {
   assert(lo && hi && step && body && "a loop needs bounds, a step and a body");
   return std::make_shared<For>(std::move(v), std::move(lo), std::move(hi), std::move(step), e,

@@ -186,6 +186,8 @@ enum class LoopExec : uint8_t {
   Members,
 };
 const char *loop_exec_name(LoopExec e);
+/// Parallel, Groups and Members: the loops the CPU printers divide among threads.
+bool is_cpu_parallel(LoopExec e);
 
 /// How a Groups or Members loop deals its iterations (see LoopExec). The
 /// loops it collapses must have bounds that do not depend on each other.

@@ -16,7 +16,7 @@ namespace {
 
 bool has_parallel_loop(const Stmt &s) {
   if (const For *f = as<For>(s))
-    return f->exec == LoopExec::Parallel || has_parallel_loop(f->body);
+    return is_cpu_parallel(f->exec) || has_parallel_loop(f->body);
   if (const Block *b = as<Block>(s))
     for (const Stmt &c : b->stmts)
       if (has_parallel_loop(c))

@@ -10,7 +10,7 @@ void CStmtPrinter::print(const Stmt &s, int indent) {
     for (const Stmt &c : b->stmts)
       print(c, indent);
   } else if (const For *f = as<For>(s)) {
-    if (f->exec == LoopExec::Parallel)
+    if (is_cpu_parallel(f->exec))
       print_parallel_for(f, indent);
     else
       print_for(f, indent);

@@ -15,10 +15,22 @@ struct VariantCode {
   Kernel ir;              ///< the kernel after the variant's passes
   std::string c_function; ///< its C text (print_c_variant)
   std::string c_name;     ///< the C function's name
+  /// CPU targets: the first-touch kernel with this variant's decomposition
+  /// (first_touch_variant), its C function (print_c_variant, taking the same
+  /// tuning values) and that function's name.
+  Kernel first_touch_ir;
+  std::string first_touch_function, first_touch_name;
 };
 
 /// Applies the passes of `v` to `k`, in order.
 Kernel apply_variant(const Kernel &k, const Variant &v);
+
+/// The first-touch kernel of `k` (transforms/FirstTouch) with the
+/// decomposition passes of `v` (core blocking, parallel loop, chunks, thread
+/// blocks) applied, so that it gives each thread the points it computes in
+/// `variant_ir` (the kernel after all of v's passes); its tuning parameters
+/// are variant_ir's, so the two take the same tuning values.
+Kernel first_touch_variant(const Kernel &k, const Variant &v, const Kernel &variant_ir);
 
 /// The candidate's tuning values in the order of the variant's parameters
 /// (Kernel::tuning), as the generated code takes them. Every parameter must

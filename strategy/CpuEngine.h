@@ -15,7 +15,10 @@ namespace f2s {
 /// the harness applies them (strategy/ knows machines, not transformations).
 enum class Pass : uint8_t {
   BlockLoops,      ///< transforms/CoreBlocking: adds cx, cy (, cz)
-  ParallelizeOuter ///< transforms/Parallelize
+  ParallelizeOuter, ///< transforms/Parallelize
+  // The seed's decomposition, after BlockLoops, instead of ParallelizeOuter:
+  Chunking,      ///< transforms/Chunking: adds chunk
+  ThreadBlocking ///< transforms/ThreadBlocking (after Chunking): adds group, tx, ty (, tz)
 };
 
 /// A code shape: what gets compiled once and timed with many parameters.
