@@ -17,6 +17,7 @@
 #endif
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -61,6 +62,11 @@ struct f2s_pool {
   int sleepers;  /* workers blocked on job_posted */
   int caller_sleeping;
   int spin_limit; /* F2S_SPIN_LIMIT or F2S_SPIN_OVERSUBSCRIBED */
+  /* Placement (f2s_set_placement); `pinned` says whether the current job
+   * pins, published with the job word like fn and arg. */
+  const int *cpus;
+  int ncpus;
+  int pinned;
 };
 
 static struct f2s_pool f2s_pool_ = {PTHREAD_MUTEX_INITIALIZER,
@@ -74,7 +80,10 @@ static struct f2s_pool f2s_pool_ = {PTHREAD_MUTEX_INITIALIZER,
                                     0,
                                     0,
                                     0,
-                                    F2S_SPIN_LIMIT};
+                                    F2S_SPIN_LIMIT,
+                                    0,
+                                    0,
+                                    0};
 
 /* Set while this thread runs a share of a job: a nested f2s_parallel_run
  * then runs inline instead of waiting for a pool that is waiting for it. */
@@ -88,6 +97,57 @@ struct f2s_worker_start {
 static unsigned long long f2s_load_job_(void) {
   return __atomic_load_n(&f2s_pool_.job_word, __ATOMIC_ACQUIRE);
 }
+
+/* Where a thread runs: pinned to one CPU, or on the CPUs the process was
+ * allowed when the pool started (f2s_allowed_), which a pinned thread gets
+ * back when a later job is not pinned. */
+#ifdef CPU_SETSIZE
+static cpu_set_t f2s_allowed_;
+static int f2s_allowed_known_;
+#define F2S_UNPINNED (-1)
+#define F2S_UNKNOWN (-2)
+
+/* The CPU thread `tid` of the current job runs on, or F2S_UNPINNED. */
+static int f2s_cpu_for_(int tid) {
+  const struct f2s_pool *p = &f2s_pool_;
+  int cpu;
+  if (!p->pinned || tid >= p->ncpus || !f2s_allowed_known_)
+    return F2S_UNPINNED;
+  cpu = p->cpus[tid];
+  if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &f2s_allowed_))
+    return F2S_UNPINNED;
+  return cpu;
+}
+
+/* Moves the calling thread to `cpu` (or back to the allowed set) unless it is
+ * there already; *bound remembers where it is. Errors leave it where it was. */
+static void f2s_bind_(int cpu, int *bound) {
+  cpu_set_t set;
+  if (cpu == *bound)
+    return;
+  if (cpu == F2S_UNPINNED) {
+    set = f2s_allowed_;
+  } else {
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+  }
+  if (f2s_allowed_known_ && pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0)
+    *bound = cpu;
+}
+
+/* The caller runs tid 0: it is pinned like a worker, and moved back to the
+ * allowed set when a later job is not pinned; a caller never pinned is left
+ * alone. */
+static __thread int f2s_caller_bound_ = F2S_UNPINNED;
+
+static void f2s_bind_caller_(void) {
+  if (f2s_cpu_for_(0) != F2S_UNPINNED || f2s_caller_bound_ != F2S_UNPINNED)
+    f2s_bind_(f2s_cpu_for_(0), &f2s_caller_bound_);
+}
+#else
+#define F2S_UNKNOWN 0
+static void f2s_bind_caller_(void) {}
+#endif
 
 /* Waits until the job word differs from `seen` and returns it. */
 static unsigned long long f2s_wait_job_(unsigned long long seen) {
@@ -117,6 +177,7 @@ static void *f2s_worker_(void *start_arg) {
   struct f2s_worker_start *start = (struct f2s_worker_start *)start_arg;
   int tid = start->tid;
   unsigned long long seen = start->seen;
+  int bound = F2S_UNKNOWN; /* inherited from its creator */
   free(start);
   f2s_in_job_ = 1; /* a worker only ever runs inside a job */
   for (;;) {
@@ -127,6 +188,11 @@ static void *f2s_worker_(void *start_arg) {
      * caller cannot post the next job before every share has finished. */
     if (tid >= nthreads)
       continue;
+#ifdef CPU_SETSIZE
+    f2s_bind_(f2s_cpu_for_(tid), &bound);
+#else
+    (void)bound;
+#endif
     p->fn(tid, nthreads, p->arg);
     if (__atomic_sub_fetch(&p->remaining, 1, __ATOMIC_SEQ_CST) == 0 &&
         __atomic_load_n(&p->caller_sleeping, __ATOMIC_SEQ_CST)) {
@@ -188,7 +254,10 @@ static void f2s_pool_after_fork_(void) {
                                         0,
                                         0,
                                         0,
-                                        F2S_SPIN_LIMIT};
+                                        F2S_SPIN_LIMIT,
+                                        0,
+                                        0,
+                                        0};
   f2s_pool_ = fresh;
 }
 
@@ -196,6 +265,27 @@ static pthread_once_t f2s_pool_once_ = PTHREAD_ONCE_INIT;
 
 static void f2s_pool_init_(void) {
   pthread_atfork(NULL, NULL, f2s_pool_after_fork_);
+#ifdef CPU_SETSIZE
+  f2s_allowed_known_ = sched_getaffinity(0, sizeof f2s_allowed_, &f2s_allowed_) == 0;
+#endif
+}
+
+/* F2S_PIN=0 turns pinning off, read once. */
+static int f2s_pin_enabled_(void) {
+  static int enabled = -1;
+  if (enabled < 0) {
+    const char *env = getenv("F2S_PIN");
+    enabled = !(env && env[0] == '0' && env[1] == '\0');
+  }
+  return enabled;
+}
+
+__attribute__((unused)) static void f2s_set_placement(const int *cpus, int ncpus) {
+  struct f2s_pool *p = &f2s_pool_;
+  pthread_mutex_lock(&p->run_lock);
+  p->cpus = cpus;
+  p->ncpus = cpus && ncpus > 0 ? ncpus : 0;
+  pthread_mutex_unlock(&p->run_lock);
 }
 
 __attribute__((unused)) static void f2s_parallel_run(int nthreads, f2s_task_fn fn, void *arg) {
@@ -220,6 +310,7 @@ __attribute__((unused)) static void f2s_parallel_run(int nthreads, f2s_task_fn f
 
   p->fn = fn;
   p->arg = arg;
+  p->pinned = p->ncpus > 0 && nthreads <= p->ncpus && f2s_pin_enabled_();
   __atomic_store_n(&p->remaining, nthreads - 1, __ATOMIC_RELAXED);
   generation = (p->job_word >> F2S_JOB_THREAD_BITS) + 1;
   /* Publishes fn, arg and remaining with the word (see f2s_wait_job_). */
@@ -231,6 +322,7 @@ __attribute__((unused)) static void f2s_parallel_run(int nthreads, f2s_task_fn f
     pthread_mutex_unlock(&p->lock);
   }
 
+  f2s_bind_caller_();
   f2s_in_job_ = 1;
   fn(0, nthreads, arg);
   f2s_in_job_ = 0;

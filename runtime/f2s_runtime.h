@@ -6,6 +6,13 @@
 #ifndef F2S_RUNTIME_H
 #define F2S_RUNTIME_H
 
+/* Thread pinning needs glibc's CPU-set macros; the generated prelude defines
+ * this before its first #include, as must any file that includes system
+ * headers before this text. Without them pinning is compiled out. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
 /* One share of a parallel region: thread `tid` of `nthreads`. */
 typedef void (*f2s_task_fn)(int tid, int nthreads, void *arg);
 
@@ -13,6 +20,16 @@ typedef void (*f2s_task_fn)(int tid, int nthreads, void *arg);
  * (threads are created on first use and reused by every later call; the
  * calling thread runs tid 0) and returns when all have finished. */
 static void f2s_parallel_run(int nthreads, f2s_task_fn fn, void *arg);
+
+/* Pins thread tid of every later parallel run of more than one thread to
+ * CPU cpus[tid] (OS numbering, as CpuModel::placement gives it), the calling
+ * thread, tid 0, included, as OpenMP's OMP_PROC_BIND does. A run of more
+ * threads than ncpus is not pinned at all (threads pinned before go back to
+ * the CPUs the process started with); a CPU outside the process's allowed
+ * set is skipped (that thread is left unpinned); pinning never fails a run.
+ * F2S_PIN=0 in the environment turns it off. `cpus` must outlive the pool
+ * (a static array); ncpus 0 stops pinning. */
+static void f2s_set_placement(const int *cpus, int ncpus);
 
 /* F2S_NUM_THREADS when set to a positive number, else `fallback` when
  * positive, else the number of online processors. */

@@ -183,6 +183,82 @@ int main(void) {
 
 const char *kUnusedProgram = "int main(void) { return 0; }\n";
 
+const char *kPinProgram = R"(
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+struct where {
+  int cpu[4];
+  cpu_set_t mask[4];
+};
+
+static void record(int tid, int nthreads, void *p) {
+  struct where *w = (struct where *)p;
+  (void)nthreads;
+  w->cpu[tid] = sched_getcpu();
+  pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), &w->mask[tid]);
+}
+
+static int only(const cpu_set_t *m, int cpu) {
+  return CPU_COUNT(m) == 1 && CPU_ISSET(cpu, m);
+}
+
+int main(void) {
+  static const int reversed[] = {1, 0};
+  static const int with_missing[] = {0, 9999};
+  cpu_set_t allowed;
+  struct where w;
+  int failures = 0;
+  sched_getaffinity(0, sizeof allowed, &allowed);
+  if (!CPU_ISSET(0, &allowed) || !CPU_ISSET(1, &allowed)) {
+    printf("SKIP: CPUs 0 and 1 are not both allowed\n");
+    return 0;
+  }
+#define CHECK(cond, what) do { if (!(cond)) { ++failures; printf("FAIL %s\n", what); } } while (0)
+  f2s_set_placement(reversed, 2);
+  for (int rep = 0; rep < 3; ++rep) {
+    memset(&w, 0, sizeof w);
+    f2s_parallel_run(2, record, &w);
+    CHECK(w.cpu[0] == 1 && only(&w.mask[0], 1), "tid 0 on CPU 1");
+    CHECK(w.cpu[1] == 0 && only(&w.mask[1], 0), "tid 1 on CPU 0");
+  }
+  /* More threads than listed CPUs: nobody pinned, the caller included. */
+  memset(&w, 0, sizeof w);
+  f2s_parallel_run(3, record, &w);
+  for (int t = 0; t < 3; ++t)
+    CHECK(CPU_EQUAL(&w.mask[t], &allowed), "unpinned with 3 threads");
+  /* A CPU the process may not use is skipped, the others still pinned. */
+  f2s_set_placement(with_missing, 2);
+  memset(&w, 0, sizeof w);
+  f2s_parallel_run(2, record, &w);
+  CHECK(w.cpu[0] == 0 && only(&w.mask[0], 0), "tid 0 on CPU 0");
+  CHECK(CPU_EQUAL(&w.mask[1], &allowed), "tid 1 unpinned: CPU 9999 is not allowed");
+  printf("%s\n", failures ? "FAILED" : "PASSED");
+  return failures != 0;
+}
+)";
+
+const char *kPinOffProgram = R"(
+#include <sched.h>
+#include <stdio.h>
+
+static void record(int tid, int nthreads, void *p) {
+  (void)nthreads;
+  pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), (cpu_set_t *)p + tid);
+}
+
+int main(void) {
+  static const int cpus[] = {1, 0};
+  cpu_set_t allowed, mask[2];
+  sched_getaffinity(0, sizeof allowed, &allowed);
+  f2s_set_placement(cpus, 2);
+  f2s_parallel_run(2, record, mask);
+  printf("%d %d\n", CPU_EQUAL(&mask[0], &allowed), CPU_EQUAL(&mask[1], &allowed));
+  return 0;
+}
+)";
+
 class Runtime : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -241,6 +317,22 @@ TEST_F(Runtime, PoolGrowsAndNumThreadsReadsTheEnvironment) {
   EXPECT_EQ(r.out, "5 1 0\n");
   r = run("grow", {{"F2S_NUM_THREADS", "0"}});
   EXPECT_EQ(r.out, "5 1 0\n");
+}
+
+TEST_F(Runtime, PinsThreadsToThePlacementAndSkipsUnavailableCpus) {
+  ASSERT_EQ(compile(kPinProgram, "pin"), "");
+  ProcessResult r = run("pin");
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+  if (r.out.rfind("SKIP", 0) == 0)
+    GTEST_SKIP() << r.out;
+  EXPECT_EQ(r.out, "PASSED\n");
+}
+
+TEST_F(Runtime, PinningIsOffWithF2sPin0) {
+  ASSERT_EQ(compile(kPinOffProgram, "pinoff"), "");
+  ProcessResult r = run("pinoff", {{"F2S_PIN", "0"}});
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+  EXPECT_EQ(r.out, "1 1\n");
 }
 
 } // namespace
