@@ -49,4 +49,10 @@ std::string print_c_expr(const Kernel &k, const Expr &e);
 /// The name of variant `variant` of kernel `k` in C.
 std::string c_variant_name(const Kernel &k, const std::string &variant);
 
+/// The thread placement, once per file after the prelude: a constructor that
+/// hands `cpus` (entry t: the CPU of thread t, from CpuModel::placement) to
+/// the runtime's f2s_set_placement, so the library and the harness pin
+/// alike. Nothing when `cpus` is empty (threads are not pinned).
+std::string print_c_placement(const std::vector<int> &cpus, const std::string &comment);
+
 } // namespace f2s

@@ -40,6 +40,12 @@ std::vector<EntryPoint> entry_points(const PackageInfo &info,
           {&k, k.name + "_" + c.code.variant.target,
            entry_symbol(info, k, "_" + c.code.variant.target),
            "'" + k.name + "' on target " + c.code.variant.target + ": " + describe_choice(b, c)});
+    const Choice &d = b.choices[b.default_choice];
+    if (!d.code.first_touch_name.empty())
+      entries.push_back({&d.code.first_touch_ir, k.name + "_first_touch",
+                         entry_symbol(info, k, "_first_touch"),
+                         "zero in every grid of '" + k.name + "', touched by the threads of '" +
+                             k.name + "' (call it right after ALLOCATE)"});
   }
   return entries;
 }
@@ -174,7 +180,7 @@ std::string report(const PackageInfo &info, const std::vector<KernelBuild> &kern
 
 std::string library_c_source(const PackageInfo &info, const std::vector<KernelBuild> &kernels) {
   std::ostringstream out;
-  out << print_c_prelude();
+  out << print_c_prelude() << print_c_placement(info.cpus, "placement on " + info.machine);
   for (const KernelBuild &b : kernels) {
     const Kernel &k = b.kernel;
     out << print_c_args_struct(k);
@@ -192,6 +198,17 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
     for (const Choice &c : b.choices)
       entry(c, "_" + c.code.variant.target,
             "'" + k.name + "' on target " + c.code.variant.target + ": " + describe_choice(b, c));
+    // The first touch takes the default choice's tuning values and threads,
+    // so it splits the grids exactly as the plain entry point computes them.
+    if (!d.code.first_touch_name.empty()) {
+      const Kernel &ft = d.code.first_touch_ir;
+      out << print_c_args_struct(ft) << d.code.first_touch_function
+          << print_c_entry(ft, entry_symbol(info, k, "_first_touch"),
+                           d.code.variant.target + "_" + d.code.variant.name,
+                           tune_values(d.code, d.candidate), d.candidate.threads,
+                           "'" + k.name + "_first_touch': zero in every grid, by the threads of " +
+                               describe_choice(b, d));
+    }
   }
   return out.str();
 }

@@ -29,11 +29,16 @@ struct PackageInfo {
   std::vector<std::string> sources; ///< the Fortran files read
   std::string machine;              ///< where it was tuned, in words
   std::vector<std::string> cflags;
+  /// Thread t runs on CPU cpus[t] (CpuModel::placement on the tuning
+  /// machine), baked into the library; empty: threads are not pinned.
+  std::vector<int> cpus;
 };
 
 /// Everything the library builder writes. For each kernel K the library
-/// exports `K` (symbol NAME_K), running the default choice, and `K_<target>`
-/// for each target.
+/// exports `K` (symbol NAME_K), running the default choice, `K_<target>`
+/// for each target, and, when the default choice is a CPU variant,
+/// `K_first_touch` (NAME_K_first_touch): zero in every element of every grid,
+/// written with the default choice's threads, pinning and decomposition.
 LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBuild> &kernels);
 
 /// The whole C source of the library (what --emit=c prints).

@@ -136,8 +136,13 @@ KernelTuning tune_kernel(const Kernel &k, const SearchSpace &space,
       continue;
     std::string stem = k.name + "_" + variants[v].variant.target + "_" + variants[v].variant.name;
     std::filesystem::path src = o.work_dir / (stem + ".c"), bin = o.work_dir / stem;
-    std::ofstream(src) << print_c_harness(k, variants[v].c_function, variants[v].c_name,
-                                          variants[v].ir.tuning.size());
+    const VariantCode &code = variants[v];
+    HarnessExtras extras;
+    if (!code.first_touch_name.empty())
+      extras = {&code.first_touch_ir, code.first_touch_function, code.first_touch_name, {}};
+    extras.cpus = o.cpus;
+    std::ofstream(src) << print_c_harness(k, code.c_function, code.c_name, code.ir.tuning.size(),
+                                          extras);
     Command cc;
     cc.argv = {c_compiler(), "-O3", "-std=gnu11", "-pthread", "-ffp-contract=off"};
     cc.argv.insert(cc.argv.end(), o.cflags.begin(), o.cflags.end());

@@ -20,6 +20,9 @@ struct TuneOptions {
   double timeout_s = 60;          ///< per candidate run
   int reps = 5;                   ///< timed runs per candidate (median reported)
   std::vector<std::string> cflags;
+  /// Thread t of a candidate runs on CPU cpus[t] (CpuModel::placement on this
+  /// machine, as the library will pin them); empty: threads are not pinned.
+  std::vector<int> cpus;
   std::function<void(const std::string &)> progress; ///< one line per step, may be empty
 };
 

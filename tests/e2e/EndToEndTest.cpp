@@ -101,6 +101,10 @@ TEST_P(Operator, TunedLibraryMatchesTheOriginalAtOtherSizes) {
 
 INSTANTIATE_TEST_SUITE_P(KamilOperators, Operator,
                          ::testing::Values("laplacian", "divergence", "gradient"));
+// Zhang and Mueller (CGO 2012), Table 1: a temporary reassigned, a two-point
+// halo, thirteen coefficient grids, and corner reads.
+INSTANTIATE_TEST_SUITE_P(ZhangMuellerTable1, Operator,
+                         ::testing::Values("star7", "star13", "himeno19", "box27"));
 
 TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {
   test::ScratchDir dir;
