@@ -1,15 +1,31 @@
 #include "harness/Variants.h"
 
 #include "codegen/CPrinter.h"
+#include "transforms/ArrayIndexing.h"
+#include "transforms/CacheBypass.h"
 #include "transforms/Chunking.h"
+#include "transforms/CommonSubexpressions.h"
 #include "transforms/CoreBlocking.h"
 #include "transforms/FirstTouch.h"
 #include "transforms/Parallelize.h"
+#include "transforms/Prefetch.h"
+#include "transforms/RegisterBlocking.h"
 #include "transforms/ThreadBlocking.h"
 
 #include <stdexcept>
 
 namespace f2s {
+
+namespace {
+
+/// A compile-time option of the variant; `fallback` (the pass's default)
+/// when the variant does not set it.
+int option(const Variant &v, const std::string &name, int fallback) {
+  auto it = v.options.find(name);
+  return it == v.options.end() ? fallback : it->second;
+}
+
+} // namespace
 
 Kernel apply_variant(const Kernel &k, const Variant &v) {
   Kernel out = k;
@@ -26,6 +42,26 @@ Kernel apply_variant(const Kernel &k, const Variant &v) {
       break;
     case Pass::ThreadBlocking:
       out = block_threads(out);
+      break;
+    case Pass::RegisterBlock: {
+      RegisterBlockingOptions o;
+      o.rx = option(v, "rx", o.rx);
+      o.ry = option(v, "ry", o.ry);
+      o.rz = option(v, "rz", o.rz);
+      out = register_block(out, o);
+      break;
+    }
+    case Pass::CommonSubexpressions:
+      out = eliminate_common_subexpressions(out, {option(v, "cse", 1) != 0});
+      break;
+    case Pass::ArrayIndexing:
+      out = choose_array_indexing(out, {option(v, "indexing", ArrayIndexingOptions{}.indexing)});
+      break;
+    case Pass::CacheBypass:
+      out = bypass_cache(out, {option(v, "bypass", 1) != 0});
+      break;
+    case Pass::Prefetch:
+      out = add_prefetch(out, {option(v, "prefetch", 1) != 0});
       break;
     }
   }

@@ -14,11 +14,17 @@ namespace f2s {
 /// One transformation of a variant's recipe. The strategy only names passes;
 /// the harness applies them (strategy/ knows machines, not transformations).
 enum class Pass : uint8_t {
-  BlockLoops,      ///< transforms/CoreBlocking: adds cx, cy (, cz)
+  BlockLoops,       ///< transforms/CoreBlocking: adds cx, cy (, cz)
   ParallelizeOuter, ///< transforms/Parallelize
   // The seed's decomposition, after BlockLoops, instead of ParallelizeOuter:
-  Chunking,      ///< transforms/Chunking: adds chunk
-  ThreadBlocking ///< transforms/ThreadBlocking (after Chunking): adds group, tx, ty (, tz)
+  Chunking,       ///< transforms/Chunking: adds chunk
+  ThreadBlocking, ///< transforms/ThreadBlocking (after Chunking): adds group, tx, ty (, tz)
+  // The per-point passes, after blocking and parallelisation:
+  RegisterBlock,        ///< transforms/RegisterBlocking: options rx, ry, rz
+  CommonSubexpressions, ///< transforms/CommonSubexpressions: option cse
+  ArrayIndexing,        ///< transforms/ArrayIndexing: option indexing
+  CacheBypass,          ///< transforms/CacheBypass: option bypass
+  Prefetch,             ///< transforms/Prefetch: option prefetch; adds pf
 };
 
 /// A code shape: what gets compiled once and timed with many parameters.

@@ -1,0 +1,34 @@
+// Helpers shared by the per-point passes (register blocking, common
+// subexpressions, array indexing, cache bypass, prefetch): finding the loops
+// that run over the points of a block, and making names that capture nothing.
+#pragma once
+
+#include "ast/IR.h"
+
+#include <set>
+#include <string>
+
+namespace f2s {
+
+/// Whether `s` is a nest of point loops: a perfect nest of serial or
+/// (plain) parallel loops that step by the literal 1 and whose innermost
+/// body holds no loop. Core blocking
+/// (and every other loop decomposition) leaves block loops with run-time
+/// steps outside, so the point loops are the unit-step loops at the bottom.
+bool is_point_nest(const Stmt &s);
+
+/// Whether the statement holds a loop anywhere.
+bool contains_loop(const Stmt &s);
+
+/// Whether `e` reads the scalar or loop variable `name`.
+bool uses_var(const Expr &e, const std::string &name);
+
+/// Every name the kernel uses: arguments, temporaries, tuning parameters and
+/// the variables of every loop.
+std::set<std::string> names_in_use(const Kernel &k);
+
+/// `base` if unused, else `base` with the first number from 2 that makes it
+/// unused (after an underscore when `base` ends in a digit); the name is added to `used`.
+std::string fresh_name(std::set<std::string> &used, const std::string &base);
+
+} // namespace f2s
