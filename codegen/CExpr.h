@@ -5,6 +5,8 @@
 #include "codegen/CPrinter.h"
 
 #include <cstdlib>
+#include <map>
+#include <optional>
 #include <string>
 
 namespace f2s {
@@ -44,24 +46,65 @@ public:
     return "?";
   }
 
-  /// `g[linear index]`, column-major from the declared lower bounds.
+  /// `g[linear index]`, column-major from the declared lower bounds; or
+  /// `row[x]` when a row pointer of the innermost loop holds the element.
   std::string grid_element(const std::string &grid, const std::vector<Index> &index) const {
+    if (auto row = row_of(grid, index))
+      return *row + "[" + subscript(index[0]) + "]";
+    return element_at(grid, index, subscript(index[0]));
+  }
+
+  /// The element of `grid` at `index` with the x subscript `x` (C text).
+  std::string element_at(const std::string &grid, const std::vector<Index> &index,
+                         const std::string &x) const {
     std::string g = c_name(grid), linear;
     for (size_t d = 0; d < index.size(); ++d) {
-      const Index &ix = index[d];
-      std::string term;
-      if (ix.var.empty())
-        term = std::to_string(ix.offset);
-      else {
-        term = ix.coeff == 1 ? c_name(ix.var) : std::to_string(ix.coeff) + "*" + c_name(ix.var);
-        if (ix.offset)
-          term += (ix.offset > 0 ? " + " : " - ") + std::to_string(std::abs(ix.offset));
-      }
-      term += " - f2s_" + g + "_lo" + std::to_string(d);
+      std::string term =
+          (d == 0 ? x : subscript(index[d])) + " - f2s_" + g + "_lo" + std::to_string(d);
       linear +=
           d == 0 ? "(" + term + ")" : " + f2s_" + g + "_s" + std::to_string(d) + "*(" + term + ")";
     }
     return g + "[" + linear + "]";
+  }
+
+  /// One subscript: `i + 1`, `2*i`, `3`.
+  static std::string subscript(const Index &ix) {
+    if (ix.var.empty())
+      return std::to_string(ix.offset);
+    std::string term =
+        ix.coeff == 1 ? c_name(ix.var) : std::to_string(ix.coeff) + "*" + c_name(ix.var);
+    if (ix.offset)
+      term += (ix.offset > 0 ? " + " : " - ") + std::to_string(std::abs(ix.offset));
+    return term;
+  }
+
+  /// The row of an element: its grid and every subscript but x. Elements of
+  /// one row are contiguous.
+  static std::string row_key(const std::string &grid, const std::vector<Index> &index) {
+    std::string key = grid;
+    for (size_t d = 1; d < index.size(); ++d)
+      key += "|" + index[d].var + "*" + std::to_string(index[d].coeff) + "+" +
+             std::to_string(index[d].offset);
+    return key;
+  }
+
+  /// Row pointers in scope (row_key -> C name) for elements whose x subscript
+  /// is `x_var` plus a constant; set by the statement printer around an
+  /// innermost loop, cleared after it.
+  void set_rows(std::string x_var, std::map<std::string, std::string> rows) {
+    row_x_var_ = std::move(x_var);
+    rows_ = std::move(rows);
+  }
+
+  /// The row pointer that holds the element, if one is in scope.
+  std::optional<std::string> row_of(const std::string &grid,
+                                    const std::vector<Index> &index) const {
+    if (rows_.empty() || index.empty() || index[0].var != row_x_var_ || index[0].coeff != 1)
+      return std::nullopt;
+    auto it = rows_.find(row_key(grid, index));
+    if (it == rows_.end())
+      return std::nullopt;
+    return it->second;
   }
 
 private:
@@ -136,6 +179,8 @@ private:
   }
 
   const Kernel &kernel_;
+  std::string row_x_var_;
+  std::map<std::string, std::string> rows_;
 };
 
 } // namespace f2s

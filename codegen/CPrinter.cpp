@@ -67,11 +67,97 @@ void print_prologue(const Kernel &k, std::ostringstream &out) {
   }
   for (size_t t = 0; t < k.tuning.size(); ++t) {
     std::string n = c_name(k.tuning[t].name);
-    out << "  const long " << n << " = tune[" << t << "] > 0 ? tune[" << t << "] : 1;\n";
+    // A block size of 0 would never advance; a prefetch distance of 0 means none.
+    const char *fallback = k.tuning[t].name == k.prefetch_distance ? "0" : "1";
+    out << "  const long " << n << " = tune[" << t << "] > 0 ? tune[" << t << "] : " << fallback
+        << ";\n";
   }
   for (const Variable &v : k.temps)
     out << "  " << c_type(v.type) << " " << c_name(v.name) << ";\n";
+  out << c_row_buffers_begin(k);
 }
+
+/// Cache bypass (transforms/CacheBypass): row buffers and the copy of a
+/// row to memory with non-temporal stores, using the widest streaming store
+/// the compiler targets; plain stores for the head (until the destination is
+/// aligned) and the tail.
+const char *const stream_helpers = R"(#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+/* A row buffer: 64-byte aligned, n elements of `size` bytes. A row is a few
+   kilobytes; running out of memory for it leaves nothing sensible to do. */
+static inline void *f2s_alloc_row(size_t size, long n) {
+  size_t bytes = ((size_t)(n > 0 ? n : 1) * size + 63) / 64 * 64;
+  void *p = aligned_alloc(64, bytes);
+  if (!p)
+    abort();
+  return p;
+}
+#if defined(__AVX512F__)
+#define F2S_STREAM_BYTES 64
+#elif defined(__AVX__)
+#define F2S_STREAM_BYTES 32
+#else
+#define F2S_STREAM_BYTES 16
+#endif
+static inline void f2s_stream_double(double *restrict dst, const double *restrict src, long n) {
+  long i = 0;
+  for (; i < n && ((uintptr_t)(dst + i) % F2S_STREAM_BYTES) != 0; ++i)
+    dst[i] = src[i];
+#if defined(__AVX512F__)
+  for (; i + 8 <= n; i += 8)
+    _mm512_stream_pd(dst + i, _mm512_loadu_pd(src + i));
+#elif defined(__AVX__)
+  for (; i + 4 <= n; i += 4)
+    _mm256_stream_pd(dst + i, _mm256_loadu_pd(src + i));
+#elif defined(__SSE2__)
+  for (; i + 2 <= n; i += 2)
+    _mm_stream_pd(dst + i, _mm_loadu_pd(src + i));
+#endif
+  for (; i < n; ++i)
+    dst[i] = src[i];
+}
+static inline void f2s_stream_float(float *restrict dst, const float *restrict src, long n) {
+  long i = 0;
+  for (; i < n && ((uintptr_t)(dst + i) % F2S_STREAM_BYTES) != 0; ++i)
+    dst[i] = src[i];
+#if defined(__AVX512F__)
+  for (; i + 16 <= n; i += 16)
+    _mm512_stream_ps(dst + i, _mm512_loadu_ps(src + i));
+#elif defined(__AVX__)
+  for (; i + 8 <= n; i += 8)
+    _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
+#elif defined(__SSE2__)
+  for (; i + 4 <= n; i += 4)
+    _mm_stream_ps(dst + i, _mm_loadu_ps(src + i));
+#endif
+  for (; i < n; ++i)
+    dst[i] = src[i];
+}
+static inline void f2s_stream_int32_t(int32_t *restrict dst, const int32_t *restrict src, long n) {
+  long i = 0;
+  for (; i < n && ((uintptr_t)(dst + i) % F2S_STREAM_BYTES) != 0; ++i)
+    dst[i] = src[i];
+#if defined(__AVX512F__)
+  for (; i + 16 <= n; i += 16)
+    _mm512_stream_si512((void *)(dst + i), _mm512_loadu_si512((const void *)(src + i)));
+#elif defined(__AVX__)
+  for (; i + 8 <= n; i += 8)
+    _mm256_stream_si256((__m256i *)(dst + i), _mm256_loadu_si256((const __m256i *)(src + i)));
+#elif defined(__SSE2__)
+  for (; i + 4 <= n; i += 4)
+    _mm_stream_si128((__m128i *)(dst + i), _mm_loadu_si128((const __m128i *)(src + i)));
+#endif
+  for (; i < n; ++i)
+    dst[i] = src[i];
+}
+/* Streaming stores are weakly ordered: fenced before the threads report done. */
+static inline void f2s_stream_fence(void) {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+)";
 
 } // namespace
 
@@ -89,6 +175,7 @@ std::string print_c_prelude() {
     out << "static inline " << t << " f2s_max_" << t << "(" << t << " x, " << t
         << " y) { return y > x ? y : x; }\n";
   }
+  out << stream_helpers;
   out << "static inline long f2s_ipow(long b, long e) {\n"
          "  long r = 1;\n"
          "  if (e < 0) /* Fortran: integer division 1/b**|e| */\n"
@@ -140,6 +227,7 @@ std::string print_c_variant(const Kernel &k, const std::string &variant) {
   std::ostringstream body;
   print_prologue(k, body);
   CStmtPrinter(k, body).print(k.body, 1);
+  body << c_row_buffers_end(k);
 
   if (!has_parallel_loop(k.body)) {
     out << "static void " << fn << "(" << args << ", const long *tune, int nthreads) {\n"

@@ -5,6 +5,7 @@
 
 #include "codegen/CExpr.h"
 
+#include <map>
 #include <sstream>
 
 namespace f2s {
@@ -19,12 +20,29 @@ public:
 
 private:
   void print_for(const For *f, int indent);
+  /// A loop with no loop inside: row pointers, prefetches and streamed rows
+  /// as the kernel's attributes ask (Kernel::indexing, prefetch_distance,
+  /// streamed), and `#pragma GCC ivdep`: the points of every nest the front
+  /// end accepts are independent, so gcc may vectorise without checks.
+  void print_innermost(const For *f, int indent);
+  void print_loop_header(const For *f, const std::string &pad);
   /// A loop whose iterations are divided among the threads (CParallelLoops.cpp).
   void print_parallel_for(const For *f, int indent);
 
   const Kernel &kernel_;
   CExprPrinter exprs_;
   std::ostringstream &out_;
+  /// While an innermost loop is printed: the row buffer of each streamed
+  /// row (CExprPrinter::row_key -> buffer name).
+  std::map<std::string, std::string> streams_;
+  std::string stream_var_; ///< the x variable of those rows
 };
+
+/// The per-thread row buffers of the streamed grids (Kernel::streamed),
+/// allocated at the top of a variant's (or parallel task's) body, after the
+/// prologue; and their release with the store fence at its end. Empty when
+/// the kernel streams nothing.
+std::string c_row_buffers_begin(const Kernel &k);
+std::string c_row_buffers_end(const Kernel &k);
 
 } // namespace f2s
