@@ -1,6 +1,8 @@
+#include "codegen/CPrinter.h"
 #include "codegen/CStmt.h"
 
 #include <cassert>
+#include <sstream>
 #include <vector>
 
 namespace f2s {
@@ -109,6 +111,25 @@ void CStmtPrinter::print_parallel_for(const For *f, int indent) {
   }
   print(loops.back()->body, indent + 3);
   out_ << pad1 << "  }\n" << pad1 << "}\n" << pad << "}\n";
+}
+
+} // namespace f2s
+
+namespace f2s {
+
+std::string print_c_placement(const std::vector<int> &cpus, const std::string &comment) {
+  if (cpus.empty())
+    return "";
+  std::ostringstream out;
+  out << "/* Thread t of every parallel run is pinned to CPU f2s_placement[t] (" << comment
+      << "). */\n";
+  out << "static const int f2s_placement[" << cpus.size() << "] = {";
+  for (size_t i = 0; i < cpus.size(); ++i)
+    out << (i ? ", " : "") << cpus[i];
+  out << "};\n";
+  out << "__attribute__((constructor)) static void f2s_use_placement(void) {\n"
+      << "  f2s_set_placement(f2s_placement, " << cpus.size() << ");\n}\n\n";
+  return out.str();
 }
 
 } // namespace f2s

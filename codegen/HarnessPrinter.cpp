@@ -52,7 +52,7 @@ static void f2s_fill_task(int tid, int nthreads, void *arg) {
   }
 }
 
-static void *f2s_new_grid(long n, int type, unsigned grid, long plane, int threads) {
+static void *f2s_alloc_grid(long n, int type) {
   size_t elem = type == 2 ? 8 : 4;
   size_t bytes = ((size_t)(n > 0 ? n : 1) * elem + 63) / 64 * 64;
   void *p = aligned_alloc(64, bytes);
@@ -60,9 +60,14 @@ static void *f2s_new_grid(long n, int type, unsigned grid, long plane, int threa
     fprintf(stderr, "f2s harness: cannot allocate %zu bytes\n", bytes);
     exit(2);
   }
+  return p;
+}
+
+/* Without a first-touch function the fill itself is the first touch, by
+ * planes of the slowest dimension; after one, pages stay where it put them. */
+static void f2s_fill_grid(void *p, long n, int type, unsigned grid, long plane, int threads) {
   struct f2s_fill f = {p, type, grid, n, plane > 0 ? plane : 1};
   f2s_parallel_run(threads, f2s_fill_task, &f);
-  return p;
 }
 
 /* max |c - r| / max |r| over a grid; a NaN on one side only is an error. */
@@ -111,15 +116,20 @@ int type_code(Type t) {
 } // namespace
 
 std::string print_c_harness(const Kernel &original, const std::string &variant_code,
-                            const std::string &variant_fn, size_t n_tune) {
+                            const std::string &variant_fn, size_t n_tune,
+                            const HarnessExtras &extras) {
   KernelFacts facts = analyze(original);
   std::set<std::string> written(facts.write_set.begin(), facts.write_set.end());
   std::string args_type = "struct f2s_" + original.name + "_args";
   std::string reference_fn = c_variant_name(original, "reference");
 
   std::ostringstream out;
-  out << print_c_prelude() << harness_support << print_c_args_struct(original)
-      << print_c_variant(original, "reference") << variant_code;
+  out << print_c_prelude() << harness_support
+      << print_c_placement(extras.cpus, "the placement the library uses")
+      << print_c_args_struct(original) << print_c_variant(original, "reference") << variant_code;
+  const bool first_touch = extras.first_touch && !extras.first_touch_fn.empty();
+  if (first_touch)
+    out << print_c_args_struct(*extras.first_touch) << extras.first_touch_code;
 
   size_t n_scalars = 0;
   std::string usage;
@@ -157,7 +167,8 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
   for (size_t t = 0; t < n_tune; ++t)
     out << "  tune[" << t << "] = strtol(argv[" << argi++ << "], NULL, 10);\n";
 
-  // Grids: extents from the declared bounds, then first-touch filling.
+  // Grids: extents from the declared bounds; all allocated, then first
+  // touched, then filled (and copied for the reference).
   unsigned grid_id = 0;
   std::vector<std::pair<std::string, Type>> written_grids;
   for (const Variable &v : original.args) {
@@ -173,14 +184,30 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
       if (d + 1 < v.rank())
         out << "  " << plane << " = " << ext << ";\n";
     }
+    out << "  " << c_type(v.type) << " *f2s_" << n << " = f2s_alloc_grid(" << ext << ", "
+        << type_code(v.type) << ");\n";
+  }
+  if (first_touch) {
+    std::string ft = "f2s_ft";
+    out << "  /* First touch with the variant's threads and decomposition. */\n";
+    out << "  struct f2s_" << extras.first_touch->name << "_args " << ft << ";\n";
+    for (const Variable &v : original.args)
+      out << "  " << ft << "." << c_name(v.name) << " = " << (v.is_grid() ? "f2s_" : "")
+          << c_name(v.name) << ";\n";
+    out << "  " << extras.first_touch_fn << "(&" << ft << ", tune, threads);\n";
+  }
+  for (const Variable &v : original.args) {
+    if (!v.is_grid())
+      continue;
+    std::string n = c_name(v.name), ext = "f2s_" + n + "_n", plane = "f2s_" + n + "_plane";
     std::string ctype = c_type(v.type);
     int code = type_code(v.type);
-    out << "  " << ctype << " *f2s_" << n << " = f2s_new_grid(" << ext << ", " << code << ", "
-        << grid_id++ << ", " << plane << ", threads);\n";
+    out << "  f2s_fill_grid(f2s_" << n << ", " << ext << ", " << code << ", " << grid_id++ << ", "
+        << plane << ", threads);\n";
     out << "  a." << n << " = r." << n << " = f2s_" << n << ";\n";
     if (written.count(v.name)) {
-      out << "  " << ctype << " *f2s_" << n << "_ref = f2s_new_grid(" << ext << ", " << code
-          << ", 0, " << plane << ", 1);\n"
+      out << "  " << ctype << " *f2s_" << n << "_ref = f2s_alloc_grid(" << ext << ", " << code
+          << ");\n"
           << "  memcpy(f2s_" << n << "_ref, f2s_" << n << ", (size_t)" << ext << " * sizeof("
           << ctype << "));\n"
           << "  r." << n << " = f2s_" << n << "_ref;\n";

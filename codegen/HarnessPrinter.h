@@ -5,6 +5,7 @@
 #include "ast/IR.h"
 
 #include <string>
+#include <vector>
 
 namespace f2s {
 
@@ -15,14 +16,25 @@ namespace f2s {
 ///   prog THREADS REPS TOLERANCE SCALAR... TUNE...
 ///
 /// with one SCALAR per scalar argument in argument order. It fills every grid
-/// with deterministic pseudo-random values in [0.5, 1.5), each part by the
-/// thread that computes it (first touch), runs the reference and the variant
+/// with deterministic pseudo-random values in [0.5, 1.5) after touching it
+/// first with the threads that will compute it (see below), runs the reference and the variant
 /// from the same data, compares every written grid (halos included: they must
 /// be left alone), and if the largest relative difference is within TOLERANCE
 /// runs the variant once to warm up and REPS times more. It prints one line:
 ///
 ///   F2S-RESULT {"verified": true, "max_rel_err": ..., "median_s": ..., "min_s": ...}
+///
+/// With `extras`, the grids are first touched by the variant's first-touch
+/// function (same threads, pinning and decomposition as the variant) before
+/// the values are written, and the harness pins threads like the library.
+struct HarnessExtras {
+  const Kernel *first_touch = nullptr; ///< the first-touch kernel (for its args struct)
+  std::string first_touch_code;        ///< its C function, taking the variant's tuning values
+  std::string first_touch_fn;          ///< that function's name
+  std::vector<int> cpus;               ///< the placement (print_c_placement); empty: no pinning
+};
 std::string print_c_harness(const Kernel &original, const std::string &variant_code,
-                            const std::string &variant_fn, size_t n_tune);
+                            const std::string &variant_fn, size_t n_tune,
+                            const HarnessExtras &extras = {});
 
 } // namespace f2s
