@@ -3,11 +3,14 @@
 #include "ast/Analysis.h"
 #include "ast/IRPrinter.h"
 #include "frontend/Frontend.h"
+#include "harness/CudaBuild.h"
 #include "harness/LibraryBuilder.h"
 #include "harness/Package.h"
 #include "harness/Tuner.h"
 #include "strategy/CpuEngine.h"
 #include "strategy/MachineModel.h"
+#include "strategy/PerformanceModel.h"
+#include "strategy/Search.h"
 
 #include <cctype>
 #include <cstdlib>
@@ -111,14 +114,29 @@ KernelBuild untuned_build(const Kernel &k, const DriverOptions &o) {
   return b;
 }
 
+/// Measures the space with the search method the user chose.
+KernelTuning search(const Kernel &k, const KernelFacts &facts, const CpuModel &machine,
+                    const SearchSpace &space, const std::vector<VariantCode> &code,
+                    const ProblemSize &size, const TuneOptions &topt, const std::string &method) {
+  if (method == "exhaustive")
+    return tune_kernel(k, space, code, size, topt);
+  std::vector<double> predicted;
+  for (const Candidate &c : space.candidates)
+    predicted.push_back(predict_seconds(k, facts, machine, size.extents, space, c));
+  // The model ranks; a dozen measurements anchor the climb from its best.
+  std::unique_ptr<SearchMethod> guided = model_guided_search(std::move(predicted), 12);
+  if (method == "compare")
+    return compare_searches(k, space, code, size, topt, *guided);
+  return tune_kernel(k, space, code, size, topt, *guided);
+}
+
 KernelBuild tuned_build(const Kernel &k, const CpuModel &machine, const DriverOptions &o,
                         const fs::path &work_dir) {
   KernelFacts facts = analyze(k);
   ProblemSize size = problem_size_for(k, tuning_extents(k, o));
-  SearchSpace space = enumerate_cpu(k, facts, size.extents, {o.targets, machine.pus});
+  SearchSpace space = enumerate_cpu(k, facts, size.extents, {o.targets, &machine});
   std::vector<VariantCode> code = generate_variants(k, space);
-  progress(o, "'" + k.name + "': " + std::to_string(space.candidates.size()) + " candidates in " +
-                  std::to_string(space.variants.size()) + " variants");
+  progress(o, "'" + k.name + "': " + space.summary());
 
   TuneOptions topt;
   topt.work_dir = work_dir / k.name;
@@ -127,8 +145,9 @@ KernelBuild tuned_build(const Kernel &k, const CpuModel &machine, const DriverOp
   topt.timeout_s = o.timeout_s;
   topt.reps = o.reps;
   topt.cflags = o.cflags;
+  topt.budget_s = o.budget_s;
   topt.progress = [&](const std::string &line) { progress(o, "'" + k.name + "' " + line); };
-  KernelTuning tuning = tune_kernel(k, space, code, size, topt);
+  KernelTuning tuning = search(k, facts, machine, space, code, size, topt, o.search);
 
   KernelBuild b{k, {}, 0, tuning};
   auto overall = tuning.best();
@@ -175,15 +194,32 @@ int run_pipeline(const DriverOptions &o) {
     // Enumerate, transform, emit, build, time and pick, per kernel.
     CpuModel machine = cpu_model_from_host();
     PackageInfo info{lib_name, o.files, machine.description, o.cflags};
+    // The CPU targets first; CUDA's choice joins each build after them.
+    DriverOptions cpu_o = o;
+    std::erase(cpu_o.targets, std::string("cuda"));
+    const bool cuda = cpu_o.targets.size() != o.targets.size();
     std::vector<KernelBuild> builds;
     if (o.tune && o.emit.empty()) {
       progress(o, "tuning on " + machine.description);
       work_dir = make_work_dir();
       for (const Kernel &k : kernels)
-        builds.push_back(tuned_build(k, machine, o, work_dir));
+        builds.push_back(tuned_build(k, machine, cpu_o, work_dir));
     } else {
       for (const Kernel &k : kernels)
-        builds.push_back(untuned_build(k, o));
+        builds.push_back(untuned_build(k, cpu_o));
+    }
+    CudaBuilds cuda_builds;
+    if (cuda) {
+      CudaBuildOptions co;
+      co.tune = o.tune && o.emit.empty();
+      co.work_dir = work_dir.empty() && co.tune ? (work_dir = make_work_dir()) : work_dir;
+      co.tune_options.jobs =
+          o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      co.tune_options.timeout_s = o.timeout_s;
+      co.tune_options.reps = o.reps;
+      co.tune_options.progress = [&](const std::string &line) { progress(o, line); };
+      co.tune_size = o.tune_size;
+      cuda_builds = add_cuda_builds(builds, co);
     }
     if (o.emit == "c") {
       std::cout << library_c_source(info, builds);
@@ -192,7 +228,10 @@ int run_pipeline(const DriverOptions &o) {
 
     // Package.
     fs::path out_dir = o.output_dir.empty() ? fs::path(lib_name) : fs::path(o.output_dir);
-    build_library(package_library(info, builds), out_dir);
+    LibraryFiles files = package_library(info, builds);
+    if (cuda)
+      add_cuda_to_library(files, info, builds, cuda_builds.gpu, cuda_builds.times);
+    build_library(files, out_dir);
     for (const KernelBuild &b : builds) {
       const Choice &c = b.choices[b.default_choice];
       std::string how = b.tuning

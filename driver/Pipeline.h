@@ -19,6 +19,8 @@ struct DriverOptions {
   int jobs = 0;                   ///< 0: one per processor
   int reps = 5;
   double timeout_s = 60;
+  std::string search = "model"; ///< "model", "exhaustive" or "compare"
+  double budget_s = 0;          ///< seconds of measuring per kernel; 0: no limit
   bool keep_work = false;
   bool quiet = false;
   std::vector<std::string> cflags = {"-march=native"};

@@ -27,7 +27,8 @@ int main(int argc, char **argv) {
   app.add_option("FILE", o.files, "Fortran source files (.f90, .F90)")->required();
   std::string targets = "pthreads";
   app.add_option("--target", targets,
-                 "Comma-separated targets: c (serial), pthreads (threads); default pthreads");
+                 "Comma-separated targets: c (serial), pthreads (threads), cuda (GPU, needs nvcc); "
+                 "default pthreads");
   app.add_option("-o,--output", o.output_dir,
                  "Output directory (default: the library name); replaced atomically");
   app.add_option("--lib", o.lib_name, "Library and module name (default: f2s_<stem of FILE>)");
@@ -46,6 +47,15 @@ int main(int argc, char **argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--timeout", o.timeout_s, "Seconds a candidate may run (default 60)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--search", o.search,
+                 "How to search the candidates: model (default: rank with a roofline model, "
+                 "measure the most promising, climb from the best), exhaustive (measure all), "
+                 "or compare (model, then exhaustive, reporting how close model came)")
+      ->check(CLI::IsMember({"model", "exhaustive", "compare"}));
+  app.add_option("--budget", o.budget_s,
+                 "Seconds of measuring allowed per kernel; the search stops when it is spent "
+                 "(default: no limit)")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--keep-work", o.keep_work, "Keep the generated harnesses (their path is printed)");
   app.add_flag("-q,--quiet", o.quiet, "Print errors only");
 
@@ -63,12 +73,9 @@ int main(int argc, char **argv) {
   o.emit = emit;
   o.targets = split(targets, ',');
   for (const std::string &t : o.targets) {
-    if (t == "c" || t == "pthreads")
+    if (t == "c" || t == "pthreads" || t == "cuda")
       continue;
-    std::cerr << "f2stencil: error: "
-              << (t == "cuda" ? std::string("Target 'cuda' is not available in this build")
-                              : "Unknown target '" + t + "' (expected c, pthreads)")
-              << "\n";
+    std::cerr << "f2stencil: error: Unknown target '" << t << "' (expected c, pthreads, cuda)\n";
     return 1;
   }
   for (const std::string &n : split(tune_size, ',')) {

@@ -5,7 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 
 namespace f2s {
@@ -116,73 +119,179 @@ std::optional<size_t> KernelTuning::best(const std::string &target) const {
   return best;
 }
 
-KernelTuning tune_kernel(const Kernel &k, const SearchSpace &space,
-                         const std::vector<VariantCode> &variants, const ProblemSize &size,
-                         const TuneOptions &o) {
-  KernelTuning tuning{k.name, size, space, {}};
-  KernelFacts facts = analyze(k);
-  std::filesystem::create_directories(o.work_dir);
+TuningSession::TuningSession(const Kernel &k, const SearchSpace &space,
+                             const std::vector<VariantCode> &variants, const ProblemSize &size,
+                             const TuneOptions &options)
+    : kernel_(k), facts_(analyze(k)), variants_(variants), options_(options),
+      start_(std::chrono::steady_clock::now()) {
+  tuning_.kernel = k.name;
+  tuning_.size = size;
+  tuning_.space = space;
+  std::filesystem::create_directories(options.work_dir);
+}
 
-  // One harness per variant that has candidates; block sizes and thread
-  // counts are run-time arguments, so a variant is compiled once.
-  std::vector<bool> used(variants.size(), false);
-  for (const Candidate &c : space.candidates)
-    used[c.variant] = true;
+bool TuningSession::budget_left() const {
+  if (options_.budget_s <= 0)
+    return true;
+  std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start_;
+  return spent.count() < options_.budget_s;
+}
+
+KernelTuning TuningSession::result() const {
+  KernelTuning t = tuning_;
+  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return t;
+}
+
+// Block sizes and thread counts are run-time arguments, so a variant is
+// compiled once, however many of its candidates are measured.
+void TuningSession::build(const std::vector<size_t> &wanted) {
   std::vector<Command> compiles;
-  std::vector<size_t> compiled_variant;
-  std::map<size_t, std::string> binary;
-  for (size_t v = 0; v < variants.size(); ++v) {
-    if (!used[v])
+  std::vector<size_t> compiled;
+  std::vector<std::string> binaries;
+  for (size_t v : wanted) {
+    bool queued = std::find(compiled.begin(), compiled.end(), v) != compiled.end();
+    if (queued || binary_.count(v) || build_error_.count(v))
       continue;
-    std::string stem = k.name + "_" + variants[v].variant.target + "_" + variants[v].variant.name;
-    std::filesystem::path src = o.work_dir / (stem + ".c"), bin = o.work_dir / stem;
-    const VariantCode &code = variants[v];
+    const VariantCode &code = variants_[v];
+    std::string stem = kernel_.name + "_" + code.variant.target + "_" + code.variant.name;
+    std::filesystem::path src = options_.work_dir / (stem + ".c"), bin = options_.work_dir / stem;
     HarnessExtras extras;
     if (!code.first_touch_name.empty())
       extras = {&code.first_touch_ir, code.first_touch_function, code.first_touch_name, {}};
-    extras.cpus = o.cpus;
-    std::ofstream(src) << print_c_harness(k, code.c_function, code.c_name, code.ir.tuning.size(),
-                                          extras);
+    extras.cpus = options_.cpus;
+    std::ofstream(src) << print_c_harness(kernel_, code.c_function, code.c_name,
+                                          code.ir.tuning.size(), extras);
     Command cc;
     cc.argv = {c_compiler(), "-O3", "-std=gnu11", "-pthread", "-ffp-contract=off"};
-    cc.argv.insert(cc.argv.end(), o.cflags.begin(), o.cflags.end());
+    cc.argv.insert(cc.argv.end(), options_.cflags.begin(), options_.cflags.end());
     cc.argv.insert(cc.argv.end(), {"-o", bin.string(), src.string(), "-lm"});
     cc.timeout_s = 600;
     compiles.push_back(cc);
-    compiled_variant.push_back(v);
-    binary[v] = bin.string();
+    compiled.push_back(v);
+    binaries.push_back(bin.string());
   }
-  say(o, "building " + std::to_string(compiles.size()) + " harness variant(s) of '" + k.name + "'");
-  std::vector<ProcessResult> built = run_parallel(compiles, o.jobs);
-  std::map<size_t, std::string> build_error;
-  for (size_t i = 0; i < built.size(); ++i)
-    if (!built[i].ok())
-      build_error[compiled_variant[i]] = built[i].describe() + ": " + first_line(built[i].err);
+  if (compiles.empty())
+    return;
+  say(options_, "building " + std::to_string(compiles.size()) + " harness variant(s)");
+  std::vector<ProcessResult> built = run_parallel(compiles, options_.jobs);
+  for (size_t i = 0; i < built.size(); ++i) {
+    if (built[i].ok())
+      binary_[compiled[i]] = binaries[i];
+    else
+      build_error_[compiled[i]] = built[i].describe() + ": " + first_line(built[i].err);
+  }
+}
 
-  double tolerance = tolerance_for(k, facts);
-  for (size_t i = 0; i < space.candidates.size(); ++i) {
+size_t TuningSession::measure(const std::vector<size_t> &candidates) {
+  const SearchSpace &space = tuning_.space;
+  std::vector<size_t> todo, variants;
+  for (size_t i : candidates) {
+    if (measured_.count(i) || std::find(todo.begin(), todo.end(), i) != todo.end())
+      continue;
+    todo.push_back(i);
+    variants.push_back(space.candidates.at(i).variant);
+  }
+  build(variants);
+
+  double tolerance = tolerance_for(kernel_, facts_);
+  size_t done = 0;
+  for (size_t i : todo) {
+    if (!budget_left())
+      break;
+    ++done;
     const Candidate &c = space.candidates[i];
     CandidateResult r;
-    if (auto e = build_error.find(c.variant); e != build_error.end()) {
+    if (auto e = build_error_.find(c.variant); e != build_error_.end()) {
       r.candidate = c;
       r.status = CandidateStatus::BuildFailed;
       r.detail = e->second;
     } else {
-      r = run_candidate(binary[c.variant], variants[c.variant], c, size, tolerance, facts, o);
+      r = run_candidate(binary_.at(c.variant), variants_[c.variant], c, tuning_.size, tolerance,
+                        facts_, options_);
     }
+    r.index = i;
     r.description = space.describe(c);
-    char line[256];
+    measured_[i] = r.status == CandidateStatus::Verified
+                       ? r.seconds
+                       : std::numeric_limits<double>::infinity();
+    char line[320];
+    size_t n = tuning_.results.size() + 1;
     if (r.status == CandidateStatus::Verified)
-      std::snprintf(line, sizeof line, "[%zu/%zu] %s: %.3f ms, %.2f GFlop/s, %.1f GB/s", i + 1,
-                    space.candidates.size(), r.description.c_str(), r.seconds * 1e3, r.gflops,
-                    r.gbps);
+      std::snprintf(line, sizeof line, "[%zu] %s: %.3f ms, %.2f GFlop/s, %.1f GB/s", n,
+                    r.description.c_str(), r.seconds * 1e3, r.gflops, r.gbps);
     else
-      std::snprintf(line, sizeof line, "[%zu/%zu] %s: %s (%s)", i + 1, space.candidates.size(),
-                    r.description.c_str(), status_name(r.status), r.detail.c_str());
-    say(o, line);
-    tuning.results.push_back(std::move(r));
+      std::snprintf(line, sizeof line, "[%zu] %s: %s (%s)", n, r.description.c_str(),
+                    status_name(r.status), r.detail.c_str());
+    say(options_, line);
+    tuning_.results.push_back(std::move(r));
   }
-  return tuning;
+  return done;
+}
+
+namespace {
+
+/// Runs `search` in `session` until it ends or the budget is spent; returns
+/// whether the budget cut it short.
+bool run_search(TuningSession &session, const SearchSpace &space, SearchMethod &search) {
+  while (true) {
+    std::vector<size_t> batch = search.next(space, session.measurements());
+    if (batch.empty())
+      return false;
+    session.measure(batch);
+    if (!session.budget_left())
+      return !search.next(space, session.measurements()).empty();
+  }
+}
+
+double best_seconds(const Measurements &m) {
+  double best = 0;
+  for (const auto &[i, s] : m)
+    if (std::isfinite(s) && (best == 0 || s < best))
+      best = s;
+  return best;
+}
+
+} // namespace
+
+KernelTuning compare_searches(const Kernel &k, const SearchSpace &space,
+                              const std::vector<VariantCode> &variants, const ProblemSize &size,
+                              const TuneOptions &options, SearchMethod &cheap) {
+  TuningSession session(k, space, variants, size, options);
+  run_search(session, space, cheap);
+  KernelTuning::Comparison cmp;
+  cmp.cheap = cheap.name();
+  cmp.cheap_measured = session.measurements().size();
+  cmp.cheap_best_s = best_seconds(session.measurements());
+  say(options, cheap.name() + " search: " + std::to_string(cmp.cheap_measured) +
+                   " measured; continuing exhaustively");
+  std::unique_ptr<SearchMethod> all = exhaustive_search();
+  bool cut = run_search(session, space, *all);
+  cmp.exhaustive_best_s = best_seconds(session.measurements());
+  cmp.exhaustive_complete = !cut;
+  KernelTuning t = session.result();
+  t.search = cheap.name() + " then exhaustive";
+  t.budget_exhausted = cut;
+  t.comparison = cmp;
+  return t;
+}
+
+KernelTuning tune_kernel(const Kernel &k, const SearchSpace &space,
+                         const std::vector<VariantCode> &variants, const ProblemSize &size,
+                         const TuneOptions &options, SearchMethod &search) {
+  TuningSession session(k, space, variants, size, options);
+  bool exhausted = run_search(session, space, search);
+  KernelTuning t = session.result();
+  t.search = search.name();
+  t.budget_exhausted = exhausted;
+  return t;
+}
+
+KernelTuning tune_kernel(const Kernel &k, const SearchSpace &space,
+                         const std::vector<VariantCode> &variants, const ProblemSize &size,
+                         const TuneOptions &options) {
+  std::unique_ptr<SearchMethod> all = exhaustive_search();
+  return tune_kernel(k, space, variants, size, options, *all);
 }
 
 } // namespace f2s

@@ -5,6 +5,10 @@
 #include "harness/ProblemSize.h"
 #include "harness/Variants.h"
 #include "strategy/CpuEngine.h"
+#include "strategy/Search.h"
+
+#include <chrono>
+#include <map>
 
 #include <filesystem>
 #include <functional>
@@ -23,6 +27,9 @@ struct TuneOptions {
   /// Thread t of a candidate runs on CPU cpus[t] (CpuModel::placement on this
   /// machine, as the library will pin them); empty: threads are not pinned.
   std::vector<int> cpus;
+  /// Seconds the measuring may take in all (compilation included); 0: no
+  /// limit. A search stops at the first batch that starts after it.
+  double budget_s = 0;
   std::function<void(const std::string &)> progress; ///< one line per step, may be empty
 };
 
@@ -30,6 +37,7 @@ enum class CandidateStatus { Verified, WrongResult, Crashed, TimedOut, BuildFail
 const char *status_name(CandidateStatus s);
 
 struct CandidateResult {
+  size_t index = 0; ///< into SearchSpace::candidates
   Candidate candidate;
   std::string description; ///< SearchSpace::describe
   CandidateStatus status = CandidateStatus::BuildFailed;
@@ -43,15 +51,70 @@ struct KernelTuning {
   std::string kernel;
   ProblemSize size;
   SearchSpace space;
-  std::vector<CandidateResult> results; ///< one per candidate, in the space's order
-  /// The fastest verified candidate, of one target or of any.
+  std::vector<CandidateResult> results; ///< the candidates measured, in the order measured
+  std::string search;                   ///< the search method's name
+  bool budget_exhausted = false;        ///< the budget ran out before the search ended
+  double seconds = 0;                   ///< wall time of the whole tuning
+  /// With compare_searches: how the cheap search fared against the
+  /// exhaustive one that continued from it.
+  struct Comparison {
+    std::string cheap;           ///< the cheap search's name
+    size_t cheap_measured = 0;   ///< candidates it measured
+    double cheap_best_s = 0;     ///< its best time (0: none verified)
+    double exhaustive_best_s = 0;
+    bool exhaustive_complete = false; ///< false when the budget cut it short
+  };
+  std::optional<Comparison> comparison;
+  /// The fastest verified candidate (an index into results), of one target or
+  /// of any.
   std::optional<size_t> best(const std::string &target = "") const;
 };
 
-/// Builds a harness for each variant (compiled in parallel), then runs each
-/// candidate in its own process, one at a time so timings do not disturb
-/// each other: a candidate that crashes, hangs or disagrees with the serial
-/// reference is recorded as such and never chosen.
+/// Measures candidates of one kernel. A variant's harness is compiled the
+/// first time one of its candidates is measured (all the variants a batch
+/// needs are compiled in parallel); each candidate then runs in its own
+/// process, one at a time so timings do not disturb each other. A candidate
+/// that crashes, hangs or disagrees with the serial reference is recorded as
+/// such and never chosen.
+class TuningSession {
+public:
+  TuningSession(const Kernel &k, const SearchSpace &space, const std::vector<VariantCode> &variants,
+                const ProblemSize &size, const TuneOptions &options);
+
+  /// Measures those of `candidates` (indices into the space) not measured
+  /// yet; returns how many it measured.
+  size_t measure(const std::vector<size_t> &candidates);
+  /// Seconds per measured candidate, +infinity for those that failed.
+  const Measurements &measurements() const { return measured_; }
+  bool budget_left() const;
+  KernelTuning result() const;
+
+private:
+  void build(const std::vector<size_t> &variants);
+
+  const Kernel &kernel_;
+  KernelFacts facts_;
+  const std::vector<VariantCode> &variants_;
+  TuneOptions options_;
+  KernelTuning tuning_;
+  Measurements measured_;
+  std::map<size_t, std::string> binary_, build_error_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+/// Runs `search` to the end or until the budget is spent.
+KernelTuning tune_kernel(const Kernel &k, const SearchSpace &space,
+                         const std::vector<VariantCode> &variants, const ProblemSize &size,
+                         const TuneOptions &options, SearchMethod &search);
+
+/// Runs the cheap search `cheap`, then continues exhaustively in the same
+/// session (nothing is measured twice), and records how close the cheap
+/// search came to the exhaustive best. The result holds every measurement.
+KernelTuning compare_searches(const Kernel &k, const SearchSpace &space,
+                              const std::vector<VariantCode> &variants, const ProblemSize &size,
+                              const TuneOptions &options, SearchMethod &cheap);
+
+/// Measures every candidate of the space (an exhaustive search).
 KernelTuning tune_kernel(const Kernel &k, const SearchSpace &space,
                          const std::vector<VariantCode> &variants, const ProblemSize &size,
                          const TuneOptions &options);

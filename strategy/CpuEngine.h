@@ -48,21 +48,35 @@ struct Candidate {
 struct SearchSpace {
   std::vector<Variant> variants;
   std::vector<Candidate> candidates;
-  /// "Candidate pthreads/blocked t=4 cx=256 cy=8 cz=16", for reports.
+  /// Parameter combinations the engine considered, and why the ones that are
+  /// not candidates were left out (reason -> count).
+  size_t considered = 0;
+  std::map<std::string, size_t> pruned;
+
+  /// "pthreads/blocked t=4 cx=256 cy=8 cz=16", for reports.
   std::string describe(const Candidate &c) const;
+  /// "412 candidates in 9 variants (1020 considered; 608 pruned: 512 block
+  /// working set exceeds the cache, 96 degenerate remainder blocks)".
+  std::string summary() const;
 };
 
+struct CpuModel;
+
 struct CpuEngineOptions {
-  std::vector<std::string> targets; ///< CPU targets asked for: "c", "pthreads"
-  int max_threads = 1;              ///< hardware threads the tuner may use
+  std::vector<std::string> targets;  ///< CPU targets asked for: "c", "pthreads"
+  const CpuModel *machine = nullptr; ///< the machine to tune for (required for pthreads)
 };
 
 /// Enumerates the variants and candidates for `k` at problem extents
-/// `extents` (one per loop, x first): the serial code for "c"; for
-/// "pthreads" the plain parallel nest at every thread count (powers of two up
-/// to max_threads, and max_threads), and core-blocked nests whose block sizes
-/// divide the work into at least one block per thread. Blocks that cover a
-/// whole dimension are kept once, not once per size that exceeds it.
+/// `extents` (one per loop, x first), in the spirit of Table III of Kamil et
+/// al.: the serial code for "c"; for "pthreads", at every sensible thread
+/// count (powers of two, the cores of one NUMA node, all cores, all hardware
+/// threads), the plain parallel nest and core-blocked nests with every
+/// compile-time variant of the point loops. Only legal and sensible
+/// combinations are kept: a block's working set must fit the cache a thread
+/// has, the outermost blocks must give every thread work, no block may leave
+/// a remainder sliver of under a quarter of itself, and blocks that cover a
+/// whole axis are kept once.
 SearchSpace enumerate_cpu(const Kernel &k, const KernelFacts &facts,
                           const std::vector<int64_t> &extents, const CpuEngineOptions &options);
 

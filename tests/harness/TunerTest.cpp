@@ -3,6 +3,7 @@
 #include "harness/Tuner.h"
 
 #include "codegen/CPrinter.h"
+#include "strategy/MachineModel.h"
 
 #include "common/TestUtil.h"
 
@@ -11,10 +12,16 @@
 namespace f2s {
 namespace {
 
+// Two cores without caches worth blocking for: few candidates, all quick.
+const CpuModel &two_cores() {
+  static const CpuModel m = cpu_model_from_synthetic("pack:1 core:2 pu:1");
+  return m;
+}
+
 struct Sabotage {
   Kernel k = test::example_kernel("laplacian");
   ProblemSize size = problem_size_for(k, {19, 7, 5});
-  SearchSpace space = enumerate_cpu(k, analyze(k), size.extents, {{"c", "pthreads"}, 2});
+  SearchSpace space = enumerate_cpu(k, analyze(k), size.extents, {{"c", "pthreads"}, &two_cores()});
   std::vector<VariantCode> code = generate_variants(k, space);
 
   VariantCode &variant(const std::string &name) {

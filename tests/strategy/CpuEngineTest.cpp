@@ -1,5 +1,8 @@
 #include "strategy/CpuEngine.h"
 
+#include "strategy/MachineModel.h"
+#include "strategy/PerformanceModel.h"
+
 #include "common/TestUtil.h"
 
 #include <gtest/gtest.h>
@@ -9,44 +12,94 @@
 namespace f2s {
 namespace {
 
-SearchSpace laplacian_space(std::vector<int64_t> extents, int threads,
+// 2 packages x 2 NUMA nodes x 8 cores x 2 hardware threads, 1 MiB L2 per
+// core, 32 MiB L3 per package: a dual-socket server the tests can tune for
+// on a 2-core machine.
+const CpuModel &server() {
+  static const CpuModel m = cpu_model_from_synthetic(
+      "pack:2 numa:2 l3:1(size=16MiB) core:8 l2:1(size=1MiB) l1d:1(size=32KiB) pu:2");
+  return m;
+}
+
+const CpuModel &small_cache_machine() {
+  static const CpuModel m = cpu_model_from_synthetic(
+      "pack:1 l3:1(size=2MiB) core:4 l2:1(size=256KiB) l1d:1(size=32KiB) pu:1");
+  return m;
+}
+
+SearchSpace laplacian_space(const std::vector<int64_t> &extents, const CpuModel &machine,
                             std::vector<std::string> targets = {"c", "pthreads"}) {
   Kernel k = test::example_kernel("laplacian");
-  return enumerate_cpu(k, analyze(k), extents, {targets, threads});
+  return enumerate_cpu(k, analyze(k), extents, {targets, &machine});
 }
 
 TEST(CpuEngine, SerialTargetHasOneCandidate) {
-  SearchSpace s = laplacian_space({256, 256, 256}, 16, {"c"});
+  SearchSpace s = laplacian_space({256, 256, 256}, server(), {"c"});
   ASSERT_EQ(s.candidates.size(), 1u);
   EXPECT_EQ(s.describe(s.candidates[0]), "c/serial");
 }
 
-TEST(CpuEngine, EnumeratesThreadsTimesBlocksWithoutSlivers) {
-  SearchSpace s = laplacian_space({256, 256, 256}, 16);
-  std::set<std::string> seen;
+TEST(CpuEngine, ThreadCountsFollowTheTopology) {
+  SearchSpace s = laplacian_space({256, 256, 256}, server(), {"pthreads"});
   std::set<int> threads;
+  for (const Candidate &c : s.candidates)
+    threads.insert(c.threads);
+  // Powers of two below the 32 cores, one NUMA node (8), all cores, all PUs.
+  EXPECT_EQ(threads, (std::set<int>{1, 2, 4, 8, 16, 32, 64}));
+}
+
+TEST(CpuEngine, KeepsOnlyLegalSensibleBlocks) {
+  SearchSpace s = laplacian_space({256, 256, 256}, server());
+  Kernel k = test::example_kernel("laplacian");
+  KernelFacts facts = analyze(k);
+  std::set<std::string> seen;
   size_t blocked = 0;
   for (const Candidate &c : s.candidates) {
     EXPECT_TRUE(seen.insert(s.describe(c)).second) << "twice: " << s.describe(c);
-    threads.insert(c.threads);
-    if (s.variants[c.variant].name != "blocked")
+    if (s.variants[c.variant].name.rfind("blocked", 0) != 0)
       continue;
     ++blocked;
     ASSERT_EQ(c.tune.size(), 3u);
+    long cz = c.tune.at("cz");
     // Every thread gets at least one block of the outermost loop.
-    EXPECT_GE((256 + c.tune.at("cz") - 1) / c.tune.at("cz"), c.threads) << s.describe(c);
-    for (const auto &[name, b] : c.tune)
-      EXPECT_GE(b, 1) << name;
-    EXPECT_LE(c.tune.at("cx"), 256);
+    EXPECT_GE((256 + cz - 1) / cz, c.threads) << s.describe(c);
+    // Its working set fits the cache a thread has (1 MiB L2 here; the L3
+    // share is 16 MiB / 8 cores = 2 MiB).
+    EXPECT_LE(block_working_set(k, facts, {c.tune.at("cx"), c.tune.at("cy"), cz}),
+              cache_per_thread(server()))
+        << s.describe(c);
   }
-  EXPECT_EQ(threads, (std::set<int>{1, 2, 4, 8, 16}));
-  EXPECT_GT(blocked, 20u);
-  // The serial candidate and one plain parallel candidate per thread count.
-  EXPECT_EQ(s.candidates.size() - blocked, 1u + 5u);
+  EXPECT_GT(blocked, 50u);
+  EXPECT_EQ(
+      s.candidates.size(), s.considered - [&] {
+        size_t p = 0;
+        for (const auto &[why, n] : s.pruned)
+          p += n;
+        return p;
+      }());
+  EXPECT_NE(s.summary().find(std::to_string(s.candidates.size()) + " candidates"),
+            std::string::npos)
+      << s.summary();
+}
+
+TEST(CpuEngine, ASmallerCachePrunesLargerBlocks) {
+  SearchSpace big = laplacian_space({512, 512, 512}, server(), {"pthreads"});
+  SearchSpace small = laplacian_space({512, 512, 512}, small_cache_machine(), {"pthreads"});
+  EXPECT_GT(small.pruned["block working set exceeds the cache"], 0u);
+  // The working set of a 512x64 block of the Laplacian: 3 planes of 514x66
+  // doubles plus one plane of 512x64: about 1.07 MB, too much for 512 KiB
+  // (2 MiB L3 / 4 cores, the larger share).
+  for (const Candidate &c : small.candidates)
+    if (c.tune.count("cx"))
+      EXPECT_FALSE(c.tune.at("cx") == 512 && c.tune.at("cy") == 64) << small.describe(c);
+  bool server_has_it = false;
+  for (const Candidate &c : big.candidates)
+    server_has_it |= c.tune.count("cx") && c.tune.at("cx") == 512 && c.tune.at("cy") == 64;
+  EXPECT_TRUE(server_has_it);
 }
 
 TEST(CpuEngine, SmallProblemsGetNoBlocksLargerThanThemselves) {
-  SearchSpace s = laplacian_space({20, 6, 3}, 2);
+  SearchSpace s = laplacian_space({20, 6, 3}, server());
   for (const Candidate &c : s.candidates) {
     if (c.tune.empty())
       continue;
@@ -64,6 +117,26 @@ TEST(CpuEngine, DefaultCandidatesNeedNoTuning) {
   Candidate serial = default_candidate(s, "c");
   EXPECT_EQ(s.describe(serial), "c/serial");
   EXPECT_EQ(s.variants.size(), 2u);
+}
+
+TEST(PerformanceModel, PrefersBandwidthFromMoreThreadsAndBlocksThatFit) {
+  Kernel k = test::example_kernel("laplacian");
+  KernelFacts facts = analyze(k);
+  SearchSpace s = laplacian_space({512, 512, 512}, small_cache_machine(), {"pthreads"});
+  auto find = [&](int threads, std::map<std::string, long> tune) -> const Candidate & {
+    for (const Candidate &c : s.candidates)
+      if (c.threads == threads && c.tune == tune)
+        return c;
+    throw std::runtime_error("no such candidate");
+  };
+  auto predict = [&](const Candidate &c) {
+    return predict_seconds(k, facts, small_cache_machine(), {512, 512, 512}, s, c);
+  };
+  // One thread cannot draw the bandwidth of two (saturation at half the cores).
+  EXPECT_GT(predict(find(1, {})), predict(find(2, {})));
+  EXPECT_DOUBLE_EQ(predict(find(2, {})), predict(find(4, {})));
+  // Whole 512x512 planes do not fit 512 KiB: halo planes are read again.
+  EXPECT_GT(predict(find(4, {})), predict(find(4, {{"cx", 512}, {"cy", 16}, {"cz", 16}})));
 }
 
 } // namespace

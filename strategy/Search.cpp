@@ -1,0 +1,128 @@
+#include "strategy/Search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <set>
+
+namespace f2s {
+
+namespace {
+
+class Exhaustive : public SearchMethod {
+public:
+  std::string name() const override { return "exhaustive"; }
+  std::vector<size_t> next(const SearchSpace &space, const Measurements &measured) override {
+    std::vector<size_t> batch;
+    for (size_t i = 0; i < space.candidates.size(); ++i)
+      if (!measured.count(i))
+        batch.push_back(i);
+    return batch;
+  }
+};
+
+/// Number of coordinates in which a and b differ (a coordinate absent from
+/// one of them counts as different).
+int distance(const std::map<std::string, long> &a, const std::map<std::string, long> &b) {
+  std::set<std::string> keys;
+  for (const auto &[k, v] : a)
+    keys.insert(k);
+  for (const auto &[k, v] : b)
+    keys.insert(k);
+  int d = 0;
+  for (const std::string &k : keys) {
+    auto x = a.find(k), y = b.find(k);
+    d += x == a.end() || y == b.end() || x->second != y->second;
+  }
+  return d;
+}
+
+class ModelGuided : public SearchMethod {
+public:
+  ModelGuided(std::vector<double> predicted, size_t first)
+      : predicted_(std::move(predicted)), first_(std::max<size_t>(first, 1)) {}
+
+  std::string name() const override { return "model-guided"; }
+
+  std::vector<size_t> next(const SearchSpace &space, const Measurements &measured) override {
+    if (!started_) {
+      started_ = true;
+      return initial(space);
+    }
+    // Climb from the best so far; stop when a round brought no improvement.
+    std::optional<size_t> best;
+    for (const auto &[i, s] : measured)
+      if (std::isfinite(s) && (!best || s < measured.at(*best)))
+        best = i;
+    if (!best || (last_best_ && *last_best_ == *best))
+      return {};
+    last_best_ = best;
+    auto centre = candidate_coordinates(space, space.candidates[*best]);
+    std::vector<size_t> batch;
+    for (size_t i = 0; i < space.candidates.size(); ++i)
+      if (!measured.count(i) &&
+          distance(centre, candidate_coordinates(space, space.candidates[i])) == 1)
+        batch.push_back(i);
+    // A best candidate with no unmeasured neighbours ends the search too.
+    return batch;
+  }
+
+private:
+  std::vector<size_t> initial(const SearchSpace &space) {
+    std::vector<size_t> order(space.candidates.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return predicted_[a] < predicted_[b]; });
+    // The model is coarse: make sure every code shape and thread count is
+    // seen at least once, at its most promising parameters.
+    std::vector<size_t> batch;
+    std::set<std::pair<size_t, int>> covered;
+    for (size_t i : order)
+      if (covered.insert({space.candidates[i].variant, space.candidates[i].threads}).second)
+        batch.push_back(i);
+    for (size_t i : order) {
+      if (batch.size() >= first_)
+        break;
+      if (std::find(batch.begin(), batch.end(), i) == batch.end())
+        batch.push_back(i);
+    }
+    return batch;
+  }
+
+  std::vector<double> predicted_;
+  size_t first_;
+  bool started_ = false;
+  std::optional<size_t> last_best_;
+};
+
+} // namespace
+
+std::map<std::string, long> candidate_coordinates(const SearchSpace &space, const Candidate &c) {
+  const Variant &v = space.variants.at(c.variant);
+  std::map<std::string, long> coords = {{"threads", c.threads}};
+  for (const auto &[k, value] : v.options)
+    coords["option:" + k] = value;
+  for (const auto &[k, value] : c.tune)
+    coords["tune:" + k] = value;
+  // The pass list is one coordinate: a variant that adds a pass and keeps
+  // every value is one step away.
+  long passes = 0;
+  for (Pass p : v.passes)
+    passes |= 1L << static_cast<int>(p);
+  coords["passes"] = passes;
+  coords["target:" + v.target] = 1;
+  return coords;
+}
+
+std::unique_ptr<SearchMethod> exhaustive_search() {
+  return std::make_unique<Exhaustive>();
+}
+
+std::unique_ptr<SearchMethod> model_guided_search(std::vector<double> predicted_seconds,
+                                                  size_t first) {
+  return std::make_unique<ModelGuided>(std::move(predicted_seconds), first);
+}
+
+} // namespace f2s

@@ -1,0 +1,73 @@
+#include "strategy/Search.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace f2s {
+namespace {
+
+// A space of one variant with one run-time parameter x = 1..9 at 1 and 2
+// threads; measured time is |x - 6| + 1 (+0.5 with one thread), so the best
+// is x = 6 with 2 threads.
+struct Toy {
+  SearchSpace space;
+  Toy() {
+    space.variants.push_back({"pthreads", "blocked", {Pass::BlockLoops}, {}});
+    for (int t : {1, 2})
+      for (long x = 1; x <= 9; ++x)
+        space.candidates.push_back({0, t, {{"cx", x}}});
+  }
+  double time(size_t i) const {
+    const Candidate &c = space.candidates[i];
+    return std::abs(c.tune.at("cx") - 6) + 1 + (c.threads == 1 ? 0.5 : 0);
+  }
+  /// Runs a search to the end; returns the measurements.
+  Measurements run(SearchMethod &s) const {
+    Measurements m;
+    for (int round = 0; round < 100; ++round) {
+      std::vector<size_t> batch = s.next(space, m);
+      if (batch.empty())
+        return m;
+      for (size_t i : batch) {
+        EXPECT_FALSE(m.count(i)) << "measured twice: " << i;
+        m[i] = time(i);
+      }
+    }
+    ADD_FAILURE() << "the search does not end";
+    return m;
+  }
+};
+
+TEST(Search, ExhaustiveMeasuresEverythingOnce) {
+  Toy toy;
+  auto s = exhaustive_search();
+  EXPECT_EQ(toy.run(*s).size(), toy.space.candidates.size());
+}
+
+TEST(Search, ModelGuidedClimbsFromAWrongPredictionToTheBest) {
+  Toy toy;
+  // The model believes small x is best: it starts far from the optimum.
+  std::vector<double> predicted;
+  for (const Candidate &c : toy.space.candidates)
+    predicted.push_back(static_cast<double>(c.tune.at("cx")));
+  auto s = model_guided_search(predicted, 2);
+  Measurements m = toy.run(*s);
+  double best = std::numeric_limits<double>::infinity();
+  for (const auto &[i, t] : m)
+    best = std::min(best, t);
+  EXPECT_EQ(best, 1.0);
+  EXPECT_LT(m.size(), toy.space.candidates.size());
+}
+
+TEST(Search, CoordinatesNameEveryParameter) {
+  Toy toy;
+  auto coords = candidate_coordinates(toy.space, toy.space.candidates[3]);
+  EXPECT_EQ(coords.at("threads"), 1);
+  EXPECT_EQ(coords.at("tune:cx"), 4);
+  EXPECT_TRUE(coords.count("passes"));
+}
+
+} // namespace
+} // namespace f2s
