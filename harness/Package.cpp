@@ -126,6 +126,23 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
         cands.push_back(cj);
       }
       kj["candidates"] = cands;
+      nlohmann::json search = {{"method", t.search},
+                               {"space", t.space.summary()},
+                               {"enumerated", t.space.candidates.size()},
+                               {"measured", t.results.size()},
+                               {"budget_exhausted", t.budget_exhausted},
+                               {"seconds", t.seconds}};
+      if (t.comparison) {
+        const KernelTuning::Comparison &c = *t.comparison;
+        search["comparison"] = {{"cheap", c.cheap},
+                                {"cheap_measured", c.cheap_measured},
+                                {"cheap_best_s", c.cheap_best_s},
+                                {"exhaustive_best_s", c.exhaustive_best_s},
+                                {"exhaustive_complete", c.exhaustive_complete}};
+        if (c.cheap_best_s > 0)
+          search["comparison"]["exhaustive_over_cheap"] = c.exhaustive_best_s / c.cheap_best_s;
+      }
+      kj["search"] = search;
       auto best = t.best();
       kj["winner"] = best ? nlohmann::json(t.results[*best].description) : nlohmann::json();
     }
@@ -161,7 +178,21 @@ std::string report(const PackageInfo &info, const std::vector<KernelBuild> &kern
     out << "  tuned at";
     for (int64_t e : t.size.extents)
       out << " " << e;
-    out << ": " << t.results.size() << " candidates, " << verified << " verified\n";
+    out << ": " << t.space.summary() << "\n";
+    std::snprintf(line, sizeof line, "  %s search measured %zu, %zu verified, in %.1f s%s\n",
+                  t.search.c_str(), t.results.size(), verified, t.seconds,
+                  t.budget_exhausted ? " (budget spent)" : "");
+    out << line;
+    if (t.comparison && t.comparison->cheap_best_s > 0) {
+      const KernelTuning::Comparison &c = *t.comparison;
+      std::snprintf(line, sizeof line,
+                    "  %s search: best %.3f ms after %zu measurements; exhaustive%s: best %.3f "
+                    "ms (the cheap search reached %.1f%% of its speed)\n",
+                    c.cheap.c_str(), c.cheap_best_s * 1e3, c.cheap_measured,
+                    c.exhaustive_complete ? "" : " (cut by the budget)", c.exhaustive_best_s * 1e3,
+                    100.0 * c.exhaustive_best_s / c.cheap_best_s);
+      out << line;
+    }
     for (const CandidateResult &r : t.results) {
       if (r.status == CandidateStatus::Verified)
         std::snprintf(line, sizeof line, "    %-44s %9.3f ms %8.2f GFlop/s %7.1f GB/s\n",
