@@ -39,6 +39,9 @@ def load(results):
             elif line.startswith("TUNE "):
                 t = fields(line)
                 tune[t["kernel"]] = t
+            elif line.startswith("TUNE_LARGE "):
+                t = fields(line)
+                tune["large/" + t["kernel"]] = t
             elif line.startswith("BENCH "):
                 b = fields(line)
                 bench[(b["kernel"], int(b["n"]), b["label"])] = b
@@ -153,6 +156,23 @@ def main():
               " (%.2f without): libgomp binds the main thread to one core and the library's"
               " threads inherit it." % (k, n, facts[k]["flops_per_point"] * float(n) ** 3 / t * 1e-9,
                                         facts[k]["flops_per_point"] * float(n) ** 3 / t_free * 1e-9))
+
+    for (k, n, label), b in sorted(bench.items()):
+        if label != "tuned_large" or k not in facts or (k, n, "tuned") not in bench:
+            continue
+        try:
+            t, t_small = float(b["median_s"]), float(bench[(k, n, "tuned")]["median_s"])
+            path = os.path.join(work, "tuned_large", k, "f2s_%s.json" % k)
+            with open(path) as f:
+                winner = json.load(f)["kernels"][0].get("winner")
+        except (KeyError, ValueError, OSError):
+            continue
+        t_info = tune.get("large/" + k, {})
+        print("\n%s %d^3 tuned at %d^3 instead (%s s of tuning): %.2f GF/s (%.2f tuned at %s^3),"
+              " winner %s" % (k, n, n, t_info.get("wall_s", "?"),
+                              facts[k]["flops_per_point"] * float(n) ** 3 / t * 1e-9,
+                              facts[k]["flops_per_point"] * float(n) ** 3 / t_small * 1e-9,
+                              tune.get(k, {}).get("size", "?"), winner))
 
     big = max((n for _, n, _, _ in summary), default=None)
     if big is None:
