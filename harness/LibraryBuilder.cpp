@@ -4,6 +4,7 @@
 // leaves a half-written library that a Fortran build would link.
 #include "harness/LibraryBuilder.h"
 
+#include "harness/CudaToolkit.h"
 #include "harness/Process.h"
 
 #include <cctype>
@@ -138,6 +139,20 @@ void compile(const LibraryFiles &files, const fs::path &tmp) {
                       name + "_mod.o"}));
   }
 
+  std::vector<std::string> cuda_libs;
+  if (!files.cuda_source.empty()) {
+    auto nvcc = find_nvcc();
+    if (!nvcc)
+      throw BuildError("The library has CUDA code but nvcc was not found");
+    std::vector<std::string> compile_cu = {*nvcc};
+    for (const std::string &f : nvcc_flags())
+      compile_cu.push_back(f);
+    compile_cu.insert(compile_cu.end(), {"-c", name + "_cuda.cu", "-o", name + "_cuda.o"});
+    run_step(command(compile_cu));
+    objects.push_back(name + "_cuda.o");
+    cuda_libs = {"-L" + cuda_library_dir(*nvcc), "-lcudart_static", "-ldl", "-lrt", "-lstdc++"};
+  }
+
   std::vector<std::string> archive = {"ar", "rcs", "lib" + name + ".a"};
   archive.insert(archive.end(), objects.begin(), objects.end());
   run_step(command(archive));
@@ -149,6 +164,7 @@ void compile(const LibraryFiles &files, const fs::path &tmp) {
   link.insert(link.end(), files.cflags.begin(), files.cflags.end());
   link.insert(link.end(), {"-o", "lib" + name + ".so"});
   link.insert(link.end(), objects.begin(), objects.end());
+  link.insert(link.end(), cuda_libs.begin(), cuda_libs.end());
   link.push_back("-lm");
   run_step(command(link));
 
@@ -196,6 +212,8 @@ void build_library(const LibraryFiles &files, const fs::path &dir_in) {
   TempDir tmp(make_temp_dir(dir.string() + ".tmp-"));
   const std::string &name = files.name;
   write_file(tmp.path() / (name + ".c"), files.c_source);
+  if (!files.cuda_source.empty())
+    write_file(tmp.path() / (name + "_cuda.cu"), files.cuda_source);
   write_file(tmp.path() / (name + ".h"), files.header);
   write_file(tmp.path() / (name + ".f90"), files.fortran_module);
   write_file(tmp.path() / (name + ".json"), files.tuning_record);

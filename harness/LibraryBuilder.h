@@ -17,6 +17,9 @@ struct LibraryFiles {
   std::string tuning_record;   ///< <NAME>.json
   std::string report;          ///< <NAME>.txt, readable summary
   std::vector<std::string> cflags;  ///< extra flags for the C compiler (e.g. -march=native)
+  /// CUDA C++ of the GPU variants (<NAME>_cuda.cu, compiled with nvcc, CUDA's
+  /// runtime linked statically into the .so); empty without --target=cuda.
+  std::string cuda_source;
 };
 
 class BuildError : public std::runtime_error {

@@ -1,6 +1,7 @@
 #include "harness/Variants.h"
 
 #include "codegen/CPrinter.h"
+#include "harness/CudaVariants.h"
 #include "transforms/ArrayIndexing.h"
 #include "transforms/CacheBypass.h"
 #include "transforms/Chunking.h"
@@ -105,9 +106,13 @@ std::vector<long> tune_values(const VariantCode &variant, const Candidate &c) {
 std::vector<VariantCode> generate_variants(const Kernel &k, const SearchSpace &space) {
   std::vector<VariantCode> code;
   for (const Variant &v : space.variants) {
+    if (v.target == "cuda") {
+      code.push_back(cuda_variant_code(k, v));
+      continue;
+    }
     Kernel ir = apply_variant(k, v);
     std::string fn = c_variant_name(ir, v.target + "_" + v.name);
-    code.push_back({v, ir, print_c_variant(ir, v.target + "_" + v.name), fn});
+    code.push_back({v, ir, print_c_variant(ir, v.target + "_" + v.name), fn, {}});
     VariantCode &c = code.back();
     c.first_touch_ir = first_touch_variant(k, v, ir);
     c.first_touch_name = c_variant_name(c.first_touch_ir, v.target + "_" + v.name);

@@ -15,6 +15,9 @@ struct VariantCode {
   Kernel ir;              ///< the kernel after the variant's passes
   std::string c_function; ///< its C text (print_c_variant)
   std::string c_name;     ///< the C function's name
+  /// Target "cuda": the kernel, launcher and run function (CUDA C++) that
+  /// c_function calls; empty for the CPU targets.
+  std::string cuda_source;
   /// CPU targets: the first-touch kernel with this variant's decomposition
   /// (first_touch_variant), its C function (print_c_variant, taking the same
   /// tuning values) and that function's name.

@@ -1,0 +1,187 @@
+#include "codegen/CudaHarnessPrinter.h"
+
+#include "ast/Analysis.h"
+#include "codegen/CPrinter.h"
+#include "codegen/CudaPrinter.h"
+
+#include <set>
+#include <sstream>
+
+namespace f2s {
+
+namespace {
+
+// Fixed support of every CUDA harness; only main() is printed from the kernel.
+const char *cuda_harness_support = R"(#include <algorithm>
+#include <vector>
+
+/* The same deterministic values as the C harness: splitmix64 of (grid, i). */
+static double f2s_random(unsigned grid, long i) {
+  uint64_t x = (uint64_t)i + 0x9E3779B97F4A7C15ull * (grid + 1);
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  return 0.5 + (double)(x >> 11) * 0x1.0p-53;
+}
+
+template <class T> static T *f2s_new_grid(size_t n, unsigned grid) {
+  T *p = (T *)malloc((n ? n : 1) * sizeof(T));
+  if (!p) {
+    fprintf(stderr, "f2s harness: cannot allocate %zu elements\n", n);
+    exit(2);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    double v = f2s_random(grid, (long)i);
+    p[i] = sizeof(T) == 4 && (T)0.5 == 0 ? (T)(v * 100) : (T)v;
+  }
+  return p;
+}
+
+/* max |c - r| / max |r|; a NaN on one side only is an error. */
+template <class T> static double f2s_max_rel_err(const T *c, const T *r, size_t n) {
+  double max_diff = 0, max_ref = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double cv = (double)c[i], rv = (double)r[i];
+    if (isnan(cv) != isnan(rv))
+      return INFINITY;
+    max_diff = fmax(max_diff, fabs(cv - rv));
+    max_ref = fmax(max_ref, fabs(rv));
+  }
+  return max_ref > 0 ? max_diff / max_ref : max_diff;
+}
+
+static void f2s_print_error(double e) {
+  if (isfinite(e))
+    printf("%.6e", e);
+  else
+    printf("1e308");
+}
+
+)";
+
+} // namespace
+
+CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &variant_code,
+                                     const std::string &variant) {
+  KernelFacts facts = analyze(original);
+  std::set<std::string> written(facts.write_set.begin(), facts.write_set.end());
+  std::string args_type = "struct f2s_" + original.name + "_args";
+  std::string reference = c_variant_name(original, "reference");
+
+  CudaHarnessSource src;
+  src.c_reference = print_c_prelude() + print_c_args_struct(original) +
+                    print_c_variant(original, "reference") + "void " + reference + "_entry(const " +
+                    args_type + " *a) {\n  static const long tune[1] = {0};\n  " + reference +
+                    "(a, tune, 1);\n}\n";
+
+  std::ostringstream out;
+  out << print_cuda_prelude() << cuda_harness_support << print_c_args_struct(original)
+      << variant_code;
+  out << "extern \"C\" void " << reference << "_entry(const " << args_type << " *a);\n\n";
+
+  size_t n_scalars = 0;
+  std::string usage;
+  for (const Variable &v : original.args)
+    if (!v.is_grid()) {
+      ++n_scalars;
+      usage += " " + v.name;
+    }
+  out << "int main(int argc, char **argv) {\n";
+  out << "  if (argc != " << 3 + n_scalars << ") {\n"
+      << "    fprintf(stderr, \"usage: %s REPS TOLERANCE" << usage << "\\n\", argv[0]);\n"
+      << "    return 2;\n  }\n";
+  out << "  const int reps = atoi(argv[1]) > 0 ? atoi(argv[1]) : 1;\n"
+      << "  const double tolerance = strtod(argv[2], NULL);\n";
+  out << "  " << args_type << " a, r, d;\n";
+  size_t argi = 3;
+  for (const Variable &v : original.args) {
+    if (v.is_grid())
+      continue;
+    std::string n = c_name(v.name);
+    std::string parse = v.type == Type::Int32
+                            ? "(int32_t)strtol(argv[" + std::to_string(argi) + "], NULL, 10)"
+                            : "(" + std::string(c_type(v.type)) + ")strtod(argv[" +
+                                  std::to_string(argi) + "], NULL)";
+    out << "  const " << c_type(v.type) << " " << n << " = " << parse << ";\n";
+    out << "  a." << n << " = r." << n << " = d." << n << " = " << n << ";\n";
+    ++argi;
+  }
+  out << "  cudaEvent_t e0, e1;\n"
+      << "  f2s_cuda_check(cudaEventCreate(&e0), \"creating an event\");\n"
+      << "  f2s_cuda_check(cudaEventCreate(&e1), \"creating an event\");\n"
+      << "  float ms = 0;\n  double h2d = 0, d2h = 0;\n";
+  unsigned grid_id = 0;
+  for (const Variable &v : original.args) {
+    if (!v.is_grid())
+      continue;
+    std::string n = c_name(v.name), t = c_type(v.type), cnt = "f2s_" + n + "_n";
+    out << "  size_t " << cnt << " = 1;\n";
+    for (int dim = 0; dim < v.rank(); ++dim) {
+      std::string ext = "((long)(" + print_c_expr(original, v.dims[dim].hi) + ") - (long)(" +
+                        print_c_expr(original, v.dims[dim].lo) + ") + 1)";
+      out << "  " << cnt << " *= (size_t)(" << ext << " > 0 ? " << ext << " : 0);\n";
+    }
+    out << "  " << t << " *f2s_" << n << " = f2s_new_grid<" << t << ">(" << cnt << ", " << grid_id++
+        << ");\n"
+        << "  a." << n << " = r." << n << " = f2s_" << n << ";\n";
+    if (written.count(v.name))
+      out << "  " << t << " *f2s_" << n << "_ref = (" << t << " *)malloc(" << cnt << " * sizeof("
+          << t << ") + 1);\n"
+          << "  memcpy(f2s_" << n << "_ref, f2s_" << n << ", " << cnt << " * sizeof(" << t
+          << "));\n"
+          << "  r." << n << " = f2s_" << n << "_ref;\n";
+    out << "  " << t << " *f2s_" << n << "_dev = NULL;\n"
+        << "  f2s_cuda_check(cudaMalloc((void **)&f2s_" << n << "_dev, " << cnt << " * sizeof(" << t
+        << ") + 1), \"allocating '" << v.name << "'\");\n"
+        << "  cudaEventRecord(e0);\n"
+        << "  f2s_cuda_check(cudaMemcpy(f2s_" << n << "_dev, f2s_" << n << ", " << cnt
+        << " * sizeof(" << t << "), cudaMemcpyHostToDevice), \"copying '" << v.name << "'\");\n"
+        << "  cudaEventRecord(e1);\n  cudaEventSynchronize(e1);\n"
+        << "  cudaEventElapsedTime(&ms, e0, e1);\n  h2d += 1e-3 * ms;\n"
+        << "  d." << n << " = f2s_" << n << "_dev;\n";
+  }
+  std::string launch = cuda_launch_name(original, variant);
+  out << "  " << reference << "_entry(&r);\n";
+  out << "  " << launch << "(&d, 0);\n"
+      << "  f2s_cuda_check(cudaGetLastError(), \"launching the variant\");\n"
+      << "  f2s_cuda_check(cudaDeviceSynchronize(), \"running the variant\");\n";
+  out << "  double err = 0, e;\n";
+  for (const Variable &v : original.args) {
+    if (!v.is_grid() || !written.count(v.name))
+      continue;
+    std::string n = c_name(v.name), t = c_type(v.type);
+    out << "  cudaEventRecord(e0);\n"
+        << "  f2s_cuda_check(cudaMemcpy(f2s_" << n << ", f2s_" << n << "_dev, f2s_" << n
+        << "_n * sizeof(" << t << "), cudaMemcpyDeviceToHost), \"copying '" << v.name
+        << "' back\");\n"
+        << "  cudaEventRecord(e1);\n  cudaEventSynchronize(e1);\n"
+        << "  cudaEventElapsedTime(&ms, e0, e1);\n  d2h += 1e-3 * ms;\n"
+        << "  e = f2s_max_rel_err(f2s_" << n << ", f2s_" << n << "_ref, f2s_" << n << "_n);\n"
+        << "  if (!(e <= err))\n    err = e;\n";
+  }
+  out << "  if (!(err <= tolerance)) {\n"
+      << "    printf(\"F2S-RESULT {\\\"verified\\\": false, \\\"max_rel_err\\\": \");\n"
+      << "    f2s_print_error(err);\n    printf(\"}\\n\");\n    return 0;\n  }\n";
+  out << "  " << launch << "(&d, 0); /* warm-up */\n"
+      << "  std::vector<double> times;\n"
+      << "  for (int rep = 0; rep < reps; ++rep) {\n"
+      << "    cudaEventRecord(e0);\n"
+      << "    " << launch << "(&d, 0);\n"
+      << "    cudaEventRecord(e1);\n"
+      << "    f2s_cuda_check(cudaEventSynchronize(e1), \"timing the variant\");\n"
+      << "    cudaEventElapsedTime(&ms, e0, e1);\n"
+      << "    times.push_back(1e-3 * ms);\n  }\n"
+      << "  f2s_cuda_check(cudaGetLastError(), \"running the variant\");\n"
+      << "  std::sort(times.begin(), times.end());\n"
+      << "  double median = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + "
+         "times[reps / 2]);\n"
+      << "  printf(\"F2S-RESULT {\\\"verified\\\": true, \\\"max_rel_err\\\": \");\n"
+      << "  f2s_print_error(err);\n"
+      << "  printf(\", \\\"median_s\\\": %.9e, \\\"min_s\\\": %.9e, \\\"reps\\\": %d, "
+         "\\\"h2d_s\\\": %.9e, \\\"d2h_s\\\": %.9e}\\n\", median, times[0], reps, h2d, d2h);\n"
+      << "  return 0;\n}\n";
+  src.cuda_main = out.str();
+  return src;
+}
+
+} // namespace f2s

@@ -1,0 +1,51 @@
+// Printing kernels as CUDA C++: the only place that knows CUDA syntax.
+//
+// A CUDA variant V of kernel K is three functions in the library's CUDA
+// source (compiled by nvcc):
+//
+//   __global__ void f2s_K_cuda_V_kernel(struct f2s_K_args a)    the mapped nest
+//   void f2s_K_cuda_V_launch(const struct f2s_K_args *d, cudaStream_t s)
+//                                       launches it on device pointers
+//   extern "C" int f2s_K_cuda_V_run(const struct f2s_K_args *a)
+//                                       maps the host grids (present ones in
+//                                       place, others copied for the call),
+//                                       launches, copies back; 0 when the call
+//                                       should run on the CPU instead
+//
+// and, in the C source, `f2s_K_cuda_V` with the signature of every variant
+// (print_c_variant), which calls _run and falls back to CPU code.
+#pragma once
+
+#include "ast/IR.h"
+
+#include <string>
+
+namespace f2s {
+
+/// Headers, device helpers and the CUDA runtime, once per CUDA file.
+std::string print_cuda_prelude();
+
+/// The kernel, launcher and run function of a nest mapped by
+/// transforms/CudaMapping, for `variant` ("cuda_tiled_...").
+std::string print_cuda_variant(const Kernel &mapped, const std::string &variant);
+
+/// The C function `f2s_K_<variant>` that runs the CUDA variant when the
+/// runtime says so and otherwise calls `cpu_fallback` (a C variant with the
+/// same signature, printed before it).
+std::string print_cuda_host_stub(const Kernel &k, const std::string &variant,
+                                 const std::string &cpu_fallback);
+
+/// The data-region procedures of library `lib` (C linkage, CUDA source):
+/// lib_data_enter, lib_data_update_host, lib_data_update_device,
+/// lib_data_exit (each (const void *array, size_t bytes)) and
+/// lib_data_transfers() (host-device copies so far).
+std::string print_cuda_data_exports(const std::string &lib);
+
+/// Their C prototypes and Fortran interfaces, for the header and the module.
+std::string print_cuda_data_c_prototypes(const std::string &lib);
+std::string print_cuda_data_fortran_interfaces(const std::string &lib);
+
+/// The name of the launcher of `variant` (for harnesses).
+std::string cuda_launch_name(const Kernel &k, const std::string &variant);
+
+} // namespace f2s

@@ -1,0 +1,23 @@
+// The CUDA part of a generated library: the GPU variants' CUDA source, the
+// data-region procedures in the header and the module, and the GPU facts in
+// the tuning record.
+#pragma once
+
+#include "harness/CudaTuner.h"
+#include "harness/Package.h"
+
+#include <map>
+
+namespace f2s {
+
+/// Adds to `files` (from package_library) the CUDA source of every chosen
+/// "cuda" variant and the data-region procedures NAME_data_enter,
+/// NAME_data_update_host, NAME_data_update_device, NAME_data_exit,
+/// NAME_data_delete and NAME_data_transfers (header and Fortran module).
+/// `gpu` names the device tuned on ("" when untuned); `times` holds the
+/// transfer times per kernel and result index, for the tuning record.
+void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
+                         const std::vector<KernelBuild> &kernels, const std::string &gpu,
+                         const std::map<std::string, std::map<size_t, CudaCandidateTimes>> &times);
+
+} // namespace f2s

@@ -1,0 +1,190 @@
+#include "harness/CudaTuner.h"
+
+#include "codegen/CudaHarnessPrinter.h"
+#include "harness/CudaToolkit.h"
+#include "harness/Process.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <stdexcept>
+
+namespace f2s {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_file(const fs::path &p, const std::string &text) {
+  std::ofstream out(p);
+  out << text;
+  if (!out)
+    throw std::runtime_error("cannot write " + p.string());
+}
+
+std::string first_line(const std::string &text) {
+  size_t end = text.find('\n');
+  return text.substr(0, std::min<size_t>(end, 300));
+}
+
+std::string nvcc_or_throw() {
+  auto nvcc = find_nvcc();
+  if (!nvcc)
+    throw std::runtime_error("--target=cuda needs nvcc (not in PATH, $NVCC unset, no "
+                             "/usr/local/cuda/bin/nvcc)");
+  return *nvcc;
+}
+
+} // namespace
+
+GpuModel probe_gpu(const fs::path &work_dir) {
+  std::string nvcc = nvcc_or_throw();
+  fs::create_directories(work_dir);
+  write_file(work_dir / "gpu_probe.cu", gpu_probe_source());
+  Command build;
+  build.argv = {nvcc, "-o", (work_dir / "gpu_probe").string(),
+                (work_dir / "gpu_probe.cu").string()};
+  build.timeout_s = 300;
+  ProcessResult b = run_process(build);
+  if (!b.ok())
+    throw std::runtime_error("cannot build the GPU probe with " + nvcc + ": " +
+                             first_line(b.err + b.out));
+  Command run;
+  run.argv = {(work_dir / "gpu_probe").string()};
+  run.timeout_s = 60;
+  ProcessResult r = run_process(run);
+  std::string error;
+  auto model = gpu_model_from_probe(r.out, &error);
+  if (!model)
+    throw std::runtime_error("tuning for --target=cuda needs a visible GPU (" + error +
+                             "); use --no-tune to package the default CUDA variant untimed");
+  return *model;
+}
+
+void tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<VariantCode> &code,
+               const ProblemSize &size, const TuneOptions &o, std::vector<CandidateResult> &results,
+               std::map<size_t, CudaCandidateTimes> *times) {
+  std::string nvcc = nvcc_or_throw();
+  KernelFacts facts = analyze(k);
+  fs::path dir = o.work_dir / "cuda";
+  fs::create_directories(dir);
+
+  // The reference is the same for every variant: compiled once.
+  std::vector<size_t> cands;
+  for (size_t i = 0; i < space.candidates.size(); ++i)
+    if (space.variants[space.candidates[i].variant].target == "cuda")
+      cands.push_back(i);
+  if (cands.empty())
+    return;
+  const VariantCode &first = code[space.candidates[cands[0]].variant];
+  CudaHarnessSource ref =
+      print_cuda_harness(k, first.cuda_source, first.variant.target + "_" + first.variant.name);
+  write_file(dir / "reference.c", ref.c_reference);
+  Command cc;
+  cc.argv = {c_compiler(),
+             "-O2",
+             "-std=gnu11",
+             "-pthread",
+             "-ffp-contract=off",
+             "-c",
+             (dir / "reference.c").string(),
+             "-o",
+             (dir / "reference.o").string()};
+  cc.timeout_s = 300;
+  ProcessResult cr = run_process(cc);
+  if (!cr.ok())
+    throw std::runtime_error("cannot compile the CUDA harness's reference: " +
+                             first_line(cr.err + cr.out));
+
+  std::vector<Command> builds;
+  for (size_t i : cands) {
+    const VariantCode &vc = code[space.candidates[i].variant];
+    std::string variant = vc.variant.target + "_" + vc.variant.name;
+    CudaHarnessSource h = print_cuda_harness(k, vc.cuda_source, variant);
+    fs::path src = dir / (variant + ".cu"), bin = dir / variant;
+    write_file(src, h.cuda_main);
+    Command c;
+    c.argv = {nvcc};
+    for (const std::string &f : nvcc_flags())
+      c.argv.push_back(f);
+    c.argv.insert(c.argv.end(), {"-o", bin.string(), src.string(), (dir / "reference.o").string()});
+    c.timeout_s = 600;
+    builds.push_back(c);
+  }
+  if (o.progress)
+    o.progress("building " + std::to_string(builds.size()) + " CUDA harness(es) with " + nvcc);
+  std::vector<ProcessResult> built = run_parallel(builds, std::max(1, o.jobs));
+
+  double tolerance = 0;
+  for (const std::string &g : facts.write_set)
+    tolerance = std::max(tolerance, k.find_arg(g)->type == Type::Float32 ? 1e-5 : 1e-12);
+  char tol[32];
+  std::snprintf(tol, sizeof tol, "%g", tolerance);
+  double points = static_cast<double>(size.points());
+
+  for (size_t n = 0; n < cands.size(); ++n) {
+    const Candidate &c = space.candidates[cands[n]];
+    CandidateResult r;
+    r.index = cands[n];
+    r.candidate = c;
+    r.description = space.describe(c);
+    if (!built[n].ok()) {
+      r.status = CandidateStatus::BuildFailed;
+      r.detail = first_line(built[n].err + built[n].out);
+      results.push_back(r);
+      continue;
+    }
+    Command run;
+    run.argv = {builds[n].argv[builds[n].argv.size() - 3], std::to_string(o.reps), tol};
+    for (const std::string &v : size.scalar_values)
+      run.argv.push_back(v);
+    run.timeout_s = o.timeout_s;
+    ProcessResult p = run_process(run);
+    size_t at = p.out.find("F2S-RESULT ");
+    if (p.timed_out) {
+      r.status = CandidateStatus::TimedOut;
+      r.detail = p.describe();
+    } else if (!p.ok() || at == std::string::npos) {
+      r.status = CandidateStatus::Crashed;
+      r.detail = p.describe() + (p.err.empty() ? "" : ": " + first_line(p.err));
+    } else {
+      nlohmann::json j = nlohmann::json::parse(first_line(p.out.substr(at + 11)), nullptr, false);
+      if (j.is_discarded() || !j.contains("verified")) {
+        r.status = CandidateStatus::Crashed;
+        r.detail = "unreadable harness output: " + first_line(p.out.substr(at));
+      } else if (!j["verified"].get<bool>()) {
+        r.status = CandidateStatus::WrongResult;
+        r.max_rel_err = j.value("max_rel_err", 0.0);
+        r.detail =
+            "largest relative difference " + std::to_string(r.max_rel_err) + " exceeds " + tol;
+      } else {
+        r.status = CandidateStatus::Verified;
+        r.max_rel_err = j.value("max_rel_err", 0.0);
+        r.seconds = j.value("median_s", 0.0);
+        // GPUs write whole sectors without reading them first: no
+        // write-allocate traffic in the compulsory bytes.
+        if (r.seconds > 0) {
+          r.gflops = static_cast<double>(facts.flops) * points / r.seconds * 1e-9;
+          r.gbps = static_cast<double>(facts.bytes(false)) * points / r.seconds * 1e-9;
+        }
+        CudaCandidateTimes t{r.seconds, j.value("h2d_s", 0.0), j.value("d2h_s", 0.0)};
+        if (times)
+          (*times)[results.size()] = t;
+        if (o.progress) {
+          char line[256];
+          std::snprintf(line, sizeof line,
+                        "%s: %.3f ms kernel, %.1f GB/s (transfers excluded: %.2f ms in, %.2f ms "
+                        "out)",
+                        r.description.c_str(), r.seconds * 1e3, r.gbps, t.h2d_s * 1e3,
+                        t.d2h_s * 1e3);
+          o.progress(line);
+        }
+      }
+    }
+    if (r.status != CandidateStatus::Verified && o.progress)
+      o.progress(r.description + ": " + status_name(r.status) + ": " + r.detail);
+    results.push_back(r);
+  }
+}
+
+} // namespace f2s

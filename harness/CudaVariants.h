@@ -1,0 +1,19 @@
+// The code of one CUDA variant: the strategy's options turned into a mapped
+// nest (transforms/CudaMapping) and printed (codegen/CudaPrinter).
+#pragma once
+
+#include "harness/Variants.h"
+#include "transforms/CudaMapping.h"
+
+namespace f2s {
+
+/// The mapping a "cuda" variant's options ask for (bx, by, px, py, sz;
+/// defaults of CudaMappingOptions for absent ones).
+CudaMappingOptions cuda_mapping_options(const Variant &v);
+
+/// `ir` mapped, `cuda_source` its CUDA C++, and `c_function` the C variant
+/// function that runs it on the GPU or falls back to the plain parallel CPU
+/// nest (printed with it).
+VariantCode cuda_variant_code(const Kernel &k, const Variant &v);
+
+} // namespace f2s

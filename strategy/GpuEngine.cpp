@@ -1,0 +1,153 @@
+#include "strategy/GpuEngine.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace f2s {
+
+namespace {
+
+Variant cuda_variant(int bx, int by, int px, int py, int sz) {
+  Variant v;
+  v.target = "cuda";
+  v.name = (sz ? "stream" : "plain") + std::to_string(bx) + "x" + std::to_string(by);
+  if (px > 1 || py > 1)
+    v.name += "_p" + std::to_string(px) + "x" + std::to_string(py);
+  if (sz)
+    v.name += "_z" + std::to_string(sz);
+  v.options = {{"bx", bx}, {"by", by}, {"px", px}, {"py", py}, {"sz", sz}};
+  return v;
+}
+
+size_t add_variant(SearchSpace &space, const Variant &v) {
+  for (size_t i = 0; i < space.variants.size(); ++i)
+    if (space.variants[i].target == v.target && space.variants[i].name == v.name)
+      return i;
+  space.variants.push_back(v);
+  return space.variants.size() - 1;
+}
+
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+
+} // namespace
+
+void enumerate_cuda(SearchSpace &space, const Kernel &k, const KernelFacts &facts,
+                    const std::vector<int64_t> &extents, const GpuEngineOptions &o) {
+  assert(o.gpu && "the CUDA engine needs a GPU model");
+  const GpuModel &gpu = *o.gpu;
+  const size_t depth = extents.size();
+  int64_t ex = extents[0], ey = depth > 1 ? extents[1] : 1, ez = depth > 2 ? extents[2] : 1;
+  int64_t hx = facts.halo.size() > 0 ? facts.halo[0] : 0;
+  int64_t hy = facts.halo.size() > 1 ? facts.halo[1] : 0;
+  int64_t hz = facts.halo.size() > 2 ? facts.halo[2] : 0;
+  // Loads per point bound the registers a point needs (a guess the pruning
+  // only uses to drop shapes that cannot be resident at all).
+  int64_t reads = 0;
+  for (const auto &[grid, fp] : facts.footprint)
+    reads += static_cast<int64_t>(fp.reads.size());
+
+  struct Scored {
+    Variant v;
+    double cost;
+  };
+  std::vector<Scored> kept;
+  auto prune = [&](const std::string &why) { ++space.pruned["cuda: " + why]; };
+
+  for (int bx : {32, 64, 128, 256})
+    for (int by : {1, 2, 4, 8, 16})
+      for (int px : {1, 2})
+        for (int py : {1, 2, 4})
+          for (int sz : {0, 8, 16, 32, 64}) {
+            ++space.considered;
+            int threads = bx * by;
+            if (depth < 2 && (by > 1 || py > 1)) {
+              prune("no y axis");
+              continue;
+            }
+            if (depth < 3 && sz) {
+              prune("no z axis to stream");
+              continue;
+            }
+            if (threads > std::min(1024, gpu.max_threads_block) || threads < 2 * gpu.warp) {
+              prune("block outside 2 warps to the thread limit");
+              continue;
+            }
+            if (bx % gpu.warp) {
+              prune("x not a multiple of the warp");
+              continue;
+            }
+            int64_t tile_x = int64_t(bx) * px, tile_y = int64_t(by) * py;
+            if ((tile_x > ex && bx > gpu.warp) || (px > 1 && tile_x > ex) ||
+                (py > 1 && tile_y > ey) || (by > 1 && tile_y > 2 * ey) || sz > ez) {
+              prune("tile wider than the axis");
+              continue;
+            }
+            int64_t blocks =
+                ceil_div(ex, tile_x) * ceil_div(ey, tile_y) * (sz ? ceil_div(ez, sz) : ez);
+            if (blocks < 2 * gpu.sms) {
+              prune("too few blocks for the multiprocessors");
+              continue;
+            }
+            int64_t regs = 32 + 2 * px * py * std::min<int64_t>(reads, 16);
+            int64_t resident =
+                std::min<int64_t>(gpu.max_threads_sm / threads, gpu.regs_per_sm / (regs * threads));
+            if (resident < 1) {
+              prune("more registers than a multiprocessor has");
+              continue;
+            }
+            // Traffic: halo planes re-read per z chunk, and the tile's x/y
+            // halo mostly served by L2 (weighted down accordingly).
+            double z_over = sz ? double(sz + 2 * hz) / sz : 1.0 + 0.05 * hz;
+            double xy_over =
+                double((tile_x + 2 * hx) * (tile_y + 2 * hy)) / double(tile_x * tile_y);
+            double traffic = z_over * (1.0 + 0.1 * (xy_over - 1.0));
+            double waves = double(blocks) / double(gpu.sms * resident);
+            double wave_eff = waves / std::ceil(waves);
+            // Occupancy below half the SM leaves latency unhidden.
+            double occ = double(resident * threads) / gpu.max_threads_sm;
+            double occ_eff = std::min(1.0, occ / 0.5);
+            kept.push_back({cuda_variant(bx, by, px, py, sz), traffic / (wave_eff * occ_eff)});
+          }
+
+  std::stable_sort(kept.begin(), kept.end(),
+                   [](const Scored &a, const Scored &b) { return a.cost < b.cost; });
+  // The best plain mappings compete too: they are what a straightforward
+  // port would be, and the tuner must show it beats them.
+  size_t plain_slots = 3, taken = 0, plain_taken = 0;
+  std::vector<Variant> chosen;
+  for (const Scored &s : kept) {
+    bool plain =
+        s.v.options.at("sz") == 0 && s.v.options.at("px") == 1 && s.v.options.at("py") == 1;
+    if (plain && plain_taken < plain_slots) {
+      chosen.push_back(s.v);
+      ++plain_taken;
+    } else if (!plain && taken + plain_slots < o.max_candidates) {
+      chosen.push_back(s.v);
+      ++taken;
+    } else {
+      prune("ranked below the measuring budget by the model");
+    }
+  }
+  for (const Variant &v : chosen) {
+    Candidate c;
+    c.variant = add_variant(space, v);
+    space.candidates.push_back(c);
+  }
+  Candidate d = default_cuda_candidate(space);
+  bool have_default = false;
+  for (const Candidate &c : space.candidates)
+    have_default = have_default || c.variant == d.variant;
+  if (!have_default)
+    space.candidates.push_back(d);
+}
+
+Candidate default_cuda_candidate(SearchSpace &space) {
+  Candidate c;
+  c.variant = add_variant(space, cuda_variant(32, 8, 1, 1, 0));
+  return c;
+}
+
+} // namespace f2s

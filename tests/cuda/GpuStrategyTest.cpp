@@ -1,0 +1,59 @@
+// strategy/GpuModel (the probe's output) and strategy/GpuEngine (legal,
+// sensible CUDA candidates).
+#include "strategy/GpuEngine.h"
+#include "strategy/GpuModel.h"
+#include "tests/common/TestUtil.h"
+
+#include <gtest/gtest.h>
+
+namespace f2s {
+
+TEST(GpuModel, ParsesTheProbe) {
+  std::string err;
+  auto m = gpu_model_from_probe(
+      "noise\nF2S-GPU major=9;minor=0;sms=132;warp=32;max_threads_block=1024;max_threads_sm=2048;"
+      "regs_per_block=65536;regs_per_sm=65536;smem_per_block=49152;smem_per_block_optin=232448;"
+      "smem_per_sm=233472;l2_bytes=52428800;global_bytes=85045231616;name=NVIDIA H100 80GB HBM3\n",
+      &err);
+  ASSERT_TRUE(m) << err;
+  EXPECT_EQ(m->name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(m->sms, 132);
+  EXPECT_EQ(m->arch(), "sm_90");
+  EXPECT_EQ(m->smem_per_block_optin, 232448);
+  EXPECT_FALSE(gpu_model_from_probe("F2S-GPU-ERROR no CUDA device\n", &err));
+  EXPECT_EQ(err, "no CUDA device");
+  EXPECT_FALSE(gpu_model_from_probe("", &err));
+}
+
+TEST(GpuEngine, EnumeratesOnlyLegalLaunchShapes) {
+  Kernel k = test::example_kernel("laplacian");
+  GpuModel gpu = gpu_model_h100();
+  SearchSpace space;
+  enumerate_cuda(space, k, analyze(k), {512, 512, 512}, {&gpu, 12});
+  ASSERT_FALSE(space.candidates.empty());
+  EXPECT_LE(space.candidates.size(), 13u);
+  EXPECT_GT(space.considered, space.candidates.size());
+  bool streamed = false, plain = false;
+  for (const Candidate &c : space.candidates) {
+    const Variant &v = space.variants[c.variant];
+    EXPECT_EQ(v.target, "cuda");
+    int bx = v.options.at("bx"), by = v.options.at("by");
+    EXPECT_EQ(bx % gpu.warp, 0) << v.name;
+    EXPECT_LE(bx * by, 1024) << v.name;
+    EXPECT_GE(bx * by, 64) << v.name;
+    streamed = streamed || v.options.at("sz") > 0;
+    plain = plain || v.name == "plain32x8";
+  }
+  EXPECT_TRUE(streamed);
+  EXPECT_TRUE(plain) << "the default plain mapping is always measured";
+  // Small extents: no tile wider than the axis, no stream longer than z.
+  SearchSpace small;
+  enumerate_cuda(small, k, analyze(k), {40, 24, 12}, {&gpu, 100});
+  for (const Candidate &c : small.candidates) {
+    const Variant &v = small.variants[c.variant];
+    EXPECT_LE(v.options.at("sz"), 12) << v.name;
+    EXPECT_LE(v.options.at("py") * v.options.at("by"), 24) << v.name;
+  }
+}
+
+} // namespace f2s
