@@ -43,8 +43,7 @@ CudaBuilds add_cuda_builds(std::vector<KernelBuild> &builds, const CudaBuildOpti
     }
     KernelTuning &t = *b.tuning;
     size_t first_variant = t.space.variants.size(), first_candidate = t.space.candidates.size();
-    enumerate_cuda(t.space, k, facts, size.extents, {&*gpu});
-    // Only the CUDA variants are new; the CPU ones were generated already.
+    CudaEnumeration en = enumerate_cuda(t.space, k, facts, size.extents, {&*gpu});
     SearchSpace cuda_space;
     cuda_space.variants = t.space.variants;
     std::vector<VariantCode> code = generate_variants(k, cuda_space);
@@ -55,9 +54,8 @@ CudaBuilds add_cuda_builds(std::vector<KernelBuild> &builds, const CudaBuildOpti
         o.tune_options.progress("'" + k.name + "' " + line);
     };
     topt.progress = say;
-    say(std::to_string(t.space.candidates.size() - first_candidate) + " CUDA candidates in " +
-        std::to_string(t.space.variants.size() - first_variant) + " variants (" +
-        t.space.summary() + ")");
+    say(en.summary(t.space.candidates.size() - first_candidate) + ", in " +
+        std::to_string(t.space.variants.size() - first_variant) + " variants");
     SearchSpace only_cuda = t.space;
     std::vector<CandidateResult> results;
     std::map<size_t, CudaCandidateTimes> times;

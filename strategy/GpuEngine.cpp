@@ -34,8 +34,17 @@ int64_t ceil_div(int64_t a, int64_t b) {
 
 } // namespace
 
-void enumerate_cuda(SearchSpace &space, const Kernel &k, const KernelFacts &facts,
-                    const std::vector<int64_t> &extents, const GpuEngineOptions &o) {
+std::string CudaEnumeration::summary(size_t candidates) const {
+  std::string s = std::to_string(candidates) + " CUDA candidates of " + std::to_string(considered) +
+                  " considered";
+  for (const auto &[why, n] : pruned)
+    s += "; " + std::to_string(n) + " " + why;
+  return s;
+}
+
+CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const KernelFacts &facts,
+                               const std::vector<int64_t> &extents, const GpuEngineOptions &o) {
+  CudaEnumeration e;
   assert(o.gpu && "the CUDA engine needs a GPU model");
   const GpuModel &gpu = *o.gpu;
   const size_t depth = extents.size();
@@ -54,14 +63,14 @@ void enumerate_cuda(SearchSpace &space, const Kernel &k, const KernelFacts &fact
     double cost;
   };
   std::vector<Scored> kept;
-  auto prune = [&](const std::string &why) { ++space.pruned["cuda: " + why]; };
+  auto prune = [&](const std::string &why) { ++e.pruned[why]; };
 
   for (int bx : {32, 64, 128, 256})
     for (int by : {1, 2, 4, 8, 16})
       for (int px : {1, 2})
         for (int py : {1, 2, 4})
           for (int sz : {0, 8, 16, 32, 64}) {
-            ++space.considered;
+            ++e.considered;
             int threads = bx * by;
             if (depth < 2 && (by > 1 || py > 1)) {
               prune("no y axis");
@@ -142,6 +151,7 @@ void enumerate_cuda(SearchSpace &space, const Kernel &k, const KernelFacts &fact
     have_default = have_default || c.variant == d.variant;
   if (!have_default)
     space.candidates.push_back(d);
+  return e;
 }
 
 Candidate default_cuda_candidate(SearchSpace &space) {

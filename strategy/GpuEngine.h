@@ -8,6 +8,8 @@
 #include "strategy/CpuEngine.h"
 #include "strategy/GpuModel.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace f2s {
@@ -29,9 +31,17 @@ struct GpuEngineOptions {
 /// traffic inflated by halo re-reads of the tile and of the z chunk, divided
 /// by the efficiency of the last wave of blocks) and the best
 /// `max_candidates` are kept, with the default plain mapping always among
-/// them. Reasons and counts land in space.pruned, under "cuda: ...".
-void enumerate_cuda(SearchSpace &space, const Kernel &k, const KernelFacts &facts,
-                    const std::vector<int64_t> &extents, const GpuEngineOptions &options);
+/// them. Returns the counts considered and pruned, with reasons.
+/// How many parameter combinations were considered, and why those left out were.
+struct CudaEnumeration {
+  size_t considered = 0;
+  std::map<std::string, size_t> pruned; ///< reason -> count
+  std::string summary(size_t candidates) const;
+};
+
+CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const KernelFacts &facts,
+                               const std::vector<int64_t> &extents,
+                               const GpuEngineOptions &options);
 
 /// The CUDA candidate packaged without tuning: the plain mapping with
 /// 32x8 threads. Adds its variant if needed.

@@ -29,10 +29,11 @@ TEST(GpuEngine, EnumeratesOnlyLegalLaunchShapes) {
   Kernel k = test::example_kernel("laplacian");
   GpuModel gpu = gpu_model_h100();
   SearchSpace space;
-  enumerate_cuda(space, k, analyze(k), {512, 512, 512}, {&gpu, 12});
+  CudaEnumeration e = enumerate_cuda(space, k, analyze(k), {512, 512, 512}, {&gpu, 12});
   ASSERT_FALSE(space.candidates.empty());
   EXPECT_LE(space.candidates.size(), 13u);
-  EXPECT_GT(space.considered, space.candidates.size());
+  EXPECT_GT(e.considered, space.candidates.size());
+  EXPECT_GT(e.pruned.at("ranked below the measuring budget by the model"), 0u);
   bool streamed = false, plain = false;
   for (const Candidate &c : space.candidates) {
     const Variant &v = space.variants[c.variant];
