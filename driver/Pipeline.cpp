@@ -146,6 +146,8 @@ KernelBuild tuned_build(const Kernel &k, const CpuModel &machine, const DriverOp
   topt.reps = o.reps;
   topt.cflags = o.cflags;
   topt.budget_s = o.budget_s;
+  // Threads are pinned NUMA nodes first; the list serves every thread count.
+  topt.cpus = machine.placement(machine.pus);
   topt.progress = [&](const std::string &line) { progress(o, "'" + k.name + "' " + line); };
   KernelTuning tuning = search(k, facts, machine, space, code, size, topt, o.search);
 
@@ -194,6 +196,7 @@ int run_pipeline(const DriverOptions &o) {
     // Enumerate, transform, emit, build, time and pick, per kernel.
     CpuModel machine = cpu_model_from_host();
     PackageInfo info{lib_name, o.files, machine.description, o.cflags};
+    info.cpus = machine.placement(machine.pus);
     // The CPU targets first; CUDA's choice joins each build after them.
     DriverOptions cpu_o = o;
     std::erase(cpu_o.targets, std::string("cuda"));

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <set>
 
 namespace f2s {
 
@@ -133,6 +134,15 @@ TuningSession::TuningSession(const Kernel &k, const SearchSpace &space,
 bool TuningSession::budget_left() const {
   if (options_.budget_s <= 0)
     return true;
+  // A budget never leaves a target with nothing to package: measuring goes
+  // on until every target has a verified candidate.
+  std::set<std::string> verified;
+  for (const auto &[i, s] : measured_)
+    if (std::isfinite(s))
+      verified.insert(tuning_.space.variants[tuning_.space.candidates[i].variant].target);
+  for (const Variant &v : tuning_.space.variants)
+    if (!verified.count(v.target))
+      return true;
   std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start_;
   return spent.count() < options_.budget_s;
 }

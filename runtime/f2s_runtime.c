@@ -98,9 +98,12 @@ static unsigned long long f2s_load_job_(void) {
   return __atomic_load_n(&f2s_pool_.job_word, __ATOMIC_ACQUIRE);
 }
 
-/* Where a thread runs: pinned to one CPU, or on the CPUs the process was
- * allowed when the pool started (f2s_allowed_), which a pinned thread gets
- * back when a later job is not pinned. */
+/* Where a thread runs: pinned to one CPU, or on every CPU the machine has
+ * (f2s_allowed_), which a pinned thread gets back when a later job is not
+ * pinned. The caller's own mask is not a guide: an OpenMP program with
+ * OMP_PROC_BIND has bound its main thread to one core, and pool threads that
+ * inherited that mask would all share it. The kernel intersects any mask with
+ * the process's cpuset, so naming CPUs it may not use is harmless. */
 #ifdef CPU_SETSIZE
 static cpu_set_t f2s_allowed_;
 static int f2s_allowed_known_;
@@ -131,8 +134,16 @@ static void f2s_bind_(int cpu, int *bound) {
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
   }
-  if (f2s_allowed_known_ && pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0)
+  if (!f2s_allowed_known_)
+    return;
+  if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0) {
     *bound = cpu;
+    return;
+  }
+  /* A CPU outside the cpuset: run anywhere rather than where it was. */
+  if (cpu != F2S_UNPINNED &&
+      pthread_setaffinity_np(pthread_self(), sizeof f2s_allowed_, &f2s_allowed_) == 0)
+    *bound = F2S_UNPINNED;
 }
 
 /* The caller runs tid 0: it is pinned like a worker, and moved back to the
@@ -266,7 +277,12 @@ static pthread_once_t f2s_pool_once_ = PTHREAD_ONCE_INIT;
 static void f2s_pool_init_(void) {
   pthread_atfork(NULL, NULL, f2s_pool_after_fork_);
 #ifdef CPU_SETSIZE
-  f2s_allowed_known_ = sched_getaffinity(0, sizeof f2s_allowed_, &f2s_allowed_) == 0;
+  {
+    long cpu, configured = sysconf(_SC_NPROCESSORS_CONF);
+    f2s_allowed_known_ = sched_getaffinity(0, sizeof f2s_allowed_, &f2s_allowed_) == 0;
+    for (cpu = 0; f2s_allowed_known_ && cpu < configured && cpu < CPU_SETSIZE; ++cpu)
+      CPU_SET(cpu, &f2s_allowed_);
+  }
 #endif
 }
 

@@ -259,6 +259,31 @@ int main(void) {
 }
 )";
 
+/* An OpenMP program with OMP_PROC_BIND binds its main thread to one core
+ * before it calls the library: the pool must still spread over the machine. */
+const char *kBoundCallerProgram = R"(
+#include <sched.h>
+#include <stdio.h>
+
+static void record(int tid, int nthreads, void *p) {
+  (void)nthreads;
+  pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), (cpu_set_t *)p + tid);
+}
+
+int main(void) {
+  cpu_set_t one, mask[2];
+  CPU_ZERO(&one);
+  CPU_SET(0, &one);
+  if (sched_setaffinity(0, sizeof one, &one) != 0) {
+    printf("SKIP: cannot bind to CPU 0\n");
+    return 0;
+  }
+  f2s_parallel_run(2, record, mask);
+  printf("%d\n", CPU_COUNT(&mask[1]) > 1);
+  return 0;
+}
+)";
+
 class Runtime : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -326,6 +351,15 @@ TEST_F(Runtime, PinsThreadsToThePlacementAndSkipsUnavailableCpus) {
   if (r.out.rfind("SKIP", 0) == 0)
     GTEST_SKIP() << r.out;
   EXPECT_EQ(r.out, "PASSED\n");
+}
+
+TEST_F(Runtime, PoolThreadsDoNotInheritACallersBinding) {
+  ASSERT_EQ(compile(kBoundCallerProgram, "bound"), "");
+  ProcessResult r = run("bound");
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+  if (r.out.rfind("SKIP", 0) == 0)
+    GTEST_SKIP() << r.out;
+  EXPECT_EQ(r.out, "1\n");
 }
 
 TEST_F(Runtime, PinningIsOffWithF2sPin0) {
