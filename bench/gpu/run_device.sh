@@ -2,7 +2,8 @@
 # One device call: the examples through their Fortran checking programs on the
 # GPU, the data-region transfer test, the copy bound, and the CUDA tuning of
 # every example at 512^3 (double). Expects .device-cuda/ (built on the host by
-# bench/gpu/prepare.sh) in the repository root; writes $OUT/results.tgz.
+# bench/gpu/prepare.sh) in the repository root; writes $OUT/results.tgz, which
+# bench/gpu/table.py turns into the table of bench/RESULTS.md.
 D=.device-cuda
 R=/tmp/f2s-gpu
 mkdir -p $R

@@ -1,0 +1,20 @@
+#!/bin/bash
+# Builds, on the host, what bench/gpu/run_device.sh needs on the GPU machine
+# (which has nvcc and gcc but no gfortran): the f2stencil binary, untuned
+# pthreads+cuda libraries of every example with their Fortran checking
+# programs, the data-region test, and gfortran's run-time libraries.
+# usage: bench/gpu/prepare.sh BUILD_DIR    (then run with carry .device-cuda)
+set -e
+B=${1:?build directory}
+D=.device-cuda
+rm -rf $D && mkdir -p $D/lib $D/bin $D/fortlibs
+cp $B/driver/f2stencil $D/ && strip $D/f2stencil
+for e in laplacian divergence gradient star7 star13 himeno19 box27; do
+  $D/f2stencil -q --target=pthreads,cuda --no-tune -o $D/lib/$e examples/$e/$e.f90
+  gfortran -O2 -I $D/lib/$e examples/$e/$e.f90 examples/$e/main.f90 -L $D/lib/$e -lf2s_$e \
+    -Wl,-rpath,'$ORIGIN/../lib/'$e -o $D/bin/${e}_check
+done
+gcc -O2 -I $D/lib/laplacian tests/e2e/cuda_data_region.c -L $D/lib/laplacian \
+  -Wl,-rpath,'$ORIGIN/../lib/laplacian' -lf2s_laplacian -lm -o $D/bin/cuda_data_region
+cp /usr/lib/x86_64-linux-gnu/{libgfortran.so.5,libquadmath.so.0,libgomp.so.1} $D/fortlibs/
+grep -qx '/.device-cuda/' .git/info/exclude 2>/dev/null || echo '/.device-cuda/' >> .git/info/exclude
