@@ -13,6 +13,7 @@
 #include "transforms/RegisterBlocking.h"
 #include "transforms/ThreadBlocking.h"
 
+#include <cctype>
 #include <stdexcept>
 
 namespace f2s {
@@ -95,6 +96,14 @@ std::vector<long> tune_values(const VariantCode &variant, const Candidate &c) {
   std::vector<long> values;
   for (const Variable &p : variant.ir.tuning) {
     auto it = c.tune.find(p.name);
+    // A pass names its parameter `pf2` when the kernel already has a `pf`;
+    // the engine knows it by its plain name.
+    if (it == c.tune.end()) {
+      std::string base = p.name;
+      while (!base.empty() && std::isdigit(static_cast<unsigned char>(base.back())))
+        base.pop_back();
+      it = c.tune.find(base);
+    }
     if (it == c.tune.end())
       throw std::logic_error("candidate has no value for tuning parameter '" + p.name +
                              "' of variant '" + variant.variant.name + "'");

@@ -23,21 +23,69 @@ size_t find_or_add(SearchSpace &space, const Variant &v) {
 const Variant serial_variant{"c", "serial", {}, {}};
 const Variant parallel_variant{"pthreads", "parallel", {Pass::ParallelizeOuter}, {}};
 
-/// A compile-time choice for the point loops of blocked variants: the values
-/// to try, and the pass that reads the option (added when the value is not
-/// the pass's default, 0 or 1).
-struct OptionAxis {
-  const char *option;
-  std::vector<int> values;
-  std::vector<Pass> passes;
-  /// Whether the axis means anything for this kernel.
-  std::function<bool(const KernelFacts &)> applies = [](const KernelFacts &) { return true; };
+/// How the core blocks are shared among threads.
+enum class Decomposition {
+  /// Contiguous ranges of the outermost block loop, one per thread.
+  Contiguous,
+  /// Chunks of core blocks dealt round robin to thread groups, each block
+  /// split into thread blocks among the group's members (Kamil et al.).
+  Chunked,
 };
 
-/// The compile-time axes of the blocked variants. Each new point-loop pass
-/// adds a row here; the product of the rows is the set of blocked variants.
-std::vector<OptionAxis> option_axes() {
-  return {};
+/// The compile-time options of the point loops (Table III's register
+/// blocks, plus array indexing and cache bypass) for a nest of `depth`.
+std::vector<std::map<std::string, int>> point_options(size_t depth, bool streamable) {
+  std::vector<std::map<std::string, int>> out;
+  for (int rx : {1, 2, 4, 8})
+    for (int ry : {1, 2})
+      for (int rz : depth == 3 ? std::vector<int>{1, 2} : std::vector<int>{1}) {
+        // More than 8 points per iteration only spills registers.
+        if (rx * ry * rz > 8)
+          continue;
+        for (int indexing : {0, 1})
+          for (int bypass : streamable ? std::vector<int>{0, 1} : std::vector<int>{0}) {
+            std::map<std::string, int> o = {
+                {"rx", rx}, {"ry", ry}, {"indexing", indexing}, {"bypass", bypass}};
+            if (depth == 3)
+              o["rz"] = rz;
+            out.push_back(o);
+          }
+      }
+  return out;
+}
+
+/// The recipe of a blocked variant: decomposition passes, then the point
+/// passes its options ask for. Prefetch is always there: a distance of 0,
+/// a run-time value, turns it off.
+Variant blocked_variant(Decomposition d, const std::map<std::string, int> &options) {
+  Variant v{
+      "pthreads", d == Decomposition::Chunked ? "chunked" : "blocked", {Pass::BlockLoops}, options};
+  if (d == Decomposition::Chunked) {
+    v.passes.push_back(Pass::Chunking);
+    v.passes.push_back(Pass::ThreadBlocking);
+  } else {
+    v.passes.push_back(Pass::ParallelizeOuter);
+  }
+  int points = 1;
+  for (const char *r : {"rx", "ry", "rz"})
+    points *= options.count(r) ? options.at(r) : 1;
+  // Jammed points often share subexpressions (the sums of a box stencil).
+  // The option is set either way, so that variants differ only in what the
+  // search may vary.
+  v.options["cse"] = 1;
+  if (points > 1) {
+    v.passes.push_back(Pass::RegisterBlock);
+    v.passes.push_back(Pass::CommonSubexpressions);
+  }
+  if (options.count("indexing") && options.at("indexing"))
+    v.passes.push_back(Pass::ArrayIndexing);
+  if (options.count("bypass") && options.at("bypass"))
+    v.passes.push_back(Pass::CacheBypass);
+  v.passes.push_back(Pass::Prefetch);
+  v.options["prefetch"] = 1;
+  for (const auto &[k, value] : options)
+    v.name += "_" + k + std::to_string(value);
+  return v;
 }
 
 std::vector<int> thread_counts(const CpuModel &m) {
@@ -48,6 +96,12 @@ std::vector<int> thread_counts(const CpuModel &m) {
   counts.insert(m.cores);
   counts.insert(m.pus);
   return {counts.begin(), counts.end()};
+}
+
+/// Cores that share the last-level cache: the largest sensible thread group.
+int cores_sharing_llc(const CpuModel &m) {
+  const CacheLevel *llc = m.last_level_cache();
+  return llc ? std::max(1, llc->shared_by_cores) : 1;
 }
 
 /// Block sizes worth trying along an axis of extent `extent`: the whole
@@ -65,13 +119,6 @@ std::vector<int64_t> block_sizes(int64_t extent, std::initializer_list<int64_t> 
 bool leaves_sliver(int64_t extent, int64_t block) {
   int64_t rest = extent % block;
   return block < extent && rest != 0 && rest * 4 < block;
-}
-
-std::string variant_name(const std::map<std::string, int> &options) {
-  std::string name = "blocked";
-  for (const auto &[k, v] : options)
-    name += "_" + k + std::to_string(v);
-  return name;
 }
 
 } // namespace
@@ -118,32 +165,15 @@ SearchSpace enumerate_cpu(const Kernel &k, const KernelFacts &facts,
     return space;
   assert(options.machine && "the pthreads target needs a machine model");
   const CpuModel &machine = *options.machine;
-
-  // Compile-time variants of the blocked nest: the product of the option axes.
-  std::vector<Variant> blocked = {{"pthreads", "", {Pass::BlockLoops, Pass::ParallelizeOuter}, {}}};
-  for (const OptionAxis &axis : option_axes()) {
-    if (!axis.applies(facts))
-      continue;
-    std::vector<Variant> grown;
-    for (const Variant &v : blocked)
-      for (int value : axis.values) {
-        Variant w = v;
-        w.options[axis.option] = value;
-        if (value > 1 || (value == 1 && axis.values.front() == 0))
-          for (Pass p : axis.passes)
-            if (std::find(w.passes.begin(), w.passes.end(), p) == w.passes.end())
-              w.passes.push_back(p);
-        grown.push_back(w);
-      }
-    blocked = grown;
-  }
-  for (Variant &v : blocked)
-    v.name = variant_name(v.options);
-
-  size_t parallel = find_or_add(space, parallel_variant);
   const size_t depth = extents.size();
   const int64_t cache = cache_per_thread(machine);
+  // Cache bypass only pays for grids that are written without being read.
+  const bool streamable = facts.write_allocate_bytes > 0;
+  const std::vector<std::map<std::string, int>> point = point_options(depth, streamable);
   static const char *const axis_name[] = {"cx", "cy", "cz"};
+  static const char *const thread_axis[] = {"tx", "ty", "tz"};
+
+  size_t parallel = find_or_add(space, parallel_variant);
   for (int t : thread_counts(machine)) {
     ++space.considered;
     space.candidates.push_back({parallel, t, {}});
@@ -154,10 +184,16 @@ SearchSpace enumerate_cpu(const Kernel &k, const KernelFacts &facts,
     int64_t outer = extents[depth - 1];
     int64_t per_thread = (outer + t - 1) / t;
     std::vector<std::vector<int64_t>> sizes(depth);
-    sizes[0] = block_sizes(extents[0], {64, 128, 256, 512});
+    sizes[0] = block_sizes(extents[0], {128, 512});
     if (depth == 3)
-      sizes[1] = block_sizes(extents[1], {4, 8, 16, 32, 64});
-    sizes[depth - 1] = block_sizes(per_thread, {4, 16, 64});
+      sizes[1] = block_sizes(extents[1], {8, 32});
+    sizes[depth - 1] = block_sizes(per_thread, {4, 16});
+
+    // Thread groups: members share a cache, and the groups divide the team.
+    std::vector<int> groups;
+    for (int g : {1, 2, 4})
+      if (g <= t && t % g == 0 && g <= cores_sharing_llc(machine))
+        groups.push_back(g);
 
     std::vector<int64_t> block(depth);
     std::function<void(size_t)> choose = [&](size_t a) {
@@ -168,30 +204,56 @@ SearchSpace enumerate_cpu(const Kernel &k, const KernelFacts &facts,
         }
         return;
       }
-      bool whole_nest = true; // the plain parallel nest, already a candidate
+      bool whole_nest = true; // with no point passes, the plain parallel nest
       bool sliver = false;
       for (size_t i = 0; i < depth; ++i) {
         whole_nest &= block[i] >= (i + 1 == depth ? per_thread : extents[i]);
         sliver |= leaves_sliver(i + 1 == depth ? per_thread : extents[i], block[i]);
       }
-      for (const Variant &v : blocked) {
-        ++space.considered;
-        if (whole_nest) {
-          ++space.pruned["same as the plain parallel nest"];
-          continue;
+      bool fits = block_working_set(k, facts, block) <= cache;
+      for (const std::map<std::string, int> &opts : point) {
+        for (Decomposition d : {Decomposition::Contiguous, Decomposition::Chunked}) {
+          std::vector<Candidate> runs;
+          Candidate base{0, t, {}};
+          for (size_t i = 0; i < depth; ++i)
+            base.tune[axis_name[i]] = block[i];
+          if (d == Decomposition::Contiguous) {
+            runs.push_back(base);
+          } else {
+            for (int g : groups)
+              for (long chunk : {1, 4}) {
+                Candidate c = base;
+                c.tune["group"] = g;
+                c.tune["chunk"] = chunk;
+                for (size_t i = 0; i < depth; ++i)
+                  c.tune[thread_axis[i]] =
+                      i == 1 || (depth == 2 && i == 0) ? (block[i] + g - 1) / g : block[i];
+                runs.push_back(c);
+              }
+          }
+          for (Candidate c : runs)
+            for (long pf : {0, 128}) {
+              ++space.considered;
+              bool plain = opts.at("rx") * opts.at("ry") * (depth == 3 ? opts.at("rz") : 1) == 1 &&
+                           !opts.at("indexing") && !opts.at("bypass") && pf == 0 &&
+                           d == Decomposition::Contiguous;
+              if (whole_nest && plain) {
+                ++space.pruned["same as the plain parallel nest"];
+                continue;
+              }
+              if (sliver) {
+                ++space.pruned["degenerate remainder blocks"];
+                continue;
+              }
+              if (!fits && !whole_nest) {
+                ++space.pruned["block working set exceeds the cache"];
+                continue;
+              }
+              c.variant = find_or_add(space, blocked_variant(d, opts));
+              c.tune["pf"] = pf;
+              space.candidates.push_back(c);
+            }
         }
-        if (sliver) {
-          ++space.pruned["degenerate remainder blocks"];
-          continue;
-        }
-        if (block_working_set(k, facts, block) > cache) {
-          ++space.pruned["block working set exceeds the cache"];
-          continue;
-        }
-        Candidate c{find_or_add(space, v), t, {}};
-        for (size_t i = 0; i < depth; ++i)
-          c.tune[axis_name[i]] = block[i];
-        space.candidates.push_back(c);
       }
     };
     choose(0);

@@ -23,19 +23,21 @@ public:
   }
 };
 
-/// Number of coordinates in which a and b differ (a coordinate absent from
-/// one of them counts as different).
+/// Number of coordinates in which a and b differ; a coordinate one of them
+/// lacks counts as 0 there (no chunks, no prefetch distance, ...).
 int distance(const std::map<std::string, long> &a, const std::map<std::string, long> &b) {
+  auto value = [](const std::map<std::string, long> &m, const std::string &k) {
+    auto it = m.find(k);
+    return it == m.end() ? 0L : it->second;
+  };
   std::set<std::string> keys;
   for (const auto &[k, v] : a)
     keys.insert(k);
   for (const auto &[k, v] : b)
     keys.insert(k);
   int d = 0;
-  for (const std::string &k : keys) {
-    auto x = a.find(k), y = b.find(k);
-    d += x == a.end() || y == b.end() || x->second != y->second;
-  }
+  for (const std::string &k : keys)
+    d += value(a, k) != value(b, k);
   return d;
 }
 
@@ -75,17 +77,23 @@ private:
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return predicted_[a] < predicted_[b]; });
-    // The model is coarse: make sure every code shape and thread count is
-    // seen at least once, at its most promising parameters.
+    // The model is coarse: every value of every parameter (each thread
+    // count, each register block, bypass on and off, ...) is seen at least
+    // once, at the most promising setting of the others.
     std::vector<size_t> batch;
-    std::set<std::pair<size_t, int>> covered;
-    for (size_t i : order)
-      if (covered.insert({space.candidates[i].variant, space.candidates[i].threads}).second)
+    std::set<size_t> chosen;
+    std::set<std::pair<std::string, long>> covered;
+    for (size_t i : order) {
+      bool news = false;
+      for (const auto &[k, v] : candidate_coordinates(space, space.candidates[i]))
+        news |= covered.insert({k, v}).second;
+      if (news && chosen.insert(i).second)
         batch.push_back(i);
+    }
     for (size_t i : order) {
       if (batch.size() >= first_)
         break;
-      if (std::find(batch.begin(), batch.end(), i) == batch.end())
+      if (chosen.insert(i).second)
         batch.push_back(i);
     }
     return batch;
@@ -106,12 +114,10 @@ std::map<std::string, long> candidate_coordinates(const SearchSpace &space, cons
     coords["option:" + k] = value;
   for (const auto &[k, value] : c.tune)
     coords["tune:" + k] = value;
-  // The pass list is one coordinate: a variant that adds a pass and keeps
-  // every value is one step away.
-  long passes = 0;
-  for (Pass p : v.passes)
-    passes |= 1L << static_cast<int>(p);
-  coords["passes"] = passes;
+  // The options decide the passes, except for the plain nest, which has
+  // none: its pass list tells it apart.
+  if (v.options.empty())
+    coords["plain:" + v.target + "/" + v.name] = 1;
   coords["target:" + v.target] = 1;
   return coords;
 }

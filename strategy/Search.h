@@ -28,8 +28,8 @@ public:
 /// Every candidate, in the order of the space.
 std::unique_ptr<SearchMethod> exhaustive_search();
 
-/// Measures the `first` candidates the model predicts fastest (at least one
-/// of each variant and thread count among them), then climbs: the neighbours
+/// Measures the `first` candidates the model predicts fastest, and for every
+/// value of every parameter the most promising candidate with it, then climbs: the neighbours
 /// of the best candidate so far (those that differ from it in exactly one
 /// parameter: the thread count, a compile-time option or a run-time value)
 /// are measured until a round finds nothing faster.
@@ -37,7 +37,7 @@ std::unique_ptr<SearchMethod> model_guided_search(std::vector<double> predicted_
                                                   size_t first);
 
 /// The parameters of a candidate by name ("threads", each option, each
-/// tuning value, and "variant" for the code shape), for comparing candidates.
+/// tuning value), for comparing candidates.
 std::map<std::string, long> candidate_coordinates(const SearchSpace &space, const Candidate &c);
 
 } // namespace f2s

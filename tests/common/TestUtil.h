@@ -11,6 +11,8 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 namespace f2s::test {
 
 /// The kernel of examples/<name>/<name>.f90.
@@ -21,13 +23,15 @@ inline Kernel example_kernel(const std::string &name) {
   return ks.at(0);
 }
 
-/// A directory of its own for the running test, removed afterwards.
+/// A directory of its own for the running test (and process: several build
+/// trees may run the same test at once), removed afterwards.
 class ScratchDir {
 public:
   ScratchDir() {
     const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
     dir_ = std::filesystem::temp_directory_path() /
-           ("f2s_" + std::string(info->test_suite_name()) + "_" + info->name());
+           ("f2s_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
+            std::to_string(::getpid()));
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }

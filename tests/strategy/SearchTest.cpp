@@ -8,20 +8,22 @@
 namespace f2s {
 namespace {
 
-// A space of one variant with one run-time parameter x = 1..9 at 1 and 2
-// threads; measured time is |x - 6| + 1 (+0.5 with one thread), so the best
-// is x = 6 with 2 threads.
+// A space of one variant with run-time parameters x, y = 1..9 at 1 and 2
+// threads; measured time is |x - 6| + |y - 3| + 1 (+0.5 with one thread), so
+// the best is x = 6, y = 3 with 2 threads.
 struct Toy {
   SearchSpace space;
   Toy() {
     space.variants.push_back({"pthreads", "blocked", {Pass::BlockLoops}, {}});
     for (int t : {1, 2})
       for (long x = 1; x <= 9; ++x)
-        space.candidates.push_back({0, t, {{"cx", x}}});
+        for (long y = 1; y <= 9; ++y)
+          space.candidates.push_back({0, t, {{"cx", x}, {"cy", y}}});
   }
   double time(size_t i) const {
     const Candidate &c = space.candidates[i];
-    return std::abs(c.tune.at("cx") - 6) + 1 + (c.threads == 1 ? 0.5 : 0);
+    return std::abs(c.tune.at("cx") - 6) + std::abs(c.tune.at("cy") - 3) + 1 +
+           (c.threads == 1 ? 0.5 : 0);
   }
   /// Runs a search to the end; returns the measurements.
   Measurements run(SearchMethod &s) const {
@@ -48,25 +50,26 @@ TEST(Search, ExhaustiveMeasuresEverythingOnce) {
 
 TEST(Search, ModelGuidedClimbsFromAWrongPredictionToTheBest) {
   Toy toy;
-  // The model believes small x is best: it starts far from the optimum.
+  // The model believes large x and y are best: it starts far from the optimum.
   std::vector<double> predicted;
   for (const Candidate &c : toy.space.candidates)
-    predicted.push_back(static_cast<double>(c.tune.at("cx")));
+    predicted.push_back(-static_cast<double>(c.tune.at("cx") + c.tune.at("cy")));
   auto s = model_guided_search(predicted, 2);
   Measurements m = toy.run(*s);
   double best = std::numeric_limits<double>::infinity();
   for (const auto &[i, t] : m)
     best = std::min(best, t);
   EXPECT_EQ(best, 1.0);
-  EXPECT_LT(m.size(), toy.space.candidates.size());
+  EXPECT_LT(m.size(), toy.space.candidates.size() / 2);
 }
 
 TEST(Search, CoordinatesNameEveryParameter) {
   Toy toy;
-  auto coords = candidate_coordinates(toy.space, toy.space.candidates[3]);
+  auto coords = candidate_coordinates(toy.space, toy.space.candidates[3 * 9 + 4]);
   EXPECT_EQ(coords.at("threads"), 1);
   EXPECT_EQ(coords.at("tune:cx"), 4);
-  EXPECT_TRUE(coords.count("passes"));
+  EXPECT_EQ(coords.at("tune:cy"), 5);
+  EXPECT_EQ(coords.at("target:pthreads"), 1);
 }
 
 } // namespace
