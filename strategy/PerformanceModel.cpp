@@ -78,14 +78,30 @@ double predict_seconds(const Kernel &k, const KernelFacts &facts, const CpuModel
         static_cast<double>(facts.read_bytes) * static_cast<double>(std::min<int64_t>(2 * hz, 2));
   }
 
-  double saturation = std::max(1.0, machine.cores / 2.0);
-  double bandwidth = std::min(1.0, threads / saturation);
-  // Threads without a block of the outermost loop to work on add nothing.
+  // Bandwidth grows with the threads up to one per core: on the 16-core host
+  // measured for bench/RESULTS.md it was still growing at 16, so a model that
+  // saturated earlier ranked half the cores first and wasted measurements.
+  double bandwidth = std::min(1.0, static_cast<double>(threads) / machine.cores);
+  // Threads without work add nothing: the contiguous decomposition divides
+  // the outermost blocks; the chunked one deals chunks of all the blocks to
+  // thread groups.
   double units =
       std::ceil(static_cast<double>(extents[depth - 1]) / static_cast<double>(block[depth - 1]));
-  double busy = std::min(1.0, units / threads);
+  double workers = threads;
+  if (c.tune.count("chunk")) {
+    double blocks = 1;
+    for (size_t a = 0; a < depth; ++a)
+      blocks *= std::ceil(static_cast<double>(extents[a]) / static_cast<double>(block[a]));
+    units = std::ceil(blocks / static_cast<double>(std::max(1L, tune_or(c, "chunk", 1))));
+    workers = std::ceil(threads / static_cast<double>(std::max(1L, tune_or(c, "group", 1))));
+  }
+  double busy = std::min(1.0, units / workers);
   double overhead = 1.0 + 16.0 / static_cast<double>(block[0]) +
                     (depth > 1 ? 2.0 / static_cast<double>(block[1]) : 0.0);
+  // Software prefetch adds work to the inner loop, and hardware prefetchers
+  // already follow unit-stride streams: measured only when nothing is better.
+  if (tune_or(c, "pf", 0) > 0)
+    overhead *= 1.1;
   return bytes * points * 1e-9 / (bandwidth * busy) * overhead;
 }
 

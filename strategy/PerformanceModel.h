@@ -24,8 +24,9 @@ int64_t cache_per_thread(const CpuModel &machine);
 /// Predicted time of a candidate (relative units): compulsory traffic (less
 /// the write-allocate share when the variant bypasses the cache), plus
 /// re-reads of halo planes when the block does not fit in cache, over the
-/// bandwidth its thread count can draw (saturating at half the cores), with
-/// a penalty for short inner loops and for threads left without work.
+/// bandwidth its thread count can draw (growing up to one thread per core),
+/// with penalties for short inner loops, threads left without work, and
+/// software prefetch.
 double predict_seconds(const Kernel &k, const KernelFacts &facts, const CpuModel &machine,
                        const std::vector<int64_t> &extents, const SearchSpace &space,
                        const Candidate &c);
