@@ -6,10 +6,10 @@
 # operators with the carried f2stencil there, times serial / OpenMP / untuned /
 # tuned at 256^3 and 512^3, and prints one table last (bench/cpu/table.py).
 # Raw lines, the tuning records and the table go to $OUT (or /tmp/f2s-bench/out).
-# Knobs (environment): SIZES ("256 512"), REPS (7), TUNE_SIZE (256),
+# Knobs (environment): SIZES ("256 512"), REPS (7), TUNE_SIZE (512),
 # TUNE_REPS (3), TUNE_BUDGET (s of measuring per kernel, if f2stencil has
-# --budget; 40), TUNE_TIMEOUT (s per kernel; 110), TUNE_LARGE (kernels also
-# tuned at the largest size; "laplacian").
+# --budget; 90), TUNE_TIMEOUT (s per kernel; 200), TUNE_LARGE (kernels also
+# tuned at the largest size; none).
 set -u
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -23,7 +23,7 @@ res=$out/results.txt
 kernels="laplacian divergence gradient"
 sizes=${SIZES:-256 512}
 reps=${REPS:-7}
-tune_size=${TUNE_SIZE:-256}
+tune_size=${TUNE_SIZE:-512}
 export LD_LIBRARY_PATH=$carry/lib
 
 # The machine: model, sockets, physical cores, NUMA nodes.
@@ -53,7 +53,7 @@ echo "BENCHBIN $(basename "$bench")" | tee -a "$res"
 # Untuned and tuned libraries, built by f2stencil on this machine.
 budget=()
 if "$carry/f2stencil" --help 2>&1 | grep -q -- '--budget'; then
-  budget=(--budget "${TUNE_BUDGET:-40}")
+  budget=(--budget "${TUNE_BUDGET:-90}")
 fi
 for k in $kernels; do
   "$carry/f2stencil" --no-tune -q -o "$work/notune/$k" "examples/$k/$k.f90" ||
@@ -61,7 +61,7 @@ for k in $kernels; do
 done
 for k in $kernels; do
   t0=$(date +%s%N)
-  timeout "${TUNE_TIMEOUT:-110}" "$carry/f2stencil" --tune-size=$tune_size,$tune_size,$tune_size \
+  timeout "${TUNE_TIMEOUT:-200}" "$carry/f2stencil" --tune-size=$tune_size,$tune_size,$tune_size \
     --reps "${TUNE_REPS:-3}" -j "$(nproc)" "${budget[@]}" -q -o "$work/tuned/$k" "examples/$k/$k.f90"
   rc=$?
   ms=$((($(date +%s%N) - t0) / 1000000))
@@ -72,9 +72,9 @@ done
 # At 256^3 two grids fit in a large L3 (the GPU host has 300 MiB): TUNE_LARGE
 # names kernels also tuned at the largest size, to show what that changes.
 big=${sizes##* }
-for k in ${TUNE_LARGE-laplacian}; do
+for k in ${TUNE_LARGE-}; do
   t0=$(date +%s%N)
-  timeout "${TUNE_TIMEOUT:-110}" "$carry/f2stencil" --tune-size=$big,$big,$big \
+  timeout "${TUNE_TIMEOUT:-200}" "$carry/f2stencil" --tune-size=$big,$big,$big \
     --reps "${TUNE_REPS:-3}" -j "$(nproc)" "${budget[@]}" -q -o "$work/tuned_large/$k" "examples/$k/$k.f90"
   rc=$?
   ms=$((($(date +%s%N) - t0) / 1000000))
@@ -116,7 +116,7 @@ for n in $sizes; do
   done
 done
 # The libraries tuned at the largest size, at that size.
-for k in ${TUNE_LARGE-laplacian}; do
+for k in ${TUNE_LARGE-}; do
   [ -f "$work/tuned_large/$k/libf2s_$k.so" ] || continue
   line=$(env -u OMP_PROC_BIND -u OMP_PLACES LD_LIBRARY_PATH=$(path_for tuned_large) timeout 300 \
     "$bench" f2s $k $big $reps 2>&1 | tail -1)
