@@ -1,5 +1,7 @@
 #include "transforms/CommonSubexpressions.h"
 
+#include "transforms/Names.h"
+
 #include "ast/IRVisitor.h"
 #include "transforms/PointLoops.h"
 
@@ -167,7 +169,7 @@ private:
 
 class Eliminator : public IRMutator {
 public:
-  explicit Eliminator(Kernel &k) : kernel_(k), used_(names_in_use(k)) {}
+  explicit Eliminator(Kernel &k) : kernel_(k), used_(names::in_use(k)) {}
 
 protected:
   Stmt visit_block(const Block *op, const Stmt &self) override {
@@ -223,7 +225,7 @@ private:
         }
       if (!best)
         return run;
-      std::string name = fresh_name(used_, "cse" + std::to_string(next_++));
+      std::string name = names::fresh(used_, "cse" + std::to_string(next_++));
       kernel_.temps.push_back(Variable{name, best->expr->type, {}, best->expr->loc});
       Expr temp = Var::make(name, best->expr->type, best->expr->loc);
       std::vector<Stmt> next;

@@ -1,32 +1,10 @@
 #include "transforms/CoreBlocking.h"
 
+#include "transforms/Names.h"
+
 #include <cassert>
-#include <set>
 
 namespace f2s {
-
-namespace {
-
-/// Every name the kernel already uses, so new names never capture one.
-std::set<std::string> names_in_use(const Kernel &k) {
-  std::set<std::string> names;
-  for (const auto *list : {&k.args, &k.temps, &k.tuning})
-    for (const Variable &v : *list)
-      names.insert(v.name);
-  for (const For *f : perfect_nest(k.body))
-    names.insert(f->var);
-  return names;
-}
-
-std::string fresh_name(std::set<std::string> &used, const std::string &base) {
-  std::string name = base;
-  for (int n = 2; used.count(name); ++n)
-    name = base + std::to_string(n);
-  used.insert(name);
-  return name;
-}
-
-} // namespace
 
 Kernel block_loops(const Kernel &k) {
   std::vector<const For *> loops = perfect_nest(k.body);
@@ -34,7 +12,7 @@ Kernel block_loops(const Kernel &k) {
   Stmt inner_body = loops.back()->body;
 
   Kernel out = k;
-  std::set<std::string> used = names_in_use(k);
+  std::set<std::string> used = names::in_use(k);
   static const char *const axis = "xyz";
   const size_t depth = loops.size();
   std::vector<std::string> block_var(depth), size_var(depth);
@@ -42,8 +20,8 @@ Kernel block_loops(const Kernel &k) {
     // Loop d (outermost first) is axis depth-1-d: x is the innermost.
     size_t a = depth - 1 - d;
     std::string axis_name = a < 3 ? std::string(1, axis[a]) : std::to_string(a);
-    block_var[d] = fresh_name(used, loops[d]->var + "_blk");
-    size_var[d] = fresh_name(used, "c" + axis_name);
+    block_var[d] = names::fresh(used, loops[d]->var + "_blk");
+    size_var[d] = names::fresh(used, "c" + axis_name);
   }
   // Tuning parameters are listed x first, like tune_size.
   for (size_t a = 0; a < depth; ++a)

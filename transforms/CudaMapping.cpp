@@ -1,5 +1,7 @@
 #include "transforms/CudaMapping.h"
 
+#include "transforms/Names.h"
+
 #include <cassert>
 #include <set>
 
@@ -20,24 +22,6 @@ bool mentions(const Expr &e, const std::set<std::string> &vars) {
         return true;
   }
   return false;
-}
-
-std::set<std::string> names_in_use(const Kernel &k) {
-  std::set<std::string> names;
-  for (const auto *list : {&k.args, &k.temps, &k.tuning})
-    for (const Variable &v : *list)
-      names.insert(v.name);
-  for (const For *f : perfect_nest(k.body))
-    names.insert(f->var);
-  return names;
-}
-
-std::string fresh_name(std::set<std::string> &used, const std::string &base) {
-  std::string name = base;
-  for (int n = 2; used.count(name); ++n)
-    name = base + std::to_string(n);
-  used.insert(name);
-  return name;
 }
 
 /// e*n, folded when e is a constant, so unit-step loops print plainly.
@@ -108,25 +92,25 @@ Kernel map_cuda(const Kernel &k, const CudaMappingOptions &o) {
                               "loop's variable (loop '" +
                                   f->var + "')");
 
-  std::set<std::string> used = names_in_use(k);
+  std::set<std::string> used = names::in_use(k);
   const size_t depth = loops.size();
   Axis x, y, z;
   x.loop = loops[depth - 1];
   x.threads = o.block_x;
   x.points = o.points_x;
-  x.block = fresh_name(used, x.loop->var + "_b");
-  x.thread = fresh_name(used, x.loop->var + "_t");
+  x.block = names::fresh(used, x.loop->var + "_b");
+  x.thread = names::fresh(used, x.loop->var + "_t");
   if (depth >= 2) {
     y.loop = loops[depth - 2];
     y.threads = o.block_y;
     y.points = o.points_y;
-    y.block = fresh_name(used, y.loop->var + "_b");
-    y.thread = fresh_name(used, y.loop->var + "_t");
+    y.block = names::fresh(used, y.loop->var + "_b");
+    y.thread = names::fresh(used, y.loop->var + "_t");
   }
   if (depth >= 3) {
     z.loop = loops[0];
     z.points = o.stream_z > 0 ? o.stream_z : 1;
-    z.block = o.stream_z > 0 ? fresh_name(used, z.loop->var + "_b") : z.loop->var;
+    z.block = o.stream_z > 0 ? names::fresh(used, z.loop->var + "_b") : z.loop->var;
   }
 
   // Inside a thread, innermost first: x points, y points, the z stream.

@@ -1,5 +1,7 @@
 #include "transforms/Names.h"
 
+#include <cctype>
+
 #include "ast/IRVisitor.h"
 
 namespace f2s::names {
@@ -54,9 +56,12 @@ std::set<std::string> in_use(const Kernel &k) {
 }
 
 std::string fresh(std::set<std::string> &used, const std::string &base) {
+  // t_0 becomes t_0_2, never t_02, which would read as another number.
+  std::string sep =
+      !base.empty() && std::isdigit(static_cast<unsigned char>(base.back())) ? "_" : "";
   std::string name = base;
   for (int n = 2; used.count(name); ++n)
-    name = base + std::to_string(n);
+    name = base + sep + std::to_string(n);
   used.insert(name);
   return name;
 }

@@ -1,6 +1,6 @@
 // Fresh names for the loop variables and tuning parameters that passes add,
-// so that a new name never captures one the user's code already has. (The
-// per-point passes have their own pair in transforms/PointLoops.h.)
+// so that a new name never captures one the user's code already has. Every
+// pass takes its new names from here.
 #pragma once
 
 #include "ast/IR.h"
@@ -14,7 +14,8 @@ namespace f2s::names {
 /// the variables of every loop anywhere in its body.
 std::set<std::string> in_use(const Kernel &k);
 
-/// `base`, or `base2`, `base3`... whichever is not in `used`; adds it there.
+/// `base`, or `base2`, `base3`... (`t_0_2` for a base ending in a digit),
+/// whichever is not in `used`; adds it there.
 std::string fresh(std::set<std::string> &used, const std::string &base);
 
 /// The axis name of loop `d` (outermost first) of a nest of `depth` loops,

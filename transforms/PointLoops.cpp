@@ -71,26 +71,4 @@ bool uses_var(const Expr &e, const std::string &name) {
   return f.found;
 }
 
-std::set<std::string> names_in_use(const Kernel &k) {
-  std::set<std::string> names;
-  for (const auto *list : {&k.args, &k.temps, &k.tuning})
-    for (const Variable &v : *list)
-      names.insert(v.name);
-  LoopVarCollector loops;
-  loops.names = &names;
-  loops.visit(k.body);
-  return names;
-}
-
-std::string fresh_name(std::set<std::string> &used, const std::string &base) {
-  // t_0 becomes t_0_2, never t_02, which would read as another number.
-  std::string sep =
-      !base.empty() && std::isdigit(static_cast<unsigned char>(base.back())) ? "_" : "";
-  std::string name = base;
-  for (int n = 2; used.count(name); ++n)
-    name = base + sep + std::to_string(n);
-  used.insert(name);
-  return name;
-}
-
 } // namespace f2s

@@ -23,12 +23,4 @@ bool contains_loop(const Stmt &s);
 /// Whether `e` reads the scalar or loop variable `name`.
 bool uses_var(const Expr &e, const std::string &name);
 
-/// Every name the kernel uses: arguments, temporaries, tuning parameters and
-/// the variables of every loop.
-std::set<std::string> names_in_use(const Kernel &k);
-
-/// `base` if unused, else `base` with the first number from 2 that makes it
-/// unused (after an underscore when `base` ends in a digit); the name is added to `used`.
-std::string fresh_name(std::set<std::string> &used, const std::string &base);
-
 } // namespace f2s

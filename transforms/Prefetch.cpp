@@ -1,5 +1,6 @@
 #include "transforms/Prefetch.h"
 
+#include "transforms/Names.h"
 #include "transforms/PointLoops.h"
 
 namespace f2s {
@@ -8,8 +9,8 @@ Kernel add_prefetch(const Kernel &k, const PrefetchOptions &options) {
   if (!options.enabled || !k.prefetch_distance.empty())
     return k;
   Kernel out = k;
-  std::set<std::string> used = names_in_use(k);
-  out.prefetch_distance = fresh_name(used, "pf");
+  std::set<std::string> used = names::in_use(k);
+  out.prefetch_distance = names::fresh(used, "pf");
   out.tuning.push_back(Variable{out.prefetch_distance, Type::Int32, {}, k.loc});
   return out;
 }

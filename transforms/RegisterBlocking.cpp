@@ -1,5 +1,7 @@
 #include "transforms/RegisterBlocking.h"
 
+#include "transforms/Names.h"
+
 #include "ast/IRVisitor.h"
 #include "transforms/PointLoops.h"
 
@@ -78,7 +80,7 @@ private:
 /// the kernel so that point p has the same names everywhere.
 class TempCopies {
 public:
-  explicit TempCopies(Kernel &k) : kernel_(k), used_(names_in_use(k)), original_(k.temps) {}
+  explicit TempCopies(Kernel &k) : kernel_(k), used_(names::in_use(k)), original_(k.temps) {}
 
   const std::vector<Variable> &original() const { return original_; }
 
@@ -86,7 +88,7 @@ public:
     auto key = std::make_pair(t.name, p);
     if (auto it = copies_.find(key); it != copies_.end())
       return it->second;
-    std::string name = fresh_name(used_, t.name + "_" + std::to_string(p));
+    std::string name = names::fresh(used_, t.name + "_" + std::to_string(p));
     Variable copy = t;
     copy.name = name;
     kernel_.temps.push_back(copy);
