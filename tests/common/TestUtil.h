@@ -23,6 +23,20 @@ inline Kernel example_kernel(const std::string &name) {
   return ks.at(0);
 }
 
+/// A 2D Jacobi sweep (one input, one output grid, halo 1), named jac: the
+/// small kernel several passes' tests start from.
+inline constexpr const char *kJacobi2D = R"(subroutine jacobi(n, m, u, v)
+  integer :: n, m, i, j
+  real(8) :: u(0:n+1, 0:m+1), v(0:n+1, 0:m+1)
+  !$f2s stencil name(jac)
+  do j = 1, m
+    do i = 1, n
+      v(i, j) = 0.25d0*(u(i-1, j) + u(i+1, j) + u(i, j-1) + u(i, j+1))
+    end do
+  end do
+end subroutine
+)";
+
 /// A directory of its own for the running test (and process: several build
 /// trees may run the same test at once), removed afterwards.
 class ScratchDir {

@@ -19,17 +19,7 @@
 namespace f2s {
 namespace {
 
-const char *kJacobi2D = R"(subroutine jacobi(n, m, u, v)
-  integer :: n, m, i, j
-  real(8) :: u(0:n+1, 0:m+1), v(0:n+1, 0:m+1)
-  !$f2s stencil name(jac)
-  do j = 1, m
-    do i = 1, n
-      v(i, j) = 0.25d0*(u(i-1, j) + u(i+1, j) + u(i, j-1) + u(i, j+1))
-    end do
-  end do
-end subroutine
-)";
+using test::kJacobi2D;
 
 const char *kJacobiBody =
     "v(i, j) = 0.25d0*(u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1))\n";
