@@ -1,4 +1,5 @@
 #include "codegen/CudaHarnessPrinter.h"
+#include "codegen/HarnessPrinter.h"
 
 #include "ast/Analysis.h"
 #include "codegen/CPrinter.h"
@@ -93,19 +94,7 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
   out << "  const int reps = atoi(argv[1]) > 0 ? atoi(argv[1]) : 1;\n"
       << "  const double tolerance = strtod(argv[2], NULL);\n";
   out << "  " << args_type << " a, r, d;\n";
-  size_t argi = 3;
-  for (const Variable &v : original.args) {
-    if (v.is_grid())
-      continue;
-    std::string n = c_name(v.name);
-    std::string parse = v.type == Type::Int32
-                            ? "(int32_t)strtol(argv[" + std::to_string(argi) + "], NULL, 10)"
-                            : "(" + std::string(c_type(v.type)) + ")strtod(argv[" +
-                                  std::to_string(argi) + "], NULL)";
-    out << "  const " << c_type(v.type) << " " << n << " = " << parse << ";\n";
-    out << "  a." << n << " = r." << n << " = d." << n << " = " << n << ";\n";
-    ++argi;
-  }
+  out << print_c_scalar_args(original, 3, {"a", "r", "d"});
   out << "  cudaEvent_t e0, e1;\n"
       << "  f2s_cuda_check(cudaEventCreate(&e0), \"creating an event\");\n"
       << "  f2s_cuda_check(cudaEventCreate(&e1), \"creating an event\");\n"

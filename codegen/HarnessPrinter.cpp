@@ -115,6 +115,25 @@ int type_code(Type t) {
 
 } // namespace
 
+std::string print_c_scalar_args(const Kernel &k, size_t first,
+                                const std::vector<std::string> &structs) {
+  std::ostringstream out;
+  size_t argi = first;
+  for (const Variable &v : k.args) {
+    if (v.is_grid())
+      continue;
+    std::string n = c_name(v.name), arg = "argv[" + std::to_string(argi++) + "]";
+    std::string parse = v.type == Type::Int32
+                            ? "(int32_t)strtol(" + arg + ", NULL, 10)"
+                            : "(" + std::string(c_type(v.type)) + ")strtod(" + arg + ", NULL)";
+    out << "  const " << c_type(v.type) << " " << n << " = " << parse << ";\n  ";
+    for (const std::string &st : structs)
+      out << st << "." << n << " = ";
+    out << n << ";\n";
+  }
+  return out.str();
+}
+
 std::string print_c_harness(const Kernel &original, const std::string &variant_code,
                             const std::string &variant_fn, size_t n_tune,
                             const HarnessExtras &extras) {
@@ -151,19 +170,8 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
       << "  const double tolerance = strtod(argv[3], NULL);\n";
   out << "  " << args_type << " a, r;\n";
   out << "  long tune[" << (n_tune ? n_tune : 1) << "] = {0};\n";
-  size_t argi = 4;
-  for (const Variable &v : original.args) {
-    if (v.is_grid())
-      continue;
-    std::string n = c_name(v.name);
-    std::string parse = v.type == Type::Int32
-                            ? "(int32_t)strtol(argv[" + std::to_string(argi) + "], NULL, 10)"
-                            : "(" + std::string(c_type(v.type)) + ")strtod(argv[" +
-                                  std::to_string(argi) + "], NULL)";
-    out << "  const " << c_type(v.type) << " " << n << " = " << parse << ";\n";
-    out << "  a." << n << " = r." << n << " = " << n << ";\n";
-    ++argi;
-  }
+  out << print_c_scalar_args(original, 4, {"a", "r"});
+  size_t argi = 4 + n_scalars;
   for (size_t t = 0; t < n_tune; ++t)
     out << "  tune[" << t << "] = strtol(argv[" << argi++ << "], NULL, 10);\n";
 

@@ -37,4 +37,11 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
                             const std::string &variant_fn, size_t n_tune,
                             const HarnessExtras &extras = {});
 
+/// Lines of a harness's main() that read the kernel's scalar arguments from
+/// argv[first], argv[first + 1], ... (argument order) into locals and into
+/// the argument structs named in `structs`. Shared by the CPU and CUDA
+/// harnesses.
+std::string print_c_scalar_args(const Kernel &k, size_t first,
+                                const std::vector<std::string> &structs);
+
 } // namespace f2s
