@@ -19,7 +19,7 @@ std::string cuda_arch();
 /// as the serial reference and the Fortran original do.
 std::vector<std::string> nvcc_flags();
 
-/// The toolkit's library directory (holding libcudart_static.a), from nvcc's path.
+/// The toolkit's library directory (holding libcudart_static.a), as nvcc reports it.
 std::string cuda_library_dir(const std::string &nvcc);
 
 } // namespace f2s
