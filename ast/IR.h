@@ -271,6 +271,21 @@ enum class Indexing : uint8_t {
   RowPointers,
 };
 
+/// A grid whose planes a streamed CUDA mapping stages in shared memory
+/// (transforms/CudaStaging; seed 000, Zhang and Mueller): the block loads each
+/// plane of its tile, with the halo its reads need, once, and every point of
+/// the tile reads its neighbours from there.
+struct SharedPlanes {
+  std::string grid;
+  /// The offsets the kernel reads the grid at, per axis (x, y, z): the tile
+  /// is widened by -lo[a] before and hi[a] after, and lo[2]..hi[2] are the
+  /// planes kept at once.
+  int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  /// False when no read has both an x and a y offset (a star): the tile's
+  /// corners are then never read and not loaded.
+  bool corners = true;
+};
+
 struct Kernel {
   std::string name;      ///< from the name(...) clause or <procedure>_<n>
   std::string procedure; ///< the enclosing Fortran procedure
@@ -295,6 +310,8 @@ struct Kernel {
   /// elements along x (0: no prefetch); empty when there is none
   /// (transforms/Prefetch).
   std::string prefetch_distance;
+  /// Grids staged in shared memory by the CUDA mapping (transforms/CudaStaging).
+  std::vector<SharedPlanes> shared_planes;
 
   const Variable *find_arg(const std::string &n) const;
   const Variable *find_temp(const std::string &n) const;

@@ -190,6 +190,13 @@ std::string print_kernel(const Kernel &k) {
     out << "  stream " << g << "\n";
   if (!k.prefetch_distance.empty())
     out << "  prefetch distance " << k.prefetch_distance << "\n";
+  for (const SharedPlanes &p : k.shared_planes) {
+    out << "  shared " << p.grid;
+    for (int a = 0; a < 3; ++a)
+      out << " "
+          << "xyz"[a] << "[" << p.lo[a] << ":" << p.hi[a] << "]";
+    out << (p.corners ? "" : " no_corners") << "\n";
+  }
   out << print_stmt(k.body, 1);
   return out.str();
 }

@@ -5,6 +5,7 @@
 #include "codegen/CPrinter.h"
 
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -49,6 +50,9 @@ public:
   /// `g[linear index]`, column-major from the declared lower bounds; or
   /// `row[x]` when a row pointer of the innermost loop holds the element.
   std::string grid_element(const std::string &grid, const std::vector<Index> &index) const {
+    if (element_hook_)
+      if (auto text = element_hook_(grid, index))
+        return *text;
     if (auto row = row_of(grid, index))
       return *row + "[" + subscript(index[0]) + "]";
     return element_at(grid, index, subscript(index[0]));
@@ -106,6 +110,13 @@ public:
       return std::nullopt;
     return it->second;
   }
+
+  /// Elements the caller holds elsewhere (the CUDA printer: planes staged in
+  /// shared memory): the hook returns their C text, or nothing for the grid's
+  /// own memory. Null: none.
+  using ElementHook =
+      std::function<std::optional<std::string>(const std::string &, const std::vector<Index> &)>;
+  void set_element_hook(ElementHook hook) { element_hook_ = std::move(hook); }
 
 private:
   static int precedence(const Expr &e) {
@@ -181,6 +192,7 @@ private:
   const Kernel &kernel_;
   std::string row_x_var_;
   std::map<std::string, std::string> rows_;
+  ElementHook element_hook_;
 };
 
 } // namespace f2s

@@ -5,6 +5,7 @@
 #include "runtime/CudaRuntimeText.h"
 
 #include <cassert>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -78,9 +79,28 @@ Launch find_launch(const Stmt &body) {
   return l;
 }
 
+/// The C name of the shared-memory array holding grid `g`'s planes.
+std::string shared_name(const std::string &g) {
+  return "f2s_sh_" + g;
+}
+
+/// Per staged grid: planes kept at once plus one, rows and columns of a
+/// plane (the tile widened by the halo).
+struct SharedShape {
+  int64_t slots, rows, cols;
+};
+
+SharedShape shared_shape(const SharedPlanes &p, const Launch &l) {
+  int64_t tile[2];
+  for (int a = 0; a < 2; ++a)
+    tile[a] = as<IntImm>(l.block[a]->step)->value;
+  return {p.hi[2] - p.lo[2] + 2, tile[1] + p.hi[1] - p.lo[1], tile[0] + p.hi[0] - p.lo[0]};
+}
+
 class CudaStmtPrinter {
 public:
-  CudaStmtPrinter(const Kernel &k, std::ostringstream &out) : exprs_(k), out_(out) {}
+  CudaStmtPrinter(const Kernel &k, const Launch &l, std::ostringstream &out)
+      : kernel_(k), launch_(l), exprs_(k), out_(out) {}
 
   void print(const Stmt &s, int indent) {
     std::string pad(2 * indent, ' ');
@@ -126,6 +146,14 @@ private:
     }
     case LoopExec::CudaThreadX:
     case LoopExec::CudaThreadY:
+      if (f->exec == LoopExec::CudaThreadX && !kernel_.shared_planes.empty() && as<For>(f->body)) {
+        out_ << pad << "{\n"
+             << pad << "  const I " << v << " = threadIdx.x; /* " << loop_exec_name(f->exec)
+             << " */\n";
+        print_staged_stream(as<For>(f->body), indent + 1);
+        out_ << pad << "}\n";
+        return;
+      }
       out_ << pad << "{\n"
            << pad << "  const I " << v << " = threadIdx." << axis(f->exec) << "; /* "
            << loop_exec_name(f->exec) << " */\n";
@@ -146,6 +174,117 @@ private:
     out_ << pad << "}\n";
   }
 
+  /// The z stream of a block whose grids are staged in shared memory (seed
+  /// 000's 2.5D blocking). Every thread of the block runs it, whether or not
+  /// it has points in the tile: all load, and all meet at the barrier.
+  ///
+  ///   prologue: planes lo..hi-1 of each staged grid into their slots
+  ///   for z:    load plane z+hi; barrier; compute the points from the planes
+  ///   barrier   (the next tile's prologue overwrites slots)
+  ///
+  /// With one slot more than the planes read at once, the plane loaded at a
+  /// step overwrites one that no thread can still be reading: the barrier of
+  /// the previous step holds back every thread that has not finished the
+  /// step before it.
+  void print_staged_stream(const For *stream, int indent) {
+    std::string pad(2 * indent, ' ');
+    std::string z = c_name(stream->var), z0 = exprs_.print(stream->lo);
+    out_ << pad << "/* planes of " << kernel_.shared_planes.size()
+         << " grid(s) staged in shared memory */\n";
+    for (const SharedPlanes &p : kernel_.shared_planes)
+      for (int64_t dz = p.lo[2]; dz < p.hi[2]; ++dz)
+        print_plane_load(p, "(" + z0 + ") + " + std::to_string(dz), std::to_string(dz - p.lo[2]),
+                         indent);
+    out_ << pad << "for (I " << z << " = " << z0 << "; " << z << " <= " << exprs_.print(stream->hi)
+         << "; ++" << z << ") {\n";
+    std::string step = "f2s_step";
+    out_ << pad << "  const int " << step << " = (int)(" << z << " - (" << z0 << "));\n";
+    std::map<std::string, std::string> slots;
+    for (const SharedPlanes &p : kernel_.shared_planes) {
+      SharedShape sh = shared_shape(p, launch_);
+      print_plane_load(p, z + " + " + std::to_string(p.hi[2]),
+                       "(" + step + " + " + std::to_string(p.hi[2] - p.lo[2]) + ") % " +
+                           std::to_string(sh.slots),
+                       indent + 1);
+    }
+    out_ << pad << "  __syncthreads();\n";
+    for (const SharedPlanes &p : kernel_.shared_planes) {
+      SharedShape sh = shared_shape(p, launch_);
+      for (int64_t dz = p.lo[2]; dz <= p.hi[2]; ++dz) {
+        std::string name =
+            shared_name(p.grid) + "_z" + (dz < 0 ? "m" : "") + std::to_string(dz < 0 ? -dz : dz);
+        out_ << pad << "  const int " << name << " = (" << step << " + " << dz - p.lo[2] << ") % "
+             << sh.slots << ";\n";
+        slots[p.grid + "|" + std::to_string(dz)] = name;
+      }
+    }
+    // Reads of staged grids come from their planes.
+    std::string xb = c_name(launch_.block[0]->var), yb = c_name(launch_.block[1]->var);
+    exprs_.set_element_hook(
+        [this, slots, xb, yb](const std::string &grid,
+                              const std::vector<Index> &ix) -> std::optional<std::string> {
+          const SharedPlanes *p = staged(grid);
+          if (!p)
+            return std::nullopt;
+          auto local = [](const Index &i, const std::string &origin, int64_t shift) {
+            return c_name(i.var) + " - " + origin + " + " + std::to_string(i.offset + shift);
+          };
+          return shared_name(grid) + "[" + slots.at(grid + "|" + std::to_string(ix[2].offset)) +
+                 "][" + local(ix[1], yb, -p->lo[1]) + "][" + local(ix[0], xb, -p->lo[0]) + "]";
+        });
+    print(stream->body, indent + 1);
+    exprs_.set_element_hook(nullptr);
+    out_ << pad << "}\n" << pad << "__syncthreads();\n";
+  }
+
+  /// The block's threads load plane `z` of a staged grid into `slot`:
+  /// consecutive threads take consecutive elements of a row (coalesced), the
+  /// halo included; elements past the grid's last read point are skipped,
+  /// and so are the tile's corners when no read needs them.
+  void print_plane_load(const SharedPlanes &p, const std::string &z, const std::string &slot,
+                        int indent) {
+    std::string pad(2 * indent, ' ');
+    SharedShape sh = shared_shape(p, launch_);
+    int threads = launch_.threads[0] * launch_.threads[1];
+    std::string e = "f2s_e", ly = "f2s_ly", lx = "f2s_lx";
+    std::string gx = c_name("f2s_gx"), gy = c_name("f2s_gy"), gz = c_name("f2s_gz");
+    const For *bx = launch_.block[0], *by = launch_.block[1];
+    out_ << pad << "{ /* plane of '" << p.grid << "' */\n"
+         << pad << "  const I " << gz << " = " << z << ";\n"
+         << pad << "  for (int " << e << " = (int)(threadIdx.y * " << launch_.threads[0]
+         << " + threadIdx.x); " << e << " < " << sh.rows * sh.cols << "; " << e << " += " << threads
+         << ") {\n"
+         << pad << "    const int " << ly << " = " << e << " / " << sh.cols << ", " << lx << " = "
+         << e << " - " << ly << " * " << sh.cols << ";\n";
+    if (!p.corners && (p.lo[0] || p.hi[0]) && (p.lo[1] || p.hi[1])) {
+      int64_t tile_x = sh.cols - (p.hi[0] - p.lo[0]), tile_y = sh.rows - (p.hi[1] - p.lo[1]);
+      out_ << pad << "    if ((" << lx << " < " << -p.lo[0] << " || " << lx
+           << " >= " << tile_x - p.lo[0] << ") && (" << ly << " < " << -p.lo[1] << " || " << ly
+           << " >= " << tile_y - p.lo[1] << "))\n"
+           << pad << "      continue; /* a corner: no read needs it */\n";
+    }
+    out_ << pad << "    const I " << gy << " = " << c_name(by->var) << " + " << ly << " + "
+         << p.lo[1] << ", " << gx << " = " << c_name(bx->var) << " + " << lx << " + " << p.lo[0]
+         << ";\n"
+         << pad << "    if (" << gy << " <= (I)(" << exprs_.print(by->hi) << ") + " << p.hi[1]
+         << " && " << gx << " <= (I)(" << exprs_.print(bx->hi) << ") + " << p.hi[0] << ")\n"
+         << pad << "      " << shared_name(p.grid) << "[" << slot << "][" << ly << "][" << lx
+         << "] = "
+         << exprs_.element_at(p.grid, {Index{"f2s_gx"}, Index{"f2s_gy"}, Index{"f2s_gz"}}, gx)
+         << ";\n"
+         << pad << "  }\n"
+         << pad << "}\n";
+  }
+
+  const SharedPlanes *staged(const std::string &grid) const {
+    for (const SharedPlanes &p : kernel_.shared_planes)
+      if (p.grid == grid)
+        return &p;
+    return nullptr;
+  }
+
+  const Kernel &kernel_;
+  const Launch &launch_;
   CExprPrinter exprs_;
   std::ostringstream &out_;
 };
@@ -271,7 +410,12 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant) {
   print_locals(k, "a.", true, out, "I");
   for (const Variable &v : k.temps)
     out << "  " << c_type(v.type) << " " << c_name(v.name) << ";\n";
-  CudaStmtPrinter(k, out).print(k.body, 1);
+  for (const SharedPlanes &p : k.shared_planes) {
+    SharedShape sh = shared_shape(p, launch);
+    out << "  __shared__ " << c_type(k.find_arg(p.grid)->type) << " " << shared_name(p.grid) << "["
+        << sh.slots << "][" << sh.rows << "][" << sh.cols << "];\n";
+  }
+  CudaStmtPrinter(k, launch, out).print(k.body, 1);
   out << "}\n\n";
 
   // The launcher: one block per tile, capped at CUDA's grid limits.

@@ -2,6 +2,7 @@
 
 #include "codegen/CPrinter.h"
 #include "codegen/CudaPrinter.h"
+#include "transforms/CudaStaging.h"
 #include "transforms/Parallelize.h"
 
 namespace f2s {
@@ -23,6 +24,8 @@ CudaMappingOptions cuda_mapping_options(const Variant &v) {
 VariantCode cuda_variant_code(const Kernel &k, const Variant &v) {
   std::string variant = v.target + "_" + v.name;
   Kernel ir = map_cuda(k, cuda_mapping_options(v));
+  if (auto sh = v.options.find("sh"); sh != v.options.end() && sh->second)
+    ir = stage_planes(ir, choose_shared_grids(ir, kStaticSharedBytes));
   // The CPU path of the same entry point: the plain parallel nest.
   std::string fallback = variant + "_cpu";
   std::string c = print_c_variant(parallelize_outer(k), fallback) +

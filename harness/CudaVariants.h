@@ -8,7 +8,8 @@
 namespace f2s {
 
 /// The mapping a "cuda" variant's options ask for (bx, by, px, py, sz;
-/// defaults of CudaMappingOptions for absent ones).
+/// defaults of CudaMappingOptions for absent ones). Option sh=1 also stages
+/// the planes of the grids choose_shared_grids picks in shared memory.
 CudaMappingOptions cuda_mapping_options(const Variant &v);
 
 /// `ir` mapped, `cuda_source` its CUDA C++, and `c_function` the C variant

@@ -16,12 +16,12 @@ namespace f2s {
 
 namespace {
 
-Variant shape(int bx, int by, int px, int py, int sz) {
+Variant shape(int bx, int by, int px, int py, int sz, int sh = 0) {
   Variant v;
   v.target = "cuda";
   v.name = "t" + std::to_string(bx) + "_" + std::to_string(by) + "_" + std::to_string(px) + "_" +
-           std::to_string(py) + "_" + std::to_string(sz);
-  v.options = {{"bx", bx}, {"by", by}, {"px", px}, {"py", py}, {"sz", sz}};
+           std::to_string(py) + "_" + std::to_string(sz) + (sh ? "_sh" : "");
+  v.options = {{"bx", bx}, {"by", by}, {"px", px}, {"py", py}, {"sz", sz}, {"sh", sh}};
   return v;
 }
 
@@ -53,9 +53,10 @@ TEST_P(CudaCodegen, EveryMappingCompilesWithNvcc) {
   // The plain mapping, tiles with points per thread, z streaming, and odd
   // shapes that exercise every guard.
   std::string lib = print_cuda_prelude() + print_c_args_struct(k);
-  std::vector<Variant> shapes = {shape(32, 8, 1, 1, 0), shape(32, 4, 2, 2, 16),
-                                 shape(64, 2, 1, 4, 8), shape(128, 1, 2, 1, 64),
-                                 shape(32, 3, 3, 1, 5)};
+  std::vector<Variant> shapes = {shape(32, 8, 1, 1, 0),   shape(32, 4, 2, 2, 16),
+                                 shape(64, 2, 1, 4, 8),   shape(128, 1, 2, 1, 64),
+                                 shape(32, 3, 3, 1, 5),   shape(32, 8, 1, 1, 16, 1),
+                                 shape(32, 4, 2, 2, 7, 1)};
   std::string c_code;
   for (const Variant &v : shapes) {
     VariantCode code = cuda_variant_code(k, v);

@@ -47,6 +47,18 @@ TEST(GpuEngine, EnumeratesOnlyLegalLaunchShapes) {
   }
   EXPECT_TRUE(streamed);
   EXPECT_TRUE(plain) << "the default plain mapping is always measured";
+  // Shared-memory staging is measured where a grid is read around the point
+  // (the Laplacian's u), never where none is (the divergence).
+  size_t staged = 0;
+  for (const Candidate &c : space.candidates)
+    staged += space.variants[c.variant].options.at("sh") ? 1 : 0;
+  EXPECT_GE(staged, 1u);
+  Kernel div = test::example_kernel("divergence");
+  SearchSpace dspace;
+  CudaEnumeration de = enumerate_cuda(dspace, div, analyze(div), {512, 512, 512}, {&gpu, 12});
+  for (const Candidate &c : dspace.candidates)
+    EXPECT_EQ(dspace.variants[c.variant].options.at("sh"), 0);
+  EXPECT_GT(de.pruned.at("no grid worth staging in shared memory"), 0u);
   // Small extents: no tile wider than the axis, no stream longer than z.
   SearchSpace small;
   enumerate_cuda(small, k, analyze(k), {40, 24, 12}, {&gpu, 100});
