@@ -1,6 +1,7 @@
 #include "codegen/CudaPrinter.h"
 
 #include "ast/IRPrinter.h"
+#include "ast/IRVisitor.h"
 #include "codegen/CExpr.h"
 #include "runtime/CudaRuntimeText.h"
 
@@ -100,7 +101,11 @@ SharedShape shared_shape(const SharedPlanes &p, const Launch &l) {
 class CudaStmtPrinter {
 public:
   CudaStmtPrinter(const Kernel &k, const Launch &l, std::ostringstream &out)
-      : kernel_(k), launch_(l), exprs_(k), out_(out) {}
+      : kernel_(k), launch_(l), exprs_(k), out_(out) {
+    exprs_.set_element_hook([this](const std::string &grid, const std::vector<Index> &ix) {
+      return element(grid, ix);
+    });
+  }
 
   void print(const Stmt &s, int indent) {
     std::string pad(2 * indent, ' ');
@@ -161,6 +166,17 @@ private:
       out_ << pad << "}\n";
       return;
     case LoopExec::Unrolled:
+      // One point per thread along this axis (hi is min(lo, last)): an if,
+      // as a hand-written kernel has, not a loop the compiler must keep.
+      if (const Call *c = as<Call>(f->hi);
+          c && c->fn == Intrinsic::Min && c->args.size() == 2 && exprs_.print(c->args[0]) == lo) {
+        out_ << pad << "{\n"
+             << pad << "  const I " << v << " = " << lo << ";\n"
+             << pad << "  if (" << v << " <= " << exprs_.print(c->args[1]) << ") {\n";
+        print_point_body(f->body, indent + 2);
+        out_ << pad << "  }\n" << pad << "}\n";
+        return;
+      }
       out_ << pad << "#pragma unroll\n";
       break;
     default:
@@ -170,8 +186,92 @@ private:
     bool unit_step = unit && unit->value == 1;
     out_ << pad << "for (I " << v << " = " << lo << "; " << v << " <= " << hi << "; "
          << (unit_step ? "++" + v : v + " += " + step) << ") {\n";
-    print(f->body, indent + 1);
+    print_point_body(f->body, indent + 1);
     out_ << pad << "}\n";
+  }
+
+  /// The body of a loop; at a point (no loop inside), each grid addressed
+  /// there at the point plus constants first gets a pointer to its element
+  /// at the point, and its elements are read at constant offsets from it:
+  /// the linear index is computed once per point, not once per access.
+  void print_point_body(const Stmt &body, int indent) {
+    if (!perfect_nest(body).empty()) {
+      print(body, indent);
+      return;
+    }
+    std::string pad(2 * indent, ' ');
+    PointRefs refs;
+    refs.visit(body);
+    for (const Variable &v : kernel_.args) {
+      auto it = refs.at.find(v.name);
+      if (!v.is_grid() || it == refs.at.end() || !it->second || staged(v.name))
+        continue;
+      std::string name = "f2s_at_" + c_name(v.name);
+      std::vector<Index> point = *it->second;
+      for (Index &i : point)
+        i.offset = 0;
+      out_ << pad << (refs.written.count(v.name) ? "" : "const ") << c_type(v.type)
+           << " *__restrict__ " << name << " = &"
+           << exprs_.element_at(v.name, point, c_name(point[0].var)) << ";\n";
+      bases_[v.name] = {point, name};
+    }
+    print(body, indent);
+    bases_.clear();
+  }
+
+  /// Per grid, the loop variables (one per dimension, unit coefficients) of
+  /// all its references in a point's statements; nullopt when they differ.
+  struct PointRefs : IRVisitor {
+    std::map<std::string, std::optional<std::vector<Index>>> at;
+    std::set<std::string> written;
+    void note(const std::string &g, const std::vector<Index> &ix) {
+      bool point = true;
+      for (const Index &i : ix)
+        point = point && !i.var.empty() && i.coeff == 1;
+      auto [it, fresh] = at.emplace(g, point ? std::optional(ix) : std::nullopt);
+      if (!fresh && it->second) {
+        for (size_t d = 0; d < ix.size() && it->second; ++d)
+          if (!point || ix[d].var != (*it->second)[d].var)
+            it->second = std::nullopt;
+      }
+    }
+    void visit_grid_ref(const GridRef *g) override { note(g->grid, g->index); }
+    void visit_store(const Store *st) override {
+      note(st->grid, st->index);
+      written.insert(st->grid);
+      IRVisitor::visit_store(st);
+    }
+  };
+
+  /// How an element is read or written when it is not in the grid's own
+  /// memory at a computed index: from a staged plane, or at a constant
+  /// offset from the point's pointer.
+  std::optional<std::string> element(const std::string &grid, const std::vector<Index> &ix) const {
+    if (const SharedPlanes *p = staged(grid); p && !slots_.empty()) {
+      auto local = [](const Index &i, const std::string &origin, int64_t shift) {
+        return c_name(i.var) + " - " + origin + " + " + std::to_string(i.offset + shift);
+      };
+      std::string xb = c_name(launch_.block[0]->var), yb = c_name(launch_.block[1]->var);
+      return shared_name(grid) + "[" + slots_.at(grid + "|" + std::to_string(ix[2].offset)) + "][" +
+             local(ix[1], yb, -p->lo[1]) + "][" + local(ix[0], xb, -p->lo[0]) + "]";
+    }
+    auto base = bases_.find(grid);
+    if (base == bases_.end())
+      return std::nullopt;
+    std::string offset;
+    std::string g = "f2s_" + c_name(grid);
+    for (size_t d = 0; d < ix.size(); ++d) {
+      if (ix[d].var != base->second.point[d].var || ix[d].coeff != 1)
+        return std::nullopt;
+      int64_t o = ix[d].offset;
+      if (!o)
+        continue;
+      std::string term = d == 0 ? std::to_string(std::abs(o))
+                                : (std::abs(o) == 1 ? "" : std::to_string(std::abs(o)) + "*") + g +
+                                      "_s" + std::to_string(d);
+      offset += (offset.empty() ? (o < 0 ? "-" : "") : (o < 0 ? " - " : " + ")) + term;
+    }
+    return base->second.name + "[" + (offset.empty() ? "0" : offset) + "]";
   }
 
   /// The z stream of a block whose grids are staged in shared memory (seed
@@ -218,22 +318,10 @@ private:
         slots[p.grid + "|" + std::to_string(dz)] = name;
       }
     }
-    // Reads of staged grids come from their planes.
-    std::string xb = c_name(launch_.block[0]->var), yb = c_name(launch_.block[1]->var);
-    exprs_.set_element_hook(
-        [this, slots, xb, yb](const std::string &grid,
-                              const std::vector<Index> &ix) -> std::optional<std::string> {
-          const SharedPlanes *p = staged(grid);
-          if (!p)
-            return std::nullopt;
-          auto local = [](const Index &i, const std::string &origin, int64_t shift) {
-            return c_name(i.var) + " - " + origin + " + " + std::to_string(i.offset + shift);
-          };
-          return shared_name(grid) + "[" + slots.at(grid + "|" + std::to_string(ix[2].offset)) +
-                 "][" + local(ix[1], yb, -p->lo[1]) + "][" + local(ix[0], xb, -p->lo[0]) + "]";
-        });
+    // Reads of staged grids come from their planes (see element()).
+    slots_ = slots;
     print(stream->body, indent + 1);
-    exprs_.set_element_hook(nullptr);
+    slots_.clear();
     out_ << pad << "}\n" << pad << "__syncthreads();\n";
   }
 
@@ -283,10 +371,17 @@ private:
     return nullptr;
   }
 
+  struct Base {
+    std::vector<Index> point;
+    std::string name;
+  };
+
   const Kernel &kernel_;
   const Launch &launch_;
   CExprPrinter exprs_;
   std::ostringstream &out_;
+  std::map<std::string, std::string> slots_; ///< "grid|dz" -> slot variable, in a staged stream
+  std::map<std::string, Base> bases_;        ///< grid -> its pointer at the point, in a point body
 };
 
 /// Local copies of the scalars (from `src`, "a." or "a->") and, when

@@ -172,7 +172,7 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
     } else if (staged && staged_taken < staged_slots) {
       chosen.push_back(s.v);
       ++staged_taken;
-    } else if (!plain && taken + plain_slots + staged_slots < o.max_candidates) {
+    } else if (!plain && !staged && taken + plain_slots + staged_slots < o.max_candidates) {
       chosen.push_back(s.v);
       ++taken;
     } else {

@@ -49,7 +49,10 @@ struct Axis {
   /// The points of one tile along this axis, as a loop inside the thread.
   Stmt point_loop(const Stmt &body) const {
     Expr first = plus(block_var(), times_var(thread, loop->step));
-    Expr last = plus(block_var(), times(loop->step, int64_t(threads) * points - 1));
+    // With one point per thread the loop runs at most once: say so (hi is
+    // min(first, hi)), so the printer can emit an if.
+    Expr last =
+        points == 1 ? first : plus(block_var(), times(loop->step, int64_t(threads) * points - 1));
     Expr hi = Call::make(Intrinsic::Min, {last, loop->hi}, loop->loc);
     return For::make(loop->var, first, hi, times(loop->step, threads), LoopExec::Unrolled, body,
                      loop->loc);

@@ -33,7 +33,8 @@ struct CudaMappingOptions {
 ///   unrolled      for x = x_b + x_t*xstep, min(x_b + (tile_x-1)*xstep, xhi), block_x*xstep
 ///                   body
 ///
-/// which visits every point of the original nest exactly once, for every
+/// (with one point per thread along an axis, its loop's hi is min(first, hi):
+/// it runs at most once), which visits every point of the original nest exactly once, for every
 /// problem size. Loops whose bounds depend on another loop's variable, and
 /// nests deeper than 3, are a user error (at the loop).
 Kernel map_cuda(const Kernel &k, const CudaMappingOptions &options);

@@ -37,8 +37,8 @@ TEST(CudaMapping, PlainMappingIsOneThreadPerPoint) {
             "    cuda.block.x for i_b = 1, nx, 32 {\n"
             "      cuda.thread.y for j_t = 0, 7 {\n"
             "        cuda.thread.x for i_t = 0, 31 {\n"
-            "          unrolled for j = j_b + j_t, min(j_b + 7, ny), 8 {\n"
-            "            unrolled for i = i_b + i_t, min(i_b + 31, nx), 32 {\n"
+            "          unrolled for j = j_b + j_t, min(j_b + j_t, ny), 8 {\n"
+            "            unrolled for i = i_b + i_t, min(i_b + i_t, nx), 32 {\n"
             "              ");
 }
 
@@ -68,7 +68,7 @@ TEST(CudaMapping, TwoDimensionalNestHasNoZAxis) {
                                 "    cuda.thread.y for j_t = 0, 1 {\n"
                                 "      cuda.thread.x for i_t = 0, 63 {\n"
                                 "        unrolled for j = j_b + j_t, min(j_b + 3, m), 2 {\n"
-                                "          unrolled for i = i_b + i_t, min(i_b + 63, n), 64 {\n"
+                                "          unrolled for i = i_b + i_t, min(i_b + i_t, n), 64 {\n"
                                 "            v(i, j) = 0.25d0*(u(i - 1, j) + u(i + 1, j) + "
                                 "u(i, j - 1) + u(i, j + 1))\n"
                                 "          }\n"
