@@ -1,38 +1,70 @@
 #!/bin/bash
-# One device call: the examples through their Fortran checking programs on the
-# GPU, the data-region transfer test, the copy bound, and the CUDA tuning of
-# every example at 512^3 (double). Expects .device-cuda/ (built on the host by
-# bench/gpu/prepare.sh) in the repository root; writes $OUT/results.tgz, which
-# bench/gpu/table.py turns into the table of bench/RESULTS.md.
+# One device call of the GPU benchmark. Expects .device-cuda/ (built on the
+# host by bench/gpu/prepare.sh) in the repository root; writes
+# $OUT/results.tgz, which bench/gpu/table.py turns into the table of
+# bench/RESULTS.md. In order:
+#   1. (CHECKS=1) every example's Fortran checking program through the library
+#      with F2S_TARGET=cuda, and the data-region transfer test;
+#   2. the copy bound (bench/gpu/copy_bw.cu) and the hand-written
+#      straightforward kernels (bench/gpu/baseline.cu), double and single;
+#   3. (ODD=1) f2stencil tuning every example at an odd size, which builds,
+#      runs and verifies every candidate against the serial reference;
+#   4. f2stencil tuning of every kernel at 512^3 (less where the host-side
+#      reference would not fit the call) in precision PREC (double|single:
+#      the kernel's REAL(8) declarations become REAL(4)).
 D=.device-cuda
 R=/tmp/f2s-gpu
+PREC=${PREC:-double}
 mkdir -p $R
 export LD_LIBRARY_PATH=$PWD/$D/fortlibs
 export PATH=/usr/local/cuda/bin:$PATH
+save() { tar czf $OUT/results.tgz -C $R . 2>/dev/null; }
+start=$SECONDS
 {
   date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
   nvcc --version | tail -1
-  echo "== Fortran checking programs through the library, F2S_TARGET=cuda"
-  for e in laplacian divergence gradient star7 star13 himeno19 box27; do
-    F2S_TARGET=cuda $D/bin/${e}_check 67 45 33
-    F2S_TARGET=cuda $D/bin/${e}_check
-  done
-  echo "== data region"
-  $D/bin/cuda_data_region
-  $D/bin/cuda_data_region 130 70 50
-  echo "== copy bound"
-  nvcc -O3 -arch=sm_90 bench/gpu/copy_bw.cu -o $R/copy_bw && $R/copy_bw && $R/copy_bw 268435456
+  if [ "${CHECKS:-1}" = 1 ]; then
+    echo "== Fortran checking programs through the library, F2S_TARGET=cuda"
+    for e in laplacian divergence gradient star7 star13 himeno19 box27; do
+      F2S_TARGET=cuda $D/bin/${e}_check 67 45 33
+      F2S_TARGET=cuda $D/bin/${e}_check
+    done
+    echo "== data region"
+    $D/bin/cuda_data_region
+    $D/bin/cuda_data_region 130 70 50
+  fi
+  echo "== copy bound and straightforward kernels"
+  nvcc -O3 -arch=sm_90 bench/gpu/copy_bw.cu -o $R/copy_bw && $R/copy_bw
+  nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/baseline.cu -o $R/baseline && $R/baseline 512 512 512 10
 } 2>&1 | tee $R/checks.log
-start=$SECONDS
-for spec in star7:512,512,512 laplacian:512,512,512 box27:512,512,512 star13:512,512,512 \
-            divergence:512,512,512 gradient:512,512,128 himeno19:512,512,128; do
-  e=${spec%%:*}; size=${spec#*:}
-  if (( SECONDS - start > 430 )); then echo "== skipped $e (time)"; continue; fi
-  echo "== tuning $e at $size"
-  timeout 100 $D/f2stencil --target=cuda --tune-size $size --reps 10 -j 16 -o $R/$e \
-    examples/$e/$e.f90 > $R/tune_$e.log 2>&1
-  echo "exit $?" >> $R/tune_$e.log
-  tail -3 $R/tune_$e.log
-  tar czf $OUT/results.tgz -C $R . 2>/dev/null
+save
+mkdir -p $R/src
+for e in laplacian divergence gradient star7 star13 himeno19 box27; do
+  if [ "$PREC" = single ]; then
+    sed 's/real(8)/real(4)/g' examples/$e/$e.f90 > $R/src/$e.f90
+  else
+    cp examples/$e/$e.f90 $R/src/$e.f90
+  fi
 done
-tar czf $OUT/results.tgz -C $R .
+if [ "${ODD:-1}" = 1 ]; then
+  echo "== every candidate verified at 259x131x97" | tee -a $R/checks.log
+  for e in star7 laplacian box27 star13 divergence gradient himeno19; do
+    timeout 120 $D/f2stencil -q --target=cuda --tune-size 259,131,97 --reps 1 -j 16 \
+      -o $R/odd_$e $R/src/$e.f90 > $R/odd_$e.log 2>&1
+    echo "$e: exit $? $(grep -c '"verified": true' $R/odd_$e/*.json 2>/dev/null) verified," \
+      "$(grep -c '"verified": false' $R/odd_$e/*.json 2>/dev/null) not" | tee -a $R/checks.log
+  done
+  save
+fi
+for spec in star7:512,512,512 laplacian:512,512,512 box27:512,512,512 star13:512,512,512 \
+            divergence:512,512,512 gradient:512,512,256 himeno19:512,512,128; do
+  e=${spec%%:*}; size=${spec#*:}
+  if (( SECONDS - start > ${BUDGET_S:-500} )); then echo "== skipped $e (time)"; continue; fi
+  echo "== tuning $e ($PREC) at $size"
+  timeout 110 $D/f2stencil --target=cuda --tune-size $size --reps 10 -j 16 -o $R/$e \
+    --lib f2s_$e $R/src/$e.f90 > $R/tune_$e.log 2>&1
+  echo "exit $?" >> $R/tune_$e.log
+  tail -2 $R/tune_$e.log
+  save
+done
+save
