@@ -21,7 +21,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 save() { tar czf $OUT/results.tgz -C $R . 2>/dev/null; }
 start=$SECONDS
 {
-  date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
+  date -u; echo "PREC=$PREC"; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
   nvcc --version | tail -1
   if [ "${CHECKS:-1}" = 1 ]; then
     echo "== Fortran checking programs through the library, F2S_TARGET=cuda"

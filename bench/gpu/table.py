@@ -19,7 +19,9 @@ base = {}
 for m in re.finditer(r'BASELINE (\{.*\})', log):
     b = json.loads(m.group(1))
     base[(b['kernel'], b['precision'])] = b
-print(f'copy bound: {bw:.0f} GB/s\n')
+m = re.search(r'^PREC=(\w+)', log, re.M)
+prec = m.group(1) if m else 'double'
+print(f'copy bound: {bw:.0f} GB/s; {prec} precision\n')
 print('| kernel | B/pt | hand-written GSt/s | % bound | f2s plain32x8 GSt/s | % bound | f2s tuned choice '
       '| GSt/s | % bound | tuned / hand-written |')
 print('|---|---|---|---|---|---|---|---|---|---|')
@@ -32,7 +34,6 @@ for e in sorted(os.listdir(d)):
     f = k['facts']
     B = f['read_bytes_per_point'] + f['write_bytes_per_point']
     pts = math.prod(k['extents'])
-    prec = 'single' if B % 8 else 'double'
     ok = [c for c in k['candidates'] if c.get('verified') and c['target'] == 'cuda']
     best = min(ok, key=lambda c: c['time_s'])
     bound = B * pts / (bw * 1e9)
