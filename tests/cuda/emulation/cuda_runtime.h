@@ -1,0 +1,111 @@
+// A CPU stand-in for the parts of the CUDA runtime that f2stencil's generated
+// code uses, so that CI (nvcc, no GPU) can run the generated kernels and check
+// their results, not only compile them. Each launch runs every block of the
+// grid one after another on blockDim.x*y*z host threads; __syncthreads() is a
+// barrier among them, and __shared__ arrays are function statics, shared by
+// those threads (one block at a time, with a barrier between blocks). Device
+// memory is host memory. Launches are written f2s_emu_launch(grid, block,
+// shared, stream, [&] { kernel(args); }) (the test rewrites <<<...>>>).
+//
+// Test support only: nothing here is fast, and nothing here is the CUDA API
+// beyond the calls the generated code makes.
+#pragma once
+
+#include <barrier>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#define __global__
+#define __device__
+#define __host__
+#define __launch_bounds__(...)
+#define __shared__ static
+
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+struct uint3 {
+  unsigned x = 0, y = 0, z = 0;
+};
+inline thread_local uint3 threadIdx, blockIdx;
+inline dim3 gridDim, blockDim;
+inline std::barrier<> *f2s_emu_barrier = nullptr;
+inline void __syncthreads() {
+  f2s_emu_barrier->arrive_and_wait();
+}
+
+typedef int cudaError_t;
+enum { cudaSuccess = 0 };
+enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };
+typedef void *cudaStream_t;
+typedef std::chrono::steady_clock::time_point *cudaEvent_t;
+
+inline const char *cudaGetErrorString(cudaError_t) {
+  return "emulated";
+}
+inline const char *cudaGetErrorName(cudaError_t) {
+  return "emulated";
+}
+inline cudaError_t cudaGetLastError() {
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceSynchronize() {
+  return cudaSuccess;
+}
+inline cudaError_t cudaMalloc(void **p, size_t bytes) {
+  *p = std::malloc(bytes);
+  return *p ? cudaSuccess : 2;
+}
+template <class T> cudaError_t cudaMalloc(T **p, size_t bytes) {
+  return cudaMalloc(reinterpret_cast<void **>(p), bytes);
+}
+inline cudaError_t cudaFree(void *p) {
+  std::free(p);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind) {
+  std::memcpy(dst, src, bytes);
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventCreate(cudaEvent_t *e) {
+  *e = new std::chrono::steady_clock::time_point();
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = nullptr) {
+  *e = std::chrono::steady_clock::now();
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
+  *ms = std::chrono::duration<float, std::milli>(*b - *a).count();
+  return cudaSuccess;
+}
+
+template <class Kernel>
+void f2s_emu_launch(dim3 grid, dim3 block, size_t, cudaStream_t, Kernel kernel) {
+  gridDim = grid;
+  blockDim = block;
+  const unsigned n = block.x * block.y * block.z;
+  std::barrier<> barrier(n);
+  f2s_emu_barrier = &barrier;
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < n; ++t)
+    threads.emplace_back([&, t] {
+      threadIdx = {t % block.x, (t / block.x) % block.y, t / (block.x * block.y)};
+      for (unsigned z = 0; z < grid.z; ++z)
+        for (unsigned y = 0; y < grid.y; ++y)
+          for (unsigned x = 0; x < grid.x; ++x) {
+            blockIdx = {x, y, z};
+            kernel();
+            barrier.arrive_and_wait(); // the next block reuses the shared arrays
+          }
+    });
+  for (std::thread &t : threads)
+    t.join();
+}
