@@ -276,38 +276,42 @@ private:
 
   /// The z stream of a block whose grids are staged in shared memory (seed
   /// 000's 2.5D blocking). Every thread of the block runs it, whether or not
-  /// it has points in the tile: all load, and all meet at the barrier.
+  /// it has points in the tile: all load, and all meet at the barriers.
   ///
-  ///   prologue: planes lo..hi-1 of each staged grid into their slots
-  ///   for z:    load plane z+hi; barrier; compute the points from the planes
-  ///   barrier   (the next tile's prologue overwrites slots)
+  ///   per tile: which elements of a plane this thread loads (computed once)
+  ///   prologue: the planes of the first step; barrier
+  ///   for z:    load the next step's new plane into registers;
+  ///             compute the points from the planes in shared memory;
+  ///             store the registers into their slot; barrier
   ///
-  /// With one slot more than the planes read at once, the plane loaded at a
-  /// step overwrites one that no thread can still be reading: the barrier of
-  /// the previous step holds back every thread that has not finished the
-  /// step before it.
+  /// The next plane's loads are in flight while the step computes. With one
+  /// slot more than the planes read at once, the slot being stored to is one
+  /// that no thread can still be reading: the barrier of the previous step
+  /// holds back every thread that has not finished it.
   void print_staged_stream(const For *stream, int indent) {
     std::string pad(2 * indent, ' ');
-    std::string z = c_name(stream->var), z0 = exprs_.print(stream->lo);
+    std::string z = c_name(stream->var), z0 = exprs_.print(stream->lo),
+                zend = exprs_.print(stream->hi);
     out_ << pad << "/* planes of " << kernel_.shared_planes.size()
          << " grid(s) staged in shared memory */\n";
     for (const SharedPlanes &p : kernel_.shared_planes)
-      for (int64_t dz = p.lo[2]; dz < p.hi[2]; ++dz)
-        print_plane_load(p, "(" + z0 + ") + " + std::to_string(dz), std::to_string(dz - p.lo[2]),
-                         indent);
-    out_ << pad << "for (I " << z << " = " << z0 << "; " << z << " <= " << exprs_.print(stream->hi)
-         << "; ++" << z << ") {\n";
+      print_load_plan(p, indent);
+    for (const SharedPlanes &p : kernel_.shared_planes)
+      for (int64_t dz = p.lo[2]; dz <= p.hi[2]; ++dz) {
+        print_plane_fetch(p, "(" + z0 + ") + " + std::to_string(dz), indent);
+        print_plane_store(p, std::to_string(dz - p.lo[2]), indent);
+      }
+    out_ << pad << "__syncthreads();\n";
+    out_ << pad << "for (I " << z << " = " << z0 << "; " << z << " <= " << zend << "; ++" << z
+         << ") {\n";
     std::string step = "f2s_step";
-    out_ << pad << "  const int " << step << " = (int)(" << z << " - (" << z0 << "));\n";
+    out_ << pad << "  const int " << step << " = (int)(" << z << " - (" << z0 << "));\n"
+         << pad << "  const bool f2s_more = " << z << " < " << zend << ";\n"
+         << pad << "  if (f2s_more) {\n";
+    for (const SharedPlanes &p : kernel_.shared_planes)
+      print_plane_fetch(p, z + " + " + std::to_string(p.hi[2] + 1), indent + 2);
+    out_ << pad << "  }\n";
     std::map<std::string, std::string> slots;
-    for (const SharedPlanes &p : kernel_.shared_planes) {
-      SharedShape sh = shared_shape(p, launch_);
-      print_plane_load(p, z + " + " + std::to_string(p.hi[2]),
-                       "(" + step + " + " + std::to_string(p.hi[2] - p.lo[2]) + ") % " +
-                           std::to_string(sh.slots),
-                       indent + 1);
-    }
-    out_ << pad << "  __syncthreads();\n";
     for (const SharedPlanes &p : kernel_.shared_planes) {
       SharedShape sh = shared_shape(p, launch_);
       for (int64_t dz = p.lo[2]; dz <= p.hi[2]; ++dz) {
@@ -322,46 +326,81 @@ private:
     slots_ = slots;
     print(stream->body, indent + 1);
     slots_.clear();
-    out_ << pad << "}\n" << pad << "__syncthreads();\n";
+    out_ << pad << "  if (f2s_more) {\n";
+    for (const SharedPlanes &p : kernel_.shared_planes) {
+      SharedShape sh = shared_shape(p, launch_);
+      print_plane_store(p,
+                        "(" + step + " + " + std::to_string(p.hi[2] - p.lo[2] + 1) + ") % " +
+                            std::to_string(sh.slots),
+                        indent + 2);
+    }
+    out_ << pad << "  }\n" << pad << "  __syncthreads();\n" << pad << "}\n";
   }
 
-  /// The block's threads load plane `z` of a staged grid into `slot`:
-  /// consecutive threads take consecutive elements of a row (coalesced), the
-  /// halo included; elements past the grid's last read point are skipped,
-  /// and so are the tile's corners when no read needs them.
-  void print_plane_load(const SharedPlanes &p, const std::string &z, const std::string &slot,
-                        int indent) {
+  /// Elements of a staged plane each thread loads: consecutive threads take
+  /// consecutive elements of a row (coalesced), the halo included; the
+  /// index of each in the plane and its offset in the grid, or -1 for none
+  /// (past the grid's last read point, or a corner no read needs).
+  void print_load_plan(const SharedPlanes &p, int indent) {
     std::string pad(2 * indent, ' ');
     SharedShape sh = shared_shape(p, launch_);
     int threads = launch_.threads[0] * launch_.threads[1];
-    std::string e = "f2s_e", ly = "f2s_ly", lx = "f2s_lx";
-    std::string gx = c_name("f2s_gx"), gy = c_name("f2s_gy"), gz = c_name("f2s_gz");
+    int64_t per_thread = (sh.rows * sh.cols + threads - 1) / threads;
+    std::string n = shared_name(p.grid), g = "f2s_" + c_name(p.grid);
     const For *bx = launch_.block[0], *by = launch_.block[1];
-    out_ << pad << "{ /* plane of '" << p.grid << "' */\n"
-         << pad << "  const I " << gz << " = " << z << ";\n"
-         << pad << "  for (int " << e << " = (int)(threadIdx.y * " << launch_.threads[0]
-         << " + threadIdx.x); " << e << " < " << sh.rows * sh.cols << "; " << e << " += " << threads
-         << ") {\n"
-         << pad << "    const int " << ly << " = " << e << " / " << sh.cols << ", " << lx << " = "
-         << e << " - " << ly << " * " << sh.cols << ";\n";
+    out_ << pad << "int " << n << "_at[" << per_thread << "];\n"
+         << pad << "I " << n << "_off[" << per_thread << "];\n"
+         << pad << c_type(kernel_.find_arg(p.grid)->type) << " " << n << "_next[" << per_thread
+         << "];\n"
+         << pad << "#pragma unroll\n"
+         << pad << "for (int f2s_q = 0; f2s_q < " << per_thread << "; ++f2s_q) {\n"
+         << pad << "  const int f2s_e = (int)(threadIdx.y * " << launch_.threads[0]
+         << " + threadIdx.x) + f2s_q * " << threads << ";\n"
+         << pad << "  const int f2s_ly = f2s_e / " << sh.cols << ", f2s_lx = f2s_e - f2s_ly * "
+         << sh.cols << ";\n"
+         << pad << "  const I f2s_gy = " << c_name(by->var) << " + f2s_ly + " << p.lo[1]
+         << ", f2s_gx = " << c_name(bx->var) << " + f2s_lx + " << p.lo[0] << ";\n"
+         << pad << "  bool f2s_load = f2s_e < " << sh.rows * sh.cols << " && f2s_gy <= (I)("
+         << exprs_.print(by->hi) << ") + " << p.hi[1] << " && f2s_gx <= (I)("
+         << exprs_.print(bx->hi) << ") + " << p.hi[0] << ";\n";
     if (!p.corners && (p.lo[0] || p.hi[0]) && (p.lo[1] || p.hi[1])) {
       int64_t tile_x = sh.cols - (p.hi[0] - p.lo[0]), tile_y = sh.rows - (p.hi[1] - p.lo[1]);
-      out_ << pad << "    if ((" << lx << " < " << -p.lo[0] << " || " << lx
-           << " >= " << tile_x - p.lo[0] << ") && (" << ly << " < " << -p.lo[1] << " || " << ly
-           << " >= " << tile_y - p.lo[1] << "))\n"
-           << pad << "      continue; /* a corner: no read needs it */\n";
+      out_ << pad << "  /* a corner: no read needs it */\n"
+           << pad << "  f2s_load = f2s_load && !((f2s_lx < " << -p.lo[0]
+           << " || f2s_lx >= " << tile_x - p.lo[0] << ") && (f2s_ly < " << -p.lo[1]
+           << " || f2s_ly >= " << tile_y - p.lo[1] << "));\n";
     }
-    out_ << pad << "    const I " << gy << " = " << c_name(by->var) << " + " << ly << " + "
-         << p.lo[1] << ", " << gx << " = " << c_name(bx->var) << " + " << lx << " + " << p.lo[0]
-         << ";\n"
-         << pad << "    if (" << gy << " <= (I)(" << exprs_.print(by->hi) << ") + " << p.hi[1]
-         << " && " << gx << " <= (I)(" << exprs_.print(bx->hi) << ") + " << p.hi[0] << ")\n"
-         << pad << "      " << shared_name(p.grid) << "[" << slot << "][" << ly << "][" << lx
-         << "] = "
-         << exprs_.element_at(p.grid, {Index{"f2s_gx"}, Index{"f2s_gy"}, Index{"f2s_gz"}}, gx)
-         << ";\n"
-         << pad << "  }\n"
+    out_ << pad << "  " << n << "_at[f2s_q] = f2s_load ? f2s_e : -1;\n"
+         << pad << "  " << n << "_off[f2s_q] = (f2s_gx - " << g << "_lo0) + " << g
+         << "_s1*(f2s_gy - " << g << "_lo1);\n"
          << pad << "}\n";
+  }
+
+  /// This thread's elements of plane `z` of a staged grid, into registers.
+  void print_plane_fetch(const SharedPlanes &p, const std::string &z, int indent) {
+    std::string pad(2 * indent, ' ');
+    std::string n = shared_name(p.grid), g = "f2s_" + c_name(p.grid);
+    out_ << pad << "{ /* fetch a plane of '" << p.grid << "' */\n"
+         << pad << "  const I f2s_plane = " << g << "_s2*((" << z << ") - " << g << "_lo2);\n"
+         << pad << "  #pragma unroll\n"
+         << pad << "  for (int f2s_q = 0; f2s_q < (int)(sizeof(" << n << "_at) / sizeof(int)); "
+         << "++f2s_q)\n"
+         << pad << "    if (" << n << "_at[f2s_q] >= 0)\n"
+         << pad << "      " << n << "_next[f2s_q] = " << c_name(p.grid) << "[f2s_plane + " << n
+         << "_off[f2s_q]];\n"
+         << pad << "}\n";
+  }
+
+  /// The fetched registers into shared-memory slot `slot`.
+  void print_plane_store(const SharedPlanes &p, const std::string &slot, int indent) {
+    std::string pad(2 * indent, ' ');
+    std::string n = shared_name(p.grid);
+    out_ << pad << "#pragma unroll\n"
+         << pad << "for (int f2s_q = 0; f2s_q < (int)(sizeof(" << n << "_at) / sizeof(int)); "
+         << "++f2s_q)\n"
+         << pad << "  if (" << n << "_at[f2s_q] >= 0)\n"
+         << pad << "    (&" << n << "[" << slot << "][0][0])[" << n << "_at[f2s_q]] = " << n
+         << "_next[f2s_q];\n";
   }
 
   const SharedPlanes *staged(const std::string &grid) const {
