@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <regex>
 
 namespace f2s {
@@ -37,13 +39,9 @@ std::string emulated(const std::string &cuda) {
   return std::regex_replace(cuda, launch, "f2s_emu_launch($2, [&] { $1($3); });");
 }
 
-class CudaEmulation : public ::testing::TestWithParam<std::string> {};
-
-} // namespace
-
-TEST_P(CudaEmulation, EveryMappingMatchesTheSerialReference) {
-  test::ScratchDir dir;
-  Kernel k = test::example_kernel(GetParam());
+/// Builds k's harness for each kind of mapping against the emulated runtime
+/// and runs it: every grid element must match the serial reference.
+void expect_every_mapping_verified(const test::ScratchDir &dir, const Kernel &k) {
   const int depth = k.loop_depth();
   // Partial tiles everywhere: 37 = 32+5 along x, 19 along y, 11 along z
   // (a 5-plane stream leaves one plane over).
@@ -100,6 +98,35 @@ TEST_P(CudaEmulation, EveryMappingMatchesTheSerialReference) {
     ProcessResult r = run_process(run);
     ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
     EXPECT_NE(r.out.find("\"verified\": true"), std::string::npos) << r.out << r.err;
+  }
+}
+
+/// The example's source with its REAL(8) declarations made REAL(4).
+std::string single_precision(const std::string &name) {
+  std::ifstream in(std::string(F2S_SOURCE_DIR) + "/examples/" + name + "/" + name + ".f90");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (size_t pos; (pos = text.find("real(8)")) != std::string::npos;)
+    text.replace(pos, 7, "real(4)");
+  return text;
+}
+
+class CudaEmulation : public ::testing::TestWithParam<std::string> {};
+
+} // namespace
+
+TEST_P(CudaEmulation, EveryMappingMatchesTheSerialReference) {
+  test::ScratchDir dir;
+  expect_every_mapping_verified(dir, test::example_kernel(GetParam()));
+}
+
+// Single precision: the plane buffers, constants and intrinsics in float.
+TEST(CudaEmulationSingle, StarAndBoxMatchTheSerialReference) {
+  for (const char *name : {"star13", "box27"}) {
+    SCOPED_TRACE(name);
+    test::ScratchDir dir;
+    Kernel k = test::lower_text(dir, single_precision(name));
+    ASSERT_EQ(k.args.back().type, Type::Float32);
+    expect_every_mapping_verified(dir, k);
   }
 }
 
