@@ -125,8 +125,11 @@ bool leaves_sliver(int64_t extent, int64_t block) {
 
 std::string SearchSpace::describe(const Candidate &c) const {
   const Variant &v = variants.at(c.variant);
-  std::string s = v.target + "/" + v.name.substr(0, v.name.find('_'));
-  if (v.target != "c")
+  // A CPU variant's name repeats its options after the family ("blocked_rx2"):
+  // the family only. A CUDA variant's name is its whole description.
+  std::string s =
+      v.target + "/" + (v.target == "cuda" ? v.name : v.name.substr(0, v.name.find('_')));
+  if (v.target != "c" && v.target != "cuda")
     s += c.threads ? " t=" + std::to_string(c.threads) : std::string(" t=all");
   for (const auto &[name, value] : v.options)
     s += " " + name + "=" + std::to_string(value);

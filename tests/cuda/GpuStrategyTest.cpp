@@ -47,6 +47,10 @@ TEST(GpuEngine, EnumeratesOnlyLegalLaunchShapes) {
   }
   EXPECT_TRUE(streamed);
   EXPECT_TRUE(plain) << "the default plain mapping is always measured";
+  // The report names a CUDA candidate by its whole variant name, without a
+  // CPU thread count.
+  Candidate d = default_cuda_candidate(space);
+  EXPECT_EQ(space.describe(d), "cuda/plain32x8 bx=32 by=8 px=1 py=1 sh=0 sz=0");
   // Shared-memory staging is measured where a grid is read around the point
   // (the Laplacian's u), never where none is (the divergence).
   size_t staged = 0;
