@@ -286,6 +286,15 @@ struct SharedPlanes {
   bool corners = true;
 };
 
+/// A grid a streamed CUDA mapping with one point per thread keeps in
+/// registers (transforms/CudaStaging): every read is on the point's own
+/// column, at planes lo..hi of it, so each step loads one new plane and
+/// shifts the others along.
+struct RegisterColumn {
+  std::string grid;
+  int64_t lo = 0, hi = 0;
+};
+
 struct Kernel {
   std::string name;      ///< from the name(...) clause or <procedure>_<n>
   std::string procedure; ///< the enclosing Fortran procedure
@@ -312,6 +321,8 @@ struct Kernel {
   std::string prefetch_distance;
   /// Grids staged in shared memory by the CUDA mapping (transforms/CudaStaging).
   std::vector<SharedPlanes> shared_planes;
+  /// Grids kept in registers along the z stream (transforms/CudaStaging).
+  std::vector<RegisterColumn> register_columns;
 
   const Variable *find_arg(const std::string &n) const;
   const Variable *find_temp(const std::string &n) const;

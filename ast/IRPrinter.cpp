@@ -197,6 +197,8 @@ std::string print_kernel(const Kernel &k) {
           << "xyz"[a] << "[" << p.lo[a] << ":" << p.hi[a] << "]";
     out << (p.corners ? "" : " no_corners") << "\n";
   }
+  for (const RegisterColumn &c : k.register_columns)
+    out << "  registers " << c.grid << " z[" << c.lo << ":" << c.hi << "]\n";
   out << print_stmt(k.body, 1);
   return out.str();
 }

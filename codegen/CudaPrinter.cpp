@@ -151,11 +151,13 @@ private:
     }
     case LoopExec::CudaThreadX:
     case LoopExec::CudaThreadY:
-      if (f->exec == LoopExec::CudaThreadX && !kernel_.shared_planes.empty() && as<For>(f->body)) {
+      if (f->exec == LoopExec::CudaThreadX &&
+          (!kernel_.shared_planes.empty() || !kernel_.register_columns.empty()) &&
+          as<For>(f->body)) {
         out_ << pad << "{\n"
              << pad << "  const I " << v << " = threadIdx.x; /* " << loop_exec_name(f->exec)
              << " */\n";
-        print_staged_stream(as<For>(f->body), indent + 1);
+        print_stream(as<For>(f->body), indent + 1);
         out_ << pad << "}\n";
         return;
       }
@@ -255,6 +257,10 @@ private:
       return shared_name(grid) + "[" + slots_.at(grid + "|" + std::to_string(ix[2].offset)) + "][" +
              local(ix[1], yb, -p->lo[1]) + "][" + local(ix[0], xb, -p->lo[0]) + "]";
     }
+    if (in_stream_ && ix.size() == 3 && ix[0].offset == 0 && ix[1].offset == 0)
+      for (const RegisterColumn &c : kernel_.register_columns)
+        if (c.grid == grid)
+          return column_register(c, ix[2].offset);
     auto base = bases_.find(grid);
     if (base == bases_.end())
       return std::nullopt;
@@ -275,25 +281,30 @@ private:
   }
 
   /// The z stream of a block whose grids are staged in shared memory (seed
-  /// 000's 2.5D blocking). Every thread of the block runs it, whether or not
-  /// it has points in the tile: all load, and all meet at the barriers.
+  /// 000's 2.5D blocking) or kept in registers along the column. Every thread
+  /// of the block runs it, whether or not it has points in the tile: all
+  /// load, and all meet at the barriers.
   ///
   ///   per tile: which elements of a plane this thread loads (computed once)
   ///   prologue: the planes of the first step; barrier
   ///   for z:    load the next step's new plane into registers;
-  ///             compute the points from the planes in shared memory;
-  ///             store the registers into their slot; barrier
+  ///             load the new plane of each register column;
+  ///             compute the points from the planes in shared memory
+  ///             and the columns in registers;
+  ///             store the registers into their slot; shift the columns;
+  ///             barrier
   ///
   /// The next plane's loads are in flight while the step computes. With one
   /// slot more than the planes read at once, the slot being stored to is one
   /// that no thread can still be reading: the barrier of the previous step
   /// holds back every thread that has not finished it.
-  void print_staged_stream(const For *stream, int indent) {
+  void print_stream(const For *stream, int indent) {
     std::string pad(2 * indent, ' ');
     std::string z = c_name(stream->var), z0 = exprs_.print(stream->lo),
                 zend = exprs_.print(stream->hi);
-    out_ << pad << "/* planes of " << kernel_.shared_planes.size()
-         << " grid(s) staged in shared memory */\n";
+    if (!kernel_.shared_planes.empty())
+      out_ << pad << "/* planes of " << kernel_.shared_planes.size()
+           << " grid(s) staged in shared memory */\n";
     for (const SharedPlanes &p : kernel_.shared_planes)
       print_load_plan(p, indent);
     for (const SharedPlanes &p : kernel_.shared_planes)
@@ -301,16 +312,24 @@ private:
         print_plane_fetch(p, "(" + z0 + ") + " + std::to_string(dz), indent);
         print_plane_store(p, std::to_string(dz - p.lo[2]), indent);
       }
-    out_ << pad << "__syncthreads();\n";
+    if (!kernel_.shared_planes.empty())
+      out_ << pad << "__syncthreads();\n";
+    print_column_prologue(stream, z0, indent);
     out_ << pad << "for (I " << z << " = " << z0 << "; " << z << " <= " << zend << "; ++" << z
          << ") {\n";
     std::string step = "f2s_step";
-    out_ << pad << "  const int " << step << " = (int)(" << z << " - (" << z0 << "));\n"
-         << pad << "  const bool f2s_more = " << z << " < " << zend << ";\n"
-         << pad << "  if (f2s_more) {\n";
-    for (const SharedPlanes &p : kernel_.shared_planes)
-      print_plane_fetch(p, z + " + " + std::to_string(p.hi[2] + 1), indent + 2);
-    out_ << pad << "  }\n";
+    if (!kernel_.shared_planes.empty()) {
+      out_ << pad << "  const int " << step << " = (int)(" << z << " - (" << z0 << "));\n"
+           << pad << "  const bool f2s_more = " << z << " < " << zend << ";\n"
+           << pad << "  if (f2s_more) {\n";
+      for (const SharedPlanes &p : kernel_.shared_planes)
+        print_plane_fetch(p, z + " + " + std::to_string(p.hi[2] + 1), indent + 2);
+      out_ << pad << "  }\n";
+    }
+    for (const RegisterColumn &c : kernel_.register_columns)
+      out_ << pad << "  if (f2s_col)\n"
+           << pad << "    " << column_register(c, c.hi) << " = "
+           << column_element(c, z + " + " + std::to_string(c.hi)) << ";\n";
     std::map<std::string, std::string> slots;
     for (const SharedPlanes &p : kernel_.shared_planes) {
       SharedShape sh = shared_shape(p, launch_);
@@ -324,17 +343,71 @@ private:
     }
     // Reads of staged grids come from their planes (see element()).
     slots_ = slots;
+    in_stream_ = true;
     print(stream->body, indent + 1);
+    in_stream_ = false;
     slots_.clear();
-    out_ << pad << "  if (f2s_more) {\n";
-    for (const SharedPlanes &p : kernel_.shared_planes) {
-      SharedShape sh = shared_shape(p, launch_);
-      print_plane_store(p,
-                        "(" + step + " + " + std::to_string(p.hi[2] - p.lo[2] + 1) + ") % " +
-                            std::to_string(sh.slots),
-                        indent + 2);
+    for (const RegisterColumn &c : kernel_.register_columns)
+      for (int64_t dz = c.lo; dz < c.hi; ++dz)
+        out_ << pad << "  " << column_register(c, dz) << " = " << column_register(c, dz + 1)
+             << ";\n";
+    if (!kernel_.shared_planes.empty()) {
+      out_ << pad << "  if (f2s_more) {\n";
+      for (const SharedPlanes &p : kernel_.shared_planes) {
+        SharedShape sh = shared_shape(p, launch_);
+        print_plane_store(p,
+                          "(" + step + " + " + std::to_string(p.hi[2] - p.lo[2] + 1) + ") % " +
+                              std::to_string(sh.slots),
+                          indent + 2);
+      }
+      out_ << pad << "  }\n" << pad << "  __syncthreads();\n";
     }
-    out_ << pad << "  }\n" << pad << "  __syncthreads();\n" << pad << "}\n";
+    out_ << pad << "}\n";
+  }
+
+  /// The register columns' first planes, for the thread's own point (its
+  /// column), if it has one: with one point per thread, the point loops
+  /// inside the stream are single points (hi is min(first, bound)).
+  void print_column_prologue(const For *stream, const std::string &z0, int indent) {
+    if (kernel_.register_columns.empty())
+      return;
+    std::string pad(2 * indent, ' ');
+    std::vector<const For *> points = perfect_nest(stream->body);
+    assert(points.size() == 2 && "a register column needs the y and x point loops");
+    std::string col[2], bound[2];
+    for (int a = 0; a < 2; ++a) {
+      const For *f = points[1 - a];
+      const Call *hi = as<Call>(f->hi);
+      assert(hi && hi->args.size() == 2 && "one point per thread: hi is min(first, bound)");
+      col[a] = exprs_.print(f->lo);
+      bound[a] = exprs_.print(hi->args[1]);
+    }
+    out_ << pad << "/* columns kept in registers along the stream */\n"
+         << pad << "const I f2s_cx = " << col[0] << ", f2s_cy = " << col[1] << ";\n"
+         << pad << "const bool f2s_col = f2s_cx <= " << bound[0] << " && f2s_cy <= " << bound[1]
+         << ";\n";
+    for (const RegisterColumn &c : kernel_.register_columns) {
+      std::string t = c_type(kernel_.find_arg(c.grid)->type);
+      for (int64_t dz = c.lo; dz <= c.hi; ++dz)
+        out_ << pad << t << " " << column_register(c, dz) << " = 0;\n";
+      out_ << pad << "if (f2s_col) {\n";
+      for (int64_t dz = c.lo; dz < c.hi; ++dz)
+        out_ << pad << "  " << column_register(c, dz) << " = "
+             << column_element(c, "(" + z0 + ") + " + std::to_string(dz)) << ";\n";
+      out_ << pad << "}\n";
+    }
+  }
+
+  std::string column_register(const RegisterColumn &c, int64_t dz) const {
+    return "f2s_rc_" + c_name(c.grid) + "_" + (dz < 0 ? "m" : "") +
+           std::to_string(dz < 0 ? -dz : dz);
+  }
+
+  /// The element of a register column's grid at the thread's column, plane `z`.
+  std::string column_element(const RegisterColumn &c, const std::string &z) const {
+    std::string g = "f2s_" + c_name(c.grid);
+    return c_name(c.grid) + "[(f2s_cx - " + g + "_lo0) + " + g + "_s1*(f2s_cy - " + g + "_lo1) + " +
+           g + "_s2*((" + z + ") - " + g + "_lo2)]";
   }
 
   /// Elements of a staged plane each thread loads: consecutive threads take
@@ -421,6 +494,7 @@ private:
   std::ostringstream &out_;
   std::map<std::string, std::string> slots_; ///< "grid|dz" -> slot variable, in a staged stream
   std::map<std::string, Base> bases_;        ///< grid -> its pointer at the point, in a point body
+  bool in_stream_ = false;                   ///< printing the body of a z stream
 };
 
 /// Local copies of the scalars (from `src`, "a." or "a->") and, when

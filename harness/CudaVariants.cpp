@@ -26,6 +26,7 @@ VariantCode cuda_variant_code(const Kernel &k, const Variant &v) {
   Kernel ir = map_cuda(k, cuda_mapping_options(v));
   if (auto sh = v.options.find("sh"); sh != v.options.end() && sh->second)
     ir = stage_planes(ir, choose_shared_grids(ir, kStaticSharedBytes));
+  ir = pipeline_columns(ir);
   // The CPU path of the same entry point: the plain parallel nest.
   std::string fallback = variant + "_cpu";
   std::string c = print_c_variant(parallelize_outer(k), fallback) +

@@ -162,6 +162,38 @@ std::vector<std::string> choose_shared_grids(const Kernel &k, int64_t budget_byt
   return chosen;
 }
 
+Kernel pipeline_columns(const Kernel &k) {
+  StreamShape s = stream_shape(k);
+  if (!s.streamed)
+    return k;
+  // One point per thread: the point loops' steps span the whole tile.
+  for (const For *f : perfect_nest(k.body))
+    if (f->exec == LoopExec::CudaThreadX || f->exec == LoopExec::CudaThreadY) {
+      int64_t threads = as<IntImm>(f->hi)->value + 1;
+      if (s.tile[f->exec == LoopExec::CudaThreadX ? 0 : 1] != threads)
+        return k;
+    }
+  Uses uses;
+  uses.visit(k.body);
+  Kernel out = k;
+  for (const Variable &v : k.args) {
+    bool staged = false;
+    for (const SharedPlanes &p : k.shared_planes)
+      staged = staged || p.grid == v.name;
+    if (staged || !planes_of(s, uses, v.name))
+      continue;
+    // The planes read on the point's own column; reads beside it stay loads
+    // (from L1 or L2: the neighbouring threads load the same planes).
+    std::set<int64_t> planes;
+    for (const std::vector<Index> &ix : uses.reads.at(v.name))
+      if (ix[0].offset == 0 && ix[1].offset == 0)
+        planes.insert(ix[2].offset);
+    if (planes.size() >= 2)
+      out.register_columns.push_back({v.name, *planes.begin(), *planes.rbegin()});
+  }
+  return out;
+}
+
 Kernel stage_planes(const Kernel &k, const std::vector<std::string> &grids) {
   StreamShape s = stream_shape(k);
   assert(s.streamed && "staging needs a streamed CUDA mapping with unit steps");

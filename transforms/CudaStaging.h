@@ -33,4 +33,13 @@ std::vector<std::string> choose_shared_grids(const Kernel &k, int64_t budget_byt
 /// each grid must be read only, at its loop point plus constants.
 Kernel stage_planes(const Kernel &k, const std::vector<std::string> &grids);
 
+/// Records (Kernel::register_columns) the grids of `k` that the z stream
+/// keeps in registers: read-only grids not staged in shared memory, read on
+/// the point's own column at two or more planes. Those reads come from
+/// registers; reads beside the column stay loads. Only mappings with a z
+/// stream and one point per thread have columns to keep; for others the
+/// kernel is returned unchanged. Seed 000's register pipeline: each step
+/// loads one new plane of the column.
+Kernel pipeline_columns(const Kernel &k);
+
 } // namespace f2s

@@ -17,4 +17,3 @@ done
 gcc -O2 -I $D/lib/laplacian tests/e2e/cuda_data_region.c -L $D/lib/laplacian \
   -Wl,-rpath,'$ORIGIN/../lib/laplacian' -lf2s_laplacian -lm -o $D/bin/cuda_data_region
 cp /usr/lib/x86_64-linux-gnu/{libgfortran.so.5,libquadmath.so.0,libgomp.so.1} $D/fortlibs/
-grep -qx '/.device-cuda/' .git/info/exclude 2>/dev/null || echo '/.device-cuda/' >> .git/info/exclude

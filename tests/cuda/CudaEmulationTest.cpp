@@ -48,9 +48,12 @@ void expect_every_mapping_verified(const test::ScratchDir &dir, const Kernel &k)
   std::vector<int64_t> extents = {37, 19, 11};
   extents.resize(depth);
   ProblemSize size = problem_size_for(k, extents);
+  // Plain; several points per thread; a stream with two points per thread in
+  // y; a stream keeping columns in registers (one point per thread, a
+  // 3-plane chunk: two planes over); staged; staged with several points.
   std::vector<Variant> shapes = {shape(32, 8, 1, 1, 0, 0), shape(32, 2, 2, 3, 0, 0),
-                                 shape(32, 4, 1, 2, 5, 0), shape(32, 4, 1, 1, 5, 1),
-                                 shape(64, 2, 2, 2, 3, 1)};
+                                 shape(32, 4, 1, 2, 5, 0), shape(32, 2, 1, 1, 3, 0),
+                                 shape(32, 4, 1, 1, 5, 1), shape(64, 2, 2, 2, 3, 1)};
   std::string reference_o = (dir.path() / "reference.o").string();
   bool reference_built = false;
   for (const Variant &v : shapes) {

@@ -71,4 +71,32 @@ TEST(CudaStaging, ChoosesGridsReadAroundThePointWithinTheBudget) {
   EXPECT_TRUE(choose_shared_grids(plain, 48 * 1024).empty());
 }
 
+TEST(CudaStaging, StreamKeepsColumnsReadAlongZInRegisters) {
+  // The divergence reads z only on the point's column, at k-1 and k+1: the
+  // stream keeps k-1..k+1 in registers and loads one new plane per step.
+  Kernel d = pipeline_columns(map_cuda(test::example_kernel("divergence"), {32, 8, 1, 1, 16}));
+  std::string ir = print_kernel(d);
+  EXPECT_NE(ir.find("  registers z z[-1:1]\n"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("registers x"), std::string::npos) << ir;
+  std::string cuda = print_cuda_variant(d, "cuda_t");
+  EXPECT_EQ(cuda.find("z[f2s_"), std::string::npos) << "z read from memory at the point:\n" << cuda;
+  // Two points per thread in x or no stream: no columns.
+  Kernel two = pipeline_columns(map_cuda(test::example_kernel("divergence"), {32, 8, 2, 1, 16}));
+  EXPECT_EQ(print_kernel(two).find("registers"), std::string::npos);
+  Kernel plain = pipeline_columns(map_cuda(test::example_kernel("divergence"), {32, 8, 1, 1, 0}));
+  EXPECT_EQ(print_kernel(plain).find("registers"), std::string::npos);
+  // The 7-point star keeps its column and loads the four reads beside it.
+  Kernel star = map_cuda(test::example_kernel("star7"), {32, 8, 1, 1, 16});
+  Kernel cols = pipeline_columns(star);
+  EXPECT_NE(print_kernel(cols).find("  registers u z[-1:1]\n"), std::string::npos);
+  cuda = print_cuda_variant(cols, "cuda_t");
+  EXPECT_NE(cuda.find("f2s_rc_u_m1"), std::string::npos) << cuda;
+  EXPECT_NE(cuda.find("f2s_at_u[-1]"), std::string::npos) << cuda;
+  if (const char *dump = std::getenv("F2S_DUMP_CUDA_COLUMNS"))
+    std::ofstream(dump) << cuda;
+  // A staged grid is not also kept in registers.
+  Kernel staged = pipeline_columns(stage_planes(star, {"u"}));
+  EXPECT_EQ(print_kernel(staged).find("registers"), std::string::npos);
+}
+
 } // namespace f2s
