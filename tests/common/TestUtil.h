@@ -16,6 +16,13 @@
 namespace f2s::test {
 
 /// The kernel of examples/<name>/<name>.f90.
+inline Kernel example_kernel(const std::string &name);
+
+/// Every kernel of examples/<name>/<name>.f90, in source order.
+inline std::vector<Kernel> example_kernels(const std::string &name) {
+  return lower_file(std::string(F2S_SOURCE_DIR) + "/examples/" + name + "/" + name + ".f90");
+}
+
 inline Kernel example_kernel(const std::string &name) {
   std::string path = std::string(F2S_SOURCE_DIR) + "/examples/" + name + "/" + name + ".f90";
   std::vector<Kernel> ks = lower_file(path);

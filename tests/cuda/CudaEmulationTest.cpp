@@ -118,8 +118,11 @@ class CudaEmulation : public ::testing::TestWithParam<std::string> {};
 } // namespace
 
 TEST_P(CudaEmulation, EveryMappingMatchesTheSerialReference) {
-  test::ScratchDir dir;
-  expect_every_mapping_verified(dir, test::example_kernel(GetParam()));
+  for (const Kernel &k : test::example_kernels(GetParam())) {
+    SCOPED_TRACE(k.name);
+    test::ScratchDir dir;
+    expect_every_mapping_verified(dir, k);
+  }
 }
 
 // Single precision: the plane buffers, constants and intrinsics in float.
@@ -136,5 +139,11 @@ TEST(CudaEmulationSingle, StarAndBoxMatchTheSerialReference) {
 INSTANTIATE_TEST_SUITE_P(Examples, CudaEmulation,
                          ::testing::Values("laplacian", "divergence", "gradient", "star7", "star13",
                                            "himeno19", "box27"));
+// The wider kernel class: a 1D nest, 2D nests with several grids, variable
+// coefficients and temporaries, three regions in one file, IF/ELSE and
+// MERGE, and an in-place red-black colour test.
+INSTANTIATE_TEST_SUITE_P(KernelClass, CudaEmulation,
+                         ::testing::Values("jacobi1d", "jacobi2d", "poisson2d", "fdtd2d",
+                                           "upwind2d", "gsrb3d"));
 
 } // namespace f2s
