@@ -12,6 +12,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 namespace f2s {
 
 namespace {
@@ -88,6 +91,16 @@ TEST_P(CudaCodegen, EveryMappingCompilesWithNvcc) {
     test::ScratchDir dir;
     expect_example_compiles(dir, k);
   }
+}
+
+// Branches, MERGE, comparisons and SIGN/LOG/MOD in device code.
+TEST(CudaCodegenBranches, EveryMappingCompilesWithNvcc) {
+  if (!find_nvcc())
+    GTEST_SKIP() << "nvcc not found";
+  std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/branches2d.f90");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  test::ScratchDir dir;
+  expect_example_compiles(dir, test::lower_text(dir, text));
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, CudaCodegen,

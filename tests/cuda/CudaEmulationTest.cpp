@@ -136,6 +136,14 @@ TEST(CudaEmulationSingle, StarAndBoxMatchTheSerialReference) {
   }
 }
 
+// Branches, MERGE, comparisons and SIGN/LOG/MOD as CUDA prints them.
+TEST(CudaEmulationBranches, MatchTheSerialReference) {
+  std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/branches2d.f90");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  test::ScratchDir dir;
+  expect_every_mapping_verified(dir, test::lower_text(dir, text));
+}
+
 INSTANTIATE_TEST_SUITE_P(Examples, CudaEmulation,
                          ::testing::Values("laplacian", "divergence", "gradient", "star7", "star13",
                                            "himeno19", "box27"));

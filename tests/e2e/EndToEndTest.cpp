@@ -200,5 +200,23 @@ TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {
     expect_passes(exe, size);
 }
 
+TEST(EndToEnd, BranchesAndIntrinsicsMatchTheOriginal) {
+  test::ScratchDir dir;
+  fs::path out = dir.path() / "out";
+  ProcessResult r = f2stencil({"--reps=1", "-q", "--target=c,pthreads", "--lib=f2s_branches2d",
+                               "-o", out.string(), source("tests/inputs/e2e/branches2d.f90")});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  std::string exe = (dir.path() / "branches").string();
+  r = run({"gfortran", "-O2", "-o", exe, source("tests/inputs/e2e/branches2d.f90"),
+           source("tests/inputs/e2e/branches2d_main.f90"), "-I" + out.string(),
+           (out / "libf2s_branches2d.a").string(), "-lpthread"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  for (std::vector<std::string> size :
+       std::vector<std::vector<std::string>>{{}, {"1", "1"}, {"513", "3"}, {"4", "77"}}) {
+    expect_passes(exe, size);
+    expect_passes(exe, size, {{"F2S_NUM_THREADS", "3"}});
+  }
+}
+
 } // namespace
 } // namespace f2s
