@@ -65,8 +65,6 @@ private:
   void use_free(const Decl &d, const SourceLoc &use) {
     if (!free_.count(d.name))
       free_[d.name] = &d;
-    if (!first_read_.count(d.name))
-      first_read_[d.name] = use;
   }
 
   // The nest ---------------------------------------------------------------
@@ -115,7 +113,6 @@ private:
   std::optional<std::string> bound_of_;
   bool in_dims_ = false;
   std::map<std::string, const Decl *> free_;
-  std::map<std::string, SourceLoc> first_read_;
   std::vector<Variable> temps_;
   /// Scalars assigned anywhere in the region: temporaries private to a
   /// point, whatever the order of their reads and writes (whether each read

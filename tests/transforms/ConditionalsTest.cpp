@@ -42,8 +42,7 @@ TEST(Conditionals, AnalysisSeesEveryAccessInsideBranches) {
   EXPECT_EQ(f.write_set, (std::vector<std::string>{"b", "d", "e"}));
   // b is written on both paths, but each store is inside the IF.
   EXPECT_EQ(f.conditional_write_set, (std::vector<std::string>{"b", "d"}));
-  EXPECT_EQ(f.footprint["a"].reads,
-            (std::set<Offset>{{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {0, 0}}));
+  EXPECT_EQ(f.footprint["a"].reads, (std::set<Offset>{{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {0, 0}}));
   EXPECT_EQ(f.halo, (std::vector<int64_t>{1, 1}));
 }
 
@@ -57,22 +56,21 @@ TEST(Conditionals, CommonSubexpressionsStayInsideTheirBranch) {
   test::ScratchDir dir;
   Kernel k = test::lower_text(dir, kBranches);
   Kernel after = eliminate_common_subexpressions(k, {});
-  EXPECT_EQ(print_stmt(after.body),
-            "for j = 1, n {\n"
-            "  for i = 1, n {\n"
-            "    e(i, j) = 0.0d0\n"
-            "    if mod(i + j + c, 2) == 0 {\n"
-            "      cse0 = 2.0d0*(a(i - 1, j) + a(i + 1, j))\n"
-            "      b(i, j) = cse0 + cse0\n"
-            "      e(i, j) = 1.0d0\n"
-            "    } else {\n"
-            "      b(i, j) = 2.0d0*(a(i - 1, j) + a(i + 1, j))\n"
-            "    }\n"
-            "    if a(i, j - 1) > 0.0d0 {\n"
-            "      d(i, j) = merge(a(i, j + 1), 1.0d0, a(i, j) < 0.5d0)\n"
-            "    }\n"
-            "  }\n"
-            "}\n");
+  EXPECT_EQ(print_stmt(after.body), "for j = 1, n {\n"
+                                    "  for i = 1, n {\n"
+                                    "    e(i, j) = 0.0d0\n"
+                                    "    if mod(i + j + c, 2) == 0 {\n"
+                                    "      cse0 = 2.0d0*(a(i - 1, j) + a(i + 1, j))\n"
+                                    "      b(i, j) = cse0 + cse0\n"
+                                    "      e(i, j) = 1.0d0\n"
+                                    "    } else {\n"
+                                    "      b(i, j) = 2.0d0*(a(i - 1, j) + a(i + 1, j))\n"
+                                    "    }\n"
+                                    "    if a(i, j - 1) > 0.0d0 {\n"
+                                    "      d(i, j) = merge(a(i, j + 1), 1.0d0, a(i, j) < 0.5d0)\n"
+                                    "    }\n"
+                                    "  }\n"
+                                    "}\n");
 }
 
 TEST(Conditionals, RegisterBlockingShiftsConditionsWithThePoint) {
