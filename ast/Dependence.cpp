@@ -15,8 +15,8 @@ const char *const kRegion = "'!$f2s stencil' region";
 
 // ------------------------------------------------------------------ colours
 
-/// A colour test `mod(e, 2) == p` seen modulo 2: the names whose coefficient
-/// in e is odd and the parity of the rest. Points of one colour satisfy
+/// A colour test `mod(e, 2) == x` seen modulo 2: the names whose coefficient
+/// in e - x is odd and the parity of the rest. Points of one colour satisfy
 /// sum(odd names) + parity = 0 (mod 2); the test holds on all of them or
 /// (for `== 1` on negative sums, where MOD is -1) on some, never on a point
 /// of the other colour.
@@ -56,33 +56,30 @@ public:
     if (b->op != BinaryOp::Eq && b->op != BinaryOp::Ne)
       return std::nullopt;
     const Call *m = as<Call>(b->a);
-    const IntImm *v = as<IntImm>(b->b);
-    if (!m) {
+    Expr other = b->b;
+    if (!is_mod2(m)) {
       m = as<Call>(b->b);
-      v = as<IntImm>(b->a);
+      other = b->a;
     }
-    if (!m || !v || m->fn != Intrinsic::Mod || m->args.size() != 2)
-      return std::nullopt;
-    const IntImm *two = as<IntImm>(m->args[1]);
-    if (!two || two->value != 2)
-      return std::nullopt;
-    // MOD(e, 2) is 0 on even e and -1 or 1 on odd e.
-    int parity;
-    if (b->op == BinaryOp::Eq && v->value == 0)
-      parity = 0;
-    else if ((b->op == BinaryOp::Eq && (v->value == 1 || v->value == -1)) ||
-             (b->op == BinaryOp::Ne && v->value == 0))
-      parity = 1;
-    else
+    if (!is_mod2(m))
       return std::nullopt;
     auto form = mod2(m->args[0]);
-    if (!form)
+    // MOD(e, 2) has e's parity, so MOD(e, 2) == x holds only where e - x is
+    // even, whatever x is; MOD(e, 2) /= 0 holds exactly where e is odd.
+    std::optional<Mod2> rhs;
+    if (b->op == BinaryOp::Eq) {
+      rhs = mod2(other);
+    } else if (const IntImm *zero = as<IntImm>(other); zero && zero->value == 0) {
+      rhs = Mod2{{}, 1};
+    }
+    if (!form || !rhs)
       return std::nullopt;
+    form->add(*rhs);
     bool on_loops = std::any_of(loops_.begin(), loops_.end(),
                                 [&](const std::string &l) { return form->odd.count(l) > 0; });
     if (!on_loops)
       return std::nullopt;
-    return Colour{form->odd, form->constant ^ parity};
+    return Colour{form->odd, form->constant};
   }
 
   /// Whether moving from the loop point by `offset` (one entry per loop
@@ -96,6 +93,13 @@ public:
   }
 
 private:
+  static bool is_mod2(const Call *m) {
+    if (!m || m->fn != Intrinsic::Mod || m->args.size() != 2)
+      return false;
+    const IntImm *two = as<IntImm>(m->args[1]);
+    return two && two->value == 2;
+  }
+
   std::optional<Mod2> mod2(const Expr &e) const {
     if (const IntImm *i = as<IntImm>(e))
       return Mod2{{}, static_cast<int>(i->value & 1)};

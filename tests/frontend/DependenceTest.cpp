@@ -92,6 +92,11 @@ TEST(Dependence, AcceptsRedBlackGaussSeidelWrittenAsAColourTest) {
         if (0 /= mod(color + k + j + i, 2) .and. h > 0) u(i,j,k) = u(i-1,j,k) + u(i,j+1,k))")));
   EXPECT_TRUE(accepted(nest3(R"(
         if (mod(i + j + k + 1, 2) == 1) u(i,j,k) = u(i,j,k) + u(i,j,k-1))")));
+  // MOD(e, 2) == x keeps e - x even, whatever x is.
+  EXPECT_TRUE(accepted(nest3(R"(
+        if (mod(i + j + k, 2) == color) u(i,j,k) = u(i+1,j,k) + u(i,j-1,k))")));
+  EXPECT_TRUE(accepted(nest3(R"(
+        if (mod(i + j, 2) == k) u(i,j,k) = u(i+1,j,k) + u(i,j,k-1))")));
 }
 
 TEST(Dependence, RefusesAColourTestReadingItsOwnColour) {
@@ -103,6 +108,12 @@ TEST(Dependence, RefusesAColourTestReadingItsOwnColour) {
                  "'u' is written at (i,j,k) and read at (i-2,j,k), a point of the same colour, in "
                  "the same sweep, so the result depends on the loop order",
                  "u(i-2");
+  // MOD(i + j, 2) == k colours by i + j + k: (i+1, j, k+1) keeps it.
+  expect_refusal(nest3(R"(
+        if (mod(i + j, 2) == k) u(i, j, k) = u(i+1, j, k+1))"),
+                 "'u' is written at (i,j,k) and read at (i+1,j,k+1), a point of the same colour, "
+                 "in the same sweep, so the result depends on the loop order",
+                 "u(i+1");
   // Two loop variables only: (i+1, j+1) keeps the colour of i + j.
   expect_refusal(nest3(R"(
         if (mod(i + j, 2) == 0) u(i, j, k) = u(i+1, j+1, k))"),
