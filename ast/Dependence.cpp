@@ -2,6 +2,7 @@
 
 #include "ast/IRPrinter.h"
 #include "ast/IRVisitor.h"
+#include "ast/Reductions.h"
 
 #include <algorithm>
 #include <map>
@@ -290,6 +291,10 @@ private:
     reads.visit(e);
     for (const Var *v : reads.vars) {
       if (found || !k_.find_temp(v->name) || assigned.count(v->name))
+        continue;
+      // A scalar updated like a reduction that the front end could not take
+      // as one: say which use spoils it.
+      if ((found = why_not_reduction(k_, v->name)))
         continue;
       std::string why = ever_.count(v->name)
                             ? "' may be read before it is assigned (only some branches of an IF "

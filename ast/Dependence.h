@@ -17,7 +17,10 @@ namespace f2s {
 ///    at a point of the other colour (red-black Gauss-Seidel);
 ///  - a scalar temporary read before it is assigned on some path through
 ///    the point's statements, whose value would be carried from the
-///    previous iteration.
+///    previous iteration; when it is updated like a reduction
+///    (ast/Reductions), the use that stops it being one is named.
+/// The updates of the kernel's recognised reductions are not carried values:
+/// their variables are arguments, not temporaries.
 /// Subscripts that are not affine, unknown procedures and undeclared names
 /// never reach the IR: the front end refuses them where they are written.
 std::optional<Diagnostic> find_dependence(const Kernel &k);

@@ -194,6 +194,25 @@ const Variable *Kernel::find_arg(const std::string &n) const {
   return nullptr;
 }
 
+const Reduction *Kernel::find_reduction(const std::string &n) const {
+  for (const Reduction &r : reductions)
+    if (r.var == n)
+      return &r;
+  return nullptr;
+}
+
+const char *reduce_op_name(ReduceOp op) {
+  switch (op) {
+  case ReduceOp::Sum:
+    return "sum";
+  case ReduceOp::Max:
+    return "max";
+  case ReduceOp::Min:
+    return "min";
+  }
+  return "?";
+}
+
 const Variable *Kernel::find_temp(const std::string &n) const {
   for (const Variable &v : temps)
     if (v.name == n)

@@ -328,6 +328,25 @@ struct RegisterColumn {
   int64_t lo = 0, hi = 0;
 };
 
+/// The operator of a reduction over the nest.
+enum class ReduceOp : uint8_t { Sum, Max, Min };
+const char *reduce_op_name(ReduceOp op); ///< "sum", "max", "min"
+
+/// A scalar argument that the nest reduces into (ast/Reductions): every
+/// statement that touches it is an update `s = s + e` (or `s = e + s`,
+/// `s = s - e`: Sum), `s = max(s, e)` or `s = min(s, e)`, and nothing else in
+/// the point reads it. The body keeps those updates as Assigns to `var`; the
+/// printers give each thread (or CUDA thread) a private accumulator that
+/// starts at the operator's identity, run the updates on it, and combine the
+/// partials with the argument's incoming value in a fixed order, so that the
+/// result is s_in + sum (or max, min) as in Fortran.
+struct Reduction {
+  std::string var;
+  ReduceOp op = ReduceOp::Sum;
+  Type type = Type::Float64;
+  SourceLoc loc; ///< the first update
+};
+
 struct Kernel {
   std::string name;      ///< from the name(...) clause or <procedure>_<n>
   std::string procedure; ///< the enclosing Fortran procedure
@@ -338,6 +357,9 @@ struct Kernel {
   std::vector<Variable> args;
   std::vector<Variable> temps;  ///< scalar temporaries, private to a point
   std::vector<Variable> tuning; ///< INTEGER run-time parameters added by passes
+  /// Scalar arguments reduced over the nest, in argument order; each is also
+  /// in `args`, and is passed by reference (INTENT(INOUT)).
+  std::vector<Reduction> reductions;
   Stmt body;
   std::vector<int64_t> tune_size; ///< problem size to tune at, one per loop
   /// Code-shape attributes that the per-point passes set and the printers
@@ -359,6 +381,7 @@ struct Kernel {
 
   const Variable *find_arg(const std::string &n) const;
   const Variable *find_temp(const std::string &n) const;
+  const Reduction *find_reduction(const std::string &n) const;
   /// The loop nest's variables, outermost first (the kernel's original loops).
   int loop_depth() const;
 };

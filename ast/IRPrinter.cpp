@@ -220,6 +220,8 @@ std::string print_kernel(const Kernel &k) {
     out << "  temp " << print_variable(t) << "\n";
   for (const Variable &t : k.tuning)
     out << "  tuning " << print_variable(t) << "\n";
+  for (const Reduction &r : k.reductions)
+    out << "  reduce " << reduce_op_name(r.op) << " " << r.var << ": " << type_name(r.type) << "\n";
   if (!k.tune_size.empty()) {
     out << "  tune_size(";
     for (size_t i = 0; i < k.tune_size.size(); ++i)

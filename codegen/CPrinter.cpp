@@ -36,12 +36,49 @@ std::string grid_pointer_type(const Kernel &k, const Variable &v) {
   return std::string(is_written(k, v.name) ? "" : "const ") + c_type(v.type) + " *";
 }
 
+/// The identity of a reduction's operator in C: where a partial starts.
+std::string reduction_identity(const Reduction &r) {
+  bool real = is_float(r.type);
+  switch (r.op) {
+  case ReduceOp::Sum:
+    return "0";
+  case ReduceOp::Max:
+    return real ? "-INFINITY" : "INT32_MIN";
+  case ReduceOp::Min:
+    return real ? "INFINITY" : "INT32_MAX";
+  }
+  return "0";
+}
+
+/// `acc = acc (op) part;` in C, for combining partials: the same operation
+/// the updates apply (MAX and MIN are exact, so only the sum's order matters).
+std::string reduction_combine(const Reduction &r, const std::string &acc, const std::string &part) {
+  switch (r.op) {
+  case ReduceOp::Sum:
+    return acc + " = " + acc + " + " + part + ";";
+  case ReduceOp::Max:
+    return acc + " = " + part + " > " + acc + " ? " + part + " : " + acc + ";";
+  case ReduceOp::Min:
+    return acc + " = " + part + " < " + acc + " ? " + part + " : " + acc + ";";
+  }
+  return "";
+}
+
 /// Local copies of the arguments, the layout of every grid, the tuning
-/// parameters and the temporaries, at the top of a variant's body.
-void print_prologue(const Kernel &k, std::ostringstream &out) {
+/// parameters and the temporaries, at the top of a variant's body. A
+/// reduction's accumulator starts at the argument's value in a serial body
+/// and at the operator's identity in a thread's share of a parallel one.
+void print_prologue(const Kernel &k, std::ostringstream &out, bool parallel) {
   CExprPrinter exprs(k);
   for (const Variable &v : k.args) {
     std::string n = c_name(v.name);
+    if (const Reduction *r = k.find_reduction(v.name)) {
+      out << "  " << c_type(v.type) << " " << n << " = "
+          << (parallel ? reduction_identity(*r) + "; /* this thread's partial */"
+                       : "*a->" + n + ";")
+          << "\n";
+      continue;
+    }
     if (!v.is_grid()) {
       out << "  const " << c_type(v.type) << " " << n << " = a->" << n << ";\n";
       continue;
@@ -196,6 +233,8 @@ std::string print_c_args_struct(const Kernel &k) {
   for (const Variable &v : k.args) {
     if (v.is_grid())
       out << "  " << grid_pointer_type(k, v) << c_name(v.name) << ";\n";
+    else if (k.find_reduction(v.name))
+      out << "  " << c_type(v.type) << " *" << c_name(v.name) << "; /* reduced: in and out */\n";
     else
       out << "  " << c_type(v.type) << " " << c_name(v.name) << ";\n";
   }
@@ -224,28 +263,68 @@ std::string print_c_variant(const Kernel &k, const std::string &variant) {
   }
   out << " */\n";
 
+  const bool parallel = has_parallel_loop(k.body);
   std::ostringstream body;
-  print_prologue(k, body);
+  print_prologue(k, body, parallel);
   CStmtPrinter(k, body).print(k.body, 1);
   body << c_row_buffers_end(k);
+  for (const Reduction &r : k.reductions) {
+    std::string n = c_name(r.var);
+    body << (parallel ? "  f2s_shared->" + n + "_part[f2s_tid] = " + n + ";\n"
+                      : "  *a->" + n + " = " + n + ";\n");
+  }
 
-  if (!has_parallel_loop(k.body)) {
+  if (!parallel) {
     out << "static void " << fn << "(" << args << ", const long *tune, int nthreads) {\n"
         << "  (void)tune;\n  (void)nthreads;\n"
         << body.str() << "}\n\n";
     return out.str();
   }
-  out << "struct " << fn << "_shared {\n  " << args << ";\n  const long *tune;\n};\n\n";
+  out << "struct " << fn << "_shared {\n  " << args << ";\n  const long *tune;\n";
+  for (const Reduction &r : k.reductions)
+    out << "  " << c_type(r.type) << " *" << c_name(r.var) << "_part; /* one per thread */\n";
+  out << "};\n\n";
   out << "static void " << fn << "_task(int f2s_tid, int f2s_nthreads, void *f2s_arg) {\n"
       << "  const struct " << fn << "_shared *f2s_shared = f2s_arg;\n"
       << "  " << args << " = f2s_shared->a;\n"
       << "  const long *tune = f2s_shared->tune;\n"
       << "  (void)tune;\n"
       << body.str() << "}\n\n";
-  out << "static void " << fn << "(" << args << ", const long *tune, int nthreads) {\n"
-      << "  struct " << fn << "_shared f2s_shared = {a, tune};\n"
-      << "  f2s_parallel_run(nthreads, " << fn << "_task, &f2s_shared);\n"
-      << "}\n\n";
+  out << "static void " << fn << "(" << args << ", const long *tune, int nthreads) {\n";
+  if (!k.reductions.empty()) {
+    // Thread t's share of the nest is fixed by t and the thread count, and
+    // the partials are combined in thread order after the join, so one thread
+    // count gives the same result on every run; another thread count adds
+    // the same terms in another order (equal to rounding). A pool that runs
+    // the job on fewer threads (nested, or nthreads <= 1) leaves the other
+    // partials at the identity.
+    out << "  /* Reductions: one partial per thread, combined in thread order after the join. "
+           "*/\n"
+        << "  const int f2s_nparts = nthreads <= 1 ? 1 : nthreads > F2S_MAX_THREADS ? "
+           "F2S_MAX_THREADS : nthreads;\n";
+    for (const Reduction &r : k.reductions) {
+      std::string n = c_name(r.var);
+      out << "  " << c_type(r.type) << " *f2s_" << n << "_part = malloc(sizeof(" << c_type(r.type)
+          << ") * (size_t)f2s_nparts);\n"
+          << "  if (!f2s_" << n << "_part)\n    abort(); /* a few bytes per thread */\n"
+          << "  for (int f2s_t = 0; f2s_t < f2s_nparts; ++f2s_t)\n"
+          << "    f2s_" << n << "_part[f2s_t] = " << reduction_identity(r) << ";\n";
+    }
+  }
+  out << "  struct " << fn << "_shared f2s_shared = {a, tune";
+  for (const Reduction &r : k.reductions)
+    out << ", f2s_" << c_name(r.var) << "_part";
+  out << "};\n"
+      << "  f2s_parallel_run(nthreads, " << fn << "_task, &f2s_shared);\n";
+  for (const Reduction &r : k.reductions) {
+    std::string n = c_name(r.var), acc = "f2s_" + n;
+    out << "  " << c_type(r.type) << " " << acc << " = *a->" << n << ";\n"
+        << "  for (int f2s_t = 0; f2s_t < f2s_nparts; ++f2s_t)\n"
+        << "    " << reduction_combine(r, acc, "f2s_" + n + "_part[f2s_t]") << "\n"
+        << "  *a->" << n << " = " << acc << ";\n"
+        << "  free(f2s_" << n << "_part);\n";
+  }
+  out << "}\n\n";
   return out.str();
 }
 
@@ -254,8 +333,9 @@ std::string print_c_entry_prototype(const Kernel &k, const std::string &symbol) 
   for (size_t i = 0; i < k.args.size(); ++i) {
     const Variable &v = k.args[i];
     s += i ? ", " : "";
-    s += v.is_grid() ? grid_pointer_type(k, v) + c_name(v.name)
-                     : std::string(c_type(v.type)) + " " + c_name(v.name);
+    s += v.is_grid()                ? grid_pointer_type(k, v) + c_name(v.name)
+         : k.find_reduction(v.name) ? std::string(c_type(v.type)) + " *" + c_name(v.name)
+                                    : std::string(c_type(v.type)) + " " + c_name(v.name);
   }
   return s + ")";
 }

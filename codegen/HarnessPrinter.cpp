@@ -12,7 +12,8 @@ namespace {
 
 // Fixed support code of every harness: random data, first touch, comparison
 // and a clock. Only main() is printed from the kernel.
-const char *harness_support = R"(#include <stdio.h>
+const char *harness_support = R"(#include <float.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -126,10 +127,45 @@ std::string print_c_scalar_args(const Kernel &k, size_t first,
     std::string parse = v.type == Type::Int32
                             ? "(int32_t)strtol(" + arg + ", NULL, 10)"
                             : "(" + std::string(c_type(v.type)) + ")strtod(" + arg + ", NULL)";
-    out << "  const " << c_type(v.type) << " " << n << " = " << parse << ";\n  ";
+    out << "  const " << c_type(v.type) << " " << n << " = " << parse << ";\n";
+    if (k.find_reduction(v.name)) {
+      // Each run reduces into its own copy, starting from the same value.
+      for (const std::string &st : structs)
+        out << "  " << c_type(v.type) << " f2s_" << n << "_" << st << " = " << n << ";\n  " << st
+            << "." << n << " = &f2s_" << n << "_" << st << ";\n";
+      continue;
+    }
+    out << "  ";
     for (const std::string &st : structs)
       out << st << "." << n << " = ";
     out << n << ";\n";
+  }
+  return out.str();
+}
+
+std::string print_c_reduction_check(const Kernel &k, const std::string &got,
+                                    const std::string &want, const std::string &terms) {
+  std::ostringstream out;
+  for (const Reduction &r : k.reductions) {
+    std::string n = c_name(r.var), g = "f2s_" + n + "_" + got, w = "f2s_" + n + "_" + want;
+    // A sum in another order differs by rounding: at most about one unit of
+    // the last place per term, relative to the sum of the terms' magnitudes
+    // (the sum itself when the terms have one sign). MAX and MIN are exact,
+    // and so is an integer sum: they get the grids' tolerance.
+    std::string eps = r.type == Type::Float64 ? "DBL_EPSILON" : "FLT_EPSILON";
+    out << "  {\n    /* reduction '" << r.var << "' (" << reduce_op_name(r.op) << ") */\n";
+    if (r.op == ReduceOp::Sum && is_float(r.type))
+      out << "    const double tol = (double)" << terms << " * " << eps << " > tolerance ? (double)"
+          << terms << " * " << eps << " : tolerance;\n";
+    else
+      out << "    const double tol = tolerance;\n";
+    out << "    const double d = fabs((double)" << g << " - (double)" << w << "), m = fabs((double)"
+        << w << ");\n"
+        << "    double rel = m > 0 ? d / m : d;\n"
+        << "    if (isnan((double)" << g << ") != isnan((double)" << w << "))\n"
+        << "      rel = INFINITY;\n"
+        << "    if (!(rel <= tol))\n      f2s_reduction_bad = 1;\n"
+        << "    if (!(rel <= f2s_reduction_err))\n      f2s_reduction_err = rel;\n  }\n";
   }
   return out.str();
 }
@@ -223,6 +259,14 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
     }
   }
 
+  // The reductions' tolerance scales with the number of terms, which is at
+  // most the number of elements of the largest grid.
+  out << "  long written_n = 1;\n";
+  for (const Variable &v : original.args)
+    if (v.is_grid())
+      out << "  if (f2s_" << c_name(v.name) << "_n > written_n)\n    written_n = f2s_"
+          << c_name(v.name) << "_n;\n";
+  out << "  (void)written_n;\n";
   out << "  " << reference_fn << "(&r, tune, 1);\n";
   out << "  " << variant_fn << "(&a, tune, threads);\n";
   out << "  double err = 0, e;\n";
@@ -230,7 +274,13 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
     out << "  e = f2s_max_rel_err(f2s_" << n << ", f2s_" << n << "_ref, f2s_" << n << "_n, "
         << type_code(t) << ");\n"
         << "  if (!(e <= err))\n    err = e;\n";
-  out << "  if (!(err <= tolerance)) {\n"
+  out << "  int f2s_reduction_bad = 0;\n  double f2s_reduction_err = 0;\n";
+  out << print_c_reduction_check(original, "a", "r", "written_n");
+  // The grids must agree within the tolerance, the reductions within theirs;
+  // the error reported is the largest of both.
+  out << "  const int f2s_grids_bad = !(err <= tolerance);\n"
+      << "  if (!(f2s_reduction_err <= err))\n    err = f2s_reduction_err;\n";
+  out << "  if (f2s_grids_bad || f2s_reduction_bad) {\n"
       << "    printf(\"F2S-RESULT {\\\"verified\\\": false, \\\"max_rel_err\\\": \");\n"
       << "    f2s_print_error(err);\n    printf(\"}\\n\");\n    return 0;\n  }\n";
   out << "  " << variant_fn << "(&a, tune, threads); /* warm-up */\n";

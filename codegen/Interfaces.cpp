@@ -79,6 +79,11 @@ std::string print_fortran_module(const std::string &module_name,
     out << "      import :: c_int, c_float, c_double\n";
     for (const Variable &v : k.args) {
       std::string decl = std::string(fortran_type(v.type)) + "(" + iso_c_kind(v.type) + ")";
+      if (k.find_reduction(v.name)) {
+        // The nest reduces into it: the value in is the starting value.
+        out << fortran_line("      ", decl + ", intent(inout) :: " + v.name);
+        continue;
+      }
       if (!v.is_grid()) {
         out << fortran_line("      ", decl + ", value :: " + v.name);
         continue;
@@ -103,7 +108,9 @@ std::string print_c_header(const std::string &lib_name, const std::vector<EntryP
   out << "/*\n"
       << comment_lines(" * ", header_comment) << " *\n"
       << " * Grids are Fortran (column-major) arrays passed by their first element;\n"
-      << " * scalars are passed by value.\n */\n";
+      << " * scalars are passed by value, except the scalars a kernel reduces into\n"
+      << " * (sums, maxima, minima over the nest), which are passed by address and\n"
+      << " * hold the starting value on entry and the result on return.\n */\n";
   out << "#ifndef " << guard << "\n#define " << guard << "\n\n#include <stdint.h>\n\n";
   out << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   for (const EntryPoint &e : entries) {

@@ -2,6 +2,7 @@
 // statements of its body, and the expressions in them. The parse tree is
 // pre-semantic, so every name is resolved here against the declarations that
 // Frontend.cpp collected.
+#include "ast/Reductions.h"
 #include "frontend/ParseTree.h"
 
 #include "flang/Parser/parse-tree-visitor.h"
@@ -207,6 +208,16 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   k.loc = directive_.loc;
   k.body = lower_nest(nest, 0);
   k.temps = temps_;
+  // A scalar reduced over the nest is not private to a point: its value
+  // before the nest is the starting value and its value after is the result,
+  // so it becomes an argument (passed by reference) like the region's other
+  // free variables.
+  k.reductions = find_reductions(k);
+  for (const Reduction &r : k.reductions) {
+    k.temps.erase(std::find_if(k.temps.begin(), k.temps.end(),
+                               [&](const Variable &t) { return t.name == r.var; }));
+    use_free(*lookup(r.var), r.loc);
+  }
 
   if (directive_.tune_size.empty()) {
     // About 16 M points in 3D and 1 M in 2D and 1D: well beyond the caches.
@@ -240,6 +251,11 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
             [&](const Decl *a, const Decl *b) { return rank(a) < rank(b); });
   for (const Decl *d : args)
     k.args.push_back(Variable{d->name, *d->type, dims[d->name], d->loc});
+  std::vector<Reduction> in_arg_order;
+  for (const Variable &v : k.args)
+    if (const Reduction *r = k.find_reduction(v.name))
+      in_arg_order.push_back(*r);
+  k.reductions = std::move(in_arg_order);
   return k;
 }
 

@@ -23,6 +23,10 @@ double tolerance_for(const Kernel &k, const KernelFacts &facts) {
   double tol = 0;
   for (const std::string &g : facts.write_set)
     tol = std::max(tol, k.find_arg(g)->type == Type::Float32 ? 1e-5 : 1e-12);
+  // A reduction is compared too (a sum of many terms gets a bound that grows
+  // with their number, in the harness), also when the kernel writes no grid.
+  for (const Reduction &r : k.reductions)
+    tol = std::max(tol, r.type == Type::Float32 ? 1e-5 : 1e-12);
   return tol;
 }
 
@@ -222,9 +226,8 @@ size_t TuningSession::measure(const std::vector<size_t> &candidates) {
     }
     r.index = i;
     r.description = space.describe(c);
-    measured_[i] = r.status == CandidateStatus::Verified
-                       ? r.seconds
-                       : std::numeric_limits<double>::infinity();
+    measured_[i] =
+        r.status == CandidateStatus::Verified ? r.seconds : std::numeric_limits<double>::infinity();
     char line[320];
     size_t n = tuning_.results.size() + 1;
     if (r.status == CandidateStatus::Verified)
