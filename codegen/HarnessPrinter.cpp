@@ -155,10 +155,10 @@ std::string print_c_reduction_check(const Kernel &k, const std::string &got,
     std::string eps = r.type == Type::Float64 ? "DBL_EPSILON" : "FLT_EPSILON";
     out << "  {\n    /* reduction '" << r.var << "' (" << reduce_op_name(r.op) << ") */\n";
     if (r.op == ReduceOp::Sum && is_float(r.type))
-      out << "    const double tol = (double)" << terms << " * " << eps << " > tolerance ? (double)"
-          << terms << " * " << eps << " : tolerance;\n";
+      out << "    const double tol = (double)" << terms << " * " << eps
+          << " > f2s_tolerance ? (double)" << terms << " * " << eps << " : f2s_tolerance;\n";
     else
-      out << "    const double tol = tolerance;\n";
+      out << "    const double tol = f2s_tolerance;\n";
     out << "    const double d = fabs((double)" << g << " - (double)" << w << "), m = fabs((double)"
         << w << ");\n"
         << "    double rel = m > 0 ? d / m : d;\n"
@@ -203,7 +203,7 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
   out << "  /* THREADS 0: every processor, as an untuned library would use. */\n"
       << "  const int threads = atoi(argv[1]) > 0 ? atoi(argv[1]) : f2s_num_threads(0);\n"
       << "  const int reps = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;\n"
-      << "  const double tolerance = strtod(argv[3], NULL);\n";
+      << "  const double f2s_tolerance = strtod(argv[3], NULL);\n";
   out << "  " << args_type << " a, r;\n";
   out << "  long tune[" << (n_tune ? n_tune : 1) << "] = {0};\n";
   out << print_c_scalar_args(original, 4, {"a", "r"});
@@ -235,9 +235,16 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
     std::string ft = "f2s_ft";
     out << "  /* First touch with the variant's threads and decomposition. */\n";
     out << "  struct f2s_" << extras.first_touch->name << "_args " << ft << ";\n";
-    for (const Variable &v : original.args)
-      out << "  " << ft << "." << c_name(v.name) << " = " << (v.is_grid() ? "f2s_" : "")
-          << c_name(v.name) << ";\n";
+    for (const Variable &v : original.args) {
+      std::string n = c_name(v.name);
+      if (original.find_reduction(v.name)) {
+        // First touch leaves a reduction's value as it was; it gets a copy.
+        out << "  " << c_type(v.type) << " f2s_" << n << "_ft = " << n << ";\n"
+            << "  " << ft << "." << n << " = &f2s_" << n << "_ft;\n";
+        continue;
+      }
+      out << "  " << ft << "." << n << " = " << (v.is_grid() ? "f2s_" : "") << n << ";\n";
+    }
     out << "  " << extras.first_touch_fn << "(&" << ft << ", tune, threads);\n";
   }
   for (const Variable &v : original.args) {
@@ -261,28 +268,28 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
 
   // The reductions' tolerance scales with the number of terms, which is at
   // most the number of elements of the largest grid.
-  out << "  long written_n = 1;\n";
+  out << "  long f2s_terms = 1;\n";
   for (const Variable &v : original.args)
     if (v.is_grid())
-      out << "  if (f2s_" << c_name(v.name) << "_n > written_n)\n    written_n = f2s_"
+      out << "  if (f2s_" << c_name(v.name) << "_n > f2s_terms)\n    f2s_terms = f2s_"
           << c_name(v.name) << "_n;\n";
-  out << "  (void)written_n;\n";
+  out << "  (void)f2s_terms;\n";
   out << "  " << reference_fn << "(&r, tune, 1);\n";
   out << "  " << variant_fn << "(&a, tune, threads);\n";
-  out << "  double err = 0, e;\n";
+  out << "  double f2s_err = 0, f2s_e;\n";
   for (const auto &[n, t] : written_grids)
-    out << "  e = f2s_max_rel_err(f2s_" << n << ", f2s_" << n << "_ref, f2s_" << n << "_n, "
+    out << "  f2s_e = f2s_max_rel_err(f2s_" << n << ", f2s_" << n << "_ref, f2s_" << n << "_n, "
         << type_code(t) << ");\n"
-        << "  if (!(e <= err))\n    err = e;\n";
+        << "  if (!(f2s_e <= f2s_err))\n    f2s_err = f2s_e;\n";
   out << "  int f2s_reduction_bad = 0;\n  double f2s_reduction_err = 0;\n";
-  out << print_c_reduction_check(original, "a", "r", "written_n");
+  out << print_c_reduction_check(original, "a", "r", "f2s_terms");
   // The grids must agree within the tolerance, the reductions within theirs;
   // the error reported is the largest of both.
-  out << "  const int f2s_grids_bad = !(err <= tolerance);\n"
-      << "  if (!(f2s_reduction_err <= err))\n    err = f2s_reduction_err;\n";
+  out << "  const int f2s_grids_bad = !(f2s_err <= f2s_tolerance);\n"
+      << "  if (!(f2s_reduction_err <= f2s_err))\n    f2s_err = f2s_reduction_err;\n";
   out << "  if (f2s_grids_bad || f2s_reduction_bad) {\n"
       << "    printf(\"F2S-RESULT {\\\"verified\\\": false, \\\"max_rel_err\\\": \");\n"
-      << "    f2s_print_error(err);\n    printf(\"}\\n\");\n    return 0;\n  }\n";
+      << "    f2s_print_error(f2s_err);\n    printf(\"}\\n\");\n    return 0;\n  }\n";
   out << "  " << variant_fn << "(&a, tune, threads); /* warm-up */\n";
   out << "  double *times = malloc(sizeof(double) * (size_t)reps);\n"
       << "  for (int rep = 0; rep < reps; ++rep) {\n"
@@ -293,7 +300,7 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
       << "  double median = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / "
          "2]);\n"
       << "  printf(\"F2S-RESULT {\\\"verified\\\": true, \\\"max_rel_err\\\": \");\n"
-      << "  f2s_print_error(err);\n"
+      << "  f2s_print_error(f2s_err);\n"
       << "  printf(\", \\\"median_s\\\": %.9e, \\\"min_s\\\": %.9e, \\\"reps\\\": %d}\\n\", "
          "median, "
          "times[0], reps);\n"
