@@ -510,8 +510,10 @@ private:
 void print_locals(const Kernel &k, const std::string &src, bool layout, std::ostringstream &out,
                   const std::string &index = "long") {
   CExprPrinter exprs(k);
+  // A reduction's field is the address of its result (on the host), or in
+  // the kernel the device array of the blocks' partials: no local copy.
   for (const Variable &v : k.args)
-    if (!v.is_grid())
+    if (!v.is_grid() && !k.find_reduction(v.name))
       out << "  const " << c_type(v.type) << " " << c_name(v.name) << " = " << src << c_name(v.name)
           << ";\n";
   if (!layout)
@@ -541,6 +543,62 @@ std::string element_count(const Kernel &k, const Variable &v) {
     n += " * (size_t)(" + ext + " > 0 ? " + ext + " : 0)";
   }
   return n;
+}
+
+std::string cuda_identity(const Reduction &r) {
+  bool real = is_float(r.type);
+  switch (r.op) {
+  case ReduceOp::Sum:
+    return "0";
+  case ReduceOp::Max:
+    return real ? "-INFINITY" : "INT32_MIN";
+  case ReduceOp::Min:
+    return real ? "INFINITY" : "INT32_MAX";
+  }
+  return "0";
+}
+
+std::string cuda_combine(const Reduction &r, const std::string &acc, const std::string &part) {
+  switch (r.op) {
+  case ReduceOp::Sum:
+    return acc + " = " + acc + " + " + part + ";";
+  case ReduceOp::Max:
+    return acc + " = " + part + " > " + acc + " ? " + part + " : " + acc + ";";
+  case ReduceOp::Min:
+    return acc + " = " + part + " < " + acc + " ? " + part + " : " + acc + ";";
+  }
+  return "";
+}
+
+/// At the end of the kernel, every thread of the block (none returns early:
+/// the grid-stride loops and the point guards let all of them reach it)
+/// puts its partial in shared memory, and a tree of fixed shape combines
+/// them: at each step thread t < n/2 takes in thread t + ceil(n/2), so the
+/// order of the operations depends only on the block's size. Thread 0 writes
+/// the block's partial to the device array, at the block's linear index.
+void print_block_reductions(const Kernel &k, int threads, std::ostringstream &out) {
+  if (k.reductions.empty())
+    return;
+  out << "  /* Reductions: this block's partial, by a fixed tree over its threads. */\n"
+      << "  const int f2s_t = (int)(threadIdx.x + blockDim.x * threadIdx.y);\n";
+  for (const Reduction &r : k.reductions) {
+    std::string n = c_name(r.var), sh = "f2s_red_" + n;
+    out << "  {\n"
+        << "    __shared__ " << c_type(r.type) << " " << sh << "[" << threads << "];\n"
+        << "    " << sh << "[f2s_t] = " << n << ";\n"
+        << "    __syncthreads();\n"
+        << "    for (int f2s_n = " << threads << "; f2s_n > 1; f2s_n = (f2s_n + 1) / 2) {\n"
+        << "      if (f2s_t < f2s_n / 2)\n"
+        << "        " << cuda_combine(r, sh + "[f2s_t]", sh + "[f2s_t + (f2s_n + 1) / 2]") << "\n"
+        << "      __syncthreads();\n"
+        << "    }\n"
+        << "    if (f2s_t == 0)\n"
+        << "      a." << n
+        << "[blockIdx.x + gridDim.x * (blockIdx.y + (size_t)gridDim.y * "
+           "blockIdx.z)] = "
+        << sh << "[0];\n"
+        << "  }\n";
+  }
 }
 
 } // namespace
@@ -632,7 +690,11 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant) {
     out << "  __shared__ " << c_type(k.find_arg(p.grid)->type) << " " << shared_name(p.grid) << "["
         << sh.slots << "][" << sh.rows << "][" << sh.cols << "];\n";
   }
+  for (const Reduction &r : k.reductions)
+    out << "  " << c_type(r.type) << " " << c_name(r.var) << " = " << cuda_identity(r)
+        << "; /* this thread's partial */\n";
   CudaStmtPrinter(k, launch, out).print(k.body, 1);
+  print_block_reductions(k, threads, out);
   out << "}\n\n";
 
   // The launcher: one block per tile, capped at CUDA's grid limits.
@@ -670,12 +732,46 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant) {
       << launch.threads[0] << ", " << launch.threads[1] << ", 1);\n";
   // Small grids beyond the grid limits (a very long 1D or 2D axis) take the
   // long, grid-stride form: rare enough not to need a fourth kernel.
+  // A reduction's field becomes the device array of the blocks' partials
+  // (one per block, written by the block's thread 0).
+  out << "  " << args << " f2s_args = *d;\n";
+  if (!k.reductions.empty())
+    out << "  const size_t f2s_nblocks = (size_t)f2s_grid_x * (size_t)f2s_grid_y * "
+           "(size_t)f2s_grid_z;\n";
+  for (const Reduction &r : k.reductions) {
+    std::string n = c_name(r.var), t = c_type(r.type);
+    out << "  " << t << " *f2s_" << n << "_part = NULL;\n"
+        << "  f2s_cuda_check(cudaMalloc((void **)&f2s_" << n << "_part, f2s_nblocks * sizeof(" << t
+        << ")), \"allocating the partials of '" << r.var << "'\");\n"
+        << "  f2s_args." << n << " = f2s_" << n << "_part;\n";
+  }
   out << "  if (f2s_small && f2s_cover)\n    " << base
-      << "_kernel<int, true><<<f2s_grid, f2s_block, 0, s>>>(*d);\n"
+      << "_kernel<int, true><<<f2s_grid, f2s_block, 0, s>>>(f2s_args);\n"
       << "  else if (f2s_cover)\n    " << base
-      << "_kernel<long, true><<<f2s_grid, f2s_block, 0, s>>>(*d);\n"
+      << "_kernel<long, true><<<f2s_grid, f2s_block, 0, s>>>(f2s_args);\n"
       << "  else\n    " << base
-      << "_kernel<long, false><<<f2s_grid, f2s_block, 0, s>>>(*d);\n}\n\n";
+      << "_kernel<long, false><<<f2s_grid, f2s_block, 0, s>>>(f2s_args);\n";
+  // The partials come back and are combined on the host in block order, onto
+  // the value the argument had: the same launch shape gives the same result
+  // on every run.
+  for (const Reduction &r : k.reductions) {
+    std::string n = c_name(r.var), t = c_type(r.type), part = "f2s_" + n + "_host";
+    out << "  {\n"
+        << "    " << t << " *" << part << " = (" << t << " *)malloc(f2s_nblocks * sizeof(" << t
+        << "));\n"
+        << "    if (!" << part << ")\n      abort(); /* a few bytes per block */\n"
+        << "    f2s_cuda_check(cudaMemcpy(" << part << ", f2s_" << n
+        << "_part, f2s_nblocks * sizeof(" << t
+        << "), cudaMemcpyDeviceToHost), \"copying the partials of '" << r.var << "'\");\n"
+        << "    " << t << " f2s_acc = *d->" << n << ";\n"
+        << "    for (size_t f2s_b = 0; f2s_b < f2s_nblocks; ++f2s_b)\n"
+        << "      " << cuda_combine(r, "f2s_acc", part + "[f2s_b]") << "\n"
+        << "    *d->" << n << " = f2s_acc;\n"
+        << "    free(" << part << ");\n"
+        << "    f2s_cuda_check(cudaFree(f2s_" << n << "_part), \"freeing the partials of '" << r.var
+        << "'\");\n  }\n";
+  }
+  out << "}\n\n";
 
   // The library's run function: device residency per grid.
   std::vector<const Variable *> grids;

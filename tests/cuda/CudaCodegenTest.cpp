@@ -112,5 +112,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, CudaCodegen,
 INSTANTIATE_TEST_SUITE_P(KernelClass, CudaCodegen,
                          ::testing::Values("jacobi1d", "jacobi2d", "poisson2d", "fdtd2d",
                                            "upwind2d", "gsrb3d"));
+// Reductions: a block tree in shared memory and the partials' array.
+INSTANTIATE_TEST_SUITE_P(Reductions, CudaCodegen, ::testing::Values("maxnorm2d", "himeno_gosa"));
 
 } // namespace f2s

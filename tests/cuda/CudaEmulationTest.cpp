@@ -163,5 +163,9 @@ INSTANTIATE_TEST_SUITE_P(Examples, CudaEmulation,
 INSTANTIATE_TEST_SUITE_P(KernelClass, CudaEmulation,
                          ::testing::Values("jacobi1d", "jacobi2d", "poisson2d", "fdtd2d",
                                            "upwind2d", "gsrb3d"));
+// Reductions over the nest: per-thread partials, a tree per block, the
+// blocks' partials combined on the host, under every mapping.
+INSTANTIATE_TEST_SUITE_P(Reductions, CudaEmulation,
+                         ::testing::Values("maxnorm2d", "himeno_gosa"));
 
 } // namespace f2s
