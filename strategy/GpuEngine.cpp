@@ -114,6 +114,8 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
               // are staged in shared memory, and how much that takes.
               int64_t smem = 0;
               double staged_reads = 0;
+              if (!k.reductions.empty())
+                smem = reduction_shared_bytes(map_cuda(k, {bx, by, px, py, sz}));
               if (sh) {
                 Kernel mapped = map_cuda(k, {bx, by, px, py, sz});
                 std::vector<std::string> grids = choose_shared_grids(mapped, kStaticSharedBytes);
@@ -121,7 +123,7 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
                   prune("no grid worth staging in shared memory");
                   continue;
                 }
-                smem = shared_bytes(mapped, grids);
+                smem += shared_bytes(mapped, grids);
                 for (const std::string &g : grids)
                   staged_reads += double(facts.footprint.at(g).reads.size());
               }

@@ -124,7 +124,21 @@ int64_t shared_bytes(const Kernel &k, const std::vector<std::string> &grids) {
   return total;
 }
 
+int64_t reduction_shared_bytes(const Kernel &k) {
+  int64_t threads = 1;
+  for (const For *f : perfect_nest(k.body))
+    if (f->exec == LoopExec::CudaThreadX || f->exec == LoopExec::CudaThreadY)
+      if (const IntImm *hi = as<IntImm>(f->hi))
+        threads *= hi->value + 1;
+  int64_t bytes = 0;
+  for (const Reduction &r : k.reductions)
+    bytes += threads * type_bytes(r.type);
+  return bytes;
+}
+
 std::vector<std::string> choose_shared_grids(const Kernel &k, int64_t budget_bytes) {
+  // The block's reduction tree shares the static limit with the planes.
+  budget_bytes -= reduction_shared_bytes(k);
   StreamShape s = stream_shape(k);
   Uses uses;
   uses.visit(k.body);

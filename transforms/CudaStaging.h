@@ -19,11 +19,16 @@ constexpr int64_t kStaticSharedBytes = 48 * 1024;
 /// one barrier per plane suffices), each the tile widened by the grid's halo.
 int64_t shared_bytes(const Kernel &k, const std::vector<std::string> &grids);
 
+/// The shared memory, in bytes, of the mapped kernel's reduction trees (one
+/// element per thread of the block per reduction; codegen/CudaPrinter).
+int64_t reduction_shared_bytes(const Kernel &k);
+
 /// The grids of `k` (mapped by map_cuda with stream_z > 0) worth staging,
 /// chosen greedily: read-only grids read at three or more positions of a
 /// plane (their neighbours would otherwise be loaded again through L1/L2 by
 /// every point), the most such reads first, while the total fits in
-/// `budget_bytes`. Empty when the mapping does not stream or nothing pays.
+/// `budget_bytes` less what the kernel's reduction trees take. Empty when the mapping does not
+/// stream or nothing pays.
 std::vector<std::string> choose_shared_grids(const Kernel &k, int64_t budget_bytes);
 
 /// Records that the planes of `grids` are staged in shared memory

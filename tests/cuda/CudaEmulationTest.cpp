@@ -165,7 +165,6 @@ INSTANTIATE_TEST_SUITE_P(KernelClass, CudaEmulation,
                                            "upwind2d", "gsrb3d"));
 // Reductions over the nest: per-thread partials, a tree per block, the
 // blocks' partials combined on the host, under every mapping.
-INSTANTIATE_TEST_SUITE_P(Reductions, CudaEmulation,
-                         ::testing::Values("maxnorm2d", "himeno_gosa"));
+INSTANTIATE_TEST_SUITE_P(Reductions, CudaEmulation, ::testing::Values("maxnorm2d", "himeno_gosa"));
 
 } // namespace f2s
