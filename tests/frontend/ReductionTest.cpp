@@ -128,7 +128,7 @@ TEST(Reduction, RefusesAReductionVariableReadElsewhere) {
                  "'r' is accumulated with + at 10:9 of the '!$f2s stencil' region and also read "
                  "here, so the partial result it would see depends on the loop order; a reduction "
                  "variable may appear only in its updates",
-                 "r\n");
+                 "r\n      end do");
   // Read inside another update of itself counts too.
   src = nest3(R"(
         r = max(r, u(i,j,k))
