@@ -5,8 +5,9 @@
 # with the original subroutine on random data at two sizes.
 #   scripts/example.sh [NAME] [f2stencil options...]
 # NAME is one of: laplacian divergence gradient star7 star13 himeno19 box27
-# (3D operators) and jacobi1d jacobi2d poisson2d fdtd2d upwind2d gsrb3d (the
-# wider kernel class: 1D and 2D nests, several regions, branches, red-black).
+# (3D operators), jacobi1d jacobi2d poisson2d fdtd2d upwind2d gsrb3d (the
+# wider kernel class: 1D and 2D nests, several regions, branches, red-black)
+# and himeno_gosa maxnorm2d (reductions: a residual sum and a max norm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:-laplacian}

@@ -181,7 +181,9 @@ INSTANTIATE_TEST_SUITE_P(
     Examples, KernelClass,
     ::testing::Values(KernelClassExample{"jacobi1d", 1}, KernelClassExample{"jacobi2d", 2},
                       KernelClassExample{"poisson2d", 2}, KernelClassExample{"fdtd2d", 2},
-                      KernelClassExample{"upwind2d", 2}, KernelClassExample{"gsrb3d", 3}),
+                      KernelClassExample{"upwind2d", 2}, KernelClassExample{"gsrb3d", 3},
+                      // Reductions over the nest: a max norm and Himeno's residual sum.
+                      KernelClassExample{"maxnorm2d", 2}, KernelClassExample{"himeno_gosa", 3}),
     [](const auto &info) { return info.param.name; });
 
 TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {
