@@ -121,6 +121,44 @@ TEST(Tuner, SkipsCandidatesThatCrashOrDisagree) {
   EXPECT_FALSE(t.best("pthreads"));
 }
 
+// A reduction is verified too: grids right but the reduced scalar off by a
+// relative 1e-9 (serial: the result written back; parallel: the partials'
+// combination) is a wrong result, far above a reordered sum's rounding.
+TEST(Tuner, RejectsAWrongReduction) {
+  test::ScratchDir dir;
+  Kernel k = test::example_kernel("himeno_gosa");
+  ProblemSize size = problem_size_for(k, {19, 7, 5});
+  SearchSpace space = small_space(k, size);
+  std::vector<VariantCode> code = generate_variants(k, space);
+  auto replace = [](std::string &text, const std::string &from, const std::string &to) {
+    size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+  for (VariantCode &v : code) {
+    if (v.variant.name == "serial")
+      replace(v.c_function, "*a->gosa = gosa;", "*a->gosa = gosa * (1 + 1e-9);");
+    if (v.variant.name == "parallel")
+      replace(v.c_function, "f2s_gosa = f2s_gosa + f2s_gosa_part[f2s_t];",
+              "f2s_gosa = f2s_gosa + f2s_gosa_part[f2s_t] * (1 + 1e-9);");
+  }
+  TuneOptions o;
+  o.work_dir = dir.path();
+  o.reps = 1;
+  o.timeout_s = 30;
+  KernelTuning t = tune_kernel(k, space, code, size, o);
+  ASSERT_FALSE(t.results.empty());
+  for (const CandidateResult &r : t.results) {
+    const std::string &name = space.variants[r.candidate.variant].name;
+    EXPECT_EQ(r.status,
+              name == "blocked" ? CandidateStatus::Verified : CandidateStatus::WrongResult)
+        << r.description << ": " << r.detail;
+    // The blocked nest adds the same terms in another order: within rounding.
+    if (name == "blocked")
+      EXPECT_LT(r.max_rel_err, 1e-13) << r.description;
+  }
+}
+
 TEST(Tuner, SkipsCandidatesThatHangOrDoNotBuild) {
   test::ScratchDir dir;
   Sabotage s;
