@@ -18,7 +18,9 @@ struct CommonSubexpressionOptions {
 /// first statement that uses it, and every occurrence reads the temporary.
 /// Occurrences are the same when their trees are equal (same operations,
 /// grid elements, literals with their kinds) and no variable or grid they
-/// read is assigned in between. Only whole subtrees are shared, never
+/// read is assigned in between (so two identical updates `s = s + h` of a
+/// reduction, as register blocking makes, stay two: the first assigns s).
+/// Only whole subtrees are shared, never
 /// reassociated, so the results are bitwise those of the input; the
 /// largest shared subtrees are taken first.
 Kernel eliminate_common_subexpressions(const Kernel &k, const CommonSubexpressionOptions &options);

@@ -32,6 +32,10 @@ struct RegisterBlockingOptions {
 /// fastest, and each has its own copy of every temporary (t_0, t_1, ...,
 /// added to Kernel::temps), so points never clobber each other. Jamming is
 /// legal for every nest the front end accepts: the points are independent.
+/// A reduction's variable (Kernel::reductions) is not a temporary and is not
+/// copied: each jammed point applies its update to the one accumulator in
+/// turn, so only the order of a sum's terms changes (tests/harness/
+/// PassesCorrectnessTest verifies it).
 /// A loop keeps its execution annotation (a parallel loop's main and
 /// remainder loops are both parallel). Factors out of range throw
 /// std::invalid_argument.

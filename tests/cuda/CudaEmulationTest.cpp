@@ -154,6 +154,15 @@ TEST(CudaEmulationBranches, MatchTheSerialReference) {
   expect_every_mapping_verified(dir, test::lower_text(dir, text));
 }
 
+// An INTEGER count, a sum with two updates per point and a REAL(4) minimum
+// under an IF, with the block trees of all three side by side.
+TEST(CudaEmulationReductions, IntegerRealAndSingleMatchTheSerialReference) {
+  std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/reductions2d.f90");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  test::ScratchDir dir;
+  expect_every_mapping_verified(dir, test::lower_text(dir, text));
+}
+
 INSTANTIATE_TEST_SUITE_P(Examples, CudaEmulation,
                          ::testing::Values("laplacian", "divergence", "gradient", "star7", "star13",
                                            "himeno19", "box27"));

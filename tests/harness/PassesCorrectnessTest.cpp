@@ -197,5 +197,16 @@ TEST(PassesCorrectness, SumReductionHimeno) {
   expect_all_verified(test::example_kernel("himeno_gosa"), kSizes3D, false);
 }
 
+// Updates that the register-blocked copies make identical (a count, a sum
+// of a loop-invariant), two updates of one sum in a point, and a REAL(4)
+// minimum of REAL(8) values under an IF.
+TEST(PassesCorrectness, IdenticalUpdatesOfReductions) {
+  std::vector<Kernel> ks =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/reductions2d.f90");
+  ASSERT_EQ(ks.size(), 1u);
+  ASSERT_EQ(ks[0].reductions.size(), 3u);
+  expect_all_verified(ks[0], {{13, 7}, {1, 1}, {37, 11}}, false);
+}
+
 } // namespace
 } // namespace f2s
