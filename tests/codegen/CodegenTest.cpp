@@ -145,5 +145,37 @@ TEST(Interfaces, CHeaderCompilesAsCAndCxx) {
   EXPECT_TRUE(r.ok()) << r.err;
 }
 
+// A reduction: serial code accumulates from the argument's value in loop
+// order; threads keep partials that start at the identity and are combined
+// in thread order after the join; the interfaces pass the scalar by
+// reference.
+TEST(CPrinter, ReductionsAccumulateSeriallyOrInThreadPartials) {
+  Kernel k = test::example_kernel("maxnorm2d");
+  std::string serial = print_c_variant(k, "serial");
+  EXPECT_TRUE(contains(serial, "  double err = *a->err;\n")) << serial;
+  EXPECT_TRUE(contains(serial, "err = f2s_max_double(err, fabs(")) << serial;
+  EXPECT_TRUE(contains(serial, "  *a->err = err;\n")) << serial;
+  std::string par = print_c_variant(parallelize_outer(k), "parallel");
+  EXPECT_TRUE(contains(par, "  double err = -INFINITY; /* this thread's partial */\n")) << par;
+  EXPECT_TRUE(contains(par, "  f2s_shared->err_part[f2s_tid] = err;\n")) << par;
+  EXPECT_TRUE(contains(par, "  for (int f2s_t = 0; f2s_t < f2s_nparts; ++f2s_t)\n"
+                            "    f2s_err = f2s_err_part[f2s_t] > f2s_err ? f2s_err_part[f2s_t] : "
+                            "f2s_err;\n  *a->err = f2s_err;\n"))
+      << par;
+  EXPECT_TRUE(contains(print_c_args_struct(k), "  double *err; /* reduced: in and out */\n"));
+  EXPECT_TRUE(
+      contains(print_c_entry_prototype(k, "f"), "const double *u, double *unew, double *err)"));
+  std::string mod = print_fortran_module("m", {{&k, "maxnorm2d", "m_maxnorm2d", "x"}}, "t");
+  EXPECT_TRUE(contains(mod, "real(c_double), intent(inout) :: err\n")) << mod;
+  EXPECT_FALSE(contains(mod, "value :: err")) << mod;
+
+  test::ScratchDir dir;
+  std::string c = dir.write("red.c", print_c_prelude() + print_c_args_struct(k) + serial + par);
+  ProcessResult r =
+      run_cmd({c_compiler(), "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wno-unused-function",
+               "-pthread", "-c", c, "-o", (dir.path() / "red.o").string()});
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+}
+
 } // namespace
 } // namespace f2s

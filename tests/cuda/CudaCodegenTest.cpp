@@ -103,6 +103,26 @@ TEST(CudaCodegenBranches, EveryMappingCompilesWithNvcc) {
   expect_example_compiles(dir, test::lower_text(dir, text));
 }
 
+// A reduction on the GPU: a per-thread partial, a tree of fixed shape over
+// the block in shared memory, one partial per block, and the launcher adding
+// the blocks' partials to the argument on the host in block order.
+TEST(CudaCodegenReductions, BlockTreesAndHostCombination) {
+  VariantCode code = cuda_variant_code(test::example_kernel("maxnorm2d"), shape(32, 8, 1, 1, 0));
+  const std::string &cu = code.cuda_source;
+  auto has = [&](const std::string &s) { return cu.find(s) != std::string::npos; };
+  EXPECT_TRUE(has("  double err = -INFINITY; /* this thread's partial */\n")) << cu;
+  EXPECT_TRUE(has("    __shared__ double f2s_red_err[256];\n")) << cu;
+  EXPECT_TRUE(has("    for (int f2s_n = 256; f2s_n > 1; f2s_n = (f2s_n + 1) / 2) {\n")) << cu;
+  EXPECT_TRUE(has("      a.err[blockIdx.x + gridDim.x * (blockIdx.y + (size_t)gridDim.y * "
+                  "blockIdx.z)] = f2s_red_err[0];\n"))
+      << cu;
+  EXPECT_TRUE(has("    double f2s_acc = *d->err;\n"
+                  "    for (size_t f2s_b = 0; f2s_b < f2s_nblocks; ++f2s_b)\n"))
+      << cu;
+  // The kernel gets the device array of partials, not the host address.
+  EXPECT_TRUE(has("  f2s_args.err = f2s_err_part;\n")) << cu;
+}
+
 INSTANTIATE_TEST_SUITE_P(Examples, CudaCodegen,
                          ::testing::Values("laplacian", "divergence", "gradient", "star7", "star13",
                                            "himeno19", "box27"));
