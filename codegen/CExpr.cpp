@@ -11,13 +11,17 @@ namespace {
 // variable with one of these names gets a suffix in C.
 const std::set<std::string> &reserved_c_names() {
   static const std::set<std::string> names = {
-      "auto",     "break",  "case",    "char",     "const",    "continue", "default",  "do",
-      "double",   "else",   "enum",    "extern",   "float",    "for",      "goto",     "if",
-      "inline",   "int",    "long",    "register", "restrict", "return",   "short",    "signed",
-      "sizeof",   "static", "struct",  "switch",   "typedef",  "union",    "unsigned", "void",
-      "volatile", "while",  "bool",    "main",     "a",        "tune",     "nthreads", "sqrt",
-      "sqrtf",    "fabs",   "fabsf",   "abs",      "exp",      "expf",     "sin",      "sinf",
-      "cos",      "cosf",   "int32_t", "int64_t",  "NULL"};
+      "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+      "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+      "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+      "union", "unsigned", "void", "volatile", "while", "bool", "main", "a", "tune", "nthreads",
+      "sqrt", "sqrtf", "fabs", "fabsf", "abs", "exp", "expf", "sin", "sinf", "cos", "cosf",
+      "int32_t", "int64_t", "NULL",
+      // Locals and parameters of the generated harnesses and CUDA launchers,
+      // which declare the kernel's scalars beside them (a reduction is often
+      // called s or r).
+      "r", "d", "s", "threads", "reps", "rep", "times", "median", "t0", "ms", "h2d", "d2h", "e0",
+      "e1", "argc", "argv"};
   return names;
 }
 
