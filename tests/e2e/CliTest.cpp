@@ -61,6 +61,24 @@ TEST(Cli, RefusesALoopCarriedDependence) {
                    "'a' is written at (i,j) and read at (i-1,j) in the same sweep");
 }
 
+TEST(Cli, RefusesAReductionVariableReadElsewhere) {
+  test::ScratchDir dir;
+  std::string src = "subroutine s(n, a, b, t)\n"
+                    "  integer :: n, i, j\n"
+                    "  real(8) :: t, a(0:n+1, 0:n+1), b(0:n+1, 0:n+1)\n"
+                    "  !$f2s stencil\n"
+                    "  do j = 1, n\n"
+                    "    do i = 1, n\n"
+                    "      t = t + b(i, j)\n"
+                    "      a(i, j) = t\n"
+                    "    end do\n"
+                    "  end do\n"
+                    "end subroutine\n";
+  expect_one_error(fail_on(dir, src), "8:17",
+                   "'t' is accumulated with + at 7:7 of the '!$f2s stencil' region and also read "
+                   "here");
+}
+
 TEST(Cli, RefusesACallInsideTheRegion) {
   test::ScratchDir dir;
   expect_one_error(fail_on(dir, region("      call f(a)\n")), "7:7", "CALL");
