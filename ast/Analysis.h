@@ -34,10 +34,14 @@ struct KernelFacts {
   std::map<std::string, std::vector<int64_t>> grid_halo;
   /// Floating-point operations per point: + - * / as written, x**n as n-1
   /// multiplications, one per intrinsic (min/max: one per comparison).
+  /// Every branch of an IF counts, as if each were taken (an upper bound);
+  /// comparisons, logical operators and MERGE's choice are not counted.
   int64_t flops = 0;
   /// Compulsory traffic per point, in bytes: each grid read once, each grid
   /// written once, and the write-allocate read of every grid that is written
   /// without being read (a cache line must be fetched before it is written).
+  /// A grid read or written only inside an IF counts in full: its cache lines
+  /// are fetched whenever some points of them take the branch.
   int64_t read_bytes = 0;
   int64_t write_bytes = 0;
   int64_t write_allocate_bytes = 0;

@@ -113,6 +113,9 @@ private:
     }
     if (const Unary *u = as<Unary>(e); u && u->op == UnaryOp::Neg)
       return mod2(u->a);
+    // MOD(x, 2) = x - 2*(x/2) has x's parity.
+    if (const Call *m = as<Call>(e); m && is_mod2(m))
+      return mod2(m->args[0]);
     const Binary *b = as<Binary>(e);
     if (!b)
       return std::nullopt;

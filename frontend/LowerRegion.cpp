@@ -5,6 +5,8 @@
 #include "ast/Reductions.h"
 #include "frontend/ParseTree.h"
 
+#include "ast/IRVisitor.h"
+
 #include "flang/Parser/parse-tree-visitor.h"
 #include "flang/Parser/tools.h"
 
@@ -72,6 +74,8 @@ private:
   const fp::LoopControl::Bounds &loop_bounds(const fp::DoConstruct &d) const;
   const fp::DoConstruct *only_do(const fp::Block &b) const;
   Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
+  Expr lower_colour_start(const fp::Expr &lower, const std::string &loop_var,
+                          const SourceLoc &step_loc);
   Expr lower_bound(const fp::Expr &e, const std::string &loop_var);
 
   // Statements ---------------------------------------------------------------
@@ -274,6 +278,27 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
   const auto &bounds = loop_bounds(d);
   SourceLoc loc = at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source);
   const std::string &var = loop_vars_[level];
+  if (bounds.step) {
+    // The red-black form of the innermost loop, `do i = lo + mod(e, 2), hi, 2`,
+    // is the colour test `mod(i - (lo + mod(e, 2)), 2) == 0` on every i from
+    // lo to hi: the same points whenever MOD(e, 2) is not negative (for a
+    // negative odd e, Fortran's loop would also visit lo - 1).
+    const fp::Expr &step = bounds.step->thing.value();
+    const auto *two = as<IntImm>(lower_bound(step, var));
+    if (two && two->value == 2 && level + 1 == nest.size()) {
+      Expr start = lower_colour_start(bounds.lower.thing.value(), var, at(step.source));
+      Expr lo = as<Binary>(start)->a;
+      Expr hi = lower_bound(bounds.upper.thing.value(), var);
+      Expr i = Var::make(var, Type::Int32, loc);
+      Expr even = Binary::make(
+          BinaryOp::Eq,
+          Call::make(Intrinsic::Mod,
+                     {Binary::make(BinaryOp::Sub, i, start, loc), IntImm::make(2, loc)}, loc),
+          IntImm::make(0, loc), loc);
+      Stmt body = IfThenElse::make(even, lower_block(std::get<fp::Block>(d.t), loc), nullptr, loc);
+      return For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc);
+    }
+  }
   Expr lo = lower_bound(bounds.lower.thing.value(), var);
   Expr hi = lower_bound(bounds.upper.thing.value(), var);
   if (bounds.step) {
@@ -290,6 +315,70 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
     body = lower_block(std::get<fp::Block>(d.t), loc);
   }
   return For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc);
+}
+
+/// `lo + mod(e, 2)` (or `mod(e, 2) + lo`) as the start of a stride-2 loop,
+/// with lo free of the loops and e an INTEGER expression of the outer loop
+/// variables and the region's scalars.
+Expr RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string &loop_var,
+                                        const SourceLoc &step_loc) {
+  auto refuse = [&]() -> Expr {
+    fail(step_loc, "The DO loop over '" + loop_var + "' must have a step of 1 in a " + kRegion +
+                       ", or a step of 2 in the red-black form 'DO " + loop_var +
+                       " = lo + MOD(e, 2), hi, 2'");
+  };
+  const auto *add = std::get_if<fp::Expr::Add>(&lower.u);
+  if (!add)
+    return refuse();
+  auto as_mod = [&](const fp::Expr &x) -> const fp::Expr * {
+    const auto *f = std::get_if<fc::Indirection<fp::FunctionReference>>(&x.u);
+    if (!f)
+      return nullptr;
+    const fp::Call &call = f->value().v;
+    const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(call.t).u);
+    const auto &args = std::get<std::list<fp::ActualArgSpec>>(call.t);
+    if (!name || text_of(name->source) != "mod" || args.size() != 2 || lookup("mod"))
+      return nullptr;
+    const auto *e =
+        std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(args.front().t).u);
+    const auto *m =
+        std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(args.back().t).u);
+    if (!e || !m)
+      return nullptr;
+    const auto *two = as<IntImm>(lower_bound(m->value(), loop_var));
+    return two && two->value == 2 ? &e->value() : nullptr;
+  };
+  const fp::Expr &left = std::get<0>(add->t).value(), &right = std::get<1>(add->t).value();
+  const fp::Expr *e = as_mod(right);
+  const fp::Expr *base = &left;
+  if (!e) {
+    e = as_mod(left);
+    base = &right;
+  }
+  if (!e)
+    return refuse();
+  Expr lo = lower_bound(*base, loop_var);
+  Expr parity = lower_expr(*e);
+  struct Check : IRVisitor {
+    const std::string &loop_var;
+    const std::set<std::string> &assigned;
+    bool ok = true;
+    Check(const std::string &v, const std::set<std::string> &a) : loop_var(v), assigned(a) {}
+    void visit_grid_ref(const GridRef *) override { ok = false; }
+    void visit_var(const Var *v) override {
+      ok = ok && v->name != loop_var && !assigned.count(v->name);
+    }
+  } check(loop_var, assigned_);
+  check.visit(parity);
+  if (!check.ok || parity->type != Type::Int32)
+    fail(at(e->source), "'" + text_of(e->source) +
+                            "' must be an INTEGER expression of the outer "
+                            "loop variables and scalar arguments to choose the colour of the DO "
+                            "loop over '" +
+                            loop_var + "'");
+  return Binary::make(BinaryOp::Add, lo,
+                      Call::make(Intrinsic::Mod, {parity, IntImm::make(2, lo->loc)}, lo->loc),
+                      lo->loc);
 }
 
 // ---------------------------------------------------------------- statements

@@ -146,12 +146,16 @@ TEST(CudaEmulationSingle, StarAndBoxMatchTheSerialReference) {
   }
 }
 
-// Branches, MERGE, comparisons and SIGN/LOG/MOD as CUDA prints them.
+// Branches, MERGE, comparisons and SIGN/LOG/MOD as CUDA prints them, and
+// the stride-2 red-black loop.
 TEST(CudaEmulationBranches, MatchTheSerialReference) {
-  std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/branches2d.f90");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  test::ScratchDir dir;
-  expect_every_mapping_verified(dir, test::lower_text(dir, text));
+  for (const char *name : {"branches2d", "stride2rb"}) {
+    SCOPED_TRACE(name);
+    std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    test::ScratchDir dir;
+    expect_every_mapping_verified(dir, test::lower_text(dir, text));
+  }
 }
 
 // An INTEGER count, a sum with two updates per point and a REAL(4) minimum

@@ -202,22 +202,33 @@ TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {
     expect_passes(exe, size);
 }
 
-TEST(EndToEnd, BranchesAndIntrinsicsMatchTheOriginal) {
+/// Tunes tests/inputs/e2e/<name>.f90 for the CPU targets into a library
+/// f2s_<name>, links <name>_main.f90 against it, and runs it at 2D sizes.
+void expect_2d_input_matches(const std::string &name) {
   test::ScratchDir dir;
   fs::path out = dir.path() / "out";
-  ProcessResult r = f2stencil({"--reps=1", "-q", "--target=c,pthreads", "--lib=f2s_branches2d",
-                               "-o", out.string(), source("tests/inputs/e2e/branches2d.f90")});
+  std::string f90 = source("tests/inputs/e2e/" + name + ".f90");
+  ProcessResult r = f2stencil(
+      {"--reps=1", "-q", "--target=c,pthreads", "--lib=f2s_" + name, "-o", out.string(), f90});
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
-  std::string exe = (dir.path() / "branches").string();
-  r = run({"gfortran", "-O2", "-o", exe, source("tests/inputs/e2e/branches2d.f90"),
-           source("tests/inputs/e2e/branches2d_main.f90"), "-I" + out.string(),
-           (out / "libf2s_branches2d.a").string(), "-lpthread"});
+  std::string exe = (dir.path() / name).string();
+  r = run({"gfortran", "-O2", "-o", exe, f90, source("tests/inputs/e2e/" + name + "_main.f90"),
+           "-I" + out.string(), (out / ("libf2s_" + name + ".a")).string(), "-lpthread"});
   ASSERT_TRUE(r.ok()) << r.err;
   for (std::vector<std::string> size :
        std::vector<std::vector<std::string>>{{}, {"1", "1"}, {"513", "3"}, {"4", "77"}}) {
     expect_passes(exe, size);
     expect_passes(exe, size, {{"F2S_NUM_THREADS", "3"}});
   }
+}
+
+TEST(EndToEnd, BranchesAndIntrinsicsMatchTheOriginal) {
+  expect_2d_input_matches("branches2d");
+}
+
+// The stride-2 inner loop of red-black Gauss-Seidel, in place.
+TEST(EndToEnd, StrideTwoRedBlackMatchesTheOriginal) {
+  expect_2d_input_matches("stride2rb");
 }
 
 } // namespace

@@ -74,6 +74,77 @@ end subroutine
             "  }\n");
 }
 
+TEST(FrontendConditionals, StrideTwoRedBlackLoopIsAColourTest) {
+  EXPECT_EQ(lowered(R"(subroutine s(n, color, f, u)
+  integer :: n, color, i, j
+  real(8) :: f(0:n+1, 0:n+1), u(0:n+1, 0:n+1)
+  !$f2s stencil name(rb)
+  do j = 1, n
+    do i = 1 + mod(j + color, 2), n, 2
+      u(i,j) = 0.25d0*(f(i,j) + u(i-1,j) + u(i+1,j) + u(i,j-1) + u(i,j+1))
+    end do
+  end do
+end subroutine
+)"),
+            "kernel rb(n: i32, color: i32, f: f64(0:n + 1, 0:n + 1), u: f64(0:n + 1, 0:n + 1))\n"
+            "  tune_size(1024, 1024)\n"
+            "  for j = 1, n {\n"
+            "    for i = 1, n {\n"
+            "      if mod(i - (1 + mod(j + color, 2)), 2) == 0 {\n"
+            "        u(i, j) = 0.25d0*(f(i, j) + u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + "
+            "u(i, j + 1))\n"
+            "      }\n"
+            "    }\n"
+            "  }\n");
+}
+
+TEST(FrontendConditionals, RefusesAStrideTwoLoopThatIsNotRedBlack) {
+  TempDir dir;
+  std::string outer = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real(8) :: a(n, n)
+  !$f2s stencil
+  do j = 1 + mod(n, 2), n, 2
+    do i = 1, n
+      a(i,j) = 0d0
+    end do
+  end do
+end subroutine
+)";
+  Diagnostic d = error_of(dir, outer);
+  EXPECT_EQ(d.message, "The DO loop over 'j' must have a step of 1 in a '!$f2s stencil' region");
+  std::string grid = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real(8) :: a(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1 + mod(j + int(a(1,j)), 2), n, 2
+      a(i,j) = 0d0
+    end do
+  end do
+end subroutine
+)";
+  d = error_of(dir, grid);
+  EXPECT_EQ(d.message, "'int' is an unknown function, so what it reads and writes cannot be "
+                       "known; only the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, "
+                       "COS and MERGE are allowed inside a '!$f2s stencil' region");
+  std::string self = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real(8) :: a(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1 + mod(i + j, 2), n, 2
+      a(i,j) = 0d0
+    end do
+  end do
+end subroutine
+)";
+  d = error_of(dir, self);
+  EXPECT_EQ(d.message, "'i + j' must be an INTEGER expression of the outer loop variables and "
+                       "scalar arguments to choose the colour of the DO loop over 'i'");
+  EXPECT_EQ(line_col(d.loc), loc_of(self, "i + j, 2)"));
+}
+
 TEST(FrontendConditionals, RefusesLogicalWhereANumberIsNeeded) {
   TempDir dir;
   std::string src = R"(subroutine s(n, a)

@@ -99,6 +99,29 @@ TEST(Dependence, AcceptsRedBlackGaussSeidelWrittenAsAColourTest) {
         if (mod(i + j, 2) == k) u(i,j,k) = u(i+1,j,k) + u(i,j,k-1))")));
 }
 
+TEST(Dependence, AcceptsTheStrideTwoRedBlackLoop) {
+  std::string src = R"(subroutine s(n, color, f, u)
+  integer :: n, color, i, j, k
+  real(8) :: f(0:n+1, 0:n+1, 0:n+1), u(0:n+1, 0:n+1, 0:n+1)
+  !$f2s stencil
+  do k = 1, n
+    do j = 1, n
+      do i = 1 + mod(j + k + color, 2), n, 2
+        u(i,j,k) = f(i,j,k) + u(i-1,j,k) + u(i+1,j,k) + u(i,j-1,k) + u(i,j,k+1)
+      end do
+    end do
+  end do
+end subroutine
+)";
+  EXPECT_TRUE(accepted(src));
+  std::string same = src;
+  same.replace(same.find("u(i+1,j,k)"), 10, "u(i+2,j,k)");
+  expect_refusal(same,
+                 "'u' is written at (i,j,k) and read at (i+2,j,k), a point of the same colour, in "
+                 "the same sweep, so the result depends on the loop order",
+                 "u(i+2");
+}
+
 TEST(Dependence, RefusesAColourTestReadingItsOwnColour) {
   std::string src = nest3(R"(
         if (mod(i + j + k + color, 2) == 0) then

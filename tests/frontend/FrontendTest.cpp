@@ -791,7 +791,9 @@ TEST(FrontendErrors, NonUnitStep) {
   end do
 end subroutine
 )";
-  expect_error(src, "The DO loop over 'i' must have a step of 1 in a '!$f2s stencil' region",
+  expect_error(src,
+               "The DO loop over 'i' must have a step of 1 in a '!$f2s stencil' region, or a "
+               "step of 2 in the red-black form 'DO i = lo + MOD(e, 2), hi, 2'",
                "2\n");
 }
 
