@@ -26,6 +26,20 @@ std::string shared_lines(const Kernel &k) {
 
 } // namespace
 
+// A block's reduction tree takes one element per thread of shared memory,
+// which the staging choice leaves out of its budget.
+TEST(CudaStaging, ReductionTreesCountAgainstTheSharedMemory) {
+  EXPECT_EQ(reduction_shared_bytes(map_cuda(test::example_kernel("maxnorm2d"), {32, 8, 1, 1, 0})),
+            32 * 8 * 8);
+  EXPECT_EQ(reduction_shared_bytes(map_cuda(test::example_kernel("himeno_gosa"), {64, 2, 1, 1, 8})),
+            64 * 2 * 8);
+  EXPECT_EQ(reduction_shared_bytes(map_cuda(test::example_kernel("star7"), {32, 8, 1, 1, 16})), 0);
+  // With only the tree's bytes to spare, nothing is staged.
+  Kernel h = map_cuda(test::example_kernel("himeno_gosa"), {32, 8, 1, 1, 16});
+  EXPECT_FALSE(choose_shared_grids(h, kStaticSharedBytes).empty());
+  EXPECT_TRUE(choose_shared_grids(h, reduction_shared_bytes(h)).empty());
+}
+
 TEST(CudaStaging, StarStagesItsInputWithoutCorners) {
   Kernel m = map_cuda(test::example_kernel("star7"), {32, 8, 1, 1, 16});
   std::vector<std::string> chosen = choose_shared_grids(m, 48 * 1024);
