@@ -25,9 +25,9 @@ size_t count_reads(const Expr &e, const std::string &var) {
   return r.reads.size();
 }
 
-/// The operator on the path from `e` down to its one read of `var`; Sum is
-/// returned for the read itself, which every operator accepts below it only
-/// when it is that read.
+/// What lies on the path from an expression down to its one read of the
+/// variable: `leaf` when the expression is that read, else the operator every
+/// node on the path applies.
 struct PathOp {
   bool leaf = false;
   ReduceOp op = ReduceOp::Sum;

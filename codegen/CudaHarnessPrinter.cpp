@@ -184,13 +184,9 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
   }
   // Reductions: the blocks' partials were combined on the host by the
   // launcher into d's copy; their tolerance grows with the number of terms
-  // (at most the elements of the largest grid).
-  out << "  size_t f2s_terms = 1;\n";
-  for (const Variable &v : original.args)
-    if (v.is_grid())
-      out << "  if (f2s_" << c_name(v.name) << "_n > f2s_terms)\n    f2s_terms = f2s_"
-          << c_name(v.name) << "_n;\n";
-  out << "  (void)f2s_terms;\n";
+  // (the points of the nest).
+  out << "  const double f2s_terms = " << print_c_point_count(original) << ";\n"
+      << "  (void)f2s_terms;\n";
   out << "  int f2s_reduction_bad = 0;\n  double f2s_reduction_err = 0;\n";
   out << print_c_reduction_check(original, "d", "r", "f2s_terms");
   out << "  const int f2s_grids_bad = !(f2s_err <= f2s_tolerance);\n"

@@ -37,10 +37,14 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
                             const std::string &variant_fn, size_t n_tune,
                             const HarnessExtras &extras = {});
 
+/// The number of points of the kernel's nest, as a C expression of type
+/// double in its scalar arguments (the terms of each reduction).
+std::string print_c_point_count(const Kernel &k);
+
 /// Lines of a harness's main() that compare each reduction of `k` between
 /// the runs whose copies are f2s_<var>_<got> and f2s_<var>_<want>: relative
 /// error within `tolerance`, or for a floating-point sum within `terms`
-/// (a C expression: at most the number of terms) units of rounding. They set
+/// (a C expression: the number of terms) units of rounding. They set
 /// the int f2s_reduction_bad and the double f2s_reduction_err (the largest
 /// relative error), which main() declares.
 std::string print_c_reduction_check(const Kernel &k, const std::string &got,

@@ -159,12 +159,16 @@ TEST(CudaEmulationBranches, MatchTheSerialReference) {
 }
 
 // An INTEGER count, a sum with two updates per point and a REAL(4) minimum
-// under an IF, with the block trees of all three side by side.
+// under an IF, with the block trees of all three side by side; and a nest
+// whose only results are reductions (no grid written).
 TEST(CudaEmulationReductions, IntegerRealAndSingleMatchTheSerialReference) {
-  std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/reductions2d.f90");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  test::ScratchDir dir;
-  expect_every_mapping_verified(dir, test::lower_text(dir, text));
+  for (const char *name : {"reductions2d", "norm2d"}) {
+    SCOPED_TRACE(name);
+    std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    test::ScratchDir dir;
+    expect_every_mapping_verified(dir, test::lower_text(dir, text));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, CudaEmulation,

@@ -231,5 +231,11 @@ TEST(EndToEnd, StrideTwoRedBlackMatchesTheOriginal) {
   expect_2d_input_matches("stride2rb");
 }
 
+// A nest whose only results are a sum and a maximum: tuned, verified on the
+// reduced values alone, and called from Fortran.
+TEST(EndToEnd, ReductionsWithoutWrittenGridsMatchTheOriginal) {
+  expect_2d_input_matches("norm2d");
+}
+
 } // namespace
 } // namespace f2s
