@@ -406,6 +406,12 @@ void FileLowering::Post(const fp::SpecificationPart &) {
     d.type = scope.implicit.of(name).type;
     d.typed = scope.implicit.of(name).typed;
   }
+  // INTEGER constants are valued here, where the names in their values are
+  // visible: a module's `wp = real64` must keep its value where USE, ONLY
+  // brings `wp` alone.
+  for (auto &[name, d] : scope.decls)
+    if (d.parameter && d.type == Type::Int32 && !d.shape && !d.int_value)
+      d.int_value = int_constant(*d.parameter, scopes_);
 }
 
 /// The named constants of the intrinsic modules that spell kinds.
@@ -459,7 +465,11 @@ bool FileLowering::Pre(const fp::UseStmt &u) {
   };
   if (const auto *only = std::get_if<std::list<fp::Only>>(&u.u)) {
     for (const fp::Only &o : *only) {
-      if (const auto *n = std::get_if<fp::Name>(&o.u))
+      // The parser reads a plain name in an ONLY list as a generic-spec.
+      const auto *generic = std::get_if<fc::Indirection<fp::GenericSpec>>(&o.u);
+      const fp::Name *n =
+          generic ? std::get_if<fp::Name>(&generic->value().u) : std::get_if<fp::Name>(&o.u);
+      if (n)
         bring(*n, *n);
       else if (const auto *r = std::get_if<fp::Rename>(&o.u))
         rename(*r);

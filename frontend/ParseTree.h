@@ -87,7 +87,7 @@ struct Decl {
   const fp::ArraySpec *shape = nullptr; ///< set for arrays
   bool allocatable = false;             ///< ALLOCATABLE or POINTER: bounds from the caller
   const fp::Expr *parameter = nullptr;  ///< the value of a named constant
-  std::optional<int64_t> int_value;     ///< a constant of an intrinsic module (REAL64)
+  std::optional<int64_t> int_value;     ///< an INTEGER constant's value, once known
   SourceLoc loc;
   int order = 0; ///< position in the file's declarations
 };
