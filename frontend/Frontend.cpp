@@ -575,10 +575,12 @@ bool is_fixed_form(const std::string &path) {
 /// is a comment like any other; as `!dir$` it survives exactly where the
 /// program's own lines do, so a directive in a branch of `#ifdef` that the
 /// preprocessor drops is dropped with it. Nothing moves: lines and columns
-/// are those of the original.
+/// are those of the original (but for the blanks before an indented
+/// sentinel in fixed form).
 class DirectiveCopy {
 public:
-  DirectiveCopy(const std::string &path, std::string text, const std::vector<Sentinel> &at) {
+  DirectiveCopy(const std::string &path, std::string text, const std::vector<Sentinel> &at,
+                bool fixed_form) {
     std::string pattern = (fs::temp_directory_path() / "f2stencil-src-XXXXXX").string();
     if (!mkdtemp(pattern.data()))
       throw UserError(SourceLoc{path}, "Cannot create a temporary folder in '" +
@@ -589,8 +591,11 @@ public:
     for (const Sentinel &s : at) {
       for (; line < s.line; ++line)
         line_start = text.find('\n', line_start) + 1;
+      // In fixed form Flang takes `!dir$` in column 1 only; the line keeps
+      // its number, which is all that is read back.
+      size_t at = fixed_form ? line_start : line_start + s.column;
       char first = text[line_start + s.column];
-      text.replace(line_start + s.column, 5, std::string(1, first == '!' ? '!' : first) + "dir$");
+      text.replace(at, line_start + s.column + 5 - at, std::string(1, first) + "dir$");
     }
     path_ = (dir_ / fs::path(path).filename()).string();
     std::ofstream(path_, std::ios::binary) << text;
@@ -667,7 +672,7 @@ std::vector<Kernel> lower_file(const std::string &path, const FrontendOptions &o
     else
       flang.predefinitions.emplace_back(define.substr(0, eq), define.substr(eq + 1));
   }
-  DirectiveCopy copy(path, text, sentinels);
+  DirectiveCopy copy(path, text, sentinels, fixed_form);
   fp::AllSources sources;
   fp::AllCookedSources cooked{sources};
   fp::Parsing parsing{cooked};

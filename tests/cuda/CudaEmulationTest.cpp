@@ -135,6 +135,7 @@ TEST(CudaEmulationSingle, StarAndBoxMatchTheSerialReference) {
 
 INSTANTIATE_TEST_SUITE_P(Examples, CudaEmulation,
                          ::testing::Values("laplacian", "divergence", "gradient", "star7", "star13",
-                                           "himeno19", "box27"));
+                                           "himeno19", "box27", "laplacian_f77", "jacobi3d_f77",
+                                           "heat3d_modern"));
 
 } // namespace f2s
