@@ -258,7 +258,8 @@ struct Dim {
 enum class ArrayDecl : uint8_t {
   Explicit,     ///< `u(0:n+1, m)`: the bounds are expressions of the arguments
   AssumedShape, ///< `u(0:, :)`: the lower bounds are declared, the upper ones passed
-  Allocatable,  ///< ALLOCATABLE or POINTER `u(:, :)`: both bounds passed
+  Allocatable,  ///< ALLOCATABLE `u(:, :)`: both bounds passed
+  Pointer,      ///< POINTER `u(:, :)`: both bounds passed
 };
 
 /// An INTEGER argument that holds a bound of an assumed-shape or allocatable

@@ -95,9 +95,11 @@ std::string print_procedure(const EntryPoint &e, const std::set<std::string> &wr
   for (const Variable &v : k.args) {
     if (!wrap || !v.bound_of)
       names += (names.empty() ? "" : ", ") + v.name;
+    // `ubound(a,1)` without a blank, so that long lines break between
+    // arguments only.
     std::string actual = v.bound_of
                              ? std::string(v.bound_of->upper ? "ubound(" : "lbound(") +
-                                   v.bound_of->grid + ", " + std::to_string(v.bound_of->dim) + ")"
+                                   v.bound_of->grid + "," + std::to_string(v.bound_of->dim) + ")"
                              : v.name;
     call += (call.empty() ? "" : ", ") + actual;
   }
@@ -117,7 +119,10 @@ std::string print_procedure(const EntryPoint &e, const std::set<std::string> &wr
   for (const Variable &v : k.args) {
     if (!v.is_grid())
       continue;
-    std::string attrs = wrap && v.decl == ArrayDecl::Allocatable ? ", allocatable" : "";
+    std::string attrs = !wrap                              ? ""
+                        : v.decl == ArrayDecl::Allocatable ? ", allocatable"
+                        : v.decl == ArrayDecl::Pointer     ? ", pointer"
+                                                           : "";
     attrs += written.count(v.name) ? ", intent(inout) :: " : ", intent(in) :: ";
     out << fortran_line(indent + "  ", c_decl(v) + attrs + v.name + "(" +
                                            (wrap ? wrapper_dims(v) : explicit_dims(v)) + ")");

@@ -292,19 +292,20 @@ bool FileLowering::Pre(const fp::TypeDeclarationStmt &s) {
     return true;
   std::optional<Type> type = decl_type(std::get<fp::DeclarationTypeSpec>(s.t), scopes_);
   const fp::ArraySpec *dimension = nullptr;
-  bool parameter = false, allocatable = false;
+  bool parameter = false, allocatable = false, pointer = false;
   for (const fp::AttrSpec &a : std::get<std::list<fp::AttrSpec>>(s.t)) {
     if (const auto *shape = std::get_if<fp::ArraySpec>(&a.u))
       dimension = shape;
     parameter = parameter || std::holds_alternative<fp::Parameter>(a.u);
-    allocatable = allocatable || std::holds_alternative<fp::Allocatable>(a.u) ||
-                  std::holds_alternative<fp::Pointer>(a.u);
+    pointer = pointer || std::holds_alternative<fp::Pointer>(a.u);
+    allocatable = allocatable || pointer || std::holds_alternative<fp::Allocatable>(a.u);
   }
   for (const fp::EntityDecl &e : std::get<std::list<fp::EntityDecl>>(s.t)) {
     Decl &d = declare(std::get<fp::ObjectName>(e.t));
     d.type = type;
     d.typed = true;
     d.allocatable = d.allocatable || allocatable;
+    d.pointer = d.pointer || pointer;
     if (const auto &shape = std::get<std::optional<fp::ArraySpec>>(e.t))
       d.shape = &*shape;
     else if (dimension)

@@ -297,7 +297,9 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   for (const Decl *d : args) {
     Variable v{d->name, *d->type, dims[d->name], d->loc};
     if (d->shape && !std::holds_alternative<std::list<fp::ExplicitShapeSpec>>(d->shape->u))
-      v.decl = d->allocatable ? ArrayDecl::Allocatable : ArrayDecl::AssumedShape;
+      v.decl = d->pointer       ? ArrayDecl::Pointer
+               : d->allocatable ? ArrayDecl::Allocatable
+                                : ArrayDecl::AssumedShape;
     // The bounds the procedure does not spell, which lower_dims made Vars.
     for (int dim = 1; v.decl != ArrayDecl::Explicit && dim <= v.rank(); ++dim)
       for (bool upper : {false, true}) {

@@ -86,6 +86,7 @@ struct Decl {
   bool typed = false;                   ///< false: the IMPLICIT rules give the type
   const fp::ArraySpec *shape = nullptr; ///< set for arrays
   bool allocatable = false;             ///< ALLOCATABLE or POINTER: bounds from the caller
+  bool pointer = false;                 ///< POINTER
   const fp::Expr *parameter = nullptr;  ///< the value of a named constant
   std::optional<int64_t> int_value;     ///< an INTEGER constant's value, once known
   SourceLoc loc;
