@@ -520,9 +520,11 @@ bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d,
   const StencilDirective &dir = directives_[next_];
   if (next_ + 1 < directives_.size() && directives_[next_ + 1].loc.line < loc->line)
     throw UserError(dir.loc, "A '!$f2s stencil' directive must be followed by a DO construct");
+  // Label DO loops that end on their label have become DO constructs.
   if (label_do)
-    throw UserError(dir.loc, "A '!$f2s stencil' directive must be followed by a DO construct "
-                             "ending in END DO, not a label DO loop");
+    throw UserError(*loc, std::string("This label DO loop does not end on a properly nested "
+                                      "statement with its label, so it cannot start a ") +
+                              kRegion);
   if (!d)
     throw UserError(dir.loc, "A '!$f2s stencil' directive must be followed by a DO construct");
   ++next_;

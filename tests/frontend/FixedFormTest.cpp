@@ -293,6 +293,24 @@ C$F2S STENCIL
       END
 )"),
             "5:1: A '!$f2s' directive is not allowed inside a '!$f2s stencil' region");
+  // Label DO loops that do not end on their label, or not nested.
+  const std::string crossed = R"(      SUBROUTINE S(N, A)
+      REAL A(N,N)
+C$F2S STENCIL
+      DO 10 J = 1, N
+      DO 20 I = 1, N
+         A(I,J) = 0.0
+   10 CONTINUE
+   20 CONTINUE
+      END
+)";
+  const std::string label_error =
+      "4:7: This label DO loop does not end on a properly nested statement with its label, so "
+      "it cannot start a '!$f2s stencil' region";
+  EXPECT_EQ(error_at(crossed), label_error);
+  std::string unended = crossed;
+  unended.erase(unended.find("   10 CONTINUE"), 15);
+  EXPECT_EQ(error_at(unended), label_error);
   EXPECT_EQ(error_at(small("C$F2S STENCIL TILE(4)")),
             "3:15: Unknown clause 'tile' in a '!$f2s stencil' directive; expected NAME or "
             "TUNE_SIZE");
