@@ -160,19 +160,28 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
   // port would be, and the tuner must show it beats them.
   // Likewise the best shared-memory stagings: the model cannot rank L1
   // against shared-memory throughput well, so measuring decides.
+  // And the best unstaged z streams with one point per thread, whose planes
+  // along the thread's own column stay in registers (the register pipeline):
+  // the model does not credit the loads that saves.
   size_t plain_slots = 3, taken = 0, plain_taken = 0, staged_slots = 3, staged_taken = 0;
+  size_t piped_slots = depth == 3 ? 2 : 0, piped_taken = 0;
   std::vector<Variant> chosen;
   for (const Scored &s : kept) {
-    bool plain =
-        s.v.options.at("sz") == 0 && s.v.options.at("px") == 1 && s.v.options.at("py") == 1;
+    bool one_point = s.v.options.at("px") == 1 && s.v.options.at("py") == 1;
+    bool plain = s.v.options.at("sz") == 0 && one_point;
     bool staged = s.v.options.at("sh") != 0;
+    bool piped = s.v.options.at("sz") != 0 && !staged && one_point;
     if (plain && plain_taken < plain_slots) {
       chosen.push_back(s.v);
       ++plain_taken;
     } else if (staged && staged_taken < staged_slots) {
       chosen.push_back(s.v);
       ++staged_taken;
-    } else if (!plain && !staged && taken + plain_slots + staged_slots < o.max_candidates) {
+    } else if (piped && piped_taken < piped_slots) {
+      chosen.push_back(s.v);
+      ++piped_taken;
+    } else if (!plain && !staged &&
+               taken + plain_slots + staged_slots + piped_slots < o.max_candidates) {
       chosen.push_back(s.v);
       ++taken;
     } else {

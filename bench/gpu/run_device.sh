@@ -11,7 +11,8 @@
 #      runs and verifies every candidate against the serial reference;
 #   4. f2stencil tuning of every kernel at 512^3 (less where the host-side
 #      reference would not fit the call) in precision PREC (double|single:
-#      the kernel's REAL(8) declarations become REAL(4)).
+#      the kernel's REAL(8) declarations become REAL(4)); KERNELS="star7 box27"
+#      limits this step to the kernels named.
 D=.device-cuda
 R=/tmp/f2s-gpu
 PREC=${PREC:-double}
@@ -37,6 +38,8 @@ start=$SECONDS
   echo "== copy bound and straightforward kernels"
   nvcc -O3 -arch=sm_90 bench/gpu/copy_bw.cu -o $R/copy_bw && $R/copy_bw
   nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/baseline.cu -o $R/baseline && $R/baseline 512 512 512 10
+  # at the sizes gradient and himeno19 are tuned at, so that they compare too
+  $R/baseline 512 512 256 10 | grep gradient; $R/baseline 512 512 128 10 | grep himeno19
 } 2>&1 | tee $R/checks.log
 save
 mkdir -p $R/src
@@ -60,6 +63,7 @@ fi
 for spec in star7:512,512,512 laplacian:512,512,512 box27:512,512,512 star13:512,512,512 \
             divergence:512,512,512 gradient:512,512,256 himeno19:512,512,128; do
   e=${spec%%:*}; size=${spec#*:}
+  if [ -n "${KERNELS:-}" ] && [[ " $KERNELS " != *" $e "* ]]; then continue; fi
   if (( SECONDS - start > ${BUDGET_S:-500} )); then echo "== skipped $e (time)"; continue; fi
   echo "== tuning $e ($PREC) at $size"
   timeout 110 $D/f2stencil --target=cuda --tune-size $size --reps 10 -j 16 -o $R/$e \

@@ -18,7 +18,7 @@ bw = json.loads(re.search(r'COPY-BW (\{.*\})', log).group(1))['gbps']
 base = {}
 for m in re.finditer(r'BASELINE (\{.*\})', log):
     b = json.loads(m.group(1))
-    base[(b['kernel'], b['precision'])] = b
+    base[(b['kernel'], b['precision'], tuple(b['size']))] = b
 m = re.search(r'^PREC=(\w+)', log, re.M)
 prec = m.group(1) if m else 'double'
 print(f'copy bound: {bw:.0f} GB/s; {prec} precision\n')
@@ -40,8 +40,8 @@ for e in sorted(os.listdir(d)):
     plain = [c for c in ok if c['variant'] == 'plain32x8']
     p = f"{pts / plain[0]['time_s'] * 1e-9:.1f} | {100 * bound / plain[0]['time_s']:.0f}%" \
         if plain else '- | -'
-    hw = base.get((e, prec))
-    if hw and hw['size'] == k['extents']:
+    hw = base.get((e, prec, tuple(k['extents'])))
+    if hw:
         h = f"{hw['gstencils']:.1f} | {100 * bound / hw['median_s']:.0f}%"
         r = hw['median_s'] / best['time_s']
         ratios.append(r)
