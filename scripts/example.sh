@@ -16,5 +16,5 @@ build/driver/f2stencil --target=pthreads -o "$out" "$@" "$src"
 gfortran -O2 -o "out/${name}_check" "$src" "examples/$name/main.f90" \
   -I"$out" "$out/libf2s_$name.a" -lpthread
 "out/${name}_check"
-"out/${name}_check" 123 45 67
+"out/${name}_check" 97 45 67
 echo "example: the tuning report is $out/f2s_$name.txt"

@@ -19,7 +19,7 @@ program jacobi3d_f77_check
     call get_command_argument(2, arg); read (arg, *) n2
     call get_command_argument(3, arg); read (arg, *) n3
   end if
-  if (max(n1, n2, n3) > maxn) stop 'each size must be at most 100'
+  if (max(n1, n2, n3) > maxn) error stop 'each size must be at most 100'
   call random_number(a)
   call random_number(b)
   out = b
