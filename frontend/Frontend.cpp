@@ -596,12 +596,17 @@ public:
         line_start = text.find('\n', line_start) + 1;
       // In fixed form Flang takes `!dir$` in column 1 only; the line keeps
       // its number, which is all that is read back.
-      size_t at = fixed_form ? line_start : line_start + s.column;
+      size_t from = fixed_form ? line_start : line_start + s.column;
       char first = text[line_start + s.column];
-      text.replace(at, line_start + s.column + 5 - at, std::string(1, first) + "dir$");
+      text.replace(from, line_start + s.column + 5 - from, std::string(1, first) + "dir$");
     }
     path_ = (dir_ / fs::path(path).filename()).string();
-    std::ofstream(path_, std::ios::binary) << text;
+    std::ofstream out(path_, std::ios::binary);
+    if (!(out << text)) {
+      std::error_code ignored;
+      fs::remove_all(dir_, ignored);
+      throw UserError(SourceLoc{path}, "Cannot write a copy of '" + path + "' to '" + path_ + "'");
+    }
   }
   ~DirectiveCopy() {
     std::error_code ignored;
