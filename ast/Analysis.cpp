@@ -21,6 +21,7 @@ Offset offset_of(const std::vector<Index> &index) {
 class AccessCollector : public IRVisitor {
 public:
   std::map<std::string, GridFootprint> footprint;
+  std::set<std::string> always_written;
   int64_t flops = 0;
 
 protected:
@@ -48,52 +49,22 @@ protected:
   void visit_store(const Store *op) override {
     IRVisitor::visit_store(op);
     footprint[op->grid].writes.insert(offset_of(op->index));
+    if (!conditional_)
+      always_written.insert(op->grid);
+  }
+  void visit_if(const IfThenElse *op) override {
+    visit(op->cond);
+    ++conditional_;
+    visit(op->then_case);
+    if (op->else_case)
+      visit(op->else_case);
+    --conditional_;
   }
   // Loop bounds are integer work, not part of the point's computation.
   void visit_for(const For *op) override { visit(op->body); }
-};
-
-std::string print_access(const std::string &grid, const std::vector<Index> &index) {
-  std::string s = "(";
-  for (size_t d = 0; d < index.size(); ++d) {
-    std::string ix = print_index(index[d]);
-    ix.erase(std::remove(ix.begin(), ix.end(), ' '), ix.end());
-    s += (d ? "," : "") + ix;
-  }
-  return s + ")";
-}
-
-/// Finds, for each grid that is stored to, a read of it at another index.
-class DependenceFinder : public IRVisitor {
-public:
-  explicit DependenceFinder(std::map<std::string, std::vector<Index>> stores)
-      : stores_(std::move(stores)) {}
-  std::optional<Diagnostic> found;
-
-protected:
-  void visit_grid_ref(const GridRef *op) override {
-    auto it = stores_.find(op->grid);
-    if (found || it == stores_.end() || it->second == op->index)
-      return;
-    found = Diagnostic{op->loc, "'" + op->grid + "' is written at " +
-                                    print_access(op->grid, it->second) + " and read at " +
-                                    print_access(op->grid, op->index) +
-                                    " in the same sweep, so the result depends on the loop order"};
-  }
 
 private:
-  std::map<std::string, std::vector<Index>> stores_;
-};
-
-class StoreCollector : public IRVisitor {
-public:
-  std::map<std::string, std::vector<Index>> stores;
-
-protected:
-  void visit_store(const Store *op) override {
-    IRVisitor::visit_store(op);
-    stores.emplace(op->grid, op->index);
-  }
+  int conditional_ = 0;
 };
 
 } // namespace
@@ -121,6 +92,8 @@ KernelFacts analyze(const Kernel &k) {
     }
     if (!fp.writes.empty()) {
       facts.write_set.push_back(v.name);
+      if (!collect.always_written.count(v.name))
+        facts.conditional_write_set.push_back(v.name);
       facts.write_bytes += bytes;
       if (fp.reads.empty())
         facts.write_allocate_bytes += bytes;
@@ -151,14 +124,6 @@ KernelFacts analyze(const Kernel &k) {
   } halo_by_loop(facts);
   halo_by_loop.visit(k.body);
   return facts;
-}
-
-std::optional<Diagnostic> check_parallel_legality(const Kernel &k) {
-  StoreCollector stores;
-  stores.visit(k.body);
-  DependenceFinder finder(std::move(stores.stores));
-  finder.visit(k.body);
-  return finder.found;
 }
 
 } // namespace f2s

@@ -1,7 +1,7 @@
 // Facts about a kernel that the strategy, the harness and the reports need:
 // which grid points are touched, how wide the halos are, how much work and
-// compulsory memory traffic one point costs, and whether the nest may run in
-// parallel at all.
+// compulsory memory traffic one point costs. Whether the nest may run in
+// parallel at all is ast/Dependence.h's question.
 #pragma once
 
 #include "ast/IR.h"
@@ -34,16 +34,23 @@ struct KernelFacts {
   std::map<std::string, std::vector<int64_t>> grid_halo;
   /// Floating-point operations per point: + - * / as written, x**n as n-1
   /// multiplications, one per intrinsic (min/max: one per comparison).
+  /// Every branch of an IF counts, as if each were taken (an upper bound);
+  /// comparisons, logical operators and MERGE's choice are not counted.
   int64_t flops = 0;
   /// Compulsory traffic per point, in bytes: each grid read once, each grid
   /// written once, and the write-allocate read of every grid that is written
   /// without being read (a cache line must be fetched before it is written).
+  /// A grid read or written only inside an IF counts in full: its cache lines
+  /// are fetched whenever some points of them take the branch.
   int64_t read_bytes = 0;
   int64_t write_bytes = 0;
   int64_t write_allocate_bytes = 0;
   /// Grids read and written, in argument order.
   std::vector<std::string> read_set;
   std::vector<std::string> write_set;
+  /// Grids of write_set that some points may leave unwritten: every store
+  /// of them is inside an IF.
+  std::vector<std::string> conditional_write_set;
 
   int64_t bytes(bool with_write_allocate) const {
     return read_bytes + write_bytes + (with_write_allocate ? write_allocate_bytes : 0);
@@ -57,10 +64,5 @@ struct KernelFacts {
 /// Computes the facts of a kernel as the front end produced it (an
 /// untransformed nest: loops around a block of stores and assignments).
 KernelFacts analyze(const Kernel &k);
-
-/// Whether every point of the nest can be computed independently: no grid is
-/// written at the loop point and read at another offset in the same nest.
-/// Returns the reason, at the offending read, when it cannot.
-std::optional<Diagnostic> check_parallel_legality(const Kernel &k);
 
 } // namespace f2s

@@ -1,6 +1,7 @@
 #include "ast/Evaluate.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace f2s {
 
@@ -38,6 +39,8 @@ std::optional<int64_t> eval_int(const Expr &e, const std::map<std::string, int64
         r *= *x;
       return r;
     }
+    default:
+      return std::nullopt;
     }
   }
   if (const Call *c = as<Call>(e)) {
@@ -55,6 +58,11 @@ std::optional<int64_t> eval_int(const Expr &e, const std::map<std::string, int64
       return *std::max_element(args.begin(), args.end());
     case Intrinsic::Abs:
       return args[0] < 0 ? -args[0] : args[0];
+    case Intrinsic::Mod:
+      // C++'s % truncates toward zero like Fortran's MOD.
+      return args[1] == 0 ? std::nullopt : std::optional<int64_t>(args[0] % args[1]);
+    case Intrinsic::Sign:
+      return args[1] >= 0 ? std::abs(args[0]) : -std::abs(args[0]);
     default:
       return std::nullopt;
     }

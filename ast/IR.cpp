@@ -18,6 +18,8 @@ int type_bytes(Type t) {
     return 4;
   case Type::Float64:
     return 8;
+  case Type::Bool:
+    return 4;
   }
   return 0;
 }
@@ -30,15 +32,18 @@ const char *type_name(Type t) {
     return "f32";
   case Type::Float64:
     return "f64";
+  case Type::Bool:
+    return "bool";
   }
   return "?";
 }
 
 bool is_float(Type t) {
-  return t != Type::Int32;
+  return t == Type::Float32 || t == Type::Float64;
 }
 
 Type promote(Type a, Type b) {
+  assert(a != Type::Bool && b != Type::Bool && "a LOGICAL value takes part in arithmetic");
   return static_cast<uint8_t>(a) > static_cast<uint8_t>(b) ? a : b;
 }
 
@@ -64,18 +69,30 @@ Expr Unary::make(UnaryOp o, Expr x, SourceLoc l) {
   return std::make_shared<Unary>(o, std::move(x), std::move(l));
 }
 
+bool is_comparison(BinaryOp op) {
+  return op == BinaryOp::Lt || op == BinaryOp::Le || op == BinaryOp::Gt || op == BinaryOp::Ge ||
+         op == BinaryOp::Eq || op == BinaryOp::Ne;
+}
+
+bool is_logical(BinaryOp op) {
+  return op == BinaryOp::And || op == BinaryOp::Or;
+}
+
 Expr Binary::make(BinaryOp o, Expr x, Expr y, SourceLoc l) {
   assert(x && y && "Binary needs two operands");
-  Type t = o == BinaryOp::Pow ? x->type : promote(x->type, y->type);
+  Type t = is_comparison(o) || is_logical(o) ? Type::Bool
+           : o == BinaryOp::Pow              ? x->type
+                                             : promote(x->type, y->type);
   return std::make_shared<Binary>(o, std::move(x), std::move(y), t, std::move(l));
 }
 
 namespace {
 const std::map<std::string, Intrinsic> &intrinsic_table() {
   static const std::map<std::string, Intrinsic> table = {
-      {"sqrt", Intrinsic::Sqrt}, {"abs", Intrinsic::Abs}, {"min", Intrinsic::Min},
-      {"max", Intrinsic::Max},   {"exp", Intrinsic::Exp}, {"sin", Intrinsic::Sin},
-      {"cos", Intrinsic::Cos}};
+      {"sqrt", Intrinsic::Sqrt}, {"abs", Intrinsic::Abs},   {"min", Intrinsic::Min},
+      {"max", Intrinsic::Max},   {"exp", Intrinsic::Exp},   {"sin", Intrinsic::Sin},
+      {"cos", Intrinsic::Cos},   {"sign", Intrinsic::Sign}, {"log", Intrinsic::Log},
+      {"mod", Intrinsic::Mod}};
   return table;
 }
 } // namespace
@@ -100,6 +117,12 @@ Expr Call::make(Intrinsic f, std::vector<Expr> args, SourceLoc l) {
   for (const Expr &a : args)
     t = promote(t, a->type);
   return std::make_shared<Call>(f, std::move(args), t, std::move(l));
+}
+
+Expr Select::make(Expr cond, Expr a, Expr b, SourceLoc l) {
+  assert(cond && a && b && cond->type == Type::Bool && "Select needs a Bool and two values");
+  Type t = promote(a->type, b->type);
+  return std::make_shared<Select>(std::move(cond), std::move(a), std::move(b), t, std::move(l));
 }
 
 Stmt Block::make(std::vector<Stmt> s, SourceLoc l) {
@@ -156,6 +179,12 @@ Stmt Store::make(std::string g, std::vector<Index> ix, Expr v, SourceLoc l) {
 
 Stmt Assign::make(std::string v, Expr e, SourceLoc l) {
   return std::make_shared<Assign>(std::move(v), std::move(e), std::move(l));
+}
+
+Stmt IfThenElse::make(Expr cond, Stmt then_case, Stmt else_case, SourceLoc l) {
+  assert(cond && then_case && cond->type == Type::Bool && "IF needs a Bool and a body");
+  return std::make_shared<IfThenElse>(std::move(cond), std::move(then_case), std::move(else_case),
+                                      std::move(l));
 }
 
 const Variable *Kernel::find_arg(const std::string &n) const {

@@ -24,17 +24,20 @@ struct SourceLoc {
   std::string str() const;
 };
 
-/// Element and scalar types. Fortran's default INTEGER is 32 bits.
-enum class Type : uint8_t { Int32, Float32, Float64 };
+/// Element and scalar types. Fortran's default INTEGER is 32 bits. Bool is
+/// Fortran's LOGICAL as the value of a comparison or a condition; no grid or
+/// argument has it.
+enum class Type : uint8_t { Int32, Float32, Float64, Bool };
 int type_bytes(Type t);
 const char *type_name(Type t);
 bool is_float(Type t);
 /// The type of a mixed-mode Fortran operation (INTEGER < REAL(4) < REAL(8)).
+/// Bool mixes with nothing.
 Type promote(Type a, Type b);
 
 // ---------------------------------------------------------------- expressions
 
-enum class ExprKind : uint8_t { IntImm, FloatImm, Var, GridRef, Unary, Binary, Call };
+enum class ExprKind : uint8_t { IntImm, FloatImm, Var, GridRef, Unary, Binary, Call, Select };
 
 struct ExprNode {
   ExprKind kind;
@@ -93,7 +96,8 @@ struct GridRef : ExprNode {
   static Expr make(std::string g, std::vector<Index> ix, Type t, SourceLoc l = {});
 };
 
-enum class UnaryOp : uint8_t { Neg };
+/// Not is `.not.` on a Bool.
+enum class UnaryOp : uint8_t { Neg, Not };
 
 struct Unary : ExprNode {
   static constexpr ExprKind Kind = ExprKind::Unary;
@@ -105,7 +109,11 @@ struct Unary : ExprNode {
 };
 
 /// Pow is Fortran's `**`; the front end accepts only integer exponents.
-enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Pow };
+/// The comparisons (`<` or `.lt.`, ...) take two numbers and the logical
+/// operators (`.and.`, `.or.`) two Bools; both give a Bool.
+enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Pow, Lt, Le, Gt, Ge, Eq, Ne, And, Or };
+bool is_comparison(BinaryOp op);
+bool is_logical(BinaryOp op);
 
 struct Binary : ExprNode {
   static constexpr ExprKind Kind = ExprKind::Binary;
@@ -117,7 +125,9 @@ struct Binary : ExprNode {
   static Expr make(BinaryOp o, Expr x, Expr y, SourceLoc l = {});
 };
 
-enum class Intrinsic : uint8_t { Sqrt, Abs, Min, Max, Exp, Sin, Cos };
+/// Mod is Fortran's MOD (the remainder truncated toward zero, as C's `%` and
+/// fmod); Sign is SIGN(a, b): |a| with the sign of b.
+enum class Intrinsic : uint8_t { Sqrt, Abs, Min, Max, Exp, Sin, Cos, Sign, Log, Mod };
 const char *intrinsic_name(Intrinsic f);
 std::optional<Intrinsic> intrinsic_by_name(const std::string &lower_name);
 
@@ -131,9 +141,19 @@ struct Call : ExprNode {
   static Expr make(Intrinsic f, std::vector<Expr> args, SourceLoc l = {});
 };
 
+/// Fortran's MERGE(a, b, cond): a where cond holds, else b. Both values are
+/// evaluated, as MERGE allows; the printers may evaluate only the one taken.
+struct Select : ExprNode {
+  static constexpr ExprKind Kind = ExprKind::Select;
+  Expr cond, a, b;
+  Select(Expr c, Expr x, Expr y, Type t, SourceLoc l)
+      : ExprNode(Kind, t, std::move(l)), cond(std::move(c)), a(std::move(x)), b(std::move(y)) {}
+  static Expr make(Expr cond, Expr a, Expr b, SourceLoc l = {});
+};
+
 // ----------------------------------------------------------------- statements
 
-enum class StmtKind : uint8_t { Block, For, Store, Assign };
+enum class StmtKind : uint8_t { Block, For, Store, Assign, IfThenElse };
 
 struct StmtNode {
   StmtKind kind;
@@ -237,6 +257,19 @@ struct Assign : StmtNode {
   Assign(std::string v, Expr e, SourceLoc l)
       : StmtNode(Kind, std::move(l)), var(std::move(v)), value(std::move(e)) {}
   static Stmt make(std::string v, Expr e, SourceLoc l = {});
+};
+
+/// IF (cond) THEN then_case ELSE else_case END IF inside the point
+/// computation; ELSE IF is an IfThenElse as the else case. else_case may be
+/// null.
+struct IfThenElse : StmtNode {
+  static constexpr StmtKind Kind = StmtKind::IfThenElse;
+  Expr cond;
+  Stmt then_case, else_case;
+  IfThenElse(Expr c, Stmt t, Stmt e, SourceLoc l)
+      : StmtNode(Kind, std::move(l)), cond(std::move(c)), then_case(std::move(t)),
+        else_case(std::move(e)) {}
+  static Stmt make(Expr cond, Stmt then_case, Stmt else_case, SourceLoc l = {});
 };
 
 /// The loops of the perfect nest that starts at `s`, outermost first: `s`

@@ -8,10 +8,22 @@ namespace f2s {
 
 namespace {
 
-// Fortran's precedence: unary minus binds like binary minus.
+// Fortran's precedence: unary minus binds like binary minus; below the
+// arithmetic come the comparisons, .not., .and. and .or.
 int precedence(const Expr &e) {
   if (const Binary *b = as<Binary>(e)) {
     switch (b->op) {
+    case BinaryOp::Or:
+      return -3;
+    case BinaryOp::And:
+      return -2;
+    case BinaryOp::Lt:
+    case BinaryOp::Le:
+    case BinaryOp::Gt:
+    case BinaryOp::Ge:
+    case BinaryOp::Eq:
+    case BinaryOp::Ne:
+      return 0;
     case BinaryOp::Add:
     case BinaryOp::Sub:
       return 1;
@@ -22,8 +34,8 @@ int precedence(const Expr &e) {
       return 3;
     }
   }
-  if (as<Unary>(e))
-    return 1;
+  if (const Unary *u = as<Unary>(e))
+    return u->op == UnaryOp::Not ? -1 : 1;
   if (const IntImm *i = as<IntImm>(e); i && i->value < 0)
     return 1;
   return 4;
@@ -41,6 +53,22 @@ const char *op_text(BinaryOp op) {
     return "/";
   case BinaryOp::Pow:
     return "**";
+  case BinaryOp::Lt:
+    return " < ";
+  case BinaryOp::Le:
+    return " <= ";
+  case BinaryOp::Gt:
+    return " > ";
+  case BinaryOp::Ge:
+    return " >= ";
+  case BinaryOp::Eq:
+    return " == ";
+  case BinaryOp::Ne:
+    return " /= ";
+  case BinaryOp::And:
+    return " .and. ";
+  case BinaryOp::Or:
+    return " .or. ";
   }
   return "?";
 }
@@ -85,6 +113,14 @@ void print_stmt_to(std::ostringstream &out, const Stmt &s, int indent) {
     out << pad << print_grid_access(st->grid, st->index) << " = " << print_expr(st->value) << "\n";
   } else if (const Assign *a = as<Assign>(s)) {
     out << pad << a->var << " = " << print_expr(a->value) << "\n";
+  } else if (const IfThenElse *c = as<IfThenElse>(s)) {
+    out << pad << "if " << print_expr(c->cond) << " {\n";
+    print_stmt_to(out, c->then_case, indent + 1);
+    if (c->else_case) {
+      out << pad << "} else {\n";
+      print_stmt_to(out, c->else_case, indent + 1);
+    }
+    out << pad << "}\n";
   }
 }
 
@@ -140,6 +176,8 @@ std::string print_expr(const Expr &e) {
   }
   case ExprKind::Unary: {
     const Unary *u = as<Unary>(e);
+    if (u->op == UnaryOp::Not)
+      return ".not. " + parenthesize(u->a, precedence(u->a) < -1);
     return "-" + parenthesize(u->a, precedence(u->a) <= 1);
   }
   case ExprKind::Binary: {
@@ -157,6 +195,10 @@ std::string print_expr(const Expr &e) {
     for (size_t i = 0; i < c->args.size(); ++i)
       s += (i ? ", " : "") + print_expr(c->args[i]);
     return s + ")";
+  }
+  case ExprKind::Select: {
+    const Select *m = as<Select>(e);
+    return "merge(" + print_expr(m->a) + ", " + print_expr(m->b) + ", " + print_expr(m->cond) + ")";
   }
   }
   return "?";

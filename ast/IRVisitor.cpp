@@ -21,6 +21,8 @@ void IRVisitor::visit(const Expr &e) {
     return visit_binary(as<Binary>(e));
   case ExprKind::Call:
     return visit_call(as<Call>(e));
+  case ExprKind::Select:
+    return visit_select(as<Select>(e));
   }
 }
 
@@ -35,6 +37,8 @@ void IRVisitor::visit(const Stmt &s) {
     return visit_store(as<Store>(s));
   case StmtKind::Assign:
     return visit_assign(as<Assign>(s));
+  case StmtKind::IfThenElse:
+    return visit_if(as<IfThenElse>(s));
   }
 }
 
@@ -48,6 +52,11 @@ void IRVisitor::visit_binary(const Binary *op) {
 void IRVisitor::visit_call(const Call *op) {
   for (const Expr &a : op->args)
     visit(a);
+}
+void IRVisitor::visit_select(const Select *op) {
+  visit(op->cond);
+  visit(op->a);
+  visit(op->b);
 }
 void IRVisitor::visit_block(const Block *op) {
   for (const Stmt &s : op->stmts)
@@ -69,6 +78,12 @@ void IRVisitor::visit_store(const Store *op) {
 void IRVisitor::visit_assign(const Assign *op) {
   visit(op->value);
 }
+void IRVisitor::visit_if(const IfThenElse *op) {
+  visit(op->cond);
+  visit(op->then_case);
+  if (op->else_case)
+    visit(op->else_case);
+}
 
 Expr IRMutator::mutate(const Expr &e) {
   assert(e && "mutating a null expression");
@@ -87,6 +102,8 @@ Expr IRMutator::mutate(const Expr &e) {
     return visit_binary(as<Binary>(e), e);
   case ExprKind::Call:
     return visit_call(as<Call>(e), e);
+  case ExprKind::Select:
+    return visit_select(as<Select>(e), e);
   }
   return e;
 }
@@ -102,6 +119,8 @@ Stmt IRMutator::mutate(const Stmt &s) {
     return visit_store(as<Store>(s), s);
   case StmtKind::Assign:
     return visit_assign(as<Assign>(s), s);
+  case StmtKind::IfThenElse:
+    return visit_if(as<IfThenElse>(s), s);
   }
   return s;
 }
@@ -124,6 +143,11 @@ Expr IRMutator::visit_call(const Call *op, const Expr &self) {
     changed |= args.back() != a;
   }
   return changed ? Call::make(op->fn, std::move(args), op->loc) : self;
+}
+
+Expr IRMutator::visit_select(const Select *op, const Expr &self) {
+  Expr c = mutate(op->cond), a = mutate(op->a), b = mutate(op->b);
+  return c == op->cond && a == op->a && b == op->b ? self : Select::make(c, a, b, op->loc);
 }
 
 Stmt IRMutator::visit_block(const Block *op, const Stmt &self) {
@@ -152,6 +176,15 @@ Stmt IRMutator::visit_store(const Store *op, const Stmt &self) {
 Stmt IRMutator::visit_assign(const Assign *op, const Stmt &self) {
   Expr v = mutate(op->value);
   return v == op->value ? self : Assign::make(op->var, v, op->loc);
+}
+
+Stmt IRMutator::visit_if(const IfThenElse *op, const Stmt &self) {
+  Expr c = mutate(op->cond);
+  Stmt t = mutate(op->then_case);
+  Stmt e = op->else_case ? mutate(op->else_case) : nullptr;
+  if (c == op->cond && t == op->then_case && e == op->else_case)
+    return self;
+  return IfThenElse::make(c, t, e, op->loc);
 }
 
 } // namespace f2s

@@ -22,10 +22,12 @@ protected:
   virtual void visit_unary(const Unary *op);
   virtual void visit_binary(const Binary *op);
   virtual void visit_call(const Call *op);
+  virtual void visit_select(const Select *op);
   virtual void visit_block(const Block *op);
   virtual void visit_for(const For *op);
   virtual void visit_store(const Store *op);
   virtual void visit_assign(const Assign *op);
+  virtual void visit_if(const IfThenElse *op);
 };
 
 class IRMutator {
@@ -44,10 +46,12 @@ protected:
   virtual Expr visit_unary(const Unary *op, const Expr &self);
   virtual Expr visit_binary(const Binary *op, const Expr &self);
   virtual Expr visit_call(const Call *op, const Expr &self);
+  virtual Expr visit_select(const Select *op, const Expr &self);
   virtual Stmt visit_block(const Block *op, const Stmt &self);
   virtual Stmt visit_for(const For *op, const Stmt &self);
   virtual Stmt visit_store(const Store *op, const Stmt &self);
   virtual Stmt visit_assign(const Assign *op, const Stmt &self);
+  virtual Stmt visit_if(const IfThenElse *op, const Stmt &self);
 };
 
 } // namespace f2s

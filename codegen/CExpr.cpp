@@ -38,6 +38,8 @@ const char *c_type(Type t) {
     return "float";
   case Type::Float64:
     return "double";
+  case Type::Bool:
+    return "int";
   }
   return "?";
 }

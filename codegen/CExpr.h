@@ -38,11 +38,19 @@ public:
       return grid_element(g->grid, g->index);
     }
     case ExprKind::Unary:
-      return "-" + wrap(as<Unary>(e)->a, precedence(as<Unary>(e)->a) < 4);
+      return (as<Unary>(e)->op == UnaryOp::Not ? "!" : "-") +
+             wrap(as<Unary>(e)->a, precedence(as<Unary>(e)->a) < 4);
     case ExprKind::Binary:
       return print_binary(as<Binary>(e), e);
     case ExprKind::Call:
       return print_call(as<Call>(e));
+    case ExprKind::Select: {
+      // MERGE's operands are free of side effects, so evaluating only the
+      // one taken is the same as evaluating both.
+      const Select *m = as<Select>(e);
+      return "(" + print(m->cond) + " ? " + wrap(m->a, precedence(m->a) < 4) + " : " +
+             wrap(m->b, precedence(m->b) < 4) + ")";
+    }
     }
     return "?";
   }
@@ -120,6 +128,12 @@ public:
 
 private:
   static int precedence(const Expr &e) {
+    if (const Binary *b = as<Binary>(e); b && b->op == BinaryOp::Or)
+      return -2;
+    if (const Binary *b = as<Binary>(e); b && b->op == BinaryOp::And)
+      return -1;
+    if (const Binary *b = as<Binary>(e); b && is_comparison(b->op))
+      return 0;
     if (const Binary *b = as<Binary>(e))
       return b->op == BinaryOp::Add || b->op == BinaryOp::Sub ? 1 : b->op == BinaryOp::Pow ? 4 : 2;
     if (const IntImm *i = as<IntImm>(e); i && i->value < 0)
@@ -140,11 +154,41 @@ private:
     // Left to right, as Fortran groups them; a right operand of the same
     // precedence keeps its parentheses (a + (b + c) is not (a + b) + c).
     int p = precedence(self);
+    if (p <= 0) {
+      // Comparisons and logical operators: Fortran forbids chaining
+      // comparisons, so only .and./.or. nest; every operand of lower
+      // precedence than the operator is parenthesized.
+      return wrap(b->a, precedence(b->a) < p) + c_operator(b->op) +
+             wrap(b->b, precedence(b->b) <= p);
+    }
     const char *op = b->op == BinaryOp::Add   ? " + "
                      : b->op == BinaryOp::Sub ? " - "
                      : b->op == BinaryOp::Mul ? "*"
                                               : "/";
     return wrap(b->a, precedence(b->a) < p) + op + wrap(b->b, precedence(b->b) <= p);
+  }
+
+  static const char *c_operator(BinaryOp op) {
+    switch (op) {
+    case BinaryOp::Lt:
+      return " < ";
+    case BinaryOp::Le:
+      return " <= ";
+    case BinaryOp::Gt:
+      return " > ";
+    case BinaryOp::Ge:
+      return " >= ";
+    case BinaryOp::Eq:
+      return " == ";
+    case BinaryOp::Ne:
+      return " != ";
+    case BinaryOp::And:
+      return " && ";
+    case BinaryOp::Or:
+      return " || ";
+    default:
+      return " ? ";
+    }
   }
 
   // x**n with integer n is expanded by GCC's middle end from __builtin_powi
@@ -158,6 +202,8 @@ private:
       return "__builtin_powif(" + base + ", (int)(" + exponent + "))";
     case Type::Int32:
       return "f2s_ipow(" + base + ", " + exponent + ")";
+    case Type::Bool:
+      break;
     }
     return "?";
   }
@@ -184,6 +230,18 @@ private:
     case Intrinsic::Abs:
       return (t == Type::Int32 ? std::string("labs") : std::string("fabs") + c_math_suffix(t)) +
              "(" + args(0) + ")";
+    case Intrinsic::Sign:
+      // gfortran's SIGN(a, b) for reals is copysign: b = -0.0 gives -|a|.
+      if (t != Type::Int32)
+        return std::string("copysign") + c_math_suffix(t) + "(" + args(0) + ")";
+      return "(" + wrap(c->args[1], false) + " >= 0 ? labs(" + print(c->args[0]) + ") : -labs(" +
+             print(c->args[0]) + "))";
+    case Intrinsic::Mod:
+      // Both C's % and fmod truncate toward zero, as Fortran's MOD does.
+      if (t != Type::Int32)
+        return std::string("fmod") + c_math_suffix(t) + "(" + args(0) + ")";
+      return "(" + wrap(c->args[0], precedence(c->args[0]) < 4) + " % " +
+             wrap(c->args[1], precedence(c->args[1]) < 4) + ")";
     default:
       return std::string(intrinsic_name(c->fn)) + c_math_suffix(t) + "(" + args(0) + ")";
     }

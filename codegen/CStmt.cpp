@@ -185,6 +185,14 @@ void CStmtPrinter::print(const Stmt &s, int indent) {
     out_ << pad << target << " = " << exprs_.print(st->value) << ";\n";
   } else if (const Assign *a = as<Assign>(s)) {
     out_ << pad << c_name(a->var) << " = " << exprs_.print(a->value) << ";\n";
+  } else if (const IfThenElse *c = as<IfThenElse>(s)) {
+    out_ << pad << "if (" << exprs_.print(c->cond) << ") {\n";
+    print(c->then_case, indent + 1);
+    if (c->else_case) {
+      out_ << pad << "} else {\n";
+      print(c->else_case, indent + 1);
+    }
+    out_ << pad << "}\n";
   }
 }
 

@@ -19,30 +19,26 @@ struct Access {
   std::set<std::string> read, written;
 };
 
-void collect(const Expr &e, Access &acc) {
-  if (const GridRef *g = as<GridRef>(e))
-    acc.read.insert(g->grid);
-  else if (const Unary *u = as<Unary>(e))
-    collect(u->a, acc);
-  else if (const Binary *b = as<Binary>(e)) {
-    collect(b->a, acc);
-    collect(b->b, acc);
-  } else if (const Call *c = as<Call>(e))
-    for (const Expr &a : c->args)
-      collect(a, acc);
-}
+/// Every grid reference, conditional ones included.
+class AccessCollector : public IRVisitor {
+public:
+  explicit AccessCollector(Access &acc) : acc_(acc) {}
+
+protected:
+  void visit_grid_ref(const GridRef *op) override { acc_.read.insert(op->grid); }
+  void visit_store(const Store *op) override {
+    acc_.written.insert(op->grid);
+    IRVisitor::visit_store(op);
+  }
+  // Loop bounds are scalar expressions.
+  void visit_for(const For *op) override { visit(op->body); }
+
+private:
+  Access &acc_;
+};
 
 void collect(const Stmt &s, Access &acc) {
-  if (const Block *b = as<Block>(s))
-    for (const Stmt &c : b->stmts)
-      collect(c, acc);
-  else if (const For *f = as<For>(s))
-    collect(f->body, acc);
-  else if (const Store *st = as<Store>(s)) {
-    acc.written.insert(st->grid);
-    collect(st->value, acc);
-  } else if (const Assign *a = as<Assign>(s))
-    collect(a->value, acc);
+  AccessCollector(acc).visit(s);
 }
 
 /// The mapped loops of the nest: block loops per axis and the block shape.
@@ -121,6 +117,14 @@ public:
            << ";\n";
     } else if (const Assign *a = as<Assign>(s)) {
       out_ << pad << c_name(a->var) << " = " << exprs_.print(a->value) << ";\n";
+    } else if (const IfThenElse *c = as<IfThenElse>(s)) {
+      out_ << pad << "if (" << exprs_.print(c->cond) << ") {\n";
+      print(c->then_case, indent + 1);
+      if (c->else_case) {
+        out_ << pad << "} else {\n";
+        print(c->else_case, indent + 1);
+      }
+      out_ << pad << "}\n";
     }
   }
 

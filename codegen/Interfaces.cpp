@@ -20,6 +20,8 @@ const char *iso_c_kind(Type t) {
     return "c_float";
   case Type::Float64:
     return "c_double";
+  case Type::Bool:
+    break; // no argument is LOGICAL
   }
   return "?";
 }

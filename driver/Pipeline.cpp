@@ -1,6 +1,7 @@
 #include "driver/Pipeline.h"
 
 #include "ast/Analysis.h"
+#include "ast/Dependence.h"
 #include "ast/IRPrinter.h"
 #include "frontend/Frontend.h"
 #include "harness/CudaBuild.h"
@@ -73,7 +74,7 @@ void check_kernels(const std::vector<Kernel> &kernels, const std::string &lib_na
                    const std::vector<std::string> &targets) {
   std::map<std::string, const Kernel *> exported;
   for (const Kernel &k : kernels) {
-    if (auto reason = check_parallel_legality(k))
+    if (auto reason = find_dependence(k))
       throw UserError(*reason);
     std::vector<std::string> names = {k.name};
     for (const std::string &t : targets)

@@ -4,6 +4,9 @@
 // Frontend.cpp collected.
 #include "frontend/ParseTree.h"
 
+#include "ast/IRVisitor.h"
+
+#include "flang/Parser/parse-tree-visitor.h"
 #include "flang/Parser/tools.h"
 
 #include <algorithm>
@@ -131,18 +134,23 @@ private:
   void use_free(const Decl &d, const SourceLoc &use) {
     if (!free_.count(d.name))
       free_[d.name] = &d;
-    if (!first_read_.count(d.name))
-      first_read_[d.name] = use;
   }
 
   // The nest ---------------------------------------------------------------
   const fp::LoopControl::Bounds &loop_bounds(const fp::DoConstruct &d) const;
   const fp::DoConstruct *only_do(const fp::Block &b) const;
   Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
+  Expr lower_colour_start(const fp::Expr &lower, const std::string &loop_var,
+                          const SourceLoc &step_loc);
   Expr lower_bound(const fp::Expr &e, const std::string &loop_var);
 
   // Statements ---------------------------------------------------------------
   Stmt lower_statement(const fp::ExecutionPartConstruct &c);
+  Stmt lower_block(const fp::Block &b, const SourceLoc &loc);
+  Stmt lower_action(const fp::ActionStmt &a, const SourceLoc &loc,
+                    const fp::ExecutableConstruct *construct);
+  Stmt lower_if_construct(const fp::IfConstruct &c);
+  Expr lower_condition(const fp::ScalarLogicalExpr &e);
   Stmt lower_assignment(const fp::AssignmentStmt &a, const SourceLoc &loc);
   Stmt lower_store(const fp::Name &name, const std::vector<const fp::Expr *> &subs,
                    const fp::Expr &rhs, const SourceLoc &loc, fp::CharBlock lhs_text);
@@ -150,10 +158,14 @@ private:
 
   // Expressions --------------------------------------------------------------
   Expr lower_expr(const fp::Expr &e);
+  /// lower_expr, for an operand that must be a number (or LOGICAL).
+  Expr numeric(const fp::Expr &e);
+  Expr logical(const fp::Expr &e);
   Expr lower_literal(const fp::LiteralConstant &c, const SourceLoc &loc) const;
   Expr lower_name(const fp::Name &n);
   Expr lower_designator(const fp::Designator &d, fp::CharBlock source);
   Expr lower_function_reference(const fp::FunctionReference &f);
+  Expr lower_temp(const std::string &name, const SourceLoc &loc);
   Expr lower_grid_ref(const Decl &decl, const fp::Name &name,
                       const std::vector<const fp::Expr *> &subs);
   Expr lower_parameter(const Decl &d, const SourceLoc &loc);
@@ -178,8 +190,25 @@ private:
   /// declared name in argument order.
   mutable std::map<std::string, Decl> implicit_;
   static constexpr int kImplicitOrder = 1 << 24;
-  std::map<std::string, SourceLoc> first_read_;
   std::vector<Variable> temps_;
+  /// Scalars assigned anywhere in the region: temporaries private to a
+  /// point, whatever the order of their reads and writes (whether each read
+  /// follows an assignment is for ast/Dependence to decide).
+  std::set<std::string> assigned_;
+};
+
+/// Collects the scalar names on the left of assignments, in every branch.
+struct AssignedScalars {
+  std::set<std::string> names;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::AssignmentStmt &a) {
+    const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a.t).u);
+    const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+    if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr)
+      names.insert(text_of(name->source));
+    return false;
+  }
 };
 
 // ------------------------------------------------------------- the loop nest
@@ -238,11 +267,8 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     nest.push_back(inner);
     if (nest.size() > 3)
       fail(at(std::get<fp::Statement<fp::NonLabelDoStmt>>(inner->t).source),
-           std::string("A ") + kRegion + " must be a nest of 2 or 3 DO loops, not more");
+           std::string("A ") + kRegion + " must be a nest of 1, 2 or 3 DO loops, not more");
   }
-  if (nest.size() < 2)
-    fail(at(std::get<fp::Statement<fp::NonLabelDoStmt>>(outer.t).source),
-         std::string("A ") + kRegion + " must be a nest of 2 or 3 DO loops, not 1");
   for (const fp::DoConstruct *d : nest) {
     const auto &bounds = loop_bounds(*d);
     std::string var = text_of(bounds.name.thing.source);
@@ -254,6 +280,11 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
       fail(at(bounds.name.thing.source), "Loop variable '" + var + "' must be an INTEGER scalar");
     loop_vars_.push_back(var);
   }
+  AssignedScalars assigned;
+  fp::Walk(std::get<fp::Block>(nest.back()->t), assigned);
+  for (const std::string &n : assigned.names)
+    if (!is_loop_var(n))
+      assigned_.insert(n);
 
   Kernel k;
   k.name = name;
@@ -265,7 +296,8 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   k.temps = temps_;
 
   if (directive_.tune_size.empty()) {
-    k.tune_size.assign(nest.size(), nest.size() == 3 ? 256 : 1024);
+    // About 16 M points in 3D and 1 M in 2D and 1D: well beyond the caches.
+    k.tune_size.assign(nest.size(), nest.size() == 3 ? 256 : nest.size() == 2 ? 1024 : 1 << 20);
   } else if (directive_.tune_size.size() != nest.size()) {
     fail(directive_.tune_size_loc, "TUNE_SIZE needs one size per loop of the nest, " +
                                        std::to_string(nest.size()) + ", not " +
@@ -334,6 +366,27 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
   const auto &bounds = loop_bounds(d);
   SourceLoc loc = at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source);
   const std::string &var = loop_vars_[level];
+  if (bounds.step) {
+    // The red-black form of the innermost loop, `do i = lo + mod(e, 2), hi, 2`,
+    // is the colour test `mod(i - (lo + mod(e, 2)), 2) == 0` on every i from
+    // lo to hi: the same points whenever MOD(e, 2) is not negative (for a
+    // negative odd e, Fortran's loop would also visit lo - 1).
+    const fp::Expr &step = bounds.step->thing.value();
+    const auto *two = as<IntImm>(lower_bound(step, var));
+    if (two && two->value == 2 && level + 1 == nest.size()) {
+      Expr start = lower_colour_start(bounds.lower.thing.value(), var, at(step.source));
+      Expr lo = as<Binary>(start)->a;
+      Expr hi = lower_bound(bounds.upper.thing.value(), var);
+      Expr i = Var::make(var, Type::Int32, loc);
+      Expr even = Binary::make(
+          BinaryOp::Eq,
+          Call::make(Intrinsic::Mod,
+                     {Binary::make(BinaryOp::Sub, i, start, loc), IntImm::make(2, loc)}, loc),
+          IntImm::make(0, loc), loc);
+      Stmt body = IfThenElse::make(even, lower_block(std::get<fp::Block>(d.t), loc), nullptr, loc);
+      return For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc);
+    }
+  }
   Expr lo = lower_bound(bounds.lower.thing.value(), var);
   Expr hi = lower_bound(bounds.upper.thing.value(), var);
   if (bounds.step) {
@@ -347,28 +400,151 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
   if (level + 1 < nest.size()) {
     body = lower_nest(nest, level + 1);
   } else {
-    std::vector<Stmt> stmts;
-    for (const fp::ExecutionPartConstruct &c : std::get<fp::Block>(d.t))
-      if (!is_continue(c))
-        stmts.push_back(lower_statement(c));
-    body = Block::make(std::move(stmts), loc);
+    body = lower_block(std::get<fp::Block>(d.t), loc);
   }
   return For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc);
 }
 
+/// `lo + mod(e, 2)` (or `mod(e, 2) + lo`) as the start of a stride-2 loop,
+/// with lo free of the loops and e an INTEGER expression of the outer loop
+/// variables and the region's scalars.
+Expr RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string &loop_var,
+                                        const SourceLoc &step_loc) {
+  auto refuse = [&]() -> Expr {
+    fail(step_loc, "The DO loop over '" + loop_var + "' must have a step of 1 in a " + kRegion +
+                       ", or a step of 2 in the red-black form 'DO " + loop_var +
+                       " = lo + MOD(e, 2), hi, 2'");
+  };
+  const auto *add = std::get_if<fp::Expr::Add>(&lower.u);
+  if (!add)
+    return refuse();
+  auto as_mod = [&](const fp::Expr &x) -> const fp::Expr * {
+    const auto *f = std::get_if<fc::Indirection<fp::FunctionReference>>(&x.u);
+    if (!f)
+      return nullptr;
+    const fp::Call &call = f->value().v;
+    const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(call.t).u);
+    const auto &args = std::get<std::list<fp::ActualArgSpec>>(call.t);
+    if (!name || text_of(name->source) != "mod" || args.size() != 2 || declared("mod"))
+      return nullptr;
+    const auto *e =
+        std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(args.front().t).u);
+    const auto *m =
+        std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(args.back().t).u);
+    if (!e || !m)
+      return nullptr;
+    const auto *two = as<IntImm>(lower_bound(m->value(), loop_var));
+    return two && two->value == 2 ? &e->value() : nullptr;
+  };
+  const fp::Expr &left = std::get<0>(add->t).value(), &right = std::get<1>(add->t).value();
+  const fp::Expr *e = as_mod(right);
+  const fp::Expr *base = &left;
+  if (!e) {
+    e = as_mod(left);
+    base = &right;
+  }
+  if (!e)
+    return refuse();
+  Expr lo = lower_bound(*base, loop_var);
+  Expr parity = lower_expr(*e);
+  struct Check : IRVisitor {
+    const std::string &loop_var;
+    const std::set<std::string> &assigned;
+    bool ok = true;
+    Check(const std::string &v, const std::set<std::string> &a) : loop_var(v), assigned(a) {}
+    void visit_grid_ref(const GridRef *) override { ok = false; }
+    void visit_var(const Var *v) override {
+      ok = ok && v->name != loop_var && !assigned.count(v->name);
+    }
+  } check(loop_var, assigned_);
+  check.visit(parity);
+  if (!check.ok || parity->type != Type::Int32)
+    fail(at(e->source), "'" + text_of(e->source) +
+                            "' must be an INTEGER expression of the outer "
+                            "loop variables and scalar arguments to choose the colour of the DO "
+                            "loop over '" +
+                            loop_var + "'");
+  return Binary::make(BinaryOp::Add, lo,
+                      Call::make(Intrinsic::Mod, {parity, IntImm::make(2, lo->loc)}, lo->loc),
+                      lo->loc);
+}
+
 // ---------------------------------------------------------------- statements
+
+Stmt RegionLowering::lower_block(const fp::Block &b, const SourceLoc &loc) {
+  std::vector<Stmt> stmts;
+  for (const fp::ExecutionPartConstruct &c : b)
+    if (!is_continue(c))
+      stmts.push_back(lower_statement(c));
+  return Block::make(std::move(stmts), loc);
+}
 
 Stmt RegionLowering::lower_statement(const fp::ExecutionPartConstruct &c) {
   SourceLoc loc = at_node(c);
   const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
   if (!exec)
     fail(loc, std::string("This statement is not allowed inside a ") + kRegion);
+  if (const auto *i = std::get_if<fc::Indirection<fp::IfConstruct>>(&exec->u))
+    return lower_if_construct(i->value());
   const auto *action = std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u);
   if (!action)
     reject(*exec, loc);
-  if (const auto *a = std::get_if<fc::Indirection<fp::AssignmentStmt>>(&action->statement.u))
-    return lower_assignment(a->value(), at(action->source));
-  reject(*exec, loc);
+  return lower_action(action->statement, at(action->source), exec);
+}
+
+/// An assignment, or a one-line IF around one. `construct` is the statement
+/// to name in an error; null for the action of an IF statement.
+Stmt RegionLowering::lower_action(const fp::ActionStmt &a, const SourceLoc &loc,
+                                  const fp::ExecutableConstruct *construct) {
+  if (const auto *as = std::get_if<fc::Indirection<fp::AssignmentStmt>>(&a.u))
+    return lower_assignment(as->value(), loc);
+  if (const auto *i = std::get_if<fc::Indirection<fp::IfStmt>>(&a.u)) {
+    const fp::IfStmt &stmt = i->value();
+    Expr cond = lower_condition(std::get<fp::ScalarLogicalExpr>(stmt.t));
+    const auto &action = std::get<fp::UnlabeledStatement<fp::ActionStmt>>(stmt.t);
+    Stmt then_case = lower_action(action.statement, at(action.source), nullptr);
+    return IfThenElse::make(cond, then_case, nullptr, loc);
+  }
+  if (construct)
+    reject(*construct, loc);
+  fail(loc, std::string("Only an assignment may follow IF (...) inside a ") + kRegion);
+}
+
+/// IF ... ELSE IF ... ELSE ... END IF: each ELSE IF is an IF in the else case
+/// of the one before.
+Stmt RegionLowering::lower_if_construct(const fp::IfConstruct &c) {
+  const auto &if_then = std::get<fp::Statement<fp::IfThenStmt>>(c.t);
+  SourceLoc loc = at(if_then.source);
+  Expr cond = lower_condition(std::get<fp::ScalarLogicalExpr>(if_then.statement.t));
+  Stmt then_case = lower_block(std::get<fp::Block>(c.t), loc);
+  struct Arm {
+    Expr cond;
+    Stmt body;
+    SourceLoc loc;
+  };
+  std::vector<Arm> arms;
+  for (const fp::IfConstruct::ElseIfBlock &e :
+       std::get<std::list<fp::IfConstruct::ElseIfBlock>>(c.t)) {
+    const auto &stmt = std::get<fp::Statement<fp::ElseIfStmt>>(e.t);
+    SourceLoc arm_loc = at(stmt.source);
+    Expr arm_cond = lower_condition(std::get<fp::ScalarLogicalExpr>(stmt.statement.t));
+    arms.push_back({arm_cond, lower_block(std::get<fp::Block>(e.t), arm_loc), arm_loc});
+  }
+  Stmt else_case;
+  if (const auto &e = std::get<std::optional<fp::IfConstruct::ElseBlock>>(c.t))
+    else_case = lower_block(std::get<fp::Block>(e->t),
+                            at(std::get<fp::Statement<fp::ElseStmt>>(e->t).source));
+  for (auto arm = arms.rbegin(); arm != arms.rend(); ++arm)
+    else_case = IfThenElse::make(arm->cond, arm->body, else_case, arm->loc);
+  return IfThenElse::make(cond, then_case, else_case, loc);
+}
+
+Expr RegionLowering::lower_condition(const fp::ScalarLogicalExpr &e) {
+  const fp::Expr &x = e.thing.thing.value();
+  Expr cond = lower_expr(x);
+  if (cond->type != Type::Bool)
+    fail(at(x.source), "The condition '" + text_of(x.source) + "' must be LOGICAL");
+  return cond;
 }
 
 void RegionLowering::reject(const fp::ExecutableConstruct &c, const SourceLoc &loc) const {
@@ -487,17 +663,8 @@ Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceL
         fail(var_loc, "Whole array '" + var + "' cannot be assigned inside a " + kRegion);
       if (decl->parameter)
         fail(var_loc, "Named constant '" + var + "' cannot be assigned");
-      Type type = usable_type(*decl, var_loc);
-      Expr value = lower_expr(rhs);
-      if (auto read = first_read_.find(var); read != first_read_.end())
-        fail(read->second, "'" + var + "' is read before it is assigned in the " +
-                               std::string(kRegion) +
-                               ", so its value is carried between "
-                               "iterations");
-      bool known = std::any_of(temps_.begin(), temps_.end(),
-                               [&](const Variable &t) { return t.name == var; });
-      if (!known)
-        temps_.push_back(Variable{var, type, {}, decl->loc});
+      Expr value = numeric(rhs);
+      lower_temp(var, var_loc);
       return Assign::make(var, value, loc);
     }
   }
@@ -529,7 +696,7 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
                        "' is not at the loop point; its subscripts must be the loop variables " +
                        vars);
   }
-  Expr value = lower_expr(rhs);
+  Expr value = numeric(rhs);
   return Store::make(grid, index, value, loc);
 }
 
@@ -551,7 +718,26 @@ Expr RegionLowering::lower_expr(const fp::Expr &e) {
                              std::is_same_v<T, fp::Expr::UnaryPlus>) {
           return lower_expr(x.v.value());
         } else if constexpr (std::is_same_v<T, fp::Expr::Negate>) {
-          return Unary::make(UnaryOp::Neg, lower_expr(x.v.value()), loc);
+          return Unary::make(UnaryOp::Neg, numeric(x.v.value()), loc);
+        } else if constexpr (std::is_same_v<T, fp::Expr::NOT>) {
+          return Unary::make(UnaryOp::Not, logical(x.v.value()), loc);
+        } else if constexpr (std::is_same_v<T, fp::Expr::LT> || std::is_same_v<T, fp::Expr::LE> ||
+                             std::is_same_v<T, fp::Expr::GT> || std::is_same_v<T, fp::Expr::GE> ||
+                             std::is_same_v<T, fp::Expr::EQ> || std::is_same_v<T, fp::Expr::NE>) {
+          BinaryOp op = std::is_same_v<T, fp::Expr::LT>   ? BinaryOp::Lt
+                        : std::is_same_v<T, fp::Expr::LE> ? BinaryOp::Le
+                        : std::is_same_v<T, fp::Expr::GT> ? BinaryOp::Gt
+                        : std::is_same_v<T, fp::Expr::GE> ? BinaryOp::Ge
+                        : std::is_same_v<T, fp::Expr::EQ> ? BinaryOp::Eq
+                                                          : BinaryOp::Ne;
+          Expr a = numeric(std::get<0>(x.t).value());
+          Expr b = numeric(std::get<1>(x.t).value());
+          return Binary::make(op, a, b, loc);
+        } else if constexpr (std::is_same_v<T, fp::Expr::AND> || std::is_same_v<T, fp::Expr::OR>) {
+          BinaryOp op = std::is_same_v<T, fp::Expr::AND> ? BinaryOp::And : BinaryOp::Or;
+          Expr a = logical(std::get<0>(x.t).value());
+          Expr b = logical(std::get<1>(x.t).value());
+          return Binary::make(op, a, b, loc);
         } else if constexpr (std::is_same_v<T, fp::Expr::Add> ||
                              std::is_same_v<T, fp::Expr::Subtract> ||
                              std::is_same_v<T, fp::Expr::Multiply> ||
@@ -564,8 +750,8 @@ Expr RegionLowering::lower_expr(const fp::Expr &e) {
                                                                 : BinaryOp::Pow;
           const fp::Expr &left = std::get<0>(x.t).value();
           const fp::Expr &right = std::get<1>(x.t).value();
-          Expr a = lower_expr(left);
-          Expr b = lower_expr(right);
+          Expr a = numeric(left);
+          Expr b = numeric(right);
           if (op == BinaryOp::Pow && b->type != Type::Int32)
             fail(at(right.source), "The exponent '" + text_of(right.source) +
                                        "' must be INTEGER inside a " + kRegion);
@@ -575,6 +761,20 @@ Expr RegionLowering::lower_expr(const fp::Expr &e) {
         }
       },
       e.u);
+}
+
+Expr RegionLowering::numeric(const fp::Expr &e) {
+  Expr x = lower_expr(e);
+  if (x->type == Type::Bool)
+    fail(at(e.source), "'" + text_of(e.source) + "' is LOGICAL where a number is needed");
+  return x;
+}
+
+Expr RegionLowering::logical(const fp::Expr &e) {
+  Expr x = lower_expr(e);
+  if (x->type != Type::Bool)
+    fail(at(e.source), "'" + text_of(e.source) + "' is not LOGICAL");
+  return x;
 }
 
 Expr RegionLowering::lower_literal(const fp::LiteralConstant &c, const SourceLoc &loc) const {
@@ -665,9 +865,12 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
                     : "'" + name + "' is a loop variable and cannot be used here");
     return Var::make(name, Type::Int32, loc);
   }
-  for (const Variable &t : temps_)
-    if (t.name == name)
-      return Var::make(name, t.type, loc);
+  if (assigned_.count(name)) {
+    if (bound_of_ || in_dims_)
+      fail(loc, "'" + name + "' is assigned inside the " + kRegion +
+                    ", so it cannot be used in the bounds of its loops or arrays");
+    return lower_temp(name, loc);
+  }
   const Decl *d = lookup(name, loc);
   if (!d)
     fail(loc, "'" + name + "' is not declared");
@@ -679,6 +882,23 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
     fail(loc, "Whole array '" + name + "' cannot be used inside a " + kRegion);
   Type type = usable_type(*d, loc);
   use_free(*d, loc);
+  return Var::make(name, type, loc);
+}
+
+/// A scalar assigned in the region, as a temporary private to each point.
+Expr RegionLowering::lower_temp(const std::string &name, const SourceLoc &loc) {
+  for (const Variable &t : temps_)
+    if (t.name == name)
+      return Var::make(name, t.type, loc);
+  const Decl *decl = lookup(name, loc);
+  if (!decl)
+    fail(loc, "'" + name + "' is not declared");
+  if (decl->shape)
+    fail(loc, "Whole array '" + name + "' cannot be assigned inside a " + kRegion);
+  if (decl->parameter)
+    fail(loc, "Named constant '" + name + "' cannot be assigned");
+  Type type = usable_type(*decl, loc);
+  temps_.push_back(Variable{name, type, {}, decl->loc});
   return Var::make(name, type, loc);
 }
 
@@ -732,18 +952,30 @@ Expr RegionLowering::lower_function_reference(const fp::FunctionReference &f) {
   }
   if (is_loop_var(fn))
     fail(loc, "'" + fn + "' is not an array");
+  if (fn == "merge") {
+    if (args.size() != 3)
+      fail(loc, "Intrinsic 'merge' needs exactly three arguments");
+    Expr a = numeric(*args[0]), b = numeric(*args[1]);
+    return Select::make(logical(*args[2]), a, b, loc);
+  }
   auto intrinsic = intrinsic_by_name(fn);
   if (!intrinsic)
-    fail(loc, "A reference to function '" + fn + "' is not allowed inside a " + kRegion +
-                  "; only SQRT, ABS, MIN, MAX, EXP, SIN and COS are");
+    fail(loc, "'" + fn +
+                  "' is an unknown function, so what it reads and writes cannot be known; "
+                  "only the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, COS and "
+                  "MERGE are allowed inside a " +
+                  kRegion);
   bool min_max = *intrinsic == Intrinsic::Min || *intrinsic == Intrinsic::Max;
+  bool two = *intrinsic == Intrinsic::Mod || *intrinsic == Intrinsic::Sign;
   if (min_max && args.size() < 2)
     fail(loc, "Intrinsic '" + fn + "' needs at least two arguments");
-  if (!min_max && args.size() != 1)
+  if (two && args.size() != 2)
+    fail(loc, "Intrinsic '" + fn + "' needs exactly two arguments");
+  if (!min_max && !two && args.size() != 1)
     fail(loc, "Intrinsic '" + fn + "' needs exactly one argument");
   std::vector<Expr> lowered;
   for (const fp::Expr *a : args)
-    lowered.push_back(lower_expr(*a));
+    lowered.push_back(numeric(*a));
   return Call::make(*intrinsic, std::move(lowered), loc);
 }
 

@@ -176,6 +176,19 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
     if (e != access.extent.end())
       size.ints[v.name] = v.bound_of->upper ? e->second.second : e->second.first;
   }
+  // Integers that only the point computation reads (a colour, a switch)
+  // change what is computed, not how much: any fixed value times the same
+  // work, and 1 takes the branches a colour test takes on odd sweeps.
+  std::set<std::string> in_bounds;
+  for (const Variable &v : k.args)
+    for (const Dim &d : v.dims)
+      for (const Expr &e : {d.lo, d.hi})
+        for (const std::string &n : vars_of(e))
+          in_bounds.insert(n);
+  for (const Variable &v : k.args)
+    if (!v.is_grid() && v.type == Type::Int32 && !size.ints.count(v.name) &&
+        !in_bounds.count(v.name))
+      size.ints[v.name] = 1;
   // Other integers that appear only in array bounds are not set by the loops.
   for (const Variable &v : k.args)
     if (!v.is_grid() && v.type == Type::Int32 && !size.ints.count(v.name))

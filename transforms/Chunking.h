@@ -22,7 +22,7 @@ namespace f2s {
 /// own group) until transforms/ThreadBlocking shares blocks within groups.
 ///
 /// The loops must be Serial and legal to run in parallel (the caller checked
-/// check_parallel_legality); throws std::invalid_argument otherwise. Loops
+/// find_dependence in ast/Dependence.h); throws std::invalid_argument otherwise. Loops
 /// whose bounds depend on an outer block loop end the collapsed set.
 Kernel chunk_blocks(const Kernel &k);
 

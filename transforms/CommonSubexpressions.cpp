@@ -59,6 +59,10 @@ public:
         s += key(a) + ",";
       return s + ")";
     }
+    case ExprKind::Select: {
+      const Select *m = as<Select>(e);
+      return "m" + t + "(" + key(m->cond) + "," + key(m->a) + "," + key(m->b) + ")";
+    }
     }
     return "?";
   }
@@ -83,6 +87,9 @@ int node_count(const Expr &e) {
       n += node_count(a);
     return n;
   }
+  case ExprKind::Select:
+    return 1 + node_count(as<Select>(e)->cond) + node_count(as<Select>(e)->a) +
+           node_count(as<Select>(e)->b);
   default:
     return 1;
   }
@@ -135,9 +142,14 @@ void count_in(const Expr &e, const Keys &keys, size_t stmt,
   else if (const Binary *b = as<Binary>(e)) {
     count_in(b->a, keys, stmt, occ);
     count_in(b->b, keys, stmt, occ);
-  } else if (const Call *c = as<Call>(e))
+  } else if (const Call *c = as<Call>(e)) {
     for (const Expr &a : c->args)
       count_in(a, keys, stmt, occ);
+  } else if (const Select *m = as<Select>(e)) {
+    count_in(m->cond, keys, stmt, occ);
+    count_in(m->a, keys, stmt, occ);
+    count_in(m->b, keys, stmt, occ);
+  }
 }
 
 /// Replaces every occurrence of the subexpression with key `key` (in the
@@ -158,6 +170,9 @@ protected:
   }
   Expr visit_call(const Call *op, const Expr &self) override {
     return matches(self) ? temp_ : IRMutator::visit_call(op, self);
+  }
+  Expr visit_select(const Select *op, const Expr &self) override {
+    return matches(self) ? temp_ : IRMutator::visit_select(op, self);
   }
 
 private:
@@ -181,6 +196,8 @@ protected:
       out.insert(out.end(), done.begin(), done.end());
       run.clear();
     };
+    // A run ends at an IF: a subexpression of a branch is shared only within
+    // that branch, so nothing is computed that the branch taken would not.
     for (const Stmt &s : op->stmts) {
       if (s->kind == StmtKind::Store || s->kind == StmtKind::Assign) {
         run.push_back(s);

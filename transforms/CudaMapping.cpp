@@ -21,6 +21,8 @@ bool mentions(const Expr &e, const std::set<std::string> &vars) {
       if (mentions(a, vars))
         return true;
   }
+  if (const Select *m = as<Select>(e))
+    return mentions(m->cond, vars) || mentions(m->a, vars) || mentions(m->b, vars);
   return false;
 }
 

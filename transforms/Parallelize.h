@@ -7,7 +7,7 @@
 namespace f2s {
 
 /// Marks the outermost loop LoopExec::Parallel. The caller has checked that
-/// the nest is legal to run in parallel (check_parallel_legality).
+/// the nest is legal to run in parallel (find_dependence in ast/Dependence.h).
 Kernel parallelize_outer(const Kernel &k);
 
 } // namespace f2s

@@ -10,6 +10,7 @@ D=.device-cuda
 rm -rf $D && mkdir -p $D/lib $D/bin $D/fortlibs
 cp $B/driver/f2stencil $D/ && strip $D/f2stencil
 for e in laplacian divergence gradient star7 star13 himeno19 box27 \
+         jacobi1d jacobi2d poisson2d fdtd2d upwind2d gsrb3d \
          laplacian_f77 jacobi3d_f77 heat3d_modern; do
   src=examples/$e/$e.f90
   [ -f $src ] || src=examples/$e/$e.f

@@ -26,9 +26,16 @@ start=$SECONDS
   nvcc --version | tail -1
   if [ "${CHECKS:-1}" = 1 ]; then
     echo "== Fortran checking programs through the library, F2S_TARGET=cuda"
-    for e in laplacian divergence gradient star7 star13 himeno19 box27 \
+    for e in laplacian divergence gradient star7 star13 himeno19 box27 gsrb3d \
              laplacian_f77 jacobi3d_f77 heat3d_modern; do
       F2S_TARGET=cuda $D/bin/${e}_check 67 45 33
+      F2S_TARGET=cuda $D/bin/${e}_check
+    done
+    # The 1D and 2D examples take one size per loop.
+    F2S_TARGET=cuda $D/bin/jacobi1d_check 100003
+    F2S_TARGET=cuda $D/bin/jacobi1d_check
+    for e in jacobi2d poisson2d fdtd2d upwind2d; do
+      F2S_TARGET=cuda $D/bin/${e}_check 67 45
       F2S_TARGET=cuda $D/bin/${e}_check
     done
     echo "== data region"
@@ -43,7 +50,8 @@ start=$SECONDS
 } 2>&1 | tee $R/checks.log
 save
 mkdir -p $R/src
-for e in laplacian divergence gradient star7 star13 himeno19 box27; do
+for e in laplacian divergence gradient star7 star13 himeno19 box27 \
+         jacobi1d jacobi2d poisson2d fdtd2d upwind2d gsrb3d; do
   if [ "$PREC" = single ]; then
     sed 's/real(8)/real(4)/g' examples/$e/$e.f90 > $R/src/$e.f90
   else
@@ -51,9 +59,13 @@ for e in laplacian divergence gradient star7 star13 himeno19 box27; do
   fi
 done
 if [ "${ODD:-1}" = 1 ]; then
-  echo "== every candidate verified at 259x131x97" | tee -a $R/checks.log
-  for e in star7 laplacian box27 star13 divergence gradient himeno19; do
-    timeout 120 $D/f2stencil -q --target=cuda --tune-size 259,131,97 --reps 1 -j 16 \
+  echo "== every candidate verified at 259x131x97 (3D), 259x131 (2D), 100003 (1D)" | tee -a $R/checks.log
+  for spec in star7:259,131,97 laplacian:259,131,97 box27:259,131,97 star13:259,131,97 \
+              divergence:259,131,97 gradient:259,131,97 himeno19:259,131,97 \
+              gsrb3d:259,131,97 jacobi1d:100003 jacobi2d:259,131 poisson2d:259,131 \
+              fdtd2d:259,131 upwind2d:259,131; do
+    e=${spec%%:*}; size=${spec#*:}
+    timeout 120 $D/f2stencil -q --target=cuda --tune-size $size --reps 1 -j 16 \
       -o $R/odd_$e $R/src/$e.f90 > $R/odd_$e.log 2>&1
     echo "$e: exit $? $(grep -c '"verified": true' $R/odd_$e/*.json 2>/dev/null) verified," \
       "$(grep -c '"verified": false' $R/odd_$e/*.json 2>/dev/null) not" | tee -a $R/checks.log

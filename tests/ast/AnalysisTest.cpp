@@ -73,32 +73,6 @@ end subroutine
   EXPECT_EQ(f.halo, (std::vector<int64_t>{2, 1}));
 }
 
-TEST(Analysis, AcceptsIndependentPoints) {
-  EXPECT_FALSE(check_parallel_legality(test::example_kernel("laplacian")));
-  EXPECT_FALSE(check_parallel_legality(test::example_kernel("gradient")));
-}
-
-TEST(Analysis, RefusesALoopCarriedDependenceWithItsPosition) {
-  test::ScratchDir dir;
-  Kernel k = test::lower_text(dir, R"(subroutine gs(n, u)
-  integer :: n, i, j
-  real(8) :: u(0:n+1, 0:n+1)
-  !$f2s stencil
-  do j = 1, n
-    do i = 1, n
-      u(i, j) = 0.25d0*(u(i-1, j) + u(i+1, j) + u(i, j-1) + u(i, j+1))
-    end do
-  end do
-end subroutine
-)");
-  auto d = check_parallel_legality(k);
-  ASSERT_TRUE(d);
-  EXPECT_EQ(d->message, "'u' is written at (i,j) and read at (i-1,j) in the same sweep, so the "
-                        "result depends on the loop order");
-  EXPECT_EQ(d->loc.line, 7);
-  EXPECT_EQ(d->loc.column, 25);
-}
-
 TEST(Analysis, AllowsReadingAWrittenGridAtThePointItself) {
   test::ScratchDir dir;
   Kernel k = test::lower_text(dir, R"(subroutine acc(n, a, u)
@@ -112,7 +86,6 @@ TEST(Analysis, AllowsReadingAWrittenGridAtThePointItself) {
   end do
 end subroutine
 )");
-  EXPECT_FALSE(check_parallel_legality(k));
   KernelFacts f = analyze(k);
   EXPECT_EQ(f.write_allocate_bytes, 0); // u is read anyway
   EXPECT_EQ(f.read_bytes, 16);

@@ -14,6 +14,25 @@ Expr bin(BinaryOp op, Expr a, Expr b) {
   return Binary::make(op, a, b);
 }
 
+TEST(IRPrinter, PrintsConditionsWithFortransPrecedence) {
+  Expr a = v("a"), b = v("b"), c = v("c");
+  Expr lt = bin(BinaryOp::Lt, a, bin(BinaryOp::Add, b, c));
+  Expr ne = bin(BinaryOp::Ne, a, b);
+  Expr gt = bin(BinaryOp::Gt, c, a);
+  EXPECT_EQ(print_expr(lt), "a < b + c");
+  EXPECT_EQ(print_expr(bin(BinaryOp::And, bin(BinaryOp::Or, lt, ne), gt)),
+            "(a < b + c .or. a /= b) .and. c > a");
+  EXPECT_EQ(print_expr(bin(BinaryOp::Or, lt, bin(BinaryOp::And, ne, gt))),
+            "a < b + c .or. a /= b .and. c > a");
+  EXPECT_EQ(print_expr(Unary::make(UnaryOp::Not, bin(BinaryOp::And, ne, gt))),
+            ".not. (a /= b .and. c > a)");
+  EXPECT_EQ(print_expr(bin(BinaryOp::And, Unary::make(UnaryOp::Not, ne), gt)),
+            ".not. a /= b .and. c > a");
+  EXPECT_EQ(print_expr(Select::make(gt, a, bin(BinaryOp::Mul, b, c))), "merge(a, b*c, c > a)");
+  EXPECT_EQ(print_expr(Call::make(Intrinsic::Mod, {IntImm::make(7), IntImm::make(2)})),
+            "mod(7, 2)");
+}
+
 TEST(IRPrinter, KeepsTheParenthesesTheTreeNeeds) {
   Expr a = v("a"), b = v("b"), c = v("c");
   EXPECT_EQ(print_expr(bin(BinaryOp::Add, bin(BinaryOp::Add, a, b), c)), "a + b + c");

@@ -23,6 +23,34 @@ bool contains(const std::string &text, const std::string &needle) {
   return text.find(needle) != std::string::npos;
 }
 
+TEST(CPrinter, PrintsConditionsWithCsPrecedence) {
+  Kernel k;
+  auto v = [](const char *n, Type t = Type::Float64) { return Var::make(n, t); };
+  auto bin = [](BinaryOp op, Expr a, Expr b) { return Binary::make(op, a, b); };
+  Expr lt = bin(BinaryOp::Lt, v("x"), bin(BinaryOp::Add, v("y"), v("z")));
+  Expr eq = bin(BinaryOp::Eq, v("x"), v("y"));
+  Expr gt = bin(BinaryOp::Gt, v("z"), v("x"));
+  EXPECT_EQ(print_c_expr(k, bin(BinaryOp::And, bin(BinaryOp::Or, lt, eq), gt)),
+            "(x < y + z || x == y) && z > x");
+  EXPECT_EQ(print_c_expr(k, bin(BinaryOp::Or, lt, bin(BinaryOp::And, eq, gt))),
+            "x < y + z || x == y && z > x");
+  EXPECT_EQ(print_c_expr(k, Unary::make(UnaryOp::Not, eq)), "!(x == y)");
+  EXPECT_EQ(print_c_expr(k, bin(BinaryOp::Mul, Select::make(gt, v("x"), v("y")), v("z"))),
+            "(z > x ? x : y)*z");
+  Expr i = v("i", Type::Int32), j = v("j", Type::Int32);
+  EXPECT_EQ(
+      print_c_expr(k, bin(BinaryOp::Eq,
+                          Call::make(Intrinsic::Mod, {bin(BinaryOp::Add, i, j), IntImm::make(2)}),
+                          IntImm::make(0))),
+      "((i + j) % 2) == 0");
+  EXPECT_EQ(print_c_expr(k, Call::make(Intrinsic::Mod, {v("x"), v("y")})), "fmod(x, y)");
+  EXPECT_EQ(print_c_expr(k, Call::make(Intrinsic::Sign, {v("x"), v("y")})), "copysign(x, y)");
+  EXPECT_EQ(print_c_expr(k, Call::make(Intrinsic::Sign, {i, bin(BinaryOp::Sub, j, i)})),
+            "(j - i >= 0 ? labs(i) : -labs(i))");
+  EXPECT_EQ(print_c_expr(k, Call::make(Intrinsic::Log, {Var::make("x", Type::Float32)})),
+            "logf(x)");
+}
+
 TEST(CPrinter, RenamesNamesThatCollideInC) {
   EXPECT_EQ(c_name("u"), "u");
   EXPECT_EQ(c_name("int"), "int_");

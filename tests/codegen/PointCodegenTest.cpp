@@ -100,6 +100,14 @@ TEST(PointCodegen, GeneratedCCompilesForEveryStreamingStoreWidth) {
   ASSERT_EQ(mixed.size(), 1u);
   src +=
       print_c_args_struct(mixed[0]) + print_c_variant(all_point_passes(mixed[0], {8, 2, 1}), "all");
+  // Branches, MERGE, comparisons, SIGN/LOG/MOD, a 1D nest and a colour test.
+  std::vector<Kernel> wider =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/branches2d.f90");
+  for (const char *name : {"jacobi1d", "upwind2d", "gsrb3d"})
+    wider.push_back(test::example_kernel(name));
+  for (const Kernel &k : wider)
+    src += print_c_args_struct(k) + print_c_variant(k, "serial") +
+           print_c_variant(all_point_passes(k, {2, 2, 1}), "all");
   std::string path = dir.write("lib.c", src);
   // -U__SSE2__: the scalar copy a target without streaming stores gets.
   for (const char *isa : {"-U__SSE2__", "-msse2", "-mavx", "-mavx512f"}) {

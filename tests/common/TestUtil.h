@@ -26,7 +26,12 @@ inline std::string example_source(const std::string &name) {
   return stem + ".f90";
 }
 
-/// The kernel of the example `name`.
+/// Every kernel of the example `name`, in source order.
+inline std::vector<Kernel> example_kernels(const std::string &name) {
+  return lower_file(example_source(name));
+}
+
+/// The kernel of the example `name`, which has one.
 inline Kernel example_kernel(const std::string &name) {
   std::string path = example_source(name);
   std::vector<Kernel> ks = lower_file(path);

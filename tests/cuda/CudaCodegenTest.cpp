@@ -12,6 +12,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 namespace f2s {
 
 namespace {
@@ -41,15 +44,8 @@ void expect_compiles(const test::ScratchDir &dir, const std::string &name, const
   EXPECT_TRUE(r.ok()) << name << ": " << r.err << r.out;
 }
 
-class CudaCodegen : public ::testing::TestWithParam<std::string> {};
-
-} // namespace
-
-TEST_P(CudaCodegen, EveryMappingCompilesWithNvcc) {
-  if (!find_nvcc())
-    GTEST_SKIP() << "nvcc not found";
-  test::ScratchDir dir;
-  Kernel k = test::example_kernel(GetParam());
+/// The library and harness of every mapping shape of `k` compile.
+void expect_example_compiles(const test::ScratchDir &dir, const Kernel &k) {
   // The plain mapping, tiles with points per thread, z streaming, and odd
   // shapes that exercise every guard.
   std::string lib = print_cuda_prelude() + print_c_args_struct(k);
@@ -83,9 +79,39 @@ TEST_P(CudaCodegen, EveryMappingCompilesWithNvcc) {
   }
 }
 
+class CudaCodegen : public ::testing::TestWithParam<std::string> {};
+
+} // namespace
+
+TEST_P(CudaCodegen, EveryMappingCompilesWithNvcc) {
+  if (!find_nvcc())
+    GTEST_SKIP() << "nvcc not found";
+  for (const Kernel &k : test::example_kernels(GetParam())) {
+    SCOPED_TRACE(k.name);
+    test::ScratchDir dir;
+    expect_example_compiles(dir, k);
+  }
+}
+
+// Branches, MERGE, comparisons and SIGN/LOG/MOD in device code.
+TEST(CudaCodegenBranches, EveryMappingCompilesWithNvcc) {
+  if (!find_nvcc())
+    GTEST_SKIP() << "nvcc not found";
+  std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/branches2d.f90");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  test::ScratchDir dir;
+  expect_example_compiles(dir, test::lower_text(dir, text));
+}
+
 INSTANTIATE_TEST_SUITE_P(Examples, CudaCodegen,
                          ::testing::Values("laplacian", "divergence", "gradient", "star7", "star13",
                                            "himeno19", "box27", "laplacian_f77", "jacobi3d_f77",
                                            "heat3d_modern"));
+// The wider kernel class: a 1D nest, 2D nests with several grids, variable
+// coefficients and temporaries, three regions in one file, IF/ELSE and
+// MERGE, and an in-place red-black colour test.
+INSTANTIATE_TEST_SUITE_P(KernelClass, CudaCodegen,
+                         ::testing::Values("jacobi1d", "jacobi2d", "poisson2d", "fdtd2d",
+                                           "upwind2d", "gsrb3d"));
 
 } // namespace f2s

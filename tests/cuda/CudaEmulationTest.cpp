@@ -128,8 +128,11 @@ class CudaEmulation : public ::testing::TestWithParam<std::string> {};
 } // namespace
 
 TEST_P(CudaEmulation, EveryMappingMatchesTheSerialReference) {
-  test::ScratchDir dir;
-  expect_every_mapping_verified(dir, test::example_kernel(GetParam()));
+  for (const Kernel &k : test::example_kernels(GetParam())) {
+    SCOPED_TRACE(k.name);
+    test::ScratchDir dir;
+    expect_every_mapping_verified(dir, k);
+  }
 }
 
 // Single precision: the plane buffers, constants and intrinsics in float.
@@ -143,9 +146,27 @@ TEST(CudaEmulationSingle, StarAndBoxMatchTheSerialReference) {
   }
 }
 
+// Branches, MERGE, comparisons and SIGN/LOG/MOD as CUDA prints them, and
+// the stride-2 red-black loop.
+TEST(CudaEmulationBranches, MatchTheSerialReference) {
+  for (const char *name : {"branches2d", "stride2rb"}) {
+    SCOPED_TRACE(name);
+    std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    test::ScratchDir dir;
+    expect_every_mapping_verified(dir, test::lower_text(dir, text));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Examples, CudaEmulation,
                          ::testing::Values("laplacian", "divergence", "gradient", "star7", "star13",
                                            "himeno19", "box27", "laplacian_f77", "jacobi3d_f77",
                                            "heat3d_modern"));
+// The wider kernel class: a 1D nest, 2D nests with several grids, variable
+// coefficients and temporaries, three regions in one file, IF/ELSE and
+// MERGE, and an in-place red-black colour test.
+INSTANTIATE_TEST_SUITE_P(KernelClass, CudaEmulation,
+                         ::testing::Values("jacobi1d", "jacobi2d", "poisson2d", "fdtd2d",
+                                           "upwind2d", "gsrb3d"));
 
 } // namespace f2s

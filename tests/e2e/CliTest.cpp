@@ -66,9 +66,11 @@ TEST(Cli, RefusesACallInsideTheRegion) {
   expect_one_error(fail_on(dir, region("      call f(a)\n")), "7:7", "CALL");
 }
 
-TEST(Cli, RefusesAnIfInsideTheRegion) {
+TEST(Cli, RefusesAColourTestThatReadsItsOwnColour) {
   test::ScratchDir dir;
-  expect_one_error(fail_on(dir, region("      if (i > 1) b(i, j) = a(i, j)\n")), "7:7", "IF");
+  expect_one_error(
+      fail_on(dir, region("      if (mod(i + j, 2) == 0) a(i, j) = a(i-1, j-1) + b(i, j)\n")),
+      "7:41", "'a' is written at (i,j) and read at (i-1,j-1), a point of the same colour");
 }
 
 TEST(Cli, RefusesANonAffineSubscript) {

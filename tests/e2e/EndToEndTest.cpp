@@ -111,6 +111,84 @@ INSTANTIATE_TEST_SUITE_P(ZhangMuellerTable1, Operator,
 INSTANTIATE_TEST_SUITE_P(SourceForms, Operator,
                          ::testing::Values("laplacian_f77", "heat3d_modern"));
 
+/// An example of the wider kernel class and its nest depth: its checking
+/// program takes one size per loop.
+struct KernelClassExample {
+  std::string name;
+  int rank;
+};
+
+std::ostream &operator<<(std::ostream &out, const KernelClassExample &e) {
+  return out << e.name;
+}
+
+/// Sizes that are odd, uneven, smaller than any block and degenerate, cut to
+/// `rank` values.
+std::vector<std::vector<std::string>> sizes_of_rank(int rank) {
+  std::vector<std::vector<std::string>> sizes = {{}};
+  for (std::vector<std::string> s : std::vector<std::vector<std::string>>{{"33", "17", "5"},
+                                                                          {"1", "1", "1"},
+                                                                          {"7", "130", "2"},
+                                                                          {"301", "2", "3"},
+                                                                          {"2", "3", "97"}}) {
+    s.resize(rank);
+    sizes.push_back(s);
+  }
+  if (rank == 1)
+    sizes.push_back({"100003"});
+  return sizes;
+}
+
+class KernelClass : public ::testing::TestWithParam<KernelClassExample> {};
+
+TEST_P(KernelClass, UntunedLibraryMatchesTheOriginalOnEveryCpuTarget) {
+  test::ScratchDir dir;
+  const KernelClassExample &e = GetParam();
+  for (const char *target : {"c", "pthreads"}) {
+    SCOPED_TRACE(target);
+    fs::path out = dir.path() / (std::string("out_") + target);
+    ProcessResult r =
+        f2stencil({"--no-tune", std::string("--target=") + target, "-q", "-o", out.string(),
+                   source("examples/" + e.name + "/" + e.name + ".f90")});
+    ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+    std::string exe = build_example(dir, e.name, out);
+    for (const auto &size : sizes_of_rank(e.rank)) {
+      expect_passes(exe, size);
+      expect_passes(exe, size, {{"F2S_NUM_THREADS", "3"}});
+    }
+  }
+}
+
+TEST_P(KernelClass, TunedLibraryMatchesTheOriginalAtOtherSizes) {
+  test::ScratchDir dir;
+  const KernelClassExample &e = GetParam();
+  fs::path out = dir.path() / "out";
+  std::vector<std::string> tune = {"24", "10", "9"};
+  tune.resize(e.rank);
+  std::string tune_size = "--tune-size=" + tune[0];
+  for (int d = 1; d < e.rank; ++d)
+    tune_size += "," + tune[d];
+  ProcessResult r = f2stencil({tune_size, "--reps=1", "--target=c,pthreads", "-q", "-o",
+                               out.string(), source("examples/" + e.name + "/" + e.name + ".f90")});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  std::string exe = build_example(dir, e.name, out);
+  for (const auto &size : sizes_of_rank(e.rank))
+    expect_passes(exe, size);
+  // Every candidate of every kernel agreed with the reference.
+  nlohmann::json rec = nlohmann::json::parse(std::ifstream(out / ("f2s_" + e.name + ".json")));
+  ASSERT_FALSE(rec["kernels"].empty());
+  for (const nlohmann::json &k : rec["kernels"])
+    for (const nlohmann::json &c : k["candidates"])
+      EXPECT_EQ(c["status"], "verified") << c.dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Examples, KernelClass,
+    ::testing::Values(KernelClassExample{"jacobi1d", 1}, KernelClassExample{"jacobi2d", 2},
+                      KernelClassExample{"poisson2d", 2}, KernelClassExample{"fdtd2d", 2},
+                      KernelClassExample{"upwind2d", 2}, KernelClassExample{"gsrb3d", 3}),
+    [](const auto &info) { return info.param.name; });
+
 TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {
   test::ScratchDir dir;
   fs::path out = dir.path() / "out";
@@ -125,6 +203,35 @@ TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {
   for (std::vector<std::string> size :
        std::vector<std::vector<std::string>>{{}, {"1", "1"}, {"513", "3"}, {"4", "77"}})
     expect_passes(exe, size);
+}
+
+/// Tunes tests/inputs/e2e/<name>.f90 for the CPU targets into a library
+/// f2s_<name>, links <name>_main.f90 against it, and runs it at 2D sizes.
+void expect_2d_input_matches(const std::string &name) {
+  test::ScratchDir dir;
+  fs::path out = dir.path() / "out";
+  std::string f90 = source("tests/inputs/e2e/" + name + ".f90");
+  ProcessResult r = f2stencil(
+      {"--reps=1", "-q", "--target=c,pthreads", "--lib=f2s_" + name, "-o", out.string(), f90});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  std::string exe = (dir.path() / name).string();
+  r = run({"gfortran", "-O2", "-o", exe, f90, source("tests/inputs/e2e/" + name + "_main.f90"),
+           "-I" + out.string(), (out / ("libf2s_" + name + ".a")).string(), "-lpthread"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  for (std::vector<std::string> size :
+       std::vector<std::vector<std::string>>{{}, {"1", "1"}, {"513", "3"}, {"4", "77"}}) {
+    expect_passes(exe, size);
+    expect_passes(exe, size, {{"F2S_NUM_THREADS", "3"}});
+  }
+}
+
+TEST(EndToEnd, BranchesAndIntrinsicsMatchTheOriginal) {
+  expect_2d_input_matches("branches2d");
+}
+
+// The stride-2 inner loop of red-black Gauss-Seidel, in place.
+TEST(EndToEnd, StrideTwoRedBlackMatchesTheOriginal) {
+  expect_2d_input_matches("stride2rb");
 }
 
 } // namespace

@@ -269,7 +269,7 @@ C$F2S STENCIL
    10 CONTINUE
       END
 )"),
-            "6:10: An IF statement is not allowed inside a '!$f2s stencil' region");
+            "6:24: Only an assignment may follow IF (...) inside a '!$f2s stencil' region");
   EXPECT_EQ(error_at(R"(      SUBROUTINE S(N, A)
       REAL A(N,*)
 C$F2S STENCIL

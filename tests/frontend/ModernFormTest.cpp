@@ -160,8 +160,10 @@ subroutine s(x)
   end do
 end subroutine
 )";
-  EXPECT_EQ(error_at(src), "13:19: A reference to function 'v' is not allowed inside a '!$f2s "
-                           "stencil' region; only SQRT, ABS, MIN, MAX, EXP, SIN and COS are");
+  EXPECT_EQ(error_at(src),
+            "13:19: 'v' is an unknown function, so what it reads and writes cannot be known; only "
+            "the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, COS and MERGE are "
+            "allowed inside a '!$f2s stencil' region");
   // Renamed, under the local name.
   std::string renamed = src;
   renamed.replace(renamed.find("only: u"), 7, "only: u, w => v");

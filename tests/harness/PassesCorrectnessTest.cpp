@@ -159,5 +159,22 @@ TEST(PassesCorrectness, SinglePrecision2DWithTemporariesAndIntrinsics) {
   expect_all_verified(ks[0], {{13, 7}, {1, 1}, {37, 11}});
 }
 
+// The wider kernel class: an in-place red-black colour test, branches with
+// MERGE and SIGN/LOG/MOD, and a 1D nest.
+TEST(PassesCorrectness, RedBlackGaussSeidel) {
+  expect_all_verified(test::example_kernel("gsrb3d"), kSizes3D);
+}
+
+TEST(PassesCorrectness, Branches2D) {
+  std::vector<Kernel> ks =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/branches2d.f90");
+  ASSERT_EQ(ks.size(), 1u);
+  expect_all_verified(ks[0], {{13, 7}, {1, 1}, {37, 11}});
+}
+
+TEST(PassesCorrectness, Jacobi1D) {
+  expect_all_verified(test::example_kernel("jacobi1d"), {{13}, {1}, {1001}});
+}
+
 } // namespace
 } // namespace f2s

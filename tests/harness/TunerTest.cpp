@@ -150,6 +150,25 @@ TEST(ProblemSize, SolvesLoopBoundsForTheTuningSize) {
   EXPECT_NE(p.scalar_values[3], p.scalar_values[4]); // alpha and beta differ
 }
 
+TEST(ProblemSize, GivesIntegersOnlyThePointReadsTheValueOne) {
+  Kernel k = test::example_kernel("gsrb3d");
+  ProblemSize p = problem_size_for(k, {9, 8, 7});
+  EXPECT_EQ(p.ints.at("color"), 1);
+  EXPECT_EQ(p.scalar_values[3], "1"); // nx, ny, nz, color, h2
+  // An integer that sizes an array but no loop still has no value.
+  test::ScratchDir dir;
+  Kernel sized = test::lower_text(dir, R"(subroutine s(n, m, a, b)
+  integer :: n, m, i
+  real(8) :: a(n + m), b(n)
+  !$f2s stencil
+  do i = 1, n
+    b(i) = 2d0*a(i)
+  end do
+end subroutine
+)");
+  EXPECT_THROW(problem_size_for(sized, {10}), UserError);
+}
+
 TEST(ProblemSize, SolvesInteriorLoopsAndRefusesOutOfBoundsAccess) {
   test::ScratchDir dir;
   Kernel interior = test::lower_text(dir, R"(subroutine s(n, m, a, b)

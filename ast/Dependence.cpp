@@ -1,0 +1,324 @@
+#include "ast/Dependence.h"
+
+#include "ast/IRPrinter.h"
+#include "ast/IRVisitor.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace f2s {
+
+namespace {
+
+const char *const kRegion = "'!$f2s stencil' region";
+
+// ------------------------------------------------------------------ colours
+
+/// A colour test `mod(e, 2) == x` seen modulo 2: the names whose coefficient
+/// in e - x is odd and the parity of the rest. Points of one colour satisfy
+/// sum(odd names) + parity = 0 (mod 2); the test holds on all of them or
+/// (for `== 1` on negative sums, where MOD is -1) on some, never on a point
+/// of the other colour.
+struct Colour {
+  std::set<std::string> odd; ///< loop variables and loop-invariant scalars
+  int parity = 0;
+  bool operator==(const Colour &) const = default;
+};
+
+/// An integer expression modulo 2, if it is affine in the kernel's scalars.
+struct Mod2 {
+  std::set<std::string> odd;
+  int constant = 0;
+  void add(const Mod2 &o) {
+    for (const std::string &n : o.odd)
+      if (!odd.erase(n))
+        odd.insert(n);
+    constant ^= o.constant;
+  }
+};
+
+class ColourReader {
+public:
+  ColourReader(const std::vector<std::string> &loops, const Kernel &k) : loops_(loops), k_(k) {}
+
+  /// The colour a condition restricts the point to, if it does: a colour
+  /// test, or a conjunction with one.
+  std::optional<Colour> colour_of(const Expr &cond) const {
+    const Binary *b = as<Binary>(cond);
+    if (!b)
+      return std::nullopt;
+    if (b->op == BinaryOp::And) {
+      if (auto c = colour_of(b->a))
+        return c;
+      return colour_of(b->b);
+    }
+    if (b->op != BinaryOp::Eq && b->op != BinaryOp::Ne)
+      return std::nullopt;
+    const Call *m = as<Call>(b->a);
+    Expr other = b->b;
+    if (!is_mod2(m)) {
+      m = as<Call>(b->b);
+      other = b->a;
+    }
+    if (!is_mod2(m))
+      return std::nullopt;
+    auto form = mod2(m->args[0]);
+    // MOD(e, 2) has e's parity, so MOD(e, 2) == x holds only where e - x is
+    // even, whatever x is; MOD(e, 2) /= 0 holds exactly where e is odd.
+    std::optional<Mod2> rhs;
+    if (b->op == BinaryOp::Eq) {
+      rhs = mod2(other);
+    } else if (const IntImm *zero = as<IntImm>(other); zero && zero->value == 0) {
+      rhs = Mod2{{}, 1};
+    }
+    if (!form || !rhs)
+      return std::nullopt;
+    form->add(*rhs);
+    bool on_loops = std::any_of(loops_.begin(), loops_.end(),
+                                [&](const std::string &l) { return form->odd.count(l) > 0; });
+    if (!on_loops)
+      return std::nullopt;
+    return Colour{form->odd, form->constant};
+  }
+
+  /// Whether moving from the loop point by `offset` (one entry per loop
+  /// variable) changes the colour.
+  static bool flips(const Colour &c, const std::map<std::string, int64_t> &offset) {
+    int64_t sum = 0;
+    for (const auto &[var, off] : offset)
+      if (c.odd.count(var))
+        sum += off;
+    return sum % 2 != 0;
+  }
+
+private:
+  static bool is_mod2(const Call *m) {
+    if (!m || m->fn != Intrinsic::Mod || m->args.size() != 2)
+      return false;
+    const IntImm *two = as<IntImm>(m->args[1]);
+    return two && two->value == 2;
+  }
+
+  std::optional<Mod2> mod2(const Expr &e) const {
+    if (const IntImm *i = as<IntImm>(e))
+      return Mod2{{}, static_cast<int>(i->value & 1)};
+    if (const Var *v = as<Var>(e)) {
+      // A temporary changes from point to point; everything else is fixed
+      // for the sweep.
+      if (k_.find_temp(v->name))
+        return std::nullopt;
+      return Mod2{{v->name}, 0};
+    }
+    if (const Unary *u = as<Unary>(e); u && u->op == UnaryOp::Neg)
+      return mod2(u->a);
+    // MOD(x, 2) = x - 2*(x/2) has x's parity.
+    if (const Call *m = as<Call>(e); m && is_mod2(m))
+      return mod2(m->args[0]);
+    const Binary *b = as<Binary>(e);
+    if (!b)
+      return std::nullopt;
+    if (b->op == BinaryOp::Add || b->op == BinaryOp::Sub) {
+      auto x = mod2(b->a), y = mod2(b->b);
+      if (!x || !y)
+        return std::nullopt;
+      x->add(*y);
+      return x;
+    }
+    if (b->op == BinaryOp::Mul) {
+      const IntImm *c = as<IntImm>(b->a);
+      Expr other = b->b;
+      if (!c) {
+        c = as<IntImm>(b->b);
+        other = b->a;
+      }
+      if (!c)
+        return std::nullopt;
+      auto x = mod2(other);
+      if (!x)
+        return std::nullopt;
+      return c->value % 2 == 0 ? Mod2{} : *x;
+    }
+    return std::nullopt;
+  }
+
+  const std::vector<std::string> &loops_;
+  const Kernel &k_;
+};
+
+// ------------------------------------------------------------ grid accesses
+
+struct Access {
+  std::vector<Index> index;
+  std::optional<Colour> colour; ///< the colour test the access is under
+  SourceLoc loc;
+};
+
+/// Every grid read and write of the point, with the colour test (if any)
+/// that guards it, in source order.
+class AccessScan : public IRVisitor {
+public:
+  explicit AccessScan(const ColourReader &colours) : colours_(colours) {}
+  std::map<std::string, std::vector<Access>> reads, writes;
+  std::vector<std::string> read_order;
+
+protected:
+  void visit_grid_ref(const GridRef *op) override {
+    reads[op->grid].push_back({op->index, colour_, op->loc});
+    read_order.push_back(op->grid);
+  }
+  void visit_store(const Store *op) override {
+    IRVisitor::visit_store(op);
+    writes[op->grid].push_back({op->index, colour_, op->loc});
+  }
+  void visit_for(const For *op) override { visit(op->body); }
+  void visit_if(const IfThenElse *op) override {
+    visit(op->cond);
+    auto outer = colour_;
+    if (auto c = colours_.colour_of(op->cond))
+      colour_ = c;
+    visit(op->then_case);
+    colour_ = outer;
+    if (op->else_case)
+      visit(op->else_case);
+  }
+
+private:
+  const ColourReader &colours_;
+  std::optional<Colour> colour_;
+};
+
+std::string print_access(const std::vector<Index> &index) {
+  std::string s = "(";
+  for (size_t d = 0; d < index.size(); ++d) {
+    std::string ix = print_index(index[d]);
+    ix.erase(std::remove(ix.begin(), ix.end(), ' '), ix.end());
+    s += (d ? "," : "") + ix;
+  }
+  return s + ")";
+}
+
+/// The offset of `read` from the loop point `point` per loop variable, when
+/// both subscript the same variables in the same dimensions.
+std::optional<std::map<std::string, int64_t>> offset_from(const std::vector<Index> &point,
+                                                          const std::vector<Index> &read) {
+  std::map<std::string, int64_t> off;
+  if (read.size() != point.size())
+    return std::nullopt;
+  for (size_t d = 0; d < read.size(); ++d) {
+    if (read[d].var != point[d].var || read[d].coeff != point[d].coeff || read[d].var.empty())
+      return std::nullopt;
+    off[read[d].var] = read[d].offset - point[d].offset;
+  }
+  return off;
+}
+
+std::optional<Diagnostic> grid_dependence(const Kernel &k, const std::vector<std::string> &loops) {
+  ColourReader colours(loops, k);
+  AccessScan scan(colours);
+  scan.visit(k.body);
+  // Reads in source order, so the first offending one is reported.
+  std::map<std::string, size_t> seen;
+  for (const std::string &g : scan.read_order) {
+    const Access &r = scan.reads[g][seen[g]++];
+    auto w = scan.writes.find(g);
+    if (w == scan.writes.end())
+      continue;
+    const std::vector<Index> &point = w->second.front().index;
+    if (r.index == point)
+      continue;
+    // Red-black: every write under one colour test, and this read under the
+    // same test, at a point of the other colour, which this sweep never
+    // writes.
+    std::optional<Colour> colour = w->second.front().colour;
+    for (const Access &a : w->second)
+      if (!a.colour || !colour || !(*a.colour == *colour))
+        colour.reset();
+    auto off = offset_from(point, r.index);
+    bool same_test = colour && r.colour && *r.colour == *colour && off;
+    if (same_test && ColourReader::flips(*colour, *off))
+      continue;
+    std::string what = same_test ? ", a point of the same colour," : "";
+    return Diagnostic{r.loc, "'" + g + "' is written at " + print_access(point) + " and read at " +
+                                 print_access(r.index) + what +
+                                 " in the same sweep, so the result depends on the loop order"};
+  }
+  return std::nullopt;
+}
+
+// ------------------------------------------------------------ scalar temps
+
+/// Finds a temporary read before it is assigned on some path through the
+/// point's statements: its value would come from the previous point.
+class ScalarFlow {
+public:
+  explicit ScalarFlow(const Kernel &k) : k_(k) {}
+  std::optional<Diagnostic> found;
+
+  void run(const Stmt &s, std::set<std::string> &assigned) {
+    if (found)
+      return;
+    if (const Block *b = as<Block>(s)) {
+      for (const Stmt &c : b->stmts)
+        run(c, assigned);
+    } else if (const For *f = as<For>(s)) {
+      // Each iteration starts with nothing assigned.
+      std::set<std::string> fresh;
+      run(f->body, fresh);
+    } else if (const Store *st = as<Store>(s)) {
+      check(st->value, assigned);
+    } else if (const Assign *a = as<Assign>(s)) {
+      check(a->value, assigned);
+      assigned.insert(a->var);
+      ever_.insert(a->var);
+    } else if (const IfThenElse *c = as<IfThenElse>(s)) {
+      check(c->cond, assigned);
+      std::set<std::string> then_set = assigned, else_set = assigned;
+      run(c->then_case, then_set);
+      if (c->else_case)
+        run(c->else_case, else_set);
+      std::set<std::string> both;
+      std::set_intersection(then_set.begin(), then_set.end(), else_set.begin(), else_set.end(),
+                            std::inserter(both, both.end()));
+      assigned = std::move(both);
+    }
+  }
+
+private:
+  void check(const Expr &e, const std::set<std::string> &assigned) {
+    struct Reads : IRVisitor {
+      std::vector<const Var *> vars;
+      void visit_var(const Var *v) override { vars.push_back(v); }
+    } reads;
+    reads.visit(e);
+    for (const Var *v : reads.vars) {
+      if (found || !k_.find_temp(v->name) || assigned.count(v->name))
+        continue;
+      std::string why = ever_.count(v->name)
+                            ? "' may be read before it is assigned (only some branches of an IF "
+                              "assign it) in the "
+                            : "' is read before it is assigned in the ";
+      found = Diagnostic{v->loc, "'" + v->name + why + kRegion +
+                                     ", so its value is carried between iterations"};
+    }
+  }
+
+  const Kernel &k_;
+  std::set<std::string> ever_;
+};
+
+} // namespace
+
+std::optional<Diagnostic> find_dependence(const Kernel &k) {
+  std::vector<std::string> loops;
+  for (const For *f : perfect_nest(k.body))
+    loops.push_back(f->var);
+  ScalarFlow flow(k);
+  std::set<std::string> assigned;
+  flow.run(k.body, assigned);
+  if (flow.found)
+    return flow.found;
+  return grid_dependence(k, loops);
+}
+
+} // namespace f2s

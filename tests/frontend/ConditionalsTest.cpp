@@ -1,0 +1,176 @@
+// Lowering the wider point computations: 1D nests, IF constructs and
+// statements, MERGE, comparisons and logical operators, and the intrinsics
+// SIGN, LOG and MOD.
+#include "FrontendTestUtil.h"
+
+#include "ast/IRPrinter.h"
+
+#include <gtest/gtest.h>
+
+namespace f2s::test {
+namespace {
+
+std::string lowered(const std::string &src) {
+  TempDir dir;
+  auto kernels = lower_text(dir, src);
+  EXPECT_EQ(kernels.size(), 1u);
+  return kernels.empty() ? "" : print_kernel(kernels[0]);
+}
+
+TEST(FrontendConditionals, OneLoopNest) {
+  EXPECT_EQ(lowered(R"(subroutine s(n, a, b)
+  integer :: n, i
+  real(8) :: a(0:n+1), b(0:n+1)
+  !$f2s stencil name(j1)
+  do i = 1, n
+    b(i) = (a(i-1) + a(i) + a(i+1))/3d0
+  end do
+end subroutine
+)"),
+            "kernel j1(n: i32, a: f64(0:n + 1), b: f64(0:n + 1))\n"
+            "  tune_size(1048576)\n"
+            "  for i = 1, n {\n"
+            "    b(i) = (a(i - 1) + a(i) + a(i + 1))/3.0d0\n"
+            "  }\n");
+}
+
+TEST(FrontendConditionals, IfElseIfElseAndOneLineIf) {
+  EXPECT_EQ(lowered(R"(subroutine s(n, c, a, b)
+  integer :: n, i, j, c
+  real(8) :: a(n, n), b(n, n), t
+  !$f2s stencil name(br)
+  do j = 1, n
+    do i = 1, n
+      if (a(i,j) .lt. 0d0 .and. .not. (j >= 2 .or. i == n)) then
+        t = -a(i,j)
+      else if (a(i,j) /= 1d0) then
+        t = sign(log(a(i,j)), -1d0)
+      else
+        t = merge(1d0, 2d0, mod(i + j + c, 2) .eq. 0)
+      end if
+      if (t > 1d0) b(i,j) = t
+    end do
+  end do
+end subroutine
+)"),
+            "kernel br(n: i32, c: i32, a: f64(1:n, 1:n), b: f64(1:n, 1:n))\n"
+            "  temp t: f64\n"
+            "  tune_size(1024, 1024)\n"
+            "  for j = 1, n {\n"
+            "    for i = 1, n {\n"
+            "      if a(i, j) < 0.0d0 .and. .not. (j >= 2 .or. i == n) {\n"
+            "        t = -a(i, j)\n"
+            "      } else {\n"
+            "        if a(i, j) /= 1.0d0 {\n"
+            "          t = sign(log(a(i, j)), -1.0d0)\n"
+            "        } else {\n"
+            "          t = merge(1.0d0, 2.0d0, mod(i + j + c, 2) == 0)\n"
+            "        }\n"
+            "      }\n"
+            "      if t > 1.0d0 {\n"
+            "        b(i, j) = t\n"
+            "      }\n"
+            "    }\n"
+            "  }\n");
+}
+
+TEST(FrontendConditionals, StrideTwoRedBlackLoopIsAColourTest) {
+  EXPECT_EQ(lowered(R"(subroutine s(n, color, f, u)
+  integer :: n, color, i, j
+  real(8) :: f(0:n+1, 0:n+1), u(0:n+1, 0:n+1)
+  !$f2s stencil name(rb)
+  do j = 1, n
+    do i = 1 + mod(j + color, 2), n, 2
+      u(i,j) = 0.25d0*(f(i,j) + u(i-1,j) + u(i+1,j) + u(i,j-1) + u(i,j+1))
+    end do
+  end do
+end subroutine
+)"),
+            "kernel rb(n: i32, color: i32, f: f64(0:n + 1, 0:n + 1), u: f64(0:n + 1, 0:n + 1))\n"
+            "  tune_size(1024, 1024)\n"
+            "  for j = 1, n {\n"
+            "    for i = 1, n {\n"
+            "      if mod(i - (1 + mod(j + color, 2)), 2) == 0 {\n"
+            "        u(i, j) = 0.25d0*(f(i, j) + u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + "
+            "u(i, j + 1))\n"
+            "      }\n"
+            "    }\n"
+            "  }\n");
+}
+
+TEST(FrontendConditionals, RefusesAStrideTwoLoopThatIsNotRedBlack) {
+  TempDir dir;
+  std::string outer = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real(8) :: a(n, n)
+  !$f2s stencil
+  do j = 1 + mod(n, 2), n, 2
+    do i = 1, n
+      a(i,j) = 0d0
+    end do
+  end do
+end subroutine
+)";
+  Diagnostic d = error_of(dir, outer);
+  EXPECT_EQ(d.message, "The DO loop over 'j' must have a step of 1 in a '!$f2s stencil' region");
+  std::string grid = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real(8) :: a(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1 + mod(j + int(a(1,j)), 2), n, 2
+      a(i,j) = 0d0
+    end do
+  end do
+end subroutine
+)";
+  d = error_of(dir, grid);
+  EXPECT_EQ(d.message, "'int' is an unknown function, so what it reads and writes cannot be "
+                       "known; only the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, "
+                       "COS and MERGE are allowed inside a '!$f2s stencil' region");
+  std::string self = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real(8) :: a(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1 + mod(i + j, 2), n, 2
+      a(i,j) = 0d0
+    end do
+  end do
+end subroutine
+)";
+  d = error_of(dir, self);
+  EXPECT_EQ(d.message, "'i + j' must be an INTEGER expression of the outer loop variables and "
+                       "scalar arguments to choose the colour of the DO loop over 'i'");
+  EXPECT_EQ(line_col(d.loc), loc_of(self, "i + j, 2)"));
+}
+
+TEST(FrontendConditionals, RefusesLogicalWhereANumberIsNeeded) {
+  TempDir dir;
+  std::string src = R"(subroutine s(n, a)
+  integer :: n, i
+  real(8) :: a(n)
+  !$f2s stencil
+  do i = 1, n
+    a(i) = merge(1d0, 0d0, a(i)) + 1d0
+  end do
+end subroutine
+)";
+  Diagnostic d = error_of(dir, src);
+  EXPECT_EQ(d.message, "'a(i)' is not LOGICAL");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "a(i)) + 1d0"));
+  std::string src2 = R"(subroutine s(n, a)
+  integer :: n, i
+  real(8) :: a(n)
+  !$f2s stencil
+  do i = 1, n
+    a(i) = (a(i) > 0d0)
+  end do
+end subroutine
+)";
+  d = error_of(dir, src2);
+  EXPECT_EQ(d.message, "'(a(i) > 0d0)' is LOGICAL where a number is needed");
+}
+
+} // namespace
+} // namespace f2s::test

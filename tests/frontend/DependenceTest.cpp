@@ -1,0 +1,247 @@
+// Every reason a region cannot run in parallel, as the user reads it: the
+// front end refuses what the IR cannot hold (unknown procedures, subscripts
+// that are not affine, undeclared names) and ast/Dependence refuses what it
+// cannot prove independent. Each test checks the message and its position.
+#include "ast/Dependence.h"
+#include "tests/common/TestUtil.h"
+#include "tests/frontend/FrontendTestUtil.h"
+
+#include <gtest/gtest.h>
+
+namespace f2s {
+namespace {
+
+/// The refusal of `text`: the front end's error, or the dependence the
+/// analysis finds; fails the test when the region is accepted.
+Diagnostic refusal(const std::string &text) {
+  test::TempDir dir;
+  std::vector<Kernel> ks;
+  try {
+    ks = test::lower_text(dir, text);
+  } catch (const UserError &e) {
+    return e.diagnostic();
+  }
+  for (const Kernel &k : ks)
+    if (auto d = find_dependence(k))
+      return *d;
+  ADD_FAILURE() << "the region was accepted, but a refusal was expected";
+  return {};
+}
+
+bool accepted(const std::string &text) {
+  test::TempDir dir;
+  for (const Kernel &k : test::lower_text(dir, text))
+    if (auto d = find_dependence(k)) {
+      ADD_FAILURE() << d->str();
+      return false;
+    }
+  return true;
+}
+
+void expect_refusal(const std::string &text, const std::string &message, const std::string &at,
+                    int nth = 1) {
+  Diagnostic d = refusal(text);
+  EXPECT_EQ(d.message, message);
+  EXPECT_EQ(test::line_col(d.loc), test::loc_of(text, at, nth)) << d.str();
+}
+
+/// A 3D subroutine around `body`, with grids u, f, c and scalars.
+std::string nest3(const std::string &body) {
+  return R"(subroutine s(n, color, h, u, f, c)
+  implicit none
+  integer :: n, color, i, j, k, m
+  real(8) :: h, t, r
+  real(8) :: u(0:n+1, 0:n+1, 0:n+1), f(0:n+1, 0:n+1, 0:n+1), c(0:n+1, 0:n+1, 0:n+1)
+  integer :: idx(n)
+  !$f2s stencil
+  do k = 1, n
+    do j = 1, n
+      do i = 1, n
+)" + body +
+         R"(
+      end do
+    end do
+  end do
+end subroutine
+)";
+}
+
+const char *const kRedBlack = R"(
+        if (mod(i + j + k + color, 2) == 0) then
+          u(i, j, k) = (f(i, j, k) + c(i, j, k)*(u(i-1, j, k) + u(i+1, j, k) + u(i, j-1, k) &
+                       + u(i, j+1, k) + u(i, j, k-1) + u(i, j, k+1)))/6d0
+        end if)";
+
+TEST(Dependence, AcceptsIndependentPoints) {
+  EXPECT_FALSE(find_dependence(test::example_kernel("laplacian")));
+  EXPECT_FALSE(find_dependence(test::example_kernel("gradient")));
+}
+
+TEST(Dependence, RefusesAGridReadAtAnotherPointOfTheSameSweep) {
+  std::string src = nest3("        u(i, j, k) = (u(i-1, j, k) + u(i+1, j, k) + f(i, j, k))/3d0");
+  expect_refusal(src,
+                 "'u' is written at (i,j,k) and read at (i-1,j,k) in the same sweep, so the "
+                 "result depends on the loop order",
+                 "u(i-1");
+}
+
+TEST(Dependence, AcceptsRedBlackGaussSeidelWrittenAsAColourTest) {
+  EXPECT_TRUE(accepted(nest3(kRedBlack)));
+  // The colour may be spelled with /= 0, == 1, on the other side, or in a
+  // conjunction.
+  EXPECT_TRUE(accepted(nest3(R"(
+        if (0 /= mod(color + k + j + i, 2) .and. h > 0) u(i,j,k) = u(i-1,j,k) + u(i,j+1,k))")));
+  EXPECT_TRUE(accepted(nest3(R"(
+        if (mod(i + j + k + 1, 2) == 1) u(i,j,k) = u(i,j,k) + u(i,j,k-1))")));
+  // MOD(e, 2) == x keeps e - x even, whatever x is.
+  EXPECT_TRUE(accepted(nest3(R"(
+        if (mod(i + j + k, 2) == color) u(i,j,k) = u(i+1,j,k) + u(i,j-1,k))")));
+  EXPECT_TRUE(accepted(nest3(R"(
+        if (mod(i + j, 2) == k) u(i,j,k) = u(i+1,j,k) + u(i,j,k-1))")));
+}
+
+TEST(Dependence, AcceptsTheStrideTwoRedBlackLoop) {
+  std::string src = R"(subroutine s(n, color, f, u)
+  integer :: n, color, i, j, k
+  real(8) :: f(0:n+1, 0:n+1, 0:n+1), u(0:n+1, 0:n+1, 0:n+1)
+  !$f2s stencil
+  do k = 1, n
+    do j = 1, n
+      do i = 1 + mod(j + k + color, 2), n, 2
+        u(i,j,k) = f(i,j,k) + u(i-1,j,k) + u(i+1,j,k) + u(i,j-1,k) + u(i,j,k+1)
+      end do
+    end do
+  end do
+end subroutine
+)";
+  EXPECT_TRUE(accepted(src));
+  std::string same = src;
+  same.replace(same.find("u(i+1,j,k)"), 10, "u(i+2,j,k)");
+  expect_refusal(same,
+                 "'u' is written at (i,j,k) and read at (i+2,j,k), a point of the same colour, in "
+                 "the same sweep, so the result depends on the loop order",
+                 "u(i+2");
+}
+
+TEST(Dependence, RefusesAColourTestReadingItsOwnColour) {
+  std::string src = nest3(R"(
+        if (mod(i + j + k + color, 2) == 0) then
+          u(i, j, k) = u(i-2, j, k) + u(i+1, j, k)
+        end if)");
+  expect_refusal(src,
+                 "'u' is written at (i,j,k) and read at (i-2,j,k), a point of the same colour, in "
+                 "the same sweep, so the result depends on the loop order",
+                 "u(i-2");
+  // MOD(i + j, 2) == k colours by i + j + k: (i+1, j, k+1) keeps it.
+  expect_refusal(nest3(R"(
+        if (mod(i + j, 2) == k) u(i, j, k) = u(i+1, j, k+1))"),
+                 "'u' is written at (i,j,k) and read at (i+1,j,k+1), a point of the same colour, "
+                 "in the same sweep, so the result depends on the loop order",
+                 "u(i+1");
+  // Two loop variables only: (i+1, j+1) keeps the colour of i + j.
+  expect_refusal(nest3(R"(
+        if (mod(i + j, 2) == 0) u(i, j, k) = u(i+1, j+1, k))"),
+                 "'u' is written at (i,j,k) and read at (i+1,j+1,k), a point of the same colour, "
+                 "in the same sweep, so the result depends on the loop order",
+                 "u(i+1");
+}
+
+TEST(Dependence, RefusesWritingBothColours) {
+  std::string src = nest3(R"(
+        if (mod(i + j + k + color, 2) == 0) then
+          u(i, j, k) = u(i-1, j, k)
+        else
+          u(i, j, k) = 0d0
+        end if)");
+  expect_refusal(src,
+                 "'u' is written at (i,j,k) and read at (i-1,j,k) in the same sweep, so the "
+                 "result depends on the loop order",
+                 "u(i-1");
+}
+
+TEST(Dependence, RefusesAReadOutsideTheColourTest) {
+  std::string src = nest3(R"(
+        t = u(i, j+1, k)
+        if (mod(i + j + k, 2) == 0) u(i, j, k) = t)");
+  expect_refusal(src,
+                 "'u' is written at (i,j,k) and read at (i,j+1,k) in the same sweep, so the "
+                 "result depends on the loop order",
+                 "u(i, j+1");
+}
+
+TEST(Dependence, RefusesATestThatIsNotOneColour) {
+  // MOD(x, 2) /= 1 holds on even x and on negative odd x: both colours.
+  std::string src = nest3(R"(
+        if (mod(i + j + k - 10, 2) /= 1) u(i, j, k) = u(i+1, j, k))");
+  expect_refusal(src,
+                 "'u' is written at (i,j,k) and read at (i+1,j,k) in the same sweep, so the "
+                 "result depends on the loop order",
+                 "u(i+1");
+  // A colour that a temporary decides is no colour of the point.
+  expect_refusal(nest3(R"(
+        m = i/2
+        if (mod(i + j + k + m, 2) == 0) u(i, j, k) = u(i+1, j, k))"),
+                 "'u' is written at (i,j,k) and read at (i+1,j,k) in the same sweep, so the "
+                 "result depends on the loop order",
+                 "u(i+1");
+}
+
+TEST(Dependence, RefusesAScalarReadBeforeItIsAssigned) {
+  std::string src = nest3(R"(
+        u(i, j, k) = t + f(i, j, k)
+        t = f(i, j, k))");
+  expect_refusal(src,
+                 "'t' is read before it is assigned in the '!$f2s stencil' region, so its value "
+                 "is carried between iterations",
+                 "t + f");
+}
+
+TEST(Dependence, RefusesAScalarAssignedOnlyOnSomePaths) {
+  std::string src = nest3(R"(
+        if (f(i, j, k) > 0d0) then
+          t = 1d0
+        else if (f(i, j, k) < -1d0) then
+          t = 2d0
+        end if
+        u(i, j, k) = t)");
+  expect_refusal(src,
+                 "'t' may be read before it is assigned (only some branches of an IF assign it) "
+                 "in the '!$f2s stencil' region, so its value is carried between iterations",
+                 "t\n");
+}
+
+TEST(Dependence, AcceptsAScalarAssignedOnEveryPath) {
+  EXPECT_TRUE(accepted(nest3(R"(
+        if (f(i, j, k) > 0d0) then
+          t = 1d0
+        else if (f(i, j, k) < -1d0) then
+          t = 2d0
+        else
+          t = f(i, j, k)
+        end if
+        u(i, j, k) = t)")));
+}
+
+TEST(Dependence, RefusesASubscriptThatIsNotAffine) {
+  std::string src = nest3("        u(i, j, k) = f(idx(i), j, k)");
+  expect_refusal(src, "Subscript 'idx(i)' of 'f' is not a loop variable plus a constant", "idx(i)");
+  expect_refusal(nest3("        u(i, j, k) = f(i*j, j, k)"),
+                 "Subscript 'i*j' of 'f' is not a loop variable plus a constant", "i*j");
+}
+
+TEST(Dependence, RefusesAnUnknownFunctionOrProcedure) {
+  expect_refusal(nest3("        u(i, j, k) = g(f(i, j, k))"),
+                 "'g' is an unknown function, so what it reads and writes cannot be known; only "
+                 "the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, COS and MERGE are "
+                 "allowed inside a '!$f2s stencil' region",
+                 "g(f");
+  expect_refusal(nest3("        call g(u, i, j, k)"),
+                 "A CALL statement is not allowed inside a '!$f2s stencil' region", "call g");
+}
+
+TEST(Dependence, RefusesAVariableWhoseValueIsUnknown) {
+  expect_refusal(nest3("        u(i, j, k) = f(i, j, k)*w"), "'w' is not declared", "w\n");
+}
+
+} // namespace
+} // namespace f2s
