@@ -285,12 +285,33 @@ struct Dim {
   Expr lo, hi;
 };
 
+/// How the source declared a grid. An assumed-shape or allocatable array
+/// has bounds its procedure does not spell; the kernel takes them as
+/// trailing INTEGER arguments (see BoundArg).
+enum class ArrayDecl : uint8_t {
+  Explicit,     ///< `u(0:n+1, m)`: the bounds are expressions of the arguments
+  AssumedShape, ///< `u(0:, :)`: the lower bounds are declared, the upper ones passed
+  Allocatable,  ///< ALLOCATABLE `u(:, :)`: both bounds passed
+  Pointer,      ///< POINTER `u(:, :)`: both bounds passed
+};
+
+/// An INTEGER argument that holds a bound of an assumed-shape or allocatable
+/// grid: `<grid>_lb<dim>` or `<grid>_ub<dim>`. The Fortran module's wrapper
+/// passes LBOUND(grid, dim) or UBOUND(grid, dim) for it.
+struct BoundArg {
+  std::string grid;
+  int dim = 1; ///< 1-based, as in Fortran
+  bool upper = false;
+};
+
 /// A named value of the kernel: a grid when it has dims, else a scalar.
 struct Variable {
   std::string name;
   Type type = Type::Float64;
   std::vector<Dim> dims;
   SourceLoc loc;
+  ArrayDecl decl = ArrayDecl::Explicit;            ///< for grids
+  std::optional<BoundArg> bound_of = std::nullopt; ///< for the bound arguments of grids
   bool is_grid() const { return !dims.empty(); }
   int rank() const { return static_cast<int>(dims.size()); }
 };
@@ -353,7 +374,8 @@ struct Kernel {
   SourceLoc loc;         ///< the directive
   /// The generated procedure's arguments: the region's free variables in the
   /// order of the enclosing procedure's dummy arguments, then the others in
-  /// declaration order.
+  /// declaration order, then the bound arguments of assumed-shape and
+  /// allocatable grids (per grid in that order, per dimension, lower first).
   std::vector<Variable> args;
   std::vector<Variable> temps;  ///< scalar temporaries, private to a point
   std::vector<Variable> tuning; ///< INTEGER run-time parameters added by passes

@@ -53,50 +53,125 @@ std::string comment_lines(const std::string &prefix, const std::string &text) {
   return out;
 }
 
+/// Whether a kernel has grids whose bounds its callers do not spell, so that
+/// its entry points get a wrapper that passes them.
+bool needs_wrapper(const Kernel &k) {
+  return std::any_of(k.args.begin(), k.args.end(),
+                     [](const Variable &v) { return v.decl != ArrayDecl::Explicit; });
+}
+
+std::string c_decl(const Variable &v) {
+  return std::string(fortran_type(v.type)) + "(" + iso_c_kind(v.type) + ")";
+}
+
+/// The declared bounds of a grid, `lo:hi, ...`.
+std::string explicit_dims(const Variable &v) {
+  std::string dims;
+  for (int d = 0; d < v.rank(); ++d)
+    dims += (d ? ", " : "") + print_expr(v.dims[d].lo) + ":" + print_expr(v.dims[d].hi);
+  return dims;
+}
+
+/// A grid as the wrapper takes it: as the source declared it.
+std::string wrapper_dims(const Variable &v) {
+  std::string dims;
+  for (int d = 0; d < v.rank(); ++d) {
+    dims += d ? ", " : "";
+    if (v.decl == ArrayDecl::Explicit)
+      dims += print_expr(v.dims[d].lo) + ":" + print_expr(v.dims[d].hi);
+    else if (v.decl == ArrayDecl::AssumedShape)
+      dims += print_expr(v.dims[d].lo) + ":";
+    else
+      dims += ":";
+  }
+  return dims;
+}
+
+/// `subroutine name(args) ... end subroutine`: a BIND(C) interface, or with
+/// `wrap` the wrapper that calls it with the bounds of the grids.
+std::string print_procedure(const EntryPoint &e, const std::set<std::string> &written, bool wrap,
+                            const std::string &interface_name) {
+  const Kernel &k = *e.kernel;
+  std::ostringstream out;
+  std::string names, call;
+  for (const Variable &v : k.args) {
+    if (!wrap || !v.bound_of)
+      names += (names.empty() ? "" : ", ") + v.name;
+    // `ubound(a,1)` without a blank, so that long lines break between
+    // arguments only.
+    std::string actual = v.bound_of
+                             ? std::string(v.bound_of->upper ? "ubound(" : "lbound(") +
+                                   v.bound_of->grid + "," + std::to_string(v.bound_of->dim) + ")"
+                             : v.name;
+    call += (call.empty() ? "" : ", ") + actual;
+  }
+  std::string indent = wrap ? "  " : "    ";
+  std::string name = wrap ? e.fortran_name : interface_name;
+  out << comment_lines(indent + "! ", e.comment);
+  out << fortran_line(indent, "subroutine " + name + "(" + names + ")" +
+                                  (wrap ? "" : " bind(C, name='" + e.symbol + "')"));
+  if (!wrap)
+    out << indent << "  import :: c_int, c_float, c_double\n";
+  // Scalars first: the grids' bounds name them, and an interface body has
+  // the default implicit types.
+  // A reduction's scalar is passed by reference: its value in is the
+  // starting value, its value out the result.
+  for (const Variable &v : k.args)
+    if (!v.is_grid() && !(wrap && v.bound_of))
+      out << fortran_line(indent + "  ", c_decl(v) +
+                                             (k.find_reduction(v.name) ? ", intent(inout) :: "
+                                              : wrap                   ? ", intent(in) :: "
+                                                                       : ", value :: ") +
+                                             v.name);
+  for (const Variable &v : k.args) {
+    if (!v.is_grid())
+      continue;
+    std::string attrs = !wrap                              ? ""
+                        : v.decl == ArrayDecl::Allocatable ? ", allocatable"
+                        : v.decl == ArrayDecl::Pointer     ? ", pointer"
+                                                           : "";
+    attrs += written.count(v.name) ? ", intent(inout) :: " : ", intent(in) :: ";
+    out << fortran_line(indent + "  ", c_decl(v) + attrs + v.name + "(" +
+                                           (wrap ? wrapper_dims(v) : explicit_dims(v)) + ")");
+  }
+  if (wrap)
+    out << fortran_line(indent + "  ", "call " + interface_name + "(" + call + ")");
+  out << indent << "end subroutine " << name << "\n\n";
+  return out.str();
+}
+
 } // namespace
 
 std::string print_fortran_module(const std::string &module_name,
                                  const std::vector<EntryPoint> &entries,
                                  const std::string &header_comment) {
-  std::ostringstream out;
+  std::ostringstream out, wrappers;
   out << comment_lines("! ", header_comment);
   out << "module " << module_name << "\n";
   out << "  use, intrinsic :: iso_c_binding, only: c_int, c_float, c_double\n";
   out << "  implicit none\n  private\n";
-  for (const EntryPoint &e : entries)
+  for (const EntryPoint &e : entries) {
     out << "  public :: " << e.fortran_name << "\n";
+    if (needs_wrapper(*e.kernel))
+      out << "  public :: " << e.fortran_name << "_explicit\n";
+  }
   out << "\n  interface\n";
   for (const EntryPoint &e : entries) {
-    const Kernel &k = *e.kernel;
-    KernelFacts facts = analyze(k);
+    KernelFacts facts = analyze(*e.kernel);
     std::set<std::string> written(facts.write_set.begin(), facts.write_set.end());
-    std::string names;
-    for (size_t i = 0; i < k.args.size(); ++i)
-      names += (i ? ", " : "") + k.args[i].name;
-    out << comment_lines("    ! ", e.comment);
-    out << fortran_line("    ", "subroutine " + e.fortran_name + "(" + names + ") bind(C, name='" +
-                                    e.symbol + "')");
-    out << "      import :: c_int, c_float, c_double\n";
-    for (const Variable &v : k.args) {
-      std::string decl = std::string(fortran_type(v.type)) + "(" + iso_c_kind(v.type) + ")";
-      if (k.find_reduction(v.name)) {
-        // The nest reduces into it: the value in is the starting value.
-        out << fortran_line("      ", decl + ", intent(inout) :: " + v.name);
-        continue;
-      }
-      if (!v.is_grid()) {
-        out << fortran_line("      ", decl + ", value :: " + v.name);
-        continue;
-      }
-      std::string dims;
-      for (int d = 0; d < v.rank(); ++d)
-        dims += (d ? ", " : "") + print_expr(v.dims[d].lo) + ":" + print_expr(v.dims[d].hi);
-      decl += written.count(v.name) ? ", intent(inout) :: " : ", intent(in) :: ";
-      out << fortran_line("      ", decl + v.name + "(" + dims + ")");
-    }
-    out << "    end subroutine " << e.fortran_name << "\n\n";
+    // A kernel with assumed-shape or allocatable grids: the BIND(C) procedure
+    // takes their bounds (`<name>_explicit`), and a wrapper under the plain
+    // name passes LBOUND and UBOUND, so that the call looks like the source's.
+    bool wrap = needs_wrapper(*e.kernel);
+    std::string interface_name = wrap ? e.fortran_name + "_explicit" : e.fortran_name;
+    out << print_procedure(e, written, false, interface_name);
+    if (wrap)
+      wrappers << print_procedure(e, written, true, interface_name);
   }
-  out << "  end interface\nend module " << module_name << "\n";
+  out << "  end interface\n";
+  if (!wrappers.str().empty())
+    out << "\ncontains\n\n" << wrappers.str();
+  out << "end module " << module_name << "\n";
   return out.str();
 }
 

@@ -58,6 +58,7 @@ std::string default_lib_name(const std::string &first_file) {
 std::vector<Kernel> parse_and_lower(const DriverOptions &o) {
   FrontendOptions fe;
   fe.include_dirs = o.include_dirs;
+  fe.defines = o.defines;
   std::vector<Kernel> kernels;
   for (const std::string &file : o.files)
     for (Kernel &k : lower_file(file, fe))

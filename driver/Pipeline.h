@@ -15,8 +15,9 @@ struct DriverOptions {
   bool tune = true;
   std::string emit; ///< "", "ir" or "c"
   std::vector<std::string> include_dirs;
-  std::vector<int64_t> tune_size; ///< overrides every tune_size clause when set
-  int jobs = 0;                   ///< 0: one per processor
+  std::vector<std::string> defines; ///< -D NAME or NAME=VALUE
+  std::vector<int64_t> tune_size;   ///< overrides every tune_size clause when set
+  int jobs = 0;                     ///< 0: one per processor
   int reps = 5;
   double timeout_s = 60;
   std::string search = "model"; ///< "model", "exhaustive" or "compare"

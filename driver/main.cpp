@@ -24,7 +24,10 @@ int main(int argc, char **argv) {
                "verified, auto-tuned library with a Fortran module and a C header.",
                "f2stencil"};
   app.set_version_flag("--version", "f2stencil " F2S_VERSION);
-  app.add_option("FILE", o.files, "Fortran source files (.f90, .F90)")->required();
+  app.add_option("FILE", o.files,
+                 "Fortran source files (free form: .f90, .F90, ...; fixed form: .f, .F, .for, "
+                 ".ftn, .f77, .fpp)")
+      ->required();
   std::string targets = "pthreads";
   app.add_option("--target", targets,
                  "Comma-separated targets: c (serial), pthreads (threads), cuda (GPU, needs nvcc); "
@@ -37,7 +40,8 @@ int main(int argc, char **argv) {
   std::string emit;
   app.add_option("--emit", emit, "Print the stencil IR (ir) or the library's C (c) and stop")
       ->check(CLI::IsMember({"ir", "c"}));
-  app.add_option("-I", o.include_dirs, "Directory searched by INCLUDE lines");
+  app.add_option("-I", o.include_dirs, "Directory searched by INCLUDE lines and #include");
+  app.add_option("-D", o.defines, "Preprocessor macro, NAME or NAME=VALUE");
   std::string tune_size;
   app.add_option("--tune-size", tune_size,
                  "Problem size to tune at, n1,n2[,n3] (innermost first); overrides tune_size(...)");

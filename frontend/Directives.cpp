@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <stdexcept>
 
 namespace f2s {
 namespace {
@@ -154,23 +155,30 @@ private:
   size_t pos_ = 0;
 };
 
-/// Offset of the `!` when `line` is a `!$f2s` comment line.
-std::optional<size_t> directive_start(const std::string &line) {
+/// Offset of the sentinel when `line` is a `!$f2s` comment line.
+std::optional<size_t> directive_start(const std::string &line, bool fixed_form) {
   size_t i = 0;
-  while (i < line.size() && is_blank(line[i]))
-    ++i;
-  if (line.size() < i + 5 || lower(line.substr(i, 5)) != "!$f2s")
-    return std::nullopt;
+  // Fixed form: `c$f2s`, `C$F2S` and `*$f2s` in column 1 are comment lines too.
+  bool column1 = fixed_form && !line.empty() &&
+                 (line[0] == 'c' || line[0] == 'C' || line[0] == '*') && line.size() >= 5 &&
+                 lower(line.substr(1, 4)) == "$f2s";
+  if (!column1) {
+    while (i < line.size() && is_blank(line[i]))
+      ++i;
+    if (line.size() < i + 5 || lower(line.substr(i, 5)) != "!$f2s")
+      return std::nullopt;
+    // Column 6 of a fixed-form line marks a continuation, not a comment.
+    if (fixed_form && i == 5)
+      return std::nullopt;
+  }
   // `!$f2sx` is some other comment.
   if (i + 5 < line.size() && is_ident_char(line[i + 5]))
     return std::nullopt;
   return i;
 }
 
-} // namespace
-
-std::vector<StencilDirective> find_directives(const std::string &text, const std::string &path) {
-  std::vector<StencilDirective> out;
+/// Calls `f(line_no, line)` for each line of `text`, without its line end.
+template <typename F> void for_each_line(const std::string &text, F f) {
   int line_no = 0;
   size_t start = 0;
   while (start < text.size()) {
@@ -180,11 +188,46 @@ std::vector<StencilDirective> find_directives(const std::string &text, const std
     std::string line = text.substr(start, end - start);
     if (!line.empty() && line.back() == '\r')
       line.pop_back();
-    ++line_no;
     start = end + 1;
-    if (auto bang = directive_start(line))
-      out.push_back(DirectiveLine(line, path, line_no).parse(*bang));
+    if (!f(++line_no, line))
+      return;
   }
+}
+
+} // namespace
+
+std::vector<Sentinel> find_sentinels(const std::string &text, bool fixed_form) {
+  std::vector<Sentinel> out;
+  for_each_line(text, [&](int line_no, const std::string &line) {
+    if (auto at = directive_start(line, fixed_form))
+      out.push_back(Sentinel{line_no, *at});
+    return true;
+  });
+  return out;
+}
+
+StencilDirective read_directive(const std::string &text, const Sentinel &at,
+                                const std::string &path) {
+  std::optional<StencilDirective> d;
+  for_each_line(text, [&](int line_no, const std::string &line) {
+    if (line_no < at.line)
+      return true;
+    d = DirectiveLine(line, path, line_no).parse(at.column);
+    return false;
+  });
+  if (!d)
+    throw std::logic_error("read_directive: no line " + std::to_string(at.line));
+  return *d;
+}
+
+std::vector<StencilDirective> find_directives(const std::string &text, const std::string &path,
+                                              bool fixed_form) {
+  std::vector<StencilDirective> out;
+  for_each_line(text, [&](int line_no, const std::string &line) {
+    if (auto at = directive_start(line, fixed_form))
+      out.push_back(DirectiveLine(line, path, line_no).parse(*at));
+    return true;
+  });
   return out;
 }
 

@@ -23,10 +23,28 @@ struct StencilDirective {
   SourceLoc tune_size_loc;        ///< the clause's keyword
 };
 
-/// Every `!$f2s` directive of `text` (the contents of `path`), in line order.
-/// A directive is a comment line whose first non-blank characters are `!$f2s`
-/// (case-insensitive). Throws UserError for a directive other than STENCIL,
-/// an unknown or repeated clause, or a malformed clause.
-std::vector<StencilDirective> find_directives(const std::string &text, const std::string &path);
+/// Where a `!$f2s` sentinel starts: a 1-based line and a 0-based column.
+struct Sentinel {
+  int line = 0;
+  size_t column = 0;
+};
+
+/// The `!$f2s` sentinels of `text`, in line order, without reading what
+/// follows them. A directive is a comment line whose first non-blank
+/// characters are `!$f2s` (case-insensitive); in fixed form
+/// (`fixed_form`) the sentinel may also be spelled `c$f2s` or `*$f2s` in
+/// column 1, as OpenMP's `c$omp` is.
+std::vector<Sentinel> find_sentinels(const std::string &text, bool fixed_form = false);
+
+/// The directive whose sentinel is `at` in `text` (the contents of `path`).
+/// Throws UserError for a directive other than STENCIL, an unknown or
+/// repeated clause, or a malformed clause.
+StencilDirective read_directive(const std::string &text, const Sentinel &at,
+                                const std::string &path);
+
+/// Every `!$f2s` directive of `text`, in line order (find_sentinels, then
+/// read_directive on each).
+std::vector<StencilDirective> find_directives(const std::string &text, const std::string &path,
+                                              bool fixed_form = false);
 
 } // namespace f2s

@@ -10,17 +10,30 @@
 
 #include "flang/Parser/parse-tree-visitor.h"
 #include "flang/Parser/parsing.h"
+#include "flang/Parser/tools.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <string_view>
+
+namespace Fortran::parser {
+// Flang's canonicalisation of label DO loops, in libFortranSemantics.a; its
+// header (lib/Semantics/canonicalize-do.h) is not installed.
+bool CanonicalizeDo(Program &program);
+} // namespace Fortran::parser
 
 namespace f2s {
 namespace fe {
 namespace {
+
+namespace fs = std::filesystem;
 
 // ------------------------------------------------------------ file lowering
 
@@ -50,35 +63,35 @@ public:
     push(stmt ? text_of(stmt->statement.v.source) : std::string("main"), true, {});
     return true;
   }
-  void Post(const fp::MainProgram &) { scopes_.pop_back(); }
+  void Post(const fp::MainProgram &) { pop(); }
 
   bool Pre(const fp::SubroutineSubprogram &s) {
     const auto &stmt = std::get<fp::Statement<fp::SubroutineStmt>>(s.t).statement;
-    std::vector<std::string> dummies;
+    std::vector<const fp::Name *> dummies;
     for (const fp::DummyArg &a : std::get<std::list<fp::DummyArg>>(stmt.t))
       if (const auto *n = std::get_if<fp::Name>(&a.u))
-        dummies.push_back(text_of(n->source));
+        dummies.push_back(n);
     push(text_of(std::get<fp::Name>(stmt.t).source), true, std::move(dummies));
     return true;
   }
-  void Post(const fp::SubroutineSubprogram &) { scopes_.pop_back(); }
+  void Post(const fp::SubroutineSubprogram &) { pop(); }
 
   bool Pre(const fp::FunctionSubprogram &f) {
     const auto &stmt = std::get<fp::Statement<fp::FunctionStmt>>(f.t).statement;
-    std::vector<std::string> dummies;
+    std::vector<const fp::Name *> dummies;
     for (const fp::Name &n : std::get<std::list<fp::Name>>(stmt.t))
-      dummies.push_back(text_of(n.source));
+      dummies.push_back(&n);
     push(text_of(std::get<fp::Name>(stmt.t).source), true, std::move(dummies));
     return true;
   }
-  void Post(const fp::FunctionSubprogram &) { scopes_.pop_back(); }
+  void Post(const fp::FunctionSubprogram &) { pop(); }
 
   bool Pre(const fp::SeparateModuleSubprogram &s) {
     const auto &stmt = std::get<fp::Statement<fp::MpSubprogramStmt>>(s.t).statement;
     push(text_of(stmt.v.source), true, {});
     return true;
   }
-  void Post(const fp::SeparateModuleSubprogram &) { scopes_.pop_back(); }
+  void Post(const fp::SeparateModuleSubprogram &) { pop(); }
 
   bool Pre(const fp::Module &m) {
     push(text_of(std::get<fp::Statement<fp::ModuleStmt>>(m.t).statement.v.source), false, {});
@@ -86,18 +99,10 @@ public:
   }
   void Post(const fp::Module &) {
     modules_[scopes_.back().name] = scopes_.back().decls;
-    scopes_.pop_back();
+    pop();
   }
 
-  // USE of a module defined earlier in the file makes its declarations
-  // visible (all of them: ONLY and renames are not honoured). Modules from
-  // elsewhere are unknown, and so are the names they bring.
-  bool Pre(const fp::UseStmt &u) {
-    auto m = modules_.find(text_of(u.moduleName.source));
-    if (m != modules_.end() && !scopes_.empty() && !in_interface_)
-      scopes_.back().decls.insert(m->second.begin(), m->second.end());
-    return true;
-  }
+  bool Pre(const fp::UseStmt &u);
 
   // Declarations inside an interface body belong to another procedure.
   bool Pre(const fp::InterfaceBody &) {
@@ -108,6 +113,12 @@ public:
 
   bool Pre(const fp::TypeDeclarationStmt &s);
   bool Pre(const fp::DimensionStmt &s);
+  bool Pre(const fp::ImplicitStmt &s);
+  bool Pre(const fp::ParameterStmt &s) { return declare_constants(s.v); }
+  bool Pre(const fp::OldParameterStmt &s) { return declare_constants(s.v); }
+  bool Pre(const fp::CommonStmt &s);
+  bool Pre(const fp::AllocatableStmt &s);
+  void Post(const fp::SpecificationPart &);
 
   template <typename T> bool Pre(const fp::Statement<T> &s) {
     constexpr bool label_do = std::is_same_v<T, fc::Indirection<fp::LabelDoStmt>>;
@@ -123,14 +134,25 @@ public:
   }
 
 private:
-  void push(std::string name, bool is_procedure, std::vector<std::string> dummies) {
+  void push(std::string name, bool is_procedure, std::vector<const fp::Name *> dummies) {
     Scope s;
     s.name = std::move(name);
     s.is_procedure = is_procedure;
-    s.dummies = std::move(dummies);
+    for (const fp::Name *d : dummies)
+      s.dummies.push_back(text_of(d->source));
+    // A contained procedure has its host's IMPLICIT rules until it says otherwise.
+    if (!scopes_.empty())
+      s.implicit = scopes_.back().implicit;
     scopes_.push_back(std::move(s));
+    dummy_names_.push_back(std::move(dummies));
   }
+  void pop() {
+    scopes_.pop_back();
+    dummy_names_.pop_back();
+  }
+  bool declaring() const { return !in_interface_ && !scopes_.empty(); }
   Decl &declare(const fp::Name &n);
+  bool declare_constants(const std::list<fp::NamedConstantDef> &defs);
 
   /// Called for every statement in source order. Returns true when the
   /// statement is an annotated DO construct that has been lowered (its
@@ -142,6 +164,7 @@ private:
   std::vector<StencilDirective> directives_;
   size_t next_ = 0;
   std::vector<Scope> scopes_;
+  std::vector<std::vector<const fp::Name *>> dummy_names_; ///< per scope
   std::map<std::string, std::map<std::string, Decl>> modules_;
   int in_interface_ = 0;
   int decl_counter_ = 0;
@@ -191,6 +214,8 @@ std::optional<int64_t> int_constant(const fp::Expr &e, const std::vector<Scope> 
     const auto *ref = std::get_if<fp::DataRef>(&d->value().u);
     const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
     const Decl *decl = name ? find_decl(scopes, text_of(name->source)) : nullptr;
+    if (decl && decl->int_value)
+      return decl->int_value;
     if (!decl || !decl->parameter)
       return std::nullopt;
     return int_constant(*decl->parameter, scopes, depth + 1);
@@ -263,19 +288,24 @@ Decl &FileLowering::declare(const fp::Name &n) {
 }
 
 bool FileLowering::Pre(const fp::TypeDeclarationStmt &s) {
-  if (in_interface_ || scopes_.empty())
+  if (!declaring())
     return true;
   std::optional<Type> type = decl_type(std::get<fp::DeclarationTypeSpec>(s.t), scopes_);
   const fp::ArraySpec *dimension = nullptr;
-  bool parameter = false;
+  bool parameter = false, allocatable = false, pointer = false;
   for (const fp::AttrSpec &a : std::get<std::list<fp::AttrSpec>>(s.t)) {
     if (const auto *shape = std::get_if<fp::ArraySpec>(&a.u))
       dimension = shape;
     parameter = parameter || std::holds_alternative<fp::Parameter>(a.u);
+    pointer = pointer || std::holds_alternative<fp::Pointer>(a.u);
+    allocatable = allocatable || pointer || std::holds_alternative<fp::Allocatable>(a.u);
   }
   for (const fp::EntityDecl &e : std::get<std::list<fp::EntityDecl>>(s.t)) {
     Decl &d = declare(std::get<fp::ObjectName>(e.t));
     d.type = type;
+    d.typed = true;
+    d.allocatable = d.allocatable || allocatable;
+    d.pointer = d.pointer || pointer;
     if (const auto &shape = std::get<std::optional<fp::ArraySpec>>(e.t))
       d.shape = &*shape;
     else if (dimension)
@@ -289,7 +319,7 @@ bool FileLowering::Pre(const fp::TypeDeclarationStmt &s) {
 }
 
 bool FileLowering::Pre(const fp::DimensionStmt &s) {
-  if (in_interface_ || scopes_.empty())
+  if (!declaring())
     return true;
   for (const fp::DimensionStmt::Declaration &decl : s.v) {
     Decl &d = declare(std::get<fp::Name>(decl.t));
@@ -298,7 +328,187 @@ bool FileLowering::Pre(const fp::DimensionStmt &s) {
   return true;
 }
 
+// `IMPLICIT DOUBLE PRECISION (A-H, O-Z)`, `IMPLICIT NONE`: the rules apply to
+// every name of the scope that no type declaration types (resolved when the
+// specification part ends, since IMPLICIT may follow PARAMETER).
+bool FileLowering::Pre(const fp::ImplicitStmt &s) {
+  if (!declaring())
+    return true;
+  ImplicitRules &rules = scopes_.back().implicit;
+  if (const auto *none = std::get_if<std::list<fp::ImplicitStmt::ImplicitNoneNameSpec>>(&s.u)) {
+    bool types = none->empty() || std::count(none->begin(), none->end(),
+                                             fp::ImplicitStmt::ImplicitNoneNameSpec::Type);
+    if (types)
+      rules.letters.fill(ImplicitRules::Rule{});
+    return true;
+  }
+  for (const fp::ImplicitSpec &spec : std::get<std::list<fp::ImplicitSpec>>(s.u)) {
+    ImplicitRules::Rule rule{true, decl_type(std::get<fp::DeclarationTypeSpec>(spec.t), scopes_)};
+    for (const fp::LetterSpec &letters : std::get<std::list<fp::LetterSpec>>(spec.t)) {
+      char first = static_cast<char>(std::tolower(*std::get<0>(letters.t)));
+      const auto &last_at = std::get<1>(letters.t);
+      char last = last_at ? static_cast<char>(std::tolower(**last_at)) : first;
+      for (char c = first; c >= 'a' && c <= last && c <= 'z'; ++c)
+        rules.letters[c - 'a'] = rule;
+    }
+  }
+  return true;
+}
+
+bool FileLowering::declare_constants(const std::list<fp::NamedConstantDef> &defs) {
+  if (!declaring())
+    return true;
+  for (const fp::NamedConstantDef &def : defs) {
+    Decl &d = declare(std::get<fp::NamedConstant>(def.t).v);
+    d.parameter = &std::get<fp::ConstantExpr>(def.t).thing.value();
+  }
+  return true;
+}
+
+// COMMON variables are variables of the procedure like its locals: a region
+// that uses them takes them as arguments.
+bool FileLowering::Pre(const fp::CommonStmt &s) {
+  if (!declaring())
+    return true;
+  for (const fp::CommonStmt::Block &block : s.blocks)
+    for (const fp::CommonBlockObject &object :
+         std::get<std::list<fp::CommonBlockObject>>(block.t)) {
+      Decl &d = declare(std::get<fp::Name>(object.t));
+      if (const auto &shape = std::get<std::optional<fp::ArraySpec>>(object.t))
+        d.shape = &*shape;
+    }
+  return true;
+}
+
+bool FileLowering::Pre(const fp::AllocatableStmt &s) {
+  if (!declaring())
+    return true;
+  for (const fp::ObjectDecl &object : s.v) {
+    Decl &d = declare(std::get<fp::ObjectName>(object.t));
+    d.allocatable = true;
+    if (const auto &shape = std::get<std::optional<fp::ArraySpec>>(object.t))
+      d.shape = &*shape;
+  }
+  return true;
+}
+
+// The end of a specification part: dummy arguments that nothing declared,
+// and names declared without a type (DIMENSION, PARAMETER, COMMON), take
+// their types from the IMPLICIT rules.
+void FileLowering::Post(const fp::SpecificationPart &) {
+  if (!declaring())
+    return;
+  for (const fp::Name *dummy : dummy_names_.back())
+    declare(*dummy);
+  Scope &scope = scopes_.back();
+  for (auto &[name, d] : scope.decls) {
+    if (d.typed)
+      continue;
+    d.type = scope.implicit.of(name).type;
+    d.typed = scope.implicit.of(name).typed;
+  }
+  // INTEGER constants are valued here, where the names in their values are
+  // visible: a module's `wp = real64` must keep its value where USE, ONLY
+  // brings `wp` alone.
+  for (auto &[name, d] : scope.decls)
+    if (d.parameter && d.type == Type::Int32 && !d.shape && !d.int_value)
+      d.int_value = int_constant(*d.parameter, scopes_);
+}
+
+/// The named constants of the intrinsic modules that spell kinds.
+const std::map<std::string, int64_t> &intrinsic_module_constants(const std::string &module) {
+  static const std::map<std::string, std::map<std::string, int64_t>> modules = {
+      {"iso_fortran_env",
+       {{"real32", 4},
+        {"real64", 8},
+        {"real128", 16},
+        {"int8", 1},
+        {"int16", 2},
+        {"int32", 4},
+        {"int64", 8}}},
+      {"iso_c_binding", {{"c_float", 4}, {"c_double", 8}, {"c_int", 4}, {"c_long", 8}}}};
+  static const std::map<std::string, int64_t> none;
+  auto m = modules.find(module);
+  return m == modules.end() ? none : m->second;
+}
+
+// USE of a module defined earlier in the file, or of ISO_FORTRAN_ENV or
+// ISO_C_BINDING (their kind constants), makes its declarations visible,
+// honouring ONLY and renames. Modules from elsewhere are unknown, and so are
+// the names they bring.
+bool FileLowering::Pre(const fp::UseStmt &u) {
+  if (!declaring())
+    return true;
+  std::string module = text_of(u.moduleName.source);
+  std::map<std::string, Decl> intrinsic;
+  for (const auto &[name, value] : intrinsic_module_constants(module)) {
+    Decl &d = intrinsic[name];
+    d.name = name;
+    d.type = Type::Int32;
+    d.typed = true;
+    d.int_value = value;
+    d.loc = map_.at(u.moduleName.source);
+  }
+  auto m = modules_.find(module);
+  const std::map<std::string, Decl> &exported = m != modules_.end() ? m->second : intrinsic;
+  std::map<std::string, Decl> &decls = scopes_.back().decls;
+  auto bring = [&](const fp::Name &local, const fp::Name &used) {
+    auto d = exported.find(text_of(used.source));
+    if (d == exported.end())
+      return;
+    Decl copy = d->second;
+    copy.name = text_of(local.source);
+    decls[copy.name] = copy;
+  };
+  auto rename = [&](const fp::Rename &r) {
+    if (const auto *names = std::get_if<fp::Rename::Names>(&r.u))
+      bring(std::get<0>(names->t), std::get<1>(names->t));
+  };
+  if (const auto *only = std::get_if<std::list<fp::Only>>(&u.u)) {
+    for (const fp::Only &o : *only) {
+      // The parser reads a plain name in an ONLY list as a generic-spec.
+      const auto *generic = std::get_if<fc::Indirection<fp::GenericSpec>>(&o.u);
+      const fp::Name *n =
+          generic ? std::get_if<fp::Name>(&generic->value().u) : std::get_if<fp::Name>(&o.u);
+      if (n)
+        bring(*n, *n);
+      else if (const auto *r = std::get_if<fp::Rename>(&o.u))
+        rename(*r);
+    }
+    return true;
+  }
+  const auto &renames = std::get<std::list<fp::Rename>>(u.u);
+  std::set<std::string> renamed;
+  for (const fp::Rename &r : renames)
+    if (const auto *names = std::get_if<fp::Rename::Names>(&r.u))
+      renamed.insert(text_of(std::get<1>(names->t).source));
+  for (const auto &[name, d] : exported)
+    if (!renamed.count(name))
+      decls[name] = d;
+  for (const fp::Rename &r : renames)
+    rename(r);
+  return true;
+}
+
 // ------------------------------------------------- matching directives to DOs
+
+/// The last line of a DO construct: its END DO, or for a loop that ended on a
+/// label (canonicalised, with no END DO of its own), its last statement.
+std::optional<int> last_line(const SourceMap &map, const fp::DoConstruct &d) {
+  if (auto end = map.find(std::get<fp::Statement<fp::EndDoStmt>>(d.t).source))
+    return end->line;
+  const fp::Block &body = std::get<fp::Block>(d.t);
+  if (body.empty())
+    return std::nullopt;
+  const auto *exec = std::get_if<fp::ExecutableConstruct>(&body.back().u);
+  const auto *inner = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
+  if (inner)
+    return last_line(map, inner->value());
+  if (auto last = fp::GetLastSource(body.back()))
+    if (auto loc = map.find(*last))
+      return loc->line;
+  return std::nullopt;
+}
 
 bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d, bool label_do) {
   bool in_main = false;
@@ -310,19 +520,20 @@ bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d,
   const StencilDirective &dir = directives_[next_];
   if (next_ + 1 < directives_.size() && directives_[next_ + 1].loc.line < loc->line)
     throw UserError(dir.loc, "A '!$f2s stencil' directive must be followed by a DO construct");
+  // Label DO loops that end on their label have become DO constructs.
   if (label_do)
-    throw UserError(dir.loc, "A '!$f2s stencil' directive must be followed by a DO construct "
-                             "ending in END DO, not a label DO loop");
+    throw UserError(*loc, std::string("This label DO loop does not end on a properly nested "
+                                      "statement with its label, so it cannot start a ") +
+                              kRegion);
   if (!d)
     throw UserError(dir.loc, "A '!$f2s stencil' directive must be followed by a DO construct");
   ++next_;
-  lower_region(dir, *d);
-  // A directive inside the region just lowered would never be honoured.
-  const auto &end = std::get<fp::Statement<fp::EndDoStmt>>(d->t);
-  if (auto end_loc = map_.find(end.source))
-    if (next_ < directives_.size() && directives_[next_].loc.line <= end_loc->line)
+  // A directive inside the region would never be honoured.
+  if (auto end = last_line(map_, *d))
+    if (next_ < directives_.size() && directives_[next_].loc.line <= *end)
       throw UserError(directives_[next_].loc,
                       std::string("A '!$f2s' directive is not allowed inside a ") + kRegion);
+  lower_region(dir, *d);
   return true;
 }
 
@@ -354,10 +565,75 @@ std::string read_file(const std::string &path) {
   return text.str();
 }
 
+/// Fixed form by the file's extension, as gfortran decides it.
 bool is_fixed_form(const std::string &path) {
   auto dot = path.rfind('.');
   std::string ext = dot == std::string::npos ? "" : to_lower(path.substr(dot + 1));
-  return ext == "f" || ext == "for" || ext == "ftn" || ext == "f77";
+  return ext == "f" || ext == "for" || ext == "ftn" || ext == "f77" || ext == "fpp";
+}
+
+/// A copy of the source, in a fresh temporary folder, in which each `!$f2s`
+/// sentinel is spelled as Flang's compiler-directive sentinel `!dir$`
+/// (`cdir$`, `*dir$` in column 1 of fixed form). To the prescanner `!$f2s`
+/// is a comment like any other; as `!dir$` it survives exactly where the
+/// program's own lines do, so a directive in a branch of `#ifdef` that the
+/// preprocessor drops is dropped with it. Nothing moves: lines and columns
+/// are those of the original (but for the blanks before an indented
+/// sentinel in fixed form).
+class DirectiveCopy {
+public:
+  DirectiveCopy(const std::string &path, std::string text, const std::vector<Sentinel> &at,
+                bool fixed_form) {
+    std::string pattern = (fs::temp_directory_path() / "f2stencil-src-XXXXXX").string();
+    if (!mkdtemp(pattern.data()))
+      throw UserError(SourceLoc{path}, "Cannot create a temporary folder in '" +
+                                           fs::temp_directory_path().string() + "'");
+    dir_ = pattern;
+    size_t line_start = 0;
+    int line = 1;
+    for (const Sentinel &s : at) {
+      for (; line < s.line; ++line)
+        line_start = text.find('\n', line_start) + 1;
+      // In fixed form Flang takes `!dir$` in column 1 only; the line keeps
+      // its number, which is all that is read back.
+      size_t from = fixed_form ? line_start : line_start + s.column;
+      char first = text[line_start + s.column];
+      text.replace(from, line_start + s.column + 5 - from, std::string(1, first) + "dir$");
+    }
+    path_ = (dir_ / fs::path(path).filename()).string();
+    std::ofstream out(path_, std::ios::binary);
+    if (!(out << text)) {
+      std::error_code ignored;
+      fs::remove_all(dir_, ignored);
+      throw UserError(SourceLoc{path}, "Cannot write a copy of '" + path + "' to '" + path_ + "'");
+    }
+  }
+  ~DirectiveCopy() {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+  DirectiveCopy(const DirectiveCopy &) = delete;
+  DirectiveCopy &operator=(const DirectiveCopy &) = delete;
+
+  const std::string &path() const { return path_; }
+
+private:
+  fs::path dir_;
+  std::string path_;
+};
+
+/// The lines of the main file whose directives the prescanner kept.
+std::set<int> kept_directive_lines(const fp::Parsing &parsing, const SourceMap &map) {
+  std::set<int> lines;
+  fp::CharBlock cooked = parsing.cooked().AsCharBlock();
+  std::string_view text(cooked.begin(), cooked.size());
+  for (size_t at = text.find("!dir$"); at != std::string_view::npos;
+       at = text.find("!dir$", at + 1)) {
+    bool in_main = false;
+    if (auto loc = map.find(fp::CharBlock{cooked.begin() + at, 1}, &in_main); loc && in_main)
+      lines.insert(loc->line);
+  }
+  return lines;
 }
 
 /// Flang's first fatal message, as a UserError at its position.
@@ -372,7 +648,7 @@ bool is_fixed_form(const std::string &path) {
   SourceLoc loc{map.path()};
   if (auto range = first->GetProvenanceRange(cooked))
     if (auto pos = cooked.allSources().GetSourcePosition(range->start()))
-      loc = SourceLoc{*pos->path == map.path() ? map.path() : *pos->path, pos->line, pos->column};
+      loc = map.at(*pos);
   std::string text = first->ToString();
   while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
     text.pop_back();
@@ -385,18 +661,39 @@ bool is_fixed_form(const std::string &path) {
 std::vector<Kernel> lower_file(const std::string &path, const FrontendOptions &options) {
   using namespace fe;
   std::string text = read_file(path);
-  std::vector<StencilDirective> directives = find_directives(text, path);
+  bool fixed_form = is_fixed_form(path);
+  std::vector<Sentinel> sentinels = find_sentinels(text, fixed_form);
 
   fp::Options flang;
-  flang.isFixedForm = is_fixed_form(path);
-  flang.searchDirectories = options.include_dirs;
+  flang.isFixedForm = fixed_form;
+  // INCLUDE and #include look in the including file's folder first; the
+  // copy's folder holds nothing else, so the original's folder comes next.
+  flang.searchDirectories = {fs::path(path).parent_path().string()};
+  if (flang.searchDirectories[0].empty())
+    flang.searchDirectories[0] = ".";
+  for (const std::string &dir : options.include_dirs)
+    flang.searchDirectories.push_back(dir);
+  for (const std::string &define : options.defines) {
+    auto eq = define.find('=');
+    if (eq == std::string::npos)
+      flang.predefinitions.emplace_back(define, "1");
+    else
+      flang.predefinitions.emplace_back(define.substr(0, eq), define.substr(eq + 1));
+  }
+  DirectiveCopy copy(path, text, sentinels, fixed_form);
   fp::AllSources sources;
   fp::AllCookedSources cooked{sources};
   fp::Parsing parsing{cooked};
-  const fp::SourceFile *file = parsing.Prescan(path, flang);
+  const fp::SourceFile *file = parsing.Prescan(copy.path(), flang);
   SourceMap map(cooked, file, path);
   if (!file || parsing.messages().AnyFatalError())
     throw_flang_error(parsing, map);
+  std::set<int> kept = kept_directive_lines(parsing, map);
+  std::vector<StencilDirective> directives;
+  for (const Sentinel &s : sentinels)
+    if (kept.count(s.line))
+      directives.push_back(read_directive(text, s, path));
+
   parsing.Parse(llvm::nulls());
   if (parsing.messages().AnyFatalError())
     throw_flang_error(parsing, map);
@@ -406,6 +703,9 @@ std::vector<Kernel> lower_file(const std::string &path, const FrontendOptions &o
       loc = map.at(fp::CharBlock{rest});
     throw UserError(loc, "Flang could not parse the rest of the file");
   }
+  // Label DO loops (`DO 10 I = ...` / `10 CONTINUE`, shared labels included)
+  // become DO constructs, as Flang's semantics makes them.
+  fp::CanonicalizeDo(*parsing.parseTree());
 
   if (directives.empty())
     throw UserError(SourceLoc{path}, "No '!$f2s stencil' region in '" + path + "'");

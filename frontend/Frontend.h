@@ -10,12 +10,17 @@
 namespace f2s {
 
 struct FrontendOptions {
-  /// Directories searched by INCLUDE lines, in order.
+  /// Directories searched by INCLUDE lines and #include, in order, after
+  /// the including file's own folder.
   std::vector<std::string> include_dirs;
+  /// Preprocessor macros, `NAME` (defined as 1) or `NAME=VALUE`.
+  std::vector<std::string> defines;
 };
 
-/// Reads one free-form Fortran file with Flang's parser and lowers every
-/// `!$f2s stencil` region in it to a kernel, in source order.
+/// Reads one Fortran file with Flang's parser and lowers every
+/// `!$f2s stencil` region in it to a kernel, in source order. The file is
+/// fixed form when its extension is .f, .for, .ftn, .f77 or .fpp (in any
+/// case), else free form; `#` lines are preprocessed in either.
 ///
 /// Throws UserError, naming file:line:column, for the first problem: Flang's
 /// own parse errors, a directive that is not followed by a DO construct, an

@@ -19,12 +19,62 @@
 namespace f2s::fe {
 namespace {
 
+/// The argument that holds a bound of an assumed-shape or allocatable array.
+std::string bound_arg_name(const std::string &array, int dim, bool upper) {
+  return array + (upper ? "_ub" : "_lb") + std::to_string(dim);
+}
+
 /// An affine subscript as it is being read: coeff*var + offset.
 struct Affine {
   std::string var;
   int64_t coeff = 0;
   int64_t offset = 0;
 };
+
+/// Arithmetic on constants done now, each operation rounded in its type as
+/// Fortran rounds it: the value of `PARAMETER (W = 1.0D0/6.0D0)`. Anything
+/// else (a power, a division by zero) stays as it is.
+Expr fold_constants(const Expr &e) {
+  if (const auto *u = as<Unary>(e)) {
+    Expr a = fold_constants(u->a);
+    if (const auto *i = as<IntImm>(a))
+      return IntImm::make(-i->value, e->loc);
+    if (const auto *f = as<FloatImm>(a))
+      return FloatImm::make(-f->value, f->type, e->loc);
+    return e;
+  }
+  const auto *b = as<Binary>(e);
+  if (!b || b->op == BinaryOp::Pow)
+    return e;
+  Expr x = fold_constants(b->a), y = fold_constants(b->b);
+  auto value = [](const Expr &c) -> std::optional<double> {
+    if (const auto *i = as<IntImm>(c))
+      return static_cast<double>(i->value);
+    if (const auto *f = as<FloatImm>(c))
+      return f->value;
+    return std::nullopt;
+  };
+  auto vx = value(x), vy = value(y);
+  if (!vx || !vy || (b->op == BinaryOp::Div && *vy == 0))
+    return e;
+  auto apply = [&](auto p, auto q) {
+    switch (b->op) {
+    case BinaryOp::Add:
+      return p + q;
+    case BinaryOp::Sub:
+      return p - q;
+    case BinaryOp::Mul:
+      return p * q;
+    default:
+      return p / q;
+    }
+  };
+  if (e->type == Type::Int32)
+    return IntImm::make(apply(as<IntImm>(x)->value, as<IntImm>(y)->value), e->loc);
+  if (e->type == Type::Float32)
+    return FloatImm::make(apply(static_cast<float>(*vx), static_cast<float>(*vy)), e->type, e->loc);
+  return FloatImm::make(apply(*vx, *vy), e->type, e->loc);
+}
 
 // ---------------------------------------------------------- region lowering
 
@@ -50,11 +100,28 @@ private:
   }
 
   // Names ----------------------------------------------------------------
-  const Decl *lookup(const std::string &name) const {
+  /// The declaration of `name`, or for a name nothing declares, the one the
+  /// IMPLICIT rules give it (first used at `use`); null under IMPLICIT NONE.
+  const Decl *lookup(const std::string &name, const SourceLoc &use = {}) const {
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
       if (auto d = it->decls.find(name); d != it->decls.end())
         return &d->second;
-    return nullptr;
+    if (auto d = implicit_.find(name); d != implicit_.end())
+      return &d->second;
+    const ImplicitRules::Rule &rule = scopes_.back().implicit.of(name);
+    if (!rule.typed)
+      return nullptr;
+    Decl &d = implicit_[name];
+    d.name = name;
+    d.type = rule.type;
+    d.typed = true;
+    d.loc = use;
+    d.order = kImplicitOrder + static_cast<int>(implicit_.size());
+    return &d;
+  }
+  bool declared(const std::string &name) const {
+    return std::any_of(scopes_.begin(), scopes_.end(),
+                       [&](const Scope &s) { return s.decls.count(name) > 0; });
   }
   bool is_loop_var(const std::string &name) const {
     return std::find(loop_vars_.begin(), loop_vars_.end(), name) != loop_vars_.end();
@@ -107,6 +174,8 @@ private:
   std::vector<Index> lower_subscripts(const std::string &grid,
                                       const std::vector<const fp::Expr *> &subs);
   std::vector<Dim> lower_dims(const Decl &d);
+  Expr lower_bound_inquiry(const std::string &fn, const fp::Call &call, const SourceLoc &loc);
+  size_t array_rank(const Decl &d, const SourceLoc &use) const;
 
   const SourceMap &map_;
   const std::vector<Scope> &scopes_;
@@ -118,6 +187,10 @@ private:
   std::optional<std::string> bound_of_;
   bool in_dims_ = false;
   std::map<std::string, const Decl *> free_;
+  /// Names declared by use alone, with their implicit types; after every
+  /// declared name in argument order.
+  mutable std::map<std::string, Decl> implicit_;
+  static constexpr int kImplicitOrder = 1 << 24;
   std::vector<Variable> temps_;
   /// Scalars assigned anywhere in the region: temporaries private to a
   /// point, whatever the order of their reads and writes (whether each read
@@ -158,8 +231,17 @@ const fp::LoopControl::Bounds &RegionLowering::loop_bounds(const fp::DoConstruct
   return std::get<fp::LoopControl::Bounds>(control->u);
 }
 
-/// The DO construct that is the whole of `b`, if any; a DO construct next to
-/// other statements makes the nest imperfect.
+/// CONTINUE does nothing; it ends label DO loops (`10 CONTINUE`), which
+/// stays in the body of the innermost loop the label ends and follows the
+/// inner loop in an outer loop's body.
+bool is_continue(const fp::ExecutionPartConstruct &c) {
+  const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+  const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
+  return action && std::holds_alternative<fp::ContinueStmt>(action->statement.u);
+}
+
+/// The DO construct that is the whole of `b` (CONTINUE aside), if any; a DO
+/// construct next to other statements makes the nest imperfect.
 const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
   const fp::DoConstruct *found = nullptr;
   for (const fp::ExecutionPartConstruct &c : b) {
@@ -173,7 +255,7 @@ const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
   for (const fp::ExecutionPartConstruct &c : b) {
     const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
     const auto *d = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
-    if (!d || &d->value() != found)
+    if ((!d || &d->value() != found) && !is_continue(c))
       fail(at_node(c), std::string("The DO loops of a ") + kRegion +
                            " must be perfectly nested, with no other statement between them");
   }
@@ -194,7 +276,8 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     if (is_loop_var(var))
       fail(at(bounds.name.thing.source),
            "Loop variable '" + var + "' is used by two loops of the " + kRegion);
-    if (const Decl *decl = lookup(var); decl && (decl->shape || decl->type != Type::Int32))
+    if (const Decl *decl = lookup(var, at(bounds.name.thing.source));
+        decl && (decl->shape || decl->type != Type::Int32))
       fail(at(bounds.name.thing.source), "Loop variable '" + var + "' must be an INTEGER scalar");
     loop_vars_.push_back(var);
   }
@@ -253,8 +336,29 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   };
   std::sort(args.begin(), args.end(),
             [&](const Decl *a, const Decl *b) { return rank(a) < rank(b); });
-  for (const Decl *d : args)
-    k.args.push_back(Variable{d->name, *d->type, dims[d->name], d->loc});
+  std::vector<Variable> bounds;
+  for (const Decl *d : args) {
+    Variable v{d->name, *d->type, dims[d->name], d->loc};
+    if (d->shape && !std::holds_alternative<std::list<fp::ExplicitShapeSpec>>(d->shape->u))
+      v.decl = d->pointer       ? ArrayDecl::Pointer
+               : d->allocatable ? ArrayDecl::Allocatable
+                                : ArrayDecl::AssumedShape;
+    // The bounds the procedure does not spell, which lower_dims made Vars.
+    for (int dim = 1; v.decl != ArrayDecl::Explicit && dim <= v.rank(); ++dim)
+      for (bool upper : {false, true}) {
+        if (!upper && v.decl == ArrayDecl::AssumedShape)
+          continue;
+        std::string name = bound_arg_name(d->name, dim, upper);
+        if (declared(name))
+          fail(d->loc, "Array '" + d->name + "' needs an argument '" + name +
+                           "' for a bound, but the procedure has a variable of that name");
+        Variable b{name, Type::Int32, {}, d->loc};
+        b.bound_of = BoundArg{d->name, dim, upper};
+        bounds.push_back(b);
+      }
+    k.args.push_back(v);
+  }
+  k.args.insert(k.args.end(), bounds.begin(), bounds.end());
   std::vector<Reduction> in_arg_order;
   for (const Variable &v : k.args)
     if (const Reduction *r = k.find_reduction(v.name))
@@ -337,7 +441,7 @@ Expr RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string
     const fp::Call &call = f->value().v;
     const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(call.t).u);
     const auto &args = std::get<std::list<fp::ActualArgSpec>>(call.t);
-    if (!name || text_of(name->source) != "mod" || args.size() != 2 || lookup("mod"))
+    if (!name || text_of(name->source) != "mod" || args.size() != 2 || declared("mod"))
       return nullptr;
     const auto *e =
         std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(args.front().t).u);
@@ -386,7 +490,8 @@ Expr RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string
 Stmt RegionLowering::lower_block(const fp::Block &b, const SourceLoc &loc) {
   std::vector<Stmt> stmts;
   for (const fp::ExecutionPartConstruct &c : b)
-    stmts.push_back(lower_statement(c));
+    if (!is_continue(c))
+      stmts.push_back(lower_statement(c));
   return Block::make(std::move(stmts), loc);
 }
 
@@ -471,8 +576,6 @@ void RegionLowering::reject(const fp::ExecutableConstruct &c, const SourceLoc &l
                   return "A CALL statement";
                 else if constexpr (std::is_same_v<S, Indirection<fp::IfStmt>>)
                   return "An IF statement";
-                else if constexpr (std::is_same_v<S, fp::ContinueStmt>)
-                  return "A CONTINUE statement";
                 else if constexpr (std::is_same_v<S, Indirection<fp::CycleStmt>>)
                   return "A CYCLE statement";
                 else if constexpr (std::is_same_v<S, Indirection<fp::ExitStmt>>)
@@ -569,7 +672,7 @@ Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceL
       SourceLoc var_loc = at(name->source);
       if (is_loop_var(var))
         fail(var_loc, "Loop variable '" + var + "' cannot be assigned inside a " + kRegion);
-      const Decl *decl = lookup(var);
+      const Decl *decl = lookup(var, var_loc);
       if (!decl)
         fail(var_loc, "'" + var + "' is not declared");
       if (decl->shape)
@@ -589,7 +692,7 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
                                  fp::CharBlock lhs_text) {
   std::string grid = text_of(name.source);
   SourceLoc name_loc = at(name.source);
-  const Decl *decl = lookup(grid);
+  const Decl *decl = lookup(grid, name_loc);
   if (!decl)
     fail(name_loc, "'" + grid + "' is not declared");
   if (!decl->shape)
@@ -700,6 +803,8 @@ Expr RegionLowering::lower_literal(const fp::LiteralConstant &c, const SourceLoc
     const fp::Name &name =
         std::get<fp::Scalar<fp::Integer<fp::Constant<fp::Name>>>>(k->u).thing.thing.thing;
     const Decl *d = lookup(text_of(name.source));
+    if (d && d->int_value)
+      return *d->int_value;
     if (d && d->parameter)
       if (auto v = int_constant(*d->parameter, scopes_))
         return *v;
@@ -749,14 +854,8 @@ Expr RegionLowering::lower_parameter(const Decl &d, const SourceLoc &loc) {
   // the loops, so it is lowered like a bound.
   auto saved = bound_of_;
   bound_of_ = bound_of_ ? bound_of_ : std::optional<std::string>("");
-  Expr v = lower_expr(*d.parameter);
+  Expr v = fold_constants(lower_expr(*d.parameter));
   bound_of_ = saved;
-  if (const auto *neg = as<Unary>(v)) {
-    if (const auto *i = as<IntImm>(neg->a))
-      v = IntImm::make(-i->value, loc);
-    else if (const auto *f = as<FloatImm>(neg->a))
-      v = FloatImm::make(-f->value, f->type, loc);
-  }
   const auto *i = as<IntImm>(v);
   const auto *f = as<FloatImm>(v);
   if (!i && !f)
@@ -788,9 +887,11 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
                     ", so it cannot be used in the bounds of its loops or arrays");
     return lower_temp(name, loc);
   }
-  const Decl *d = lookup(name);
+  const Decl *d = lookup(name, loc);
   if (!d)
     fail(loc, "'" + name + "' is not declared");
+  if (d->int_value)
+    return IntImm::make(*d->int_value, loc);
   if (d->parameter)
     return lower_parameter(*d, loc);
   if (d->shape)
@@ -805,7 +906,7 @@ Expr RegionLowering::lower_temp(const std::string &name, const SourceLoc &loc) {
   for (const Variable &t : temps_)
     if (t.name == name)
       return Var::make(name, t.type, loc);
-  const Decl *decl = lookup(name);
+  const Decl *decl = lookup(name, loc);
   if (!decl)
     fail(loc, "'" + name + "' is not declared");
   if (decl->shape)
@@ -834,7 +935,7 @@ Expr RegionLowering::lower_designator(const fp::Designator &d, fp::CharBlock sou
       const auto *name = std::get_if<fp::Name>(&e.base.u);
       if (section || !name)
         fail(at(source), std::string("An array section is not allowed inside a ") + kRegion);
-      const Decl *decl = lookup(text_of(name->source));
+      const Decl *decl = lookup(text_of(name->source), at(name->source));
       if (!decl)
         fail(at(name->source), "'" + text_of(name->source) + "' is not declared");
       return lower_grid_ref(*decl, *name, subs);
@@ -850,6 +951,8 @@ Expr RegionLowering::lower_function_reference(const fp::FunctionReference &f) {
     fail(at(f.source), "'" + text_of(f.source) + "' is not allowed inside a " + kRegion);
   std::string fn = text_of(name->source);
   SourceLoc loc = at(name->source);
+  if ((fn == "lbound" || fn == "ubound" || fn == "size") && !declared(fn))
+    return lower_bound_inquiry(fn, call, loc);
   std::vector<const fp::Expr *> args;
   for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(call.t)) {
     const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u);
@@ -858,7 +961,7 @@ Expr RegionLowering::lower_function_reference(const fp::FunctionReference &f) {
            "Keyword and alternate arguments are not allowed inside a " + std::string(kRegion));
     args.push_back(&e->value());
   }
-  if (const Decl *decl = lookup(fn)) {
+  if (const Decl *decl = declared(fn) ? lookup(fn) : nullptr) {
     if (!decl->shape)
       fail(loc, "'" + fn + "' is not an array");
     return lower_grid_ref(*decl, *name, args);
@@ -901,10 +1004,7 @@ Expr RegionLowering::lower_grid_ref(const Decl &decl, const fp::Name &name,
                   "an array of a " +
                   kRegion);
   Type type = usable_type(decl, loc);
-  if (!std::holds_alternative<std::list<fp::ExplicitShapeSpec>>(decl.shape->u))
-    fail(loc, "Array '" + decl.name + "' must be declared with explicit bounds to be used in a " +
-                  kRegion);
-  size_t rank = std::get<std::list<fp::ExplicitShapeSpec>>(decl.shape->u).size();
+  size_t rank = array_rank(decl, loc);
   if (subs.size() != rank)
     fail(loc, "Array '" + decl.name + "' has rank " + std::to_string(rank) + " but " +
                   std::to_string(subs.size()) + " subscripts");
@@ -1001,21 +1101,106 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
       e.u);
 }
 
+/// The rank of an array the region may use: explicit-shape, assumed-shape
+/// (`u(0:, :)`), or allocatable and pointer arrays (`u(:, :)`).
+size_t RegionLowering::array_rank(const Decl &d, const SourceLoc &use) const {
+  const auto &u = d.shape->u;
+  if (const auto *explicit_shape = std::get_if<std::list<fp::ExplicitShapeSpec>>(&u))
+    return explicit_shape->size();
+  if (const auto *assumed = std::get_if<std::list<fp::AssumedShapeSpec>>(&u))
+    return assumed->size();
+  if (const auto *deferred = std::get_if<fp::DeferredShapeSpecList>(&u))
+    return static_cast<size_t>(deferred->v);
+  if (std::holds_alternative<fp::AssumedSizeSpec>(u))
+    fail(use, "Assumed-size array '" + d.name + "' cannot be used in a " + kRegion +
+                  "; declare its last upper bound");
+  fail(use, "Array '" + d.name +
+                "' must have an explicit, assumed or deferred shape to be used "
+                "in a " +
+                kRegion);
+}
+
 std::vector<Dim> RegionLowering::lower_dims(const Decl &d) {
   std::vector<Dim> dims;
+  bool saved = in_dims_;
   in_dims_ = true;
-  for (const fp::ExplicitShapeSpec &s : std::get<std::list<fp::ExplicitShapeSpec>>(d.shape->u)) {
-    const auto &lo = std::get<std::optional<fp::SpecificationExpr>>(s.t);
-    const fp::Expr &hi = std::get<fp::SpecificationExpr>(s.t).v.thing.thing.value();
-    Dim dim;
-    dim.lo = lo ? lower_expr(lo->v.thing.thing.value()) : IntImm::make(1, d.loc);
-    dim.hi = lower_expr(hi);
+  auto integer = [&](const Dim &dim) {
     if (dim.lo->type != Type::Int32 || dim.hi->type != Type::Int32)
       fail(d.loc, "The bounds of array '" + d.name + "' must be INTEGER expressions");
     dims.push_back(dim);
+  };
+  auto bound = [&](int dim, bool upper) {
+    return Var::make(bound_arg_name(d.name, dim, upper), Type::Int32, d.loc);
+  };
+  if (const auto *specs = std::get_if<std::list<fp::ExplicitShapeSpec>>(&d.shape->u)) {
+    for (const fp::ExplicitShapeSpec &s : *specs) {
+      const auto &lo = std::get<std::optional<fp::SpecificationExpr>>(s.t);
+      const fp::Expr &hi = std::get<fp::SpecificationExpr>(s.t).v.thing.thing.value();
+      integer(
+          Dim{lo ? lower_expr(lo->v.thing.thing.value()) : IntImm::make(1, d.loc), lower_expr(hi)});
+    }
+  } else if (const auto *assumed = std::get_if<std::list<fp::AssumedShapeSpec>>(&d.shape->u);
+             assumed && !d.allocatable) {
+    // An assumed-shape dummy has its declared lower bounds (1 by default).
+    int n = 0;
+    for (const fp::AssumedShapeSpec &s : *assumed) {
+      ++n;
+      integer(Dim{s.v ? lower_expr(s.v->v.thing.thing.value()) : IntImm::make(1, d.loc),
+                  bound(n, true)});
+    }
+  } else {
+    for (int n = 1; n <= static_cast<int>(array_rank(d, d.loc)); ++n)
+      integer(Dim{d.allocatable ? bound(n, false) : IntImm::make(1, d.loc), bound(n, true)});
   }
-  in_dims_ = false;
+  in_dims_ = saved;
   return dims;
+}
+
+/// LBOUND(a, dim), UBOUND(a, dim) and SIZE(a, dim) with a constant DIM: the
+/// declared bounds of `a`, or its bound arguments. `a` becomes an argument.
+Expr RegionLowering::lower_bound_inquiry(const std::string &fn, const fp::Call &call,
+                                         const SourceLoc &loc) {
+  const fp::Expr *array = nullptr, *dim = nullptr;
+  for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(call.t)) {
+    const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u);
+    const auto &keyword = std::get<std::optional<fp::Keyword>>(arg.t);
+    std::string key = keyword ? text_of(keyword->v.source) : !array ? "array" : "dim";
+    if (e && key == "array" && !array)
+      array = &e->value();
+    else if (e && key == "dim" && !dim)
+      dim = &e->value();
+    else
+      fail(loc, "Intrinsic '" + fn + "' takes an array and a DIM argument inside a " + kRegion);
+  }
+  const fp::Name *name = nullptr;
+  if (const auto *d = array ? std::get_if<fc::Indirection<fp::Designator>>(&array->u) : nullptr)
+    if (const auto *ref = std::get_if<fp::DataRef>(&d->value().u))
+      name = std::get_if<fp::Name>(&ref->u);
+  const Decl *decl = name ? lookup(text_of(name->source)) : nullptr;
+  if (!decl || !decl->shape)
+    fail(loc, "The first argument of '" + fn + "' must be an array inside a " + kRegion);
+  auto a = dim ? affine(*dim) : std::nullopt;
+  size_t rank = array_rank(*decl, loc);
+  if (!a || a->coeff != 0 || a->offset < 1 || a->offset > static_cast<int64_t>(rank))
+    fail(loc, "Intrinsic '" + fn + "' needs a constant DIM argument from 1 to " +
+                  std::to_string(rank) + " inside a " + kRegion);
+  usable_type(*decl, loc);
+  use_free(*decl, loc);
+  Dim bounds = lower_dims(*decl)[a->offset - 1];
+  if (fn == "lbound")
+    return bounds.lo;
+  if (fn == "ubound")
+    return bounds.hi;
+  // hi - lo + 1, as simple as the lower bound allows.
+  if (const auto *lo = as<IntImm>(bounds.lo)) {
+    int64_t shift = 1 - lo->value;
+    if (shift == 0)
+      return bounds.hi;
+    return Binary::make(shift > 0 ? BinaryOp::Add : BinaryOp::Sub, bounds.hi,
+                        IntImm::make(shift > 0 ? shift : -shift, loc), loc);
+  }
+  return Binary::make(BinaryOp::Add, Binary::make(BinaryOp::Sub, bounds.hi, bounds.lo, loc),
+                      IntImm::make(1, loc), loc);
 }
 } // namespace
 

@@ -11,6 +11,7 @@
 #include "flang/Parser/provenance.h"
 #include "flang/Parser/source.h"
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -62,6 +63,11 @@ public:
     return SourceLoc{path_};
   }
 
+  /// A position Flang gives (its messages): the user's path for the main file.
+  SourceLoc at(const fp::SourcePosition &pos) const {
+    return SourceLoc{&*pos.sourceFile == main_ ? path_ : *pos.path, pos.line, pos.column};
+  }
+
   const std::string &path() const { return path_; }
 
 private:
@@ -72,14 +78,42 @@ private:
 
 // --------------------------------------------------------------- declarations
 
-/// What a type declaration or DIMENSION statement said about one name.
+/// What the declarations (type declarations, DIMENSION, PARAMETER, COMMON,
+/// ALLOCATABLE, USE) said about one name.
 struct Decl {
   std::string name;
   std::optional<Type> type;             ///< empty: a type the IR cannot hold
+  bool typed = false;                   ///< false: the IMPLICIT rules give the type
   const fp::ArraySpec *shape = nullptr; ///< set for arrays
+  bool allocatable = false;             ///< ALLOCATABLE or POINTER: bounds from the caller
+  bool pointer = false;                 ///< POINTER
   const fp::Expr *parameter = nullptr;  ///< the value of a named constant
+  std::optional<int64_t> int_value;     ///< an INTEGER constant's value, once known
   SourceLoc loc;
   int order = 0; ///< position in the file's declarations
+};
+
+/// The IMPLICIT rules in force in a scope: for each initial letter, whether
+/// an undeclared name has a type, and which (empty: one the IR cannot hold).
+struct ImplicitRules {
+  struct Rule {
+    bool typed = false; ///< false: IMPLICIT NONE
+    std::optional<Type> type;
+  };
+  std::array<Rule, 26> letters;
+
+  /// Fortran's default: I to N are INTEGER, the other letters REAL.
+  static ImplicitRules standard() {
+    ImplicitRules r;
+    for (int c = 0; c < 26; ++c)
+      r.letters[c] = Rule{true, c >= 'i' - 'a' && c <= 'n' - 'a' ? Type::Int32 : Type::Float32};
+    return r;
+  }
+  const Rule &of(const std::string &lower_name) const {
+    static const Rule none;
+    char c = lower_name.empty() ? '_' : lower_name[0];
+    return c >= 'a' && c <= 'z' ? letters[c - 'a'] : none;
+  }
 };
 
 struct Scope {
@@ -87,6 +121,7 @@ struct Scope {
   bool is_procedure = false;
   std::vector<std::string> dummies;
   std::map<std::string, Decl> decls;
+  ImplicitRules implicit = ImplicitRules::standard(); ///< inherited from the host
   int regions = 0;
 };
 

@@ -43,7 +43,7 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
   for (const char *what : {"enter", "update_host", "update_device", "exit", "delete", "transfers"})
     publics += "  public :: " + info.name + "_data_" + what + "\n";
   insert_before(files.fortran_module, "\n  interface\n", publics);
-  insert_before(files.fortran_module, "  end interface\nend module",
+  insert_before(files.fortran_module, "  end interface\n",
                 print_cuda_data_fortran_interfaces(info.name));
 
   // The record says which GPU, and what the transfers the kernel times

@@ -4,6 +4,7 @@
 #include "ast/IRPrinter.h"
 #include "ast/IRVisitor.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdio>
 #include <set>
@@ -77,6 +78,39 @@ private:
   const std::map<std::string, std::pair<int64_t, int64_t>> &ranges_;
 };
 
+/// The smallest and largest index each grid is accessed at, per dimension,
+/// given each loop variable's range.
+class AccessRanges : public IRVisitor {
+public:
+  explicit AccessRanges(const std::map<std::string, std::pair<int64_t, int64_t>> &ranges)
+      : ranges_(ranges) {}
+  std::map<std::pair<std::string, size_t>, std::pair<int64_t, int64_t>> extent;
+
+protected:
+  void visit_grid_ref(const GridRef *op) override { add(op->grid, op->index); }
+  void visit_store(const Store *op) override {
+    IRVisitor::visit_store(op);
+    add(op->grid, op->index);
+  }
+
+private:
+  void add(const std::string &grid, const std::vector<Index> &index) {
+    for (size_t d = 0; d < index.size(); ++d) {
+      const Index &ix = index[d];
+      int64_t first = ix.offset, last = ix.offset;
+      if (!ix.var.empty()) {
+        auto [lo, hi] = ranges_.at(ix.var);
+        first = std::min(ix.coeff * lo, ix.coeff * hi) + ix.offset;
+        last = std::max(ix.coeff * lo, ix.coeff * hi) + ix.offset;
+      }
+      auto [it, fresh] = extent.try_emplace({grid, d}, first, last);
+      if (!fresh)
+        it->second = {std::min(it->second.first, first), std::max(it->second.second, last)};
+    }
+  }
+  const std::map<std::string, std::pair<int64_t, int64_t>> &ranges_;
+};
+
 } // namespace
 
 int64_t ProblemSize::points() const {
@@ -131,6 +165,17 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
     size.extents.insert(size.extents.begin(), std::max<int64_t>(hi - lo + 1, 0));
   }
 
+  // The bounds of an assumed-shape or allocatable grid that the loops do
+  // not set: the grid is made just large enough for the accesses.
+  AccessRanges access(ranges);
+  access.visit(k.body);
+  for (const Variable &v : k.args) {
+    if (!v.bound_of || size.ints.count(v.name))
+      continue;
+    auto e = access.extent.find({v.bound_of->grid, static_cast<size_t>(v.bound_of->dim - 1)});
+    if (e != access.extent.end())
+      size.ints[v.name] = v.bound_of->upper ? e->second.second : e->second.first;
+  }
   // Integers that only the point computation reads (a colour, a switch)
   // change what is computed, not how much: any fixed value times the same
   // work, and 1 takes the branches a colour test takes on odd sweeps.
@@ -144,7 +189,7 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
     if (!v.is_grid() && v.type == Type::Int32 && !size.ints.count(v.name) &&
         !in_bounds.count(v.name))
       size.ints[v.name] = 1;
-  // Integers that appear only in array bounds are not set by the loops.
+  // Other integers that appear only in array bounds are not set by the loops.
   for (const Variable &v : k.args)
     if (!v.is_grid() && v.type == Type::Int32 && !size.ints.count(v.name))
       throw UserError(v.loc, "Cannot derive a value for '" + v.name +

@@ -10,9 +10,12 @@ D=.device-cuda
 rm -rf $D && mkdir -p $D/lib $D/bin $D/fortlibs
 cp $B/driver/f2stencil $D/ && strip $D/f2stencil
 for e in laplacian divergence gradient star7 star13 himeno19 box27 \
-         jacobi1d jacobi2d poisson2d fdtd2d upwind2d gsrb3d; do
-  $D/f2stencil -q --target=pthreads,cuda --no-tune -o $D/lib/$e examples/$e/$e.f90
-  gfortran -O2 -I $D/lib/$e examples/$e/$e.f90 examples/$e/main.f90 -L $D/lib/$e -lf2s_$e \
+         jacobi1d jacobi2d poisson2d fdtd2d upwind2d gsrb3d \
+         laplacian_f77 jacobi3d_f77 heat3d_modern; do
+  src=examples/$e/$e.f90
+  [ -f $src ] || src=examples/$e/$e.f
+  $D/f2stencil -q --target=pthreads,cuda --no-tune -o $D/lib/$e $src
+  gfortran -O2 -I $D/lib/$e $src examples/$e/main.f90 -L $D/lib/$e -lf2s_$e \
     -Wl,-rpath,'$ORIGIN/../lib/'$e -o $D/bin/${e}_check
 done
 gcc -O2 -I $D/lib/laplacian tests/e2e/cuda_data_region.c -L $D/lib/laplacian \

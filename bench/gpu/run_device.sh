@@ -26,7 +26,8 @@ start=$SECONDS
   nvcc --version | tail -1
   if [ "${CHECKS:-1}" = 1 ]; then
     echo "== Fortran checking programs through the library, F2S_TARGET=cuda"
-    for e in laplacian divergence gradient star7 star13 himeno19 box27 gsrb3d; do
+    for e in laplacian divergence gradient star7 star13 himeno19 box27 gsrb3d \
+             laplacian_f77 jacobi3d_f77 heat3d_modern; do
       F2S_TARGET=cuda $D/bin/${e}_check 67 45 33
       F2S_TARGET=cuda $D/bin/${e}_check
     done

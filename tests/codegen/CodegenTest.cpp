@@ -132,6 +132,60 @@ TEST(Interfaces, FortranModuleCompilesWithGfortran) {
   EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err << "\n" << mod;
 }
 
+// Assumed-shape, allocatable and pointer grids: the wrapper takes them as
+// the source declares them and passes their bounds to the BIND(C) procedure.
+TEST(Interfaces, WrapperTakesArraysAsTheSourceDeclaresThem) {
+  if (!find_program("gfortran"))
+    GTEST_FAIL() << "gfortran is required (the setup script installs it)";
+  test::ScratchDir dir;
+  Kernel k = test::lower_text(dir, R"(module grids
+  real(8), allocatable :: a(:, :)
+  real(8), pointer :: p(:, :)
+end module
+subroutine s(t, n)
+  use grids
+  integer :: n, i, j
+  real(8) :: t(0:, :)
+  !$f2s stencil name(k)
+  do j = 1, n
+    do i = 1, n
+      t(i, j) = a(i, j) + p(i - 1, j)
+    end do
+  end do
+end subroutine
+)");
+  std::string mod = print_fortran_module("lib_mod", {{&k, "k", "lib_k", "the kernel"}}, "test");
+  EXPECT_TRUE(contains(mod, "  public :: k\n  public :: k_explicit\n")) << mod;
+  EXPECT_TRUE(contains(mod, "    subroutine k_explicit(t, n, a, p, t_ub1, t_ub2, a_lb1, a_ub1, "
+                            "a_lb2, a_ub2, p_lb1, p_ub1, &\n        p_lb2, p_ub2) bind(C, "
+                            "name='lib_k')"))
+      << mod;
+  EXPECT_TRUE(contains(mod, "real(c_double), intent(inout) :: t(0:t_ub1, 1:t_ub2)")) << mod;
+  EXPECT_TRUE(contains(mod,
+                       "contains\n\n  ! the kernel\n  subroutine k(t, n, a, p)\n"
+                       "    integer(c_int), intent(in) :: n\n"
+                       "    real(c_double), intent(inout) :: t(0:, 1:)\n"
+                       "    real(c_double), allocatable, intent(in) :: a(:, :)\n"
+                       "    real(c_double), pointer, intent(in) :: p(:, :)\n"
+                       "    call k_explicit(t, n, a, p, ubound(t,1), ubound(t,2), lbound(a,1), "
+                       "ubound(a,1), lbound(a,2), &\n"
+                       "        ubound(a,2), lbound(p,1), ubound(p,1), lbound(p,2), "
+                       "ubound(p,2))\n"
+                       "  end subroutine k\n"))
+      << mod;
+  std::string path = dir.write("lib_mod.f90", mod);
+  std::string caller = dir.write("caller.f90", R"(program caller
+  use lib_mod, only: k
+  real(8), allocatable :: a(:, :), t(:, :)
+  real(8), pointer :: p(:, :)
+  allocate(a(-1:8, 2:9), t(0:9, 9), p(0:9, 9))
+  call k(t, 8, a, p)
+end program
+)");
+  ProcessResult r = run_cmd({"gfortran", "-fsyntax-only", "-J", dir.path().string(), path, caller});
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err << "\n" << mod;
+}
+
 TEST(Interfaces, CHeaderCompilesAsCAndCxx) {
   test::ScratchDir dir;
   Kernel k = test::example_kernel("laplacian");

@@ -15,16 +15,25 @@
 
 namespace f2s::test {
 
-/// The kernel of examples/<name>/<name>.f90.
-inline Kernel example_kernel(const std::string &name);
-
-/// Every kernel of examples/<name>/<name>.f90, in source order.
-inline std::vector<Kernel> example_kernels(const std::string &name) {
-  return lower_file(std::string(F2S_SOURCE_DIR) + "/examples/" + name + "/" + name + ".f90");
+/// examples/<name>/<name>.<ext>: the example's annotated source, free form
+/// (.f90) or fixed form (.f).
+inline std::string example_source(const std::string &name) {
+  std::string stem = std::string(F2S_SOURCE_DIR) + "/examples/" + name + "/" + name;
+  for (const char *ext : {".f90", ".F90", ".f", ".F"})
+    if (std::filesystem::exists(stem + ext))
+      return stem + ext;
+  ADD_FAILURE() << "no source for example '" << name << "'";
+  return stem + ".f90";
 }
 
+/// Every kernel of the example `name`, in source order.
+inline std::vector<Kernel> example_kernels(const std::string &name) {
+  return lower_file(example_source(name));
+}
+
+/// The kernel of the example `name`, which has one.
 inline Kernel example_kernel(const std::string &name) {
-  std::string path = std::string(F2S_SOURCE_DIR) + "/examples/" + name + "/" + name + ".f90";
+  std::string path = example_source(name);
   std::vector<Kernel> ks = lower_file(path);
   EXPECT_EQ(ks.size(), 1u) << path;
   return ks.at(0);

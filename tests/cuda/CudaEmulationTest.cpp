@@ -173,7 +173,8 @@ TEST(CudaEmulationReductions, IntegerRealAndSingleMatchTheSerialReference) {
 
 INSTANTIATE_TEST_SUITE_P(Examples, CudaEmulation,
                          ::testing::Values("laplacian", "divergence", "gradient", "star7", "star13",
-                                           "himeno19", "box27"));
+                                           "himeno19", "box27", "laplacian_f77", "jacobi3d_f77",
+                                           "heat3d_modern"));
 // The wider kernel class: a 1D nest, 2D nests with several grids, variable
 // coefficients and temporaries, three regions in one file, IF/ELSE and
 // MERGE, and an in-place red-black colour test.

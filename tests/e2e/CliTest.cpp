@@ -96,9 +96,12 @@ TEST(Cli, RefusesANonAffineSubscript) {
   expect_one_error(fail_on(dir, region("      b(i, j) = a(i*j, j)\n")), "7:19", "i*j");
 }
 
-TEST(Cli, RefusesAnUnknownVariable) {
+// Without IMPLICIT NONE, `q` would be an implicitly typed REAL argument.
+TEST(Cli, RefusesAnUndeclaredVariableUnderImplicitNone) {
   test::ScratchDir dir;
-  expect_one_error(fail_on(dir, region("      b(i, j) = q*a(i, j)\n")), "7:17", "'q'");
+  std::string src = region("      b(i, j) = q*a(i, j)\n");
+  src.insert(src.find('\n') + 1, "  implicit none\n");
+  expect_one_error(fail_on(dir, src), "8:17", "'q'");
 }
 
 TEST(Cli, RefusesANonPerfectNest) {

@@ -48,6 +48,7 @@ void expect_refusal(const std::string &text, const std::string &message, const s
 /// A 3D subroutine around `body`, with grids u, f, c and scalars.
 std::string nest3(const std::string &body) {
   return R"(subroutine s(n, color, h, u, f, c)
+  implicit none
   integer :: n, color, i, j, k, m
   real(8) :: h, t, r
   real(8) :: u(0:n+1, 0:n+1, 0:n+1), f(0:n+1, 0:n+1, 0:n+1), c(0:n+1, 0:n+1, 0:n+1)

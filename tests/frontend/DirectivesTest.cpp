@@ -29,6 +29,27 @@ TEST(Directives, ClausesInAnyOrderWithCommas) {
   EXPECT_EQ(found[0].name, "k1");
 }
 
+TEST(Directives, FixedFormSentinels) {
+  const std::string text = "c$f2s stencil\n"
+                           "C$F2S STENCIL NAME(A)\n"
+                           "*$f2s stencil\n"
+                           "     !$f2s stencil\n" // column 6: a continuation, not a comment
+                           "   !$f2s stencil\n"
+                           " c$f2s stencil\n"; // not column 1
+  std::vector<Sentinel> at = find_sentinels(text, true);
+  ASSERT_EQ(at.size(), 4u);
+  EXPECT_EQ(at[0].line, 1);
+  EXPECT_EQ(at[1].line, 2);
+  EXPECT_EQ(at[2].line, 3);
+  EXPECT_EQ(at[3].line, 5);
+  EXPECT_EQ(at[3].column, 3u);
+  EXPECT_EQ(read_directive(text, at[1], "f.f").name, "a");
+  EXPECT_EQ(read_directive(text, at[3], "f.f").loc.str(), "f.f:5:4");
+  // In free form only `!$f2s` is a directive.
+  ASSERT_EQ(find_sentinels(text, false).size(), 2u);
+  EXPECT_EQ(find_directives(text, "f.f", true).size(), 4u);
+}
+
 std::string error_of(const std::string &text) {
   try {
     find_directives(text, "f.f90");

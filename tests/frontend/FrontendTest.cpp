@@ -729,8 +729,10 @@ TEST(FrontendErrors, VariableSubscript) {
                "n)\n", 2);
 }
 
-TEST(FrontendErrors, UnknownVariable) {
-  expect_error(kernel_2d("a(i, j) + q"), "'q' is not declared", "q");
+TEST(FrontendErrors, UndeclaredVariableUnderImplicitNone) {
+  std::string src = kernel_2d("a(i, j) + q");
+  src.insert(src.find('\n') + 1, "  implicit none\n");
+  expect_error(src, "'q' is not declared", "q");
 }
 
 TEST(FrontendErrors, UnknownFunction) {
@@ -963,23 +965,6 @@ end subroutine
   EXPECT_EQ(line_col(d.loc), loc_of(src, "name(k)", 2));
 }
 
-TEST(FrontendErrors, LabelDoLoop) {
-  const std::string src = R"(subroutine s(n, a)
-  integer :: n, i, j
-  real :: a(n, n)
-  !$f2s stencil
-  do 10 j = 1, n
-    do 10 i = 1, n
-      a(i, j) = 0.0
-10 continue
-end subroutine
-)";
-  expect_error(src,
-               "A '!$f2s stencil' directive must be followed by a DO construct ending in END DO, "
-               "not a label DO loop",
-               "!$f2s");
-}
-
 TEST(FrontendErrors, DirectiveInsideRegion) {
   const std::string src = R"(subroutine s(n, a)
   integer :: n, i, j
@@ -1022,24 +1007,6 @@ TEST(FrontendErrors, UnsupportedType) {
 TEST(FrontendErrors, AssignmentToLoopVariable) {
   expect_error(kernel_2d("0\n      i = 2"),
                "Loop variable 'i' cannot be assigned inside a '!$f2s stencil' region", "i = 2");
-}
-
-TEST(FrontendErrors, AssumedShapeArray) {
-  const std::string src = R"(subroutine s(n, a)
-  integer :: n, i, j
-  real :: a(:, :)
-  !$f2s stencil
-  do j = 1, n
-    do i = 1, n
-      a(i, j) = 0.0
-    end do
-  end do
-end subroutine
-)";
-  expect_error(src,
-               "Array 'a' must be declared with explicit bounds to be used in a '!$f2s stencil' "
-               "region",
-               "a(i, j)");
 }
 
 TEST(FrontendErrors, NoRegion) {
