@@ -242,5 +242,10 @@ TEST(EndToEnd, ReductionsWithoutWrittenGridsMatchTheOriginal) {
   expect_2d_input_matches("norm2d");
 }
 
+// A residual sum over assumed-shape arrays: through the module's wrapper.
+TEST(EndToEnd, ReductionThroughTheAssumedShapeWrapperMatchesTheOriginal) {
+  expect_2d_input_matches("resid2d");
+}
+
 } // namespace
 } // namespace f2s
