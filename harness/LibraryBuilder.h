@@ -10,13 +10,13 @@
 namespace f2s {
 
 struct LibraryFiles {
-  std::string name;            ///< NAME: lib<NAME>.a, lib<NAME>.so, <NAME>.h, ...
-  std::string c_source;        ///< every kernel's C, self-contained (runtime included)
-  std::string header;          ///< <NAME>.h
-  std::string fortran_module;  ///< <NAME>.f90, a module named NAME
-  std::string tuning_record;   ///< <NAME>.json
-  std::string report;          ///< <NAME>.txt, readable summary
-  std::vector<std::string> cflags;  ///< extra flags for the C compiler (e.g. -march=native)
+  std::string name;                ///< NAME: lib<NAME>.a, lib<NAME>.so, <NAME>.h, ...
+  std::string c_source;            ///< every kernel's C, self-contained (runtime included)
+  std::string header;              ///< <NAME>.h
+  std::string fortran_module;      ///< <NAME>.f90, a module named NAME
+  std::string tuning_record;       ///< <NAME>.json
+  std::string report;              ///< <NAME>.txt, readable summary
+  std::vector<std::string> cflags; ///< extra flags for the C compiler (e.g. -march=native)
   /// CUDA C++ of the GPU variants (<NAME>_cuda.cu, compiled with nvcc, CUDA's
   /// runtime linked statically into the .so); empty without --target=cuda.
   std::string cuda_source;

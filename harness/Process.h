@@ -10,20 +10,20 @@
 namespace f2s {
 
 struct Command {
-  std::vector<std::string> argv;  ///< argv[0] is looked up in PATH
-  double timeout_s = 0;           ///< 0: no limit
-  std::string cwd;                ///< empty: the current directory
-  std::vector<std::pair<std::string, std::string>> env;  ///< added to the environment
+  std::vector<std::string> argv;                        ///< argv[0] is looked up in PATH
+  double timeout_s = 0;                                 ///< 0: no limit
+  std::string cwd;                                      ///< empty: the current directory
+  std::vector<std::pair<std::string, std::string>> env; ///< added to the environment
 };
 
 struct ProcessResult {
-  int exit_code = -1;       ///< valid when the process exited normally
-  int signal = 0;           ///< the signal that ended it, else 0
-  bool timed_out = false;   ///< killed (with its process group) at the limit
+  int exit_code = -1;     ///< valid when the process exited normally
+  int signal = 0;         ///< the signal that ended it, else 0
+  bool timed_out = false; ///< killed (with its process group) at the limit
   bool spawn_failed = false;
-  std::string out;          ///< everything it wrote to stdout
-  std::string err;          ///< everything it wrote to stderr
-  double seconds = 0;       ///< wall time
+  std::string out;    ///< everything it wrote to stdout
+  std::string err;    ///< everything it wrote to stderr
+  double seconds = 0; ///< wall time
   bool ok() const { return !spawn_failed && !timed_out && signal == 0 && exit_code == 0; }
   /// One line for a report: "exit code 2", "killed by signal 11 (SIGSEGV)", "timed out after 10 s".
   std::string describe() const;

@@ -58,9 +58,9 @@ struct KernelTuning {
   /// With compare_searches: how the cheap search fared against the
   /// exhaustive one that continued from it.
   struct Comparison {
-    std::string cheap;           ///< the cheap search's name
-    size_t cheap_measured = 0;   ///< candidates it measured
-    double cheap_best_s = 0;     ///< its best time (0: none verified)
+    std::string cheap;         ///< the cheap search's name
+    size_t cheap_measured = 0; ///< candidates it measured
+    double cheap_best_s = 0;   ///< its best time (0: none verified)
     double exhaustive_best_s = 0;
     bool exhaustive_complete = false; ///< false when the budget cut it short
   };

@@ -60,9 +60,8 @@ TEST(FirstTouch, ExportedProcedureLinksFromFortranAndZeroesEveryElement) {
            dir.write("check.f90", kProgram), "-I" + out.string(),
            (out / "libf2s_laplacian.a").string(), "-lpthread"});
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
-  for (std::vector<std::string> size : {std::vector<std::string>{"1", "1", "1"},
-                                        {"13", "7", "5"},
-                                        {"37", "11", "9"}})
+  for (std::vector<std::string> size :
+       {std::vector<std::string>{"1", "1", "1"}, {"13", "7", "5"}, {"37", "11", "9"}})
     for (const char *threads : {"1", "2", "3"}) {
       r = run({exe, size[0], size[1], size[2]}, {{"F2S_NUM_THREADS", threads}});
       EXPECT_TRUE(r.ok() && r.out.find("PASSED") != std::string::npos)
