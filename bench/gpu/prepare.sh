@@ -9,12 +9,15 @@ B=${1:?build directory}
 D=.device-cuda
 rm -rf $D && mkdir -p $D/lib $D/bin $D/fortlibs
 cp $B/driver/f2stencil $D/ && strip $D/f2stencil
-for e in laplacian divergence gradient star7 star13 himeno19 box27 \
-         jacobi1d jacobi2d poisson2d fdtd2d upwind2d gsrb3d \
-         laplacian_f77 jacobi3d_f77 heat3d_modern; do
+# Every example; examples.txt lists each with its nest's rank (the number of
+# sizes its checking program takes), for run_device.sh's pass/fail table.
+for dir in examples/*/; do
+  e=$(basename $dir)
   src=examples/$e/$e.f90
   [ -f $src ] || src=examples/$e/$e.f
   $D/f2stencil -q --target=pthreads,cuda --no-tune -o $D/lib/$e $src
+  rank=$($D/f2stencil --emit ir $src | grep -m1 -o 'tune_size([^)]*)' | tr -cd , | wc -c)
+  echo "$e $((rank + 1))" >> $D/examples.txt
   gfortran -O2 -I $D/lib/$e $src examples/$e/main.f90 -L $D/lib/$e -lf2s_$e \
     -Wl,-rpath,'$ORIGIN/../lib/'$e -o $D/bin/${e}_check
 done

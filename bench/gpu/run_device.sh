@@ -4,7 +4,9 @@
 # $OUT/results.tgz, which bench/gpu/table.py turns into the table of
 # bench/RESULTS.md. In order:
 #   1. (CHECKS=1) every example's Fortran checking program through the library
-#      with F2S_TARGET=cuda, and the data-region transfer test;
+#      with F2S_TARGET=cuda at two sizes, tabled pass/fail in passfail.md, and
+#      the data-region transfer test (CHECK_TARGET=cpu runs the programs on
+#      the CPU instead: a dry run of the table where there is no GPU);
 #   2. the copy bound (bench/gpu/copy_bw.cu) and the hand-written
 #      straightforward kernels (bench/gpu/baseline.cu), double and single;
 #   3. (ODD=1) f2stencil tuning every example at an odd size, which builds,
@@ -26,18 +28,21 @@ start=$SECONDS
   nvcc --version | tail -1
   if [ "${CHECKS:-1}" = 1 ]; then
     echo "== Fortran checking programs through the library, F2S_TARGET=cuda"
-    for e in laplacian divergence gradient star7 star13 himeno19 box27 gsrb3d \
-             laplacian_f77 jacobi3d_f77 heat3d_modern; do
-      F2S_TARGET=cuda $D/bin/${e}_check 67 45 33
-      F2S_TARGET=cuda $D/bin/${e}_check
-    done
-    # The 1D and 2D examples take one size per loop.
-    F2S_TARGET=cuda $D/bin/jacobi1d_check 100003
-    F2S_TARGET=cuda $D/bin/jacobi1d_check
-    for e in jacobi2d poisson2d fdtd2d upwind2d; do
-      F2S_TARGET=cuda $D/bin/${e}_check 67 45
-      F2S_TARGET=cuda $D/bin/${e}_check
-    done
+    # One row per example and size (an odd size of the nest's rank, then the
+    # program's default) in passfail.md: PASS when the program exits 0 and
+    # prints PASSED.
+    echo "| example | size | F2S_TARGET=${CHECK_TARGET:-cuda} |" > $R/passfail.md
+    echo "|---|---|---|" >> $R/passfail.md
+    while read -r e rank; do
+      odd=(100003); [ "$rank" = 2 ] && odd=(67 45); [ "$rank" = 3 ] && odd=(67 45 33)
+      for size in "${odd[*]}" ""; do
+        out=$(F2S_TARGET=${CHECK_TARGET:-cuda} timeout 120 $D/bin/${e}_check $size 2>&1 </dev/null); rc=$?
+        echo "$out"
+        if [ $rc = 0 ] && grep -q PASSED <<<"$out"; then r=PASS; else r="FAIL (exit $rc)"; fi
+        echo "| $e | ${size:-default} | $r |" >> $R/passfail.md
+      done
+    done < $D/examples.txt
+    cat $R/passfail.md
     echo "== data region"
     $D/bin/cuda_data_region
     $D/bin/cuda_data_region 130 70 50
