@@ -36,34 +36,6 @@ std::string grid_pointer_type(const Kernel &k, const Variable &v) {
   return std::string(is_written(k, v.name) ? "" : "const ") + c_type(v.type) + " *";
 }
 
-/// The identity of a reduction's operator in C: where a partial starts.
-std::string reduction_identity(const Reduction &r) {
-  bool real = is_float(r.type);
-  switch (r.op) {
-  case ReduceOp::Sum:
-    return "0";
-  case ReduceOp::Max:
-    return real ? "-INFINITY" : "INT32_MIN";
-  case ReduceOp::Min:
-    return real ? "INFINITY" : "INT32_MAX";
-  }
-  return "0";
-}
-
-/// `acc = acc (op) part;` in C, for combining partials: the same operation
-/// the updates apply (MAX and MIN are exact, so only the sum's order matters).
-std::string reduction_combine(const Reduction &r, const std::string &acc, const std::string &part) {
-  switch (r.op) {
-  case ReduceOp::Sum:
-    return acc + " = " + acc + " + " + part + ";";
-  case ReduceOp::Max:
-    return acc + " = " + part + " > " + acc + " ? " + part + " : " + acc + ";";
-  case ReduceOp::Min:
-    return acc + " = " + part + " < " + acc + " ? " + part + " : " + acc + ";";
-  }
-  return "";
-}
-
 /// Local copies of the arguments, the layout of every grid, the tuning
 /// parameters and the temporaries, at the top of a variant's body. A
 /// reduction's accumulator starts at the argument's value in a serial body
@@ -197,6 +169,34 @@ static inline void f2s_stream_fence(void) {
 )";
 
 } // namespace
+
+/// The identity of a reduction's operator in C: where a partial starts.
+std::string reduction_identity(const Reduction &r) {
+  bool real = is_float(r.type);
+  switch (r.op) {
+  case ReduceOp::Sum:
+    return "0";
+  case ReduceOp::Max:
+    return real ? "-INFINITY" : "INT32_MIN";
+  case ReduceOp::Min:
+    return real ? "INFINITY" : "INT32_MAX";
+  }
+  return "0";
+}
+
+/// `acc = acc (op) part;` in C, for combining partials: the same operation
+/// the updates apply (MAX and MIN are exact, so only the sum's order matters).
+std::string reduction_combine(const Reduction &r, const std::string &acc, const std::string &part) {
+  switch (r.op) {
+  case ReduceOp::Sum:
+    return acc + " = " + acc + " + " + part + ";";
+  case ReduceOp::Max:
+    return acc + " = " + part + " > " + acc + " ? " + part + " : " + acc + ";";
+  case ReduceOp::Min:
+    return acc + " = " + part + " < " + acc + " ? " + part + " : " + acc + ";";
+  }
+  return "";
+}
 
 std::string print_c_prelude() {
   std::ostringstream out;

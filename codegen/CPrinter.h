@@ -43,6 +43,13 @@ std::string print_c_entry(const Kernel &k, const std::string &symbol, const std:
 /// The prototype of a public entry point, without the final semicolon.
 std::string print_c_entry_prototype(const Kernel &k, const std::string &symbol);
 
+/// The identity of a reduction's operator in C (CUDA too): where a partial
+/// starts.
+std::string reduction_identity(const Reduction &r);
+
+/// `acc = acc (op) part;` in C (CUDA too), for combining partials.
+std::string reduction_combine(const Reduction &r, const std::string &acc, const std::string &part);
+
 /// An expression in C, in the context of kernel `k` (for bounds and extents).
 std::string print_c_expr(const Kernel &k, const Expr &e);
 

@@ -3,6 +3,7 @@
 #include "ast/IRPrinter.h"
 #include "ast/IRVisitor.h"
 #include "codegen/CExpr.h"
+#include "codegen/CPrinter.h"
 #include "runtime/CudaRuntimeText.h"
 
 #include <cassert>
@@ -545,31 +546,6 @@ std::string element_count(const Kernel &k, const Variable &v) {
   return n;
 }
 
-std::string cuda_identity(const Reduction &r) {
-  bool real = is_float(r.type);
-  switch (r.op) {
-  case ReduceOp::Sum:
-    return "0";
-  case ReduceOp::Max:
-    return real ? "-INFINITY" : "INT32_MIN";
-  case ReduceOp::Min:
-    return real ? "INFINITY" : "INT32_MAX";
-  }
-  return "0";
-}
-
-std::string cuda_combine(const Reduction &r, const std::string &acc, const std::string &part) {
-  switch (r.op) {
-  case ReduceOp::Sum:
-    return acc + " = " + acc + " + " + part + ";";
-  case ReduceOp::Max:
-    return acc + " = " + part + " > " + acc + " ? " + part + " : " + acc + ";";
-  case ReduceOp::Min:
-    return acc + " = " + part + " < " + acc + " ? " + part + " : " + acc + ";";
-  }
-  return "";
-}
-
 /// At the end of the kernel, every thread of the block (none returns early:
 /// the grid-stride loops and the point guards let all of them reach it)
 /// puts its partial in shared memory, and a tree of fixed shape combines
@@ -589,7 +565,8 @@ void print_block_reductions(const Kernel &k, int threads, std::ostringstream &ou
         << "    __syncthreads();\n"
         << "    for (int f2s_n = " << threads << "; f2s_n > 1; f2s_n = (f2s_n + 1) / 2) {\n"
         << "      if (f2s_t < f2s_n / 2)\n"
-        << "        " << cuda_combine(r, sh + "[f2s_t]", sh + "[f2s_t + (f2s_n + 1) / 2]") << "\n"
+        << "        " << reduction_combine(r, sh + "[f2s_t]", sh + "[f2s_t + (f2s_n + 1) / 2]")
+        << "\n"
         << "      __syncthreads();\n"
         << "    }\n"
         << "    if (f2s_t == 0)\n"
@@ -691,7 +668,7 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant) {
         << sh.slots << "][" << sh.rows << "][" << sh.cols << "];\n";
   }
   for (const Reduction &r : k.reductions)
-    out << "  " << c_type(r.type) << " " << c_name(r.var) << " = " << cuda_identity(r)
+    out << "  " << c_type(r.type) << " " << c_name(r.var) << " = " << reduction_identity(r)
         << "; /* this thread's partial */\n";
   CudaStmtPrinter(k, launch, out).print(k.body, 1);
   print_block_reductions(k, threads, out);
@@ -765,7 +742,7 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant) {
         << "), cudaMemcpyDeviceToHost), \"copying the partials of '" << r.var << "'\");\n"
         << "    " << t << " f2s_acc = *d->" << n << ";\n"
         << "    for (size_t f2s_b = 0; f2s_b < f2s_nblocks; ++f2s_b)\n"
-        << "      " << cuda_combine(r, "f2s_acc", part + "[f2s_b]") << "\n"
+        << "      " << reduction_combine(r, "f2s_acc", part + "[f2s_b]") << "\n"
         << "    *d->" << n << " = f2s_acc;\n"
         << "    free(" << part << ");\n"
         << "    f2s_cuda_check(cudaFree(f2s_" << n << "_part), \"freeing the partials of '" << r.var
