@@ -11,23 +11,6 @@
 namespace f2s {
 namespace {
 
-/// The refusal of `text`: the front end's error, or the dependence the
-/// analysis finds; fails the test when the region is accepted.
-Diagnostic refusal(const std::string &text) {
-  test::TempDir dir;
-  std::vector<Kernel> ks;
-  try {
-    ks = test::lower_text(dir, text);
-  } catch (const UserError &e) {
-    return e.diagnostic();
-  }
-  for (const Kernel &k : ks)
-    if (auto d = find_dependence(k))
-      return *d;
-  ADD_FAILURE() << "the region was accepted, but a refusal was expected";
-  return {};
-}
-
 bool accepted(const std::string &text) {
   test::TempDir dir;
   for (const Kernel &k : test::lower_text(dir, text))
@@ -40,7 +23,7 @@ bool accepted(const std::string &text) {
 
 void expect_refusal(const std::string &text, const std::string &message, const std::string &at,
                     int nth = 1) {
-  Diagnostic d = refusal(text);
+  Diagnostic d = test::refusal(text);
   EXPECT_EQ(d.message, message);
   EXPECT_EQ(test::line_col(d.loc), test::loc_of(text, at, nth)) << d.str();
 }

@@ -2,6 +2,7 @@
 // file into its own temporary folder and lowers it.
 #pragma once
 
+#include "ast/Dependence.h"
 #include "ast/IR.h"
 #include "frontend/Frontend.h"
 
@@ -80,6 +81,23 @@ inline Diagnostic error_of(const TempDir &dir, const std::string &text,
     return e.diagnostic();
   }
   ADD_FAILURE() << "lowering succeeded, but an error was expected";
+  return {};
+}
+
+/// The refusal of `text`: the front end's error, or the dependence the
+/// analysis finds; fails the test when the region is accepted.
+inline Diagnostic refusal(const std::string &text) {
+  TempDir dir;
+  std::vector<Kernel> ks;
+  try {
+    ks = lower_text(dir, text);
+  } catch (const UserError &e) {
+    return e.diagnostic();
+  }
+  for (const Kernel &k : ks)
+    if (auto d = find_dependence(k))
+      return *d;
+  ADD_FAILURE() << "the region was accepted, but a refusal was expected";
   return {};
 }
 

@@ -43,24 +43,9 @@ Kernel lower_one(const std::string &text) {
   return k;
 }
 
-Diagnostic refusal(const std::string &text) {
-  test::TempDir dir;
-  std::vector<Kernel> ks;
-  try {
-    ks = test::lower_text(dir, text);
-  } catch (const UserError &e) {
-    return e.diagnostic();
-  }
-  for (const Kernel &k : ks)
-    if (auto d = find_dependence(k))
-      return *d;
-  ADD_FAILURE() << "the region was accepted, but a refusal was expected";
-  return {};
-}
-
 void expect_refusal(const std::string &text, const std::string &message, const std::string &at,
                     int nth = 1) {
-  Diagnostic d = refusal(text);
+  Diagnostic d = test::refusal(text);
   EXPECT_EQ(d.message, message);
   EXPECT_EQ(test::line_col(d.loc), test::loc_of(text, at, nth)) << d.str();
 }
