@@ -63,7 +63,7 @@ public:
     push(stmt ? text_of(stmt->statement.v.source) : std::string("main"), true, {});
     return true;
   }
-  void Post(const fp::MainProgram &) { pop(); }
+  void Post(const fp::MainProgram &p) { end_procedure(std::get<fp::ExecutionPart>(p.t)); }
 
   bool Pre(const fp::SubroutineSubprogram &s) {
     const auto &stmt = std::get<fp::Statement<fp::SubroutineStmt>>(s.t).statement;
@@ -74,7 +74,7 @@ public:
     push(text_of(std::get<fp::Name>(stmt.t).source), true, std::move(dummies));
     return true;
   }
-  void Post(const fp::SubroutineSubprogram &) { pop(); }
+  void Post(const fp::SubroutineSubprogram &s) { end_procedure(std::get<fp::ExecutionPart>(s.t)); }
 
   bool Pre(const fp::FunctionSubprogram &f) {
     const auto &stmt = std::get<fp::Statement<fp::FunctionStmt>>(f.t).statement;
@@ -84,14 +84,16 @@ public:
     push(text_of(std::get<fp::Name>(stmt.t).source), true, std::move(dummies));
     return true;
   }
-  void Post(const fp::FunctionSubprogram &) { pop(); }
+  void Post(const fp::FunctionSubprogram &f) { end_procedure(std::get<fp::ExecutionPart>(f.t)); }
 
   bool Pre(const fp::SeparateModuleSubprogram &s) {
     const auto &stmt = std::get<fp::Statement<fp::MpSubprogramStmt>>(s.t).statement;
     push(text_of(stmt.v.source), true, {});
     return true;
   }
-  void Post(const fp::SeparateModuleSubprogram &) { pop(); }
+  void Post(const fp::SeparateModuleSubprogram &s) {
+    end_procedure(std::get<fp::ExecutionPart>(s.t));
+  }
 
   bool Pre(const fp::Module &m) {
     push(text_of(std::get<fp::Statement<fp::ModuleStmt>>(m.t).statement.v.source), false, {});
@@ -145,10 +147,21 @@ private:
       s.implicit = scopes_.back().implicit;
     scopes_.push_back(std::move(s));
     dummy_names_.push_back(std::move(dummies));
+    regions_.emplace_back();
   }
   void pop() {
     scopes_.pop_back();
     dummy_names_.pop_back();
+    regions_.pop_back();
+  }
+  /// The procedure's statements are all seen: its regions' temporaries must
+  /// not be read after them.
+  void end_procedure(const fp::ExecutionPart &body) {
+    std::vector<LoweredRegion> regions;
+    for (const auto &[loop, kernel] : regions_.back())
+      regions.push_back(LoweredRegion{loop, &kernels_[kernel]});
+    check_private_temps(map_, scopes_, body, regions);
+    pop();
   }
   bool declaring() const { return !in_interface_ && !scopes_.empty(); }
   Decl &declare(const fp::Name &n);
@@ -165,6 +178,8 @@ private:
   size_t next_ = 0;
   std::vector<Scope> scopes_;
   std::vector<std::vector<const fp::Name *>> dummy_names_; ///< per scope
+  /// Per scope, its annotated DO constructs and their kernels' indices.
+  std::vector<std::vector<std::pair<const fp::DoConstruct *, size_t>>> regions_;
   std::map<std::string, std::map<std::string, Decl>> modules_;
   int in_interface_ = 0;
   int decl_counter_ = 0;
@@ -374,6 +389,7 @@ bool FileLowering::Pre(const fp::CommonStmt &s) {
     for (const fp::CommonBlockObject &object :
          std::get<std::list<fp::CommonBlockObject>>(block.t)) {
       Decl &d = declare(std::get<fp::Name>(object.t));
+      d.common = true;
       if (const auto &shape = std::get<std::optional<fp::ArraySpec>>(object.t))
         d.shape = &*shape;
     }
@@ -458,6 +474,7 @@ bool FileLowering::Pre(const fp::UseStmt &u) {
       return;
     Decl copy = d->second;
     copy.name = text_of(local.source);
+    copy.module = module;
     decls[copy.name] = copy;
   };
   auto rename = [&](const fp::Rename &r) {
@@ -483,8 +500,10 @@ bool FileLowering::Pre(const fp::UseStmt &u) {
     if (const auto *names = std::get_if<fp::Rename::Names>(&r.u))
       renamed.insert(text_of(std::get<1>(names->t).source));
   for (const auto &[name, d] : exported)
-    if (!renamed.count(name))
+    if (!renamed.count(name)) {
       decls[name] = d;
+      decls[name].module = module;
+    }
   for (const fp::Rename &r : renames)
     rename(r);
   return true;
@@ -549,6 +568,7 @@ void FileLowering::lower_region(const StencilDirective &dir, const fp::DoConstru
                                                            "' is already used by the " + kRegion +
                                                            " at " + seen->second.str());
   kernel_names_[name] = dir.loc;
+  regions_[proc.base() - scopes_.begin() - 1].emplace_back(&d, kernels_.size());
   kernels_.push_back(fe::lower_region(map_, scopes_, dir, d, name));
 }
 

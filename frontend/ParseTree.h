@@ -87,6 +87,8 @@ struct Decl {
   const fp::ArraySpec *shape = nullptr; ///< set for arrays
   bool allocatable = false;             ///< ALLOCATABLE or POINTER: bounds from the caller
   bool pointer = false;                 ///< POINTER
+  bool common = false;                  ///< in a COMMON block
+  std::string module;                   ///< the module USE brought it from, if any
   const fp::Expr *parameter = nullptr;  ///< the value of a named constant
   std::optional<int64_t> int_value;     ///< an INTEGER constant's value, once known
   SourceLoc loc;
@@ -134,5 +136,20 @@ std::optional<int64_t> int_constant(const fp::Expr &e, const std::vector<Scope> 
 /// declarations of `scopes` (outermost first) in view.
 Kernel lower_region(const SourceMap &map, const std::vector<Scope> &scopes,
                     const StencilDirective &dir, const fp::DoConstruct &d, const std::string &name);
+
+/// An annotated DO construct and the kernel it became.
+struct LoweredRegion {
+  const fp::DoConstruct *loop;
+  const Kernel *kernel;
+};
+
+/// Refuses the first scalar temporary of `regions` (the annotated nests of
+/// the procedure whose executable statements are `body`, the innermost of
+/// `scopes`) whose value after its region could be read: one the caller sees
+/// (a dummy argument, a COMMON, module or host variable) or one that `body`
+/// reads after the region, or before it inside a loop around it. The library
+/// keeps temporaries private to each point, so such a value would differ.
+void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
+                         const fp::ExecutionPart &body, const std::vector<LoweredRegion> &regions);
 
 } // namespace f2s::fe

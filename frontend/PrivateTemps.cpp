@@ -1,0 +1,176 @@
+// Refusing a scalar temporary whose value could be seen after its region.
+//
+// The library keeps every scalar a region assigns (other than a reduction)
+// private to each point: after the call, the caller's variable still holds
+// what it held before. Fortran's loop leaves the value of the last iteration
+// in it. That difference is invisible only when nobody reads the variable
+// afterwards, so a temporary that the caller can see (a dummy argument, a
+// module, COMMON or host variable) or that the procedure reads after the
+// region (or earlier in a loop around it, i.e. on its next trip) is refused
+// rather than silently given another value.
+#include "frontend/ParseTree.h"
+
+#include "ast/IRVisitor.h"
+
+#include "flang/Parser/parse-tree-visitor.h"
+
+#include <algorithm>
+#include <map>
+
+namespace f2s::fe {
+namespace {
+
+/// The position of the first assignment to each temporary of a kernel.
+struct FirstAssignments : IRVisitor {
+  std::map<std::string, SourceLoc> at;
+  void visit_assign(const Assign *a) override {
+    at.try_emplace(a->var, a->loc);
+    IRVisitor::visit_assign(a);
+  }
+};
+
+/// Every read of a whole scalar name in an execution part, in source order,
+/// with the annotated region it is in and the DO loops around it.
+class Reads {
+public:
+  struct Read {
+    std::string name;
+    fp::CharBlock source;
+    int seq;
+    int region; ///< index into the regions, or -1
+  };
+  /// Where a region lies in the sequence of reads.
+  struct Span {
+    int start = -1, end = -1;
+    int loop_start = -1; ///< the start of the outermost DO loop around it, or -1
+  };
+
+  explicit Reads(const std::vector<LoweredRegion> &regions)
+      : regions_(regions), spans_(regions.size()) {}
+
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+
+  bool Pre(const fp::DoConstruct &d) {
+    ++seq_;
+    int r = region_of(d);
+    if (r < 0) {
+      loops_.push_back(seq_);
+      return true;
+    }
+    spans_[r].start = seq_;
+    spans_[r].loop_start = loops_.empty() ? -1 : loops_.front();
+    current_ = r;
+    return true;
+  }
+  void Post(const fp::DoConstruct &d) {
+    ++seq_;
+    int r = region_of(d);
+    if (r < 0) {
+      loops_.pop_back();
+      return;
+    }
+    spans_[r].end = seq_;
+    current_ = -1;
+  }
+  // A whole variable in an expression is read; the left side of an
+  // assignment, a DO variable and a READ item are a Variable, not an Expr.
+  bool Pre(const fp::Expr &e) {
+    const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&e.u);
+    const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+    if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr)
+      reads_.push_back(Read{text_of(name->source), name->source, ++seq_, current_});
+    return true;
+  }
+
+  const std::vector<Read> &reads() const { return reads_; }
+  const Span &span(size_t region) const { return spans_[region]; }
+
+private:
+  int region_of(const fp::DoConstruct &d) const {
+    for (size_t r = 0; r < regions_.size(); ++r)
+      if (regions_[r].loop == &d)
+        return static_cast<int>(r);
+    return -1;
+  }
+
+  const std::vector<LoweredRegion> &regions_;
+  std::vector<Span> spans_;
+  std::vector<Read> reads_;
+  std::vector<int> loops_; ///< the starts of the DO loops around the walk
+  int seq_ = 0;
+  int current_ = -1;
+};
+
+bool is_temp(const Kernel &k, const std::string &name) {
+  return k.find_temp(name) != nullptr;
+}
+
+/// Why the caller sees `d` after the call: nothing for a local of `proc`.
+std::optional<std::string> visible_to_caller(const Scope &proc, const std::vector<Scope> &scopes,
+                                             const std::string &name) {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+    auto d = it->decls.find(name);
+    if (d == it->decls.end())
+      continue;
+    if (&*it != &proc)
+      return it->is_procedure ? "a variable of the host procedure '" + it->name + "'"
+                              : "a variable of module '" + it->name + "'";
+    if (std::find(proc.dummies.begin(), proc.dummies.end(), name) != proc.dummies.end())
+      return std::string("a dummy argument");
+    if (d->second.common)
+      return std::string("in COMMON");
+    if (!d->second.module.empty())
+      return "a variable of module '" + d->second.module + "'";
+    return std::nullopt;
+  }
+  return std::nullopt; // implicitly typed: a local
+}
+
+} // namespace
+
+void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
+                         const fp::ExecutionPart &body, const std::vector<LoweredRegion> &regions) {
+  if (regions.empty())
+    return;
+  const Scope &proc = scopes.back();
+  Reads reads(regions);
+  fp::Walk(body, reads);
+  for (size_t r = 0; r < regions.size(); ++r) {
+    const Kernel &k = *regions[r].kernel;
+    FirstAssignments first;
+    first.visit(k.body);
+    const Reads::Span &span = reads.span(r);
+    for (const Variable &t : k.temps) {
+      SourceLoc at = first.at.count(t.name) ? first.at[t.name] : k.loc;
+      std::string head = "'" + t.name + "' is assigned in the " + kRegion + " and ";
+      std::string tail = ", but the library keeps it private to each point";
+      if (auto why = visible_to_caller(proc, scopes, t.name))
+        throw UserError(at,
+                        head + "is " + *why + ", so its value after the region can be read" + tail);
+      // A later region that assigns the name has a temporary of its own.
+      auto sees_value = [&](const Reads::Read &read) {
+        return read.name == t.name && read.region != static_cast<int>(r) &&
+               (read.region < 0 || !is_temp(*regions[read.region].kernel, t.name));
+      };
+      const Reads::Read *seen = nullptr;
+      for (const Reads::Read &read : reads.reads())
+        if (!seen && read.seq > span.end && sees_value(read))
+          seen = &read;
+      // Read earlier in a loop around the region: on the loop's next trip.
+      for (const Reads::Read &read : reads.reads())
+        if (!seen && span.loop_start >= 0 && read.seq > span.loop_start && read.seq < span.start &&
+            sees_value(read))
+          seen = &read;
+      if (!seen)
+        continue;
+      SourceLoc read_at = map.at(seen->source);
+      std::string where = read_at.file == at.file ? "line " + std::to_string(read_at.line) +
+                                                        ", column " + std::to_string(read_at.column)
+                                                  : read_at.str();
+      throw UserError(at, head + "read after it (" + where + ")" + tail);
+    }
+  }
+}
+
+} // namespace f2s::fe
