@@ -48,7 +48,11 @@ Type promote(Type a, Type b) {
 }
 
 Expr IntImm::make(int64_t v, SourceLoc l) {
-  return std::make_shared<IntImm>(v, std::move(l));
+  return std::make_shared<IntImm>(v, Type::Int32, std::move(l));
+}
+
+Expr IntImm::make_bool(bool v, SourceLoc l) {
+  return std::make_shared<IntImm>(v ? 1 : 0, Type::Bool, std::move(l));
 }
 
 Expr FloatImm::make(double v, Type t, SourceLoc l) {

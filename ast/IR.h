@@ -25,8 +25,8 @@ struct SourceLoc {
 };
 
 /// Element and scalar types. Fortran's default INTEGER is 32 bits. Bool is
-/// Fortran's LOGICAL as the value of a comparison or a condition; no grid or
-/// argument has it.
+/// Fortran's default LOGICAL: the value of a comparison or a condition, a
+/// scalar temporary or a scalar argument (0 or 1, a C int); no grid has it.
 enum class Type : uint8_t { Int32, Float32, Float64, Bool };
 int type_bytes(Type t);
 const char *type_name(Type t);
@@ -52,11 +52,14 @@ template <class T> const T *as(const Expr &e) {
   return e && e->kind == T::Kind ? static_cast<const T *>(e.get()) : nullptr;
 }
 
+/// An INTEGER constant, or with type Bool a LOGICAL one: `.TRUE.` is 1 and
+/// `.FALSE.` 0, as the C printers spell them.
 struct IntImm : ExprNode {
   static constexpr ExprKind Kind = ExprKind::IntImm;
   int64_t value;
-  IntImm(int64_t v, SourceLoc l) : ExprNode(Kind, Type::Int32, std::move(l)), value(v) {}
+  IntImm(int64_t v, Type t, SourceLoc l) : ExprNode(Kind, t, std::move(l)), value(v) {}
   static Expr make(int64_t v, SourceLoc l = {});
+  static Expr make_bool(bool v, SourceLoc l = {});
 };
 
 /// A real literal keeps its Fortran kind: `0.1` is REAL(4) even when it is
@@ -110,7 +113,8 @@ struct Unary : ExprNode {
 
 /// Pow is Fortran's `**`; the front end accepts only integer exponents.
 /// The comparisons (`<` or `.lt.`, ...) take two numbers and the logical
-/// operators (`.and.`, `.or.`) two Bools; both give a Bool.
+/// operators (`.and.`, `.or.`) two Bools; both give a Bool. Eq and Ne also
+/// take two Bools: Fortran's `.eqv.` and `.neqv.`.
 enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Pow, Lt, Le, Gt, Ge, Eq, Ne, And, Or };
 bool is_comparison(BinaryOp op);
 bool is_logical(BinaryOp op);

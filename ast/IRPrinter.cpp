@@ -8,10 +8,17 @@ namespace f2s {
 
 namespace {
 
+/// Eq or Ne on two Bools: Fortran's `.eqv.` or `.neqv.`.
+bool is_equivalence(const Binary *b) {
+  return (b->op == BinaryOp::Eq || b->op == BinaryOp::Ne) && b->a->type == Type::Bool;
+}
+
 // Fortran's precedence: unary minus binds like binary minus; below the
-// arithmetic come the comparisons, .not., .and. and .or.
+// arithmetic come the comparisons, .not., .and., .or. and .eqv./.neqv.
 int precedence(const Expr &e) {
   if (const Binary *b = as<Binary>(e)) {
+    if (is_equivalence(b))
+      return -4;
     switch (b->op) {
     case BinaryOp::Or:
       return -3;
@@ -165,6 +172,8 @@ std::string print_expr(const Expr &e) {
   assert(e && "printing a null expression");
   switch (e->kind) {
   case ExprKind::IntImm:
+    if (e->type == Type::Bool)
+      return as<IntImm>(e)->value ? ".true." : ".false.";
     return std::to_string(as<IntImm>(e)->value);
   case ExprKind::FloatImm:
     return print_float_literal(as<FloatImm>(e)->value, e->type);
@@ -187,7 +196,10 @@ std::string print_expr(const Expr &e) {
     bool right_assoc = b->op == BinaryOp::Pow;
     bool left_parens = right_assoc ? precedence(b->a) <= p : precedence(b->a) < p;
     bool right_parens = right_assoc ? precedence(b->b) < p : precedence(b->b) <= p;
-    return parenthesize(b->a, left_parens) + op_text(b->op) + parenthesize(b->b, right_parens);
+    const char *op = !is_equivalence(b)      ? op_text(b->op)
+                     : b->op == BinaryOp::Eq ? " .eqv. "
+                                             : " .neqv. ";
+    return parenthesize(b->a, left_parens) + op + parenthesize(b->b, right_parens);
   }
   case ExprKind::Call: {
     const Call *c = as<Call>(e);

@@ -128,6 +128,10 @@ public:
 
 private:
   static int precedence(const Expr &e) {
+    // Eq and Ne on Bools: `.eqv.` and `.neqv.`, below `.or.` in Fortran.
+    if (const Binary *b = as<Binary>(e);
+        b && (b->op == BinaryOp::Eq || b->op == BinaryOp::Ne) && b->a->type == Type::Bool)
+      return -3;
     if (const Binary *b = as<Binary>(e); b && b->op == BinaryOp::Or)
       return -2;
     if (const Binary *b = as<Binary>(e); b && b->op == BinaryOp::And)
@@ -154,6 +158,13 @@ private:
     // Left to right, as Fortran groups them; a right operand of the same
     // precedence keeps its parentheses (a + (b + c) is not (a + b) + c).
     int p = precedence(self);
+    if (p == -3) {
+      // `.eqv.`/`.neqv.` bind more loosely than `.or.` in Fortran but more
+      // tightly than `||` as `==`/`!=` in C: every operand that is itself a
+      // comparison or a logical operation keeps its parentheses.
+      return wrap(b->a, precedence(b->a) <= 0) + c_operator(b->op) +
+             wrap(b->b, precedence(b->b) <= 0);
+    }
     if (p <= 0) {
       // Comparisons and logical operators: Fortran forbids chaining
       // comparisons, so only .and./.or. nest; every operand of lower

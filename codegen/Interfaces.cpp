@@ -21,13 +21,13 @@ const char *iso_c_kind(Type t) {
   case Type::Float64:
     return "c_double";
   case Type::Bool:
-    break; // no argument is LOGICAL
+    return "c_int"; // 0 or 1: the wrapper converts the caller's LOGICAL
   }
   return "?";
 }
 
 const char *fortran_type(Type t) {
-  return t == Type::Int32 ? "integer" : "real";
+  return t == Type::Int32 || t == Type::Bool ? "integer" : "real";
 }
 
 /// Free-form lines may hold 132 characters; longer ones are continued with
@@ -53,11 +53,14 @@ std::string comment_lines(const std::string &prefix, const std::string &text) {
   return out;
 }
 
-/// Whether a kernel has grids whose bounds its callers do not spell, so that
-/// its entry points get a wrapper that passes them.
+/// Whether a kernel has grids whose bounds its callers do not spell, or
+/// LOGICAL scalars, which the C side takes as an int of 0 or 1 (a default
+/// LOGICAL's bits are the compiler's), so that its entry points get a wrapper
+/// that passes the bounds and converts the LOGICALs.
 bool needs_wrapper(const Kernel &k) {
-  return std::any_of(k.args.begin(), k.args.end(),
-                     [](const Variable &v) { return v.decl != ArrayDecl::Explicit; });
+  return std::any_of(k.args.begin(), k.args.end(), [](const Variable &v) {
+    return v.decl != ArrayDecl::Explicit || (!v.is_grid() && v.type == Type::Bool);
+  });
 }
 
 std::string c_decl(const Variable &v) {
@@ -102,7 +105,8 @@ std::string print_procedure(const EntryPoint &e, const std::set<std::string> &wr
     std::string actual = v.bound_of
                              ? std::string(v.bound_of->upper ? "ubound(" : "lbound(") +
                                    v.bound_of->grid + "," + std::to_string(v.bound_of->dim) + ")"
-                             : v.name;
+                         : v.type == Type::Bool ? "merge(1_c_int,0_c_int," + v.name + ")"
+                                                : v.name;
     call += (call.empty() ? "" : ", ") + actual;
   }
   std::string indent = wrap ? "  " : "    ";
@@ -118,7 +122,7 @@ std::string print_procedure(const EntryPoint &e, const std::set<std::string> &wr
   // starting value, its value out the result.
   for (const Variable &v : k.args)
     if (!v.is_grid() && !(wrap && v.bound_of))
-      out << fortran_line(indent + "  ", c_decl(v) +
+      out << fortran_line(indent + "  ", (wrap && v.type == Type::Bool ? "logical" : c_decl(v)) +
                                              (k.find_reduction(v.name) ? ", intent(inout) :: "
                                               : wrap                   ? ", intent(in) :: "
                                                                        : ", value :: ") +

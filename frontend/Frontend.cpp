@@ -267,7 +267,7 @@ std::optional<int64_t> kind_value(const fp::KindSelector &k, const std::vector<S
 }
 
 /// The IR type of a declaration, or nothing for a type the IR cannot hold
-/// (LOGICAL, CHARACTER, COMPLEX, INTEGER(8), derived types, ...).
+/// (CHARACTER, COMPLEX, INTEGER(8), LOGICAL(1), derived types, ...).
 std::optional<Type> decl_type(const fp::DeclarationTypeSpec &spec,
                               const std::vector<Scope> &scopes) {
   const auto *intrinsic = std::get_if<fp::IntrinsicTypeSpec>(&spec.u);
@@ -288,6 +288,10 @@ std::optional<Type> decl_type(const fp::DeclarationTypeSpec &spec,
   }
   if (std::holds_alternative<fp::IntrinsicTypeSpec::DoublePrecision>(intrinsic->u))
     return Type::Float64;
+  // Default LOGICAL is 4 bytes in gfortran, as INTEGER is.
+  if (const auto *l = std::get_if<fp::IntrinsicTypeSpec::Logical>(&intrinsic->u))
+    if (!l->kind || kind_value(*l->kind, scopes) == 4)
+      return Type::Bool;
   return std::nullopt;
 }
 

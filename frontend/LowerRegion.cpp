@@ -36,6 +36,8 @@ struct Affine {
 /// else (a power, a division by zero) stays as it is.
 Expr fold_constants(const Expr &e) {
   if (const auto *u = as<Unary>(e)) {
+    if (u->op != UnaryOp::Neg)
+      return e;
     Expr a = fold_constants(u->a);
     if (const auto *i = as<IntImm>(a))
       return IntImm::make(-i->value, e->loc);
@@ -44,7 +46,7 @@ Expr fold_constants(const Expr &e) {
     return e;
   }
   const auto *b = as<Binary>(e);
-  if (!b || b->op == BinaryOp::Pow)
+  if (!b || b->op == BinaryOp::Pow || is_comparison(b->op) || is_logical(b->op))
     return e;
   Expr x = fold_constants(b->a), y = fold_constants(b->b);
   auto value = [](const Expr &c) -> std::optional<double> {
@@ -129,7 +131,7 @@ private:
   Type usable_type(const Decl &d, const SourceLoc &use) const {
     if (!d.type)
       fail(use, "The type of '" + d.name + "' cannot be used inside a " + kRegion +
-                    "; use INTEGER, REAL(4) or REAL(8)");
+                    "; use INTEGER, REAL(4), REAL(8) or a LOGICAL scalar");
     return *d.type;
   }
   void use_free(const Decl &d, const SourceLoc &use) {
@@ -679,7 +681,9 @@ Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceL
         fail(var_loc, "Whole array '" + var + "' cannot be assigned inside a " + kRegion);
       if (decl->parameter)
         fail(var_loc, "Named constant '" + var + "' cannot be assigned");
-      Expr value = numeric(rhs);
+      // A LOGICAL temporary takes a condition; any other a number.
+      Type type = usable_type(*decl, var_loc);
+      Expr value = type == Type::Bool ? logical(rhs) : numeric(rhs);
       lower_temp(var, var_loc);
       return Assign::make(var, value, loc);
     }
@@ -749,8 +753,14 @@ Expr RegionLowering::lower_expr(const fp::Expr &e) {
           Expr a = numeric(std::get<0>(x.t).value());
           Expr b = numeric(std::get<1>(x.t).value());
           return Binary::make(op, a, b, loc);
-        } else if constexpr (std::is_same_v<T, fp::Expr::AND> || std::is_same_v<T, fp::Expr::OR>) {
-          BinaryOp op = std::is_same_v<T, fp::Expr::AND> ? BinaryOp::And : BinaryOp::Or;
+        } else if constexpr (std::is_same_v<T, fp::Expr::AND> || std::is_same_v<T, fp::Expr::OR> ||
+                             std::is_same_v<T, fp::Expr::EQV> ||
+                             std::is_same_v<T, fp::Expr::NEQV>) {
+          // `.eqv.` and `.neqv.` are Eq and Ne on two Bools.
+          BinaryOp op = std::is_same_v<T, fp::Expr::AND>   ? BinaryOp::And
+                        : std::is_same_v<T, fp::Expr::OR>  ? BinaryOp::Or
+                        : std::is_same_v<T, fp::Expr::EQV> ? BinaryOp::Eq
+                                                           : BinaryOp::Ne;
           Expr a = logical(std::get<0>(x.t).value());
           Expr b = logical(std::get<1>(x.t).value());
           return Binary::make(op, a, b, loc);
@@ -846,7 +856,14 @@ Expr RegionLowering::lower_literal(const fp::LiteralConstant &c, const SourceLoc
                                          : static_cast<double>(std::strtof(text.c_str(), nullptr));
     return FloatImm::make(value, type, loc);
   }
-  fail(loc, std::string("Only INTEGER and REAL constants are allowed inside a ") + kRegion);
+  if (const auto *b = std::get_if<fp::LogicalLiteralConstant>(&c.u)) {
+    if (auto kind = kind_of(std::get<std::optional<fp::KindParam>>(b->t)); kind && *kind != 4)
+      fail(loc, "LOGICAL(" + std::to_string(*kind) + ") constants are not supported inside a " +
+                    kRegion);
+    return IntImm::make_bool(std::get<bool>(b->t), loc);
+  }
+  fail(loc,
+       std::string("Only INTEGER, REAL and LOGICAL constants are allowed inside a ") + kRegion);
 }
 
 Expr RegionLowering::lower_parameter(const Decl &d, const SourceLoc &loc) {
@@ -862,6 +879,10 @@ Expr RegionLowering::lower_parameter(const Decl &d, const SourceLoc &loc) {
     fail(loc, "Named constant '" + d.name + "' must have a literal value to be used inside a " +
                   kRegion);
   usable_type(d, loc);
+  if ((*d.type == Type::Bool) != (v->type == Type::Bool))
+    fail(loc, "Named constant '" + d.name + "' has a value of another type than its own");
+  if (*d.type == Type::Bool)
+    return IntImm::make_bool(i->value != 0, loc);
   if (*d.type == Type::Int32)
     return IntImm::make(i ? i->value : static_cast<int64_t>(f->value), loc);
   double value = i ? static_cast<double>(i->value) : f->value;
@@ -1004,6 +1025,9 @@ Expr RegionLowering::lower_grid_ref(const Decl &decl, const fp::Name &name,
                   "an array of a " +
                   kRegion);
   Type type = usable_type(decl, loc);
+  if (type == Type::Bool)
+    fail(loc, "LOGICAL array '" + decl.name + "' cannot be used inside a " + kRegion +
+                  "; only LOGICAL scalars can");
   size_t rank = array_rank(decl, loc);
   if (subs.size() != rank)
     fail(loc, "Array '" + decl.name + "' has rank " + std::to_string(rank) + " but " +

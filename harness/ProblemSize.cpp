@@ -205,6 +205,11 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
       size.scalar_values.push_back(std::to_string(size.ints.at(v.name)));
       continue;
     }
+    // A LOGICAL switch: .TRUE. (the harness reads every scalar as a number).
+    if (v.type == Type::Bool) {
+      size.scalar_values.push_back("1");
+      continue;
+    }
     // Fixed, distinct, exactly representable values.
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.17g", 0.5 + 0.125 * (1 + (real_index++ % 7)));

@@ -242,6 +242,12 @@ TEST(EndToEnd, ReductionsWithoutWrittenGridsMatchTheOriginal) {
   expect_2d_input_matches("norm2d");
 }
 
+// LOGICAL temporaries, constants, .EQV./.NEQV. and a LOGICAL argument,
+// which the module's wrapper converts for the C entry point.
+TEST(EndToEnd, LogicalTemporariesAndArgumentMatchTheOriginal) {
+  expect_2d_input_matches("logical2d");
+}
+
 // A residual sum over assumed-shape arrays: through the module's wrapper.
 TEST(EndToEnd, ReductionThroughTheAssumedShapeWrapperMatchesTheOriginal) {
   expect_2d_input_matches("resid2d");
