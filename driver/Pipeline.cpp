@@ -59,11 +59,7 @@ std::vector<Kernel> parse_and_lower(const DriverOptions &o) {
   FrontendOptions fe;
   fe.include_dirs = o.include_dirs;
   fe.defines = o.defines;
-  std::vector<Kernel> kernels;
-  for (const std::string &file : o.files)
-    for (Kernel &k : lower_file(file, fe))
-      kernels.push_back(std::move(k));
-  return kernels;
+  return lower_files(o.files, fe);
 }
 
 // ------------------------------------------------------------------ analyse

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -37,15 +38,28 @@ namespace fs = std::filesystem;
 
 // ------------------------------------------------------------ file lowering
 
+/// What a module makes visible: its declarations, and the modules it uses
+/// that no file defines (what they bring is unknown to its users too).
+struct Module {
+  std::map<std::string, Decl> decls;
+  std::vector<UnknownUse> unknown_uses;
+};
+
 /// Walks the parse tree of one file: keeps the declarations of each scope,
 /// matches each directive with the statement that follows it, and lowers the
 /// annotated DO constructs.
 class FileLowering {
 public:
-  FileLowering(const SourceMap &map, std::vector<StencilDirective> directives)
-      : map_(map), directives_(std::move(directives)) {}
+  /// `modules`: the modules of the other files, whose declarations take
+  /// their places in argument order before `first_order`.
+  FileLowering(const SourceMap &map, std::vector<StencilDirective> directives,
+               std::map<std::string, Module> modules = {}, int first_order = 0)
+      : map_(map), directives_(std::move(directives)), modules_(std::move(modules)),
+        decl_counter_(first_order) {}
 
   const SourceMap &map() const { return map_; }
+  /// Every module seen so far, by name: its declarations.
+  const std::map<std::string, Module> &modules() const { return modules_; }
 
   std::vector<Kernel> finish() {
     if (next_ < directives_.size())
@@ -100,7 +114,7 @@ public:
     return true;
   }
   void Post(const fp::Module &) {
-    modules_[scopes_.back().name] = scopes_.back().decls;
+    modules_[scopes_.back().name] = Module{scopes_.back().decls, scopes_.back().unknown_uses};
     pop();
   }
 
@@ -180,7 +194,7 @@ private:
   std::vector<std::vector<const fp::Name *>> dummy_names_; ///< per scope
   /// Per scope, its annotated DO constructs and their kernels' indices.
   std::vector<std::vector<std::pair<const fp::DoConstruct *, size_t>>> regions_;
-  std::map<std::string, std::map<std::string, Decl>> modules_;
+  std::map<std::string, Module> modules_;
   int in_interface_ = 0;
   int decl_counter_ = 0;
   std::vector<Kernel> kernels_;
@@ -452,14 +466,29 @@ const std::map<std::string, int64_t> &intrinsic_module_constants(const std::stri
   return m == modules.end() ? none : m->second;
 }
 
-// USE of a module defined earlier in the file, or of ISO_FORTRAN_ENV or
+/// Intrinsic modules whose names a stencil never needs: what they bring may
+/// stay unknown (ISO_FORTRAN_ENV and ISO_C_BINDING bring kinds, known below).
+bool is_intrinsic_module(const fp::UseStmt &u, const std::string &module) {
+  static const std::set<std::string> intrinsic = {
+      "iso_fortran_env", "iso_c_binding", "ieee_arithmetic", "ieee_exceptions",
+      "ieee_features",   "omp_lib",       "omp_lib_kinds",   "openacc"};
+  return u.nature == fp::UseStmt::ModuleNature::Intrinsic || intrinsic.count(module);
+}
+
+// USE of a module defined in one of the given files, or of ISO_FORTRAN_ENV or
 // ISO_C_BINDING (their kind constants), makes its declarations visible,
-// honouring ONLY and renames. Modules from elsewhere are unknown, and so are
-// the names they bring.
+// honouring ONLY and renames. Another module is unknown, and so are the names
+// it may bring: the scope records it, for a region that needs one of them.
 bool FileLowering::Pre(const fp::UseStmt &u) {
   if (!declaring())
     return true;
   std::string module = text_of(u.moduleName.source);
+  UnknownUse *unknown = nullptr;
+  if (!modules_.count(module) && !is_intrinsic_module(u, module)) {
+    scopes_.back().unknown_uses.push_back(UnknownUse{module, map_.at(u.moduleName.source)});
+    unknown = &scopes_.back().unknown_uses.back();
+    unknown->only = std::holds_alternative<std::list<fp::Only>>(u.u);
+  }
   std::map<std::string, Decl> intrinsic;
   for (const auto &[name, value] : intrinsic_module_constants(module)) {
     Decl &d = intrinsic[name];
@@ -470,9 +499,14 @@ bool FileLowering::Pre(const fp::UseStmt &u) {
     d.loc = map_.at(u.moduleName.source);
   }
   auto m = modules_.find(module);
-  const std::map<std::string, Decl> &exported = m != modules_.end() ? m->second : intrinsic;
+  const std::map<std::string, Decl> &exported = m != modules_.end() ? m->second.decls : intrinsic;
+  if (m != modules_.end())
+    for (const UnknownUse &inner : m->second.unknown_uses)
+      scopes_.back().unknown_uses.push_back(inner);
   std::map<std::string, Decl> &decls = scopes_.back().decls;
   auto bring = [&](const fp::Name &local, const fp::Name &used) {
+    if (unknown)
+      unknown->names.insert(text_of(local.source));
     auto d = exported.find(text_of(used.source));
     if (d == exported.end())
       return;
@@ -682,8 +716,24 @@ std::set<int> kept_directive_lines(const fp::Parsing &parsing, const SourceMap &
 } // namespace
 } // namespace fe
 
-std::vector<Kernel> lower_file(const std::string &path, const FrontendOptions &options) {
-  using namespace fe;
+namespace fe {
+namespace {
+
+/// One file, parsed: the parse tree lives as long as this does, and so do
+/// the declarations that point into it (another file's region may use its
+/// modules).
+struct ParsedFile {
+  std::string path;
+  std::unique_ptr<DirectiveCopy> copy;
+  std::unique_ptr<fp::Parsing> parsing;
+  const fp::SourceFile *file = nullptr;
+  std::vector<StencilDirective> directives;
+};
+
+ParsedFile parse_file(const std::string &path, const FrontendOptions &options,
+                      fp::AllCookedSources &cooked) {
+  ParsedFile parsed;
+  parsed.path = path;
   std::string text = read_file(path);
   bool fixed_form = is_fixed_form(path);
   std::vector<Sentinel> sentinels = find_sentinels(text, fixed_form);
@@ -704,19 +754,17 @@ std::vector<Kernel> lower_file(const std::string &path, const FrontendOptions &o
     else
       flang.predefinitions.emplace_back(define.substr(0, eq), define.substr(eq + 1));
   }
-  DirectiveCopy copy(path, text, sentinels, fixed_form);
-  fp::AllSources sources;
-  fp::AllCookedSources cooked{sources};
-  fp::Parsing parsing{cooked};
-  const fp::SourceFile *file = parsing.Prescan(copy.path(), flang);
-  SourceMap map(cooked, file, path);
-  if (!file || parsing.messages().AnyFatalError())
+  parsed.copy = std::make_unique<DirectiveCopy>(path, text, sentinels, fixed_form);
+  parsed.parsing = std::make_unique<fp::Parsing>(cooked);
+  fp::Parsing &parsing = *parsed.parsing;
+  parsed.file = parsing.Prescan(parsed.copy->path(), flang);
+  SourceMap map(cooked, parsed.file, path);
+  if (!parsed.file || parsing.messages().AnyFatalError())
     throw_flang_error(parsing, map);
   std::set<int> kept = kept_directive_lines(parsing, map);
-  std::vector<StencilDirective> directives;
   for (const Sentinel &s : sentinels)
     if (kept.count(s.line))
-      directives.push_back(read_directive(text, s, path));
+      parsed.directives.push_back(read_directive(text, s, path));
 
   parsing.Parse(llvm::nulls());
   if (parsing.messages().AnyFatalError())
@@ -730,12 +778,62 @@ std::vector<Kernel> lower_file(const std::string &path, const FrontendOptions &o
   // Label DO loops (`DO 10 I = ...` / `10 CONTINUE`, shared labels included)
   // become DO constructs, as Flang's semantics makes them.
   fp::CanonicalizeDo(*parsing.parseTree());
+  return parsed;
+}
 
-  if (directives.empty())
-    throw UserError(SourceLoc{path}, "No '!$f2s stencil' region in '" + path + "'");
-  FileLowering lowering(map, std::move(directives));
-  fp::Walk(*parsing.parseTree(), lowering);
-  return lowering.finish();
+} // namespace
+} // namespace fe
+
+std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
+                                const FrontendOptions &options) {
+  using namespace fe;
+  fp::AllSources sources;
+  fp::AllCookedSources cooked{sources};
+  std::vector<ParsedFile> files;
+  UserPaths user_paths;
+  size_t regions = 0;
+  for (const std::string &path : paths) {
+    files.push_back(parse_file(path, options, cooked));
+    user_paths[files.back().file] = path;
+    regions += files.back().directives.size();
+  }
+  if (regions == 0)
+    throw UserError(SourceLoc{paths.at(0)}, paths.size() == 1
+                                                ? "No '!$f2s stencil' region in '" + paths[0] + "'"
+                                                : "No '!$f2s stencil' region in any of the " +
+                                                      std::to_string(paths.size()) + " files");
+
+  // The modules of every file, whatever the order of the files: each round
+  // reads every file with the modules the rounds before found, so a module
+  // that uses a module of a later file is complete after as many rounds as
+  // the chain of USEs is long.
+  std::map<std::string, Module> modules;
+  for (size_t round = 0; paths.size() > 1 && round < paths.size(); ++round) {
+    for (const ParsedFile &f : files) {
+      SourceMap map(cooked, f.file, f.path, &user_paths);
+      FileLowering collect(map, {}, modules);
+      fp::Walk(*f.parsing->parseTree(), collect);
+      modules = collect.modules();
+    }
+  }
+  // Declarations of other files' modules come before the locals in argument
+  // order, as a module's declarations do in its own file.
+  const int first_order = 1 << 20;
+  std::vector<Kernel> kernels;
+  for (ParsedFile &f : files) {
+    if (f.directives.empty())
+      continue;
+    SourceMap map(cooked, f.file, f.path, &user_paths);
+    FileLowering lowering(map, std::move(f.directives), modules, first_order);
+    fp::Walk(*f.parsing->parseTree(), lowering);
+    for (Kernel &k : lowering.finish())
+      kernels.push_back(std::move(k));
+  }
+  return kernels;
+}
+
+std::vector<Kernel> lower_file(const std::string &path, const FrontendOptions &options) {
+  return lower_files({path}, options);
 }
 
 } // namespace f2s

@@ -29,4 +29,13 @@ struct FrontendOptions {
 /// annotated region at all.
 std::vector<Kernel> lower_file(const std::string &path, const FrontendOptions &options = {});
 
+/// lower_file for several files, read as one program: a region may use a
+/// module that any of the files defines, whatever their order. The kernels
+/// come file by file, in source order. A file with no annotated region is
+/// allowed (it may only hold modules); having none in any file is an error.
+/// A region that relies on a module none of the files defines is refused at
+/// that module's USE statement.
+std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
+                                const FrontendOptions &options = {});
+
 } // namespace f2s

@@ -110,6 +110,7 @@ private:
         return &d->second;
     if (auto d = implicit_.find(name); d != implicit_.end())
       return &d->second;
+    refuse_unknown_module(name, use);
     const ImplicitRules::Rule &rule = scopes_.back().implicit.of(name);
     if (!rule.typed)
       return nullptr;
@@ -121,6 +122,21 @@ private:
     d.order = kImplicitOrder + static_cast<int>(implicit_.size());
     return &d;
   }
+  /// A name no declaration gives may come from a module that none of the
+  /// files defines: its type and value would be guesses.
+  void refuse_unknown_module(const std::string &name, const SourceLoc &use) const {
+    if (is_loop_var(name))
+      return;
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+      for (const UnknownUse &u : it->unknown_uses)
+        if (!u.only || u.names.count(name))
+          fail(u.loc, "Module '" + u.module + "' is defined in none of the files given, so the " +
+                          kRegion + " cannot know '" + name + "'" +
+                          (use.known() ? " (line " + std::to_string(use.line) + ", column " +
+                                             std::to_string(use.column) + ")"
+                                       : "") +
+                          "; pass the file that defines '" + u.module + "' to f2stencil too");
+  }
   bool declared(const std::string &name) const {
     return std::any_of(scopes_.begin(), scopes_.end(),
                        [&](const Scope &s) { return s.decls.count(name) > 0; });
@@ -129,6 +145,12 @@ private:
     return std::find(loop_vars_.begin(), loop_vars_.end(), name) != loop_vars_.end();
   }
   Type usable_type(const Decl &d, const SourceLoc &use) const {
+    // A kind such as `real(wp)` may be a constant of a module no file defines.
+    for (auto it = scopes_.rbegin(); !d.type && it != scopes_.rend(); ++it)
+      for (const UnknownUse &u : it->unknown_uses)
+        fail(u.loc, "Module '" + u.module + "' is defined in none of the files given, so the " +
+                        "type of '" + d.name + "' may be unknown; pass the file that defines '" +
+                        u.module + "' to f2stencil too");
     if (!d.type)
       fail(use, "The type of '" + d.name + "' cannot be used inside a " + kRegion +
                     "; use INTEGER, REAL(4), REAL(8) or a LOGICAL scalar");
@@ -278,10 +300,11 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     if (is_loop_var(var))
       fail(at(bounds.name.thing.source),
            "Loop variable '" + var + "' is used by two loops of the " + kRegion);
+    // A loop variable first: its value is the loop's, whatever a module says.
+    loop_vars_.push_back(var);
     if (const Decl *decl = lookup(var, at(bounds.name.thing.source));
         decl && (decl->shape || decl->type != Type::Int32))
       fail(at(bounds.name.thing.source), "Loop variable '" + var + "' must be an INTEGER scalar");
-    loop_vars_.push_back(var);
   }
   AssignedScalars assigned;
   fp::Walk(std::get<fp::Block>(nest.back()->t), assigned);

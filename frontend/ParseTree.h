@@ -14,6 +14,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,13 +37,19 @@ inline std::string text_of(const fp::CharBlock &b) {
 
 // ------------------------------------------------------------------ positions
 
+/// The files the user named, by Flang's source file, with the paths as the
+/// user gave them (Flang reads copies of them; see Frontend.cpp).
+using UserPaths = std::map<const fp::SourceFile *, std::string>;
+
 /// Turns the cooked text's character blocks back into positions in the
-/// original files. Positions in the main file carry the path as the user gave
-/// it; positions in included files carry the included file's path.
+/// original files. Positions in the main file, and in the other files the
+/// user named (whose modules the main file may use), carry the path as the
+/// user gave it; positions in included files carry the included file's path.
 class SourceMap {
 public:
-  SourceMap(const fp::AllCookedSources &cooked, const fp::SourceFile *main, std::string path)
-      : cooked_(cooked), main_(main), path_(std::move(path)) {}
+  SourceMap(const fp::AllCookedSources &cooked, const fp::SourceFile *main, std::string path,
+            const UserPaths *others = nullptr)
+      : cooked_(cooked), main_(main), path_(std::move(path)), others_(others) {}
 
   std::optional<SourceLoc> find(fp::CharBlock b, bool *in_main = nullptr) const {
     if (b.empty() && !b.begin())
@@ -54,7 +61,7 @@ public:
     bool main = &*pos.sourceFile == main_;
     if (in_main)
       *in_main = main;
-    return SourceLoc{main ? path_ : *pos.path, pos.line, pos.column};
+    return SourceLoc{path_of(&*pos.sourceFile, *pos.path), pos.line, pos.column};
   }
 
   SourceLoc at(fp::CharBlock b) const {
@@ -65,15 +72,25 @@ public:
 
   /// A position Flang gives (its messages): the user's path for the main file.
   SourceLoc at(const fp::SourcePosition &pos) const {
-    return SourceLoc{&*pos.sourceFile == main_ ? path_ : *pos.path, pos.line, pos.column};
+    return SourceLoc{path_of(&*pos.sourceFile, *pos.path), pos.line, pos.column};
   }
 
   const std::string &path() const { return path_; }
 
 private:
+  const std::string &path_of(const fp::SourceFile *file, const std::string &flang_path) const {
+    if (file == main_)
+      return path_;
+    if (others_)
+      if (auto it = others_->find(file); it != others_->end())
+        return it->second;
+    return flang_path;
+  }
+
   const fp::AllCookedSources &cooked_;
   const fp::SourceFile *main_;
   std::string path_;
+  const UserPaths *others_;
 };
 
 // --------------------------------------------------------------- declarations
@@ -118,9 +135,19 @@ struct ImplicitRules {
   }
 };
 
+/// A USE of a module that none of the given files defines: what it brings
+/// is unknown, so a region may not rely on the names it could bring.
+struct UnknownUse {
+  std::string module;
+  SourceLoc loc;
+  bool only = false;           ///< USE, ONLY: it brings `names` alone
+  std::set<std::string> names; ///< the local names of its ONLY list
+};
+
 struct Scope {
   std::string name;
   bool is_procedure = false;
+  std::vector<UnknownUse> unknown_uses;
   std::vector<std::string> dummies;
   std::map<std::string, Decl> decls;
   ImplicitRules implicit = ImplicitRules::standard(); ///< inherited from the host

@@ -118,6 +118,34 @@ C$F2S STENCIL NAME(K)
   EXPECT_EQ(r.err, src + ": error: No '!$f2s stencil' region in '" + src + "'\n");
 }
 
+// A region that uses modules of another file, named after it on the command
+// line: the library matches gfortran's build of the three files.
+TEST(SourceFormsCli, ModulesOfAnotherFileReachTheRegion) {
+  test::ScratchDir dir;
+  fs::path out = dir.path() / "out";
+  std::string region = source("tests/inputs/e2e/usemod2d.f90"),
+              modules = source("tests/inputs/e2e/usemod2d_modules.f90");
+  ProcessResult r = f2stencil({"--reps=1", "-q", "--target=c,pthreads", "--lib=f2s_usemod2d", "-o",
+                               out.string(), region, modules});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  // gfortran writes the modules' .mod files into the current folder.
+  std::string exe = (dir.path() / "usemod2d").string();
+  r = run({"gfortran", "-O2", "-J" + dir.path().string(), "-o", exe, modules, region,
+           source("tests/inputs/e2e/usemod2d_main.f90"), "-I" + out.string(),
+           (out / "libf2s_usemod2d.a").string(), "-lpthread"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  for (const auto &size : std::vector<std::vector<std::string>>{{}, {"1", "1"}, {"33", "5"}})
+    expect_passes(exe, size);
+
+  // Without the modules' file the USE is unknown: refused at the USE.
+  r = f2stencil({"-q", "-o", (dir.path() / "out2").string(), region});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, region + ":4:7: error: Module 'usemod2d_consts' is defined in none of the "
+                            "files given, so the type of 'unew' may be unknown; pass the file that "
+                            "defines 'usemod2d_consts' to f2stencil too\n");
+  EXPECT_FALSE(fs::exists(dir.path() / "out2"));
+}
+
 // A refusal in fixed form: file:line:column, one sentence, status 1, and
 // nothing written.
 TEST(SourceFormsCli, RefusalNamesThePosition) {
