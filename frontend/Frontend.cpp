@@ -134,6 +134,8 @@ public:
   bool Pre(const fp::OldParameterStmt &s) { return declare_constants(s.v); }
   bool Pre(const fp::CommonStmt &s);
   bool Pre(const fp::AllocatableStmt &s);
+  bool Pre(const fp::PointerStmt &s);
+  bool Pre(const fp::TargetStmt &s);
   void Post(const fp::SpecificationPart &);
 
   template <typename T> bool Pre(const fp::Statement<T> &s) {
@@ -423,6 +425,34 @@ bool FileLowering::Pre(const fp::AllocatableStmt &s) {
     if (const auto &shape = std::get<std::optional<fp::ArraySpec>>(object.t))
       d.shape = &*shape;
   }
+  return true;
+}
+
+// `POINTER :: u` (or `POINTER U(:,:)`) after a type declaration: u's bounds
+// are its target's, passed like an ALLOCATABLE array's.
+bool FileLowering::Pre(const fp::PointerStmt &s) {
+  if (!declaring())
+    return true;
+  for (const fp::PointerDecl &p : s.v) {
+    Decl &d = declare(std::get<fp::Name>(p.t));
+    d.pointer = d.allocatable = true;
+    if (const auto &deferred = std::get<std::optional<fp::DeferredShapeSpecList>>(p.t)) {
+      d.owned_shape =
+          std::make_shared<const fp::ArraySpec>(fp::DeferredShapeSpecList{int{deferred->v}});
+      d.shape = d.owned_shape.get();
+    }
+  }
+  return true;
+}
+
+// TARGET changes nothing a region computes, but `TARGET :: u(n, n)` gives a
+// shape.
+bool FileLowering::Pre(const fp::TargetStmt &s) {
+  if (!declaring())
+    return true;
+  for (const fp::ObjectDecl &object : s.v)
+    if (const auto &shape = std::get<std::optional<fp::ArraySpec>>(object.t))
+      declare(std::get<fp::ObjectName>(object.t)).shape = &*shape;
   return true;
 }
 
@@ -740,6 +770,12 @@ ParsedFile parse_file(const std::string &path, const FrontendOptions &options,
 
   fp::Options flang;
   flang.isFixedForm = fixed_form;
+  // `PARAMETER G = 3.0`, without parentheses (a DEC extension gfortran also
+  // reads): off by default in Flang, which then reads it in fixed form as the
+  // assignment `PARAMETERG = 3.0`, silently. On, a variable whose name starts
+  // with PARAMETER could not be assigned by the first executable statement of
+  // a fixed-form procedure; no code does that.
+  flang.features.Enable(fc::LanguageFeature::OldStyleParameter);
   // INCLUDE and #include look in the including file's folder first; the
   // copy's folder holds nothing else, so the original's folder comes next.
   flang.searchDirectories = {fs::path(path).parent_path().string()};

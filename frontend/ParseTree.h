@@ -13,6 +13,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -102,12 +103,15 @@ struct Decl {
   std::optional<Type> type;             ///< empty: a type the IR cannot hold
   bool typed = false;                   ///< false: the IMPLICIT rules give the type
   const fp::ArraySpec *shape = nullptr; ///< set for arrays
-  bool allocatable = false;             ///< ALLOCATABLE or POINTER: bounds from the caller
-  bool pointer = false;                 ///< POINTER
-  bool common = false;                  ///< in a COMMON block
-  std::string module;                   ///< the module USE brought it from, if any
-  const fp::Expr *parameter = nullptr;  ///< the value of a named constant
-  std::optional<int64_t> int_value;     ///< an INTEGER constant's value, once known
+  /// The shape of `POINTER :: u(:,:)`, which the parse tree holds as a rank
+  /// alone: `shape` points here.
+  std::shared_ptr<const fp::ArraySpec> owned_shape;
+  bool allocatable = false;            ///< ALLOCATABLE or POINTER: bounds from the caller
+  bool pointer = false;                ///< POINTER
+  bool common = false;                 ///< in a COMMON block
+  std::string module;                  ///< the module USE brought it from, if any
+  const fp::Expr *parameter = nullptr; ///< the value of a named constant
+  std::optional<int64_t> int_value;    ///< an INTEGER constant's value, once known
   SourceLoc loc;
   int order = 0; ///< position in the file's declarations
 };

@@ -207,12 +207,12 @@ TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {
     expect_passes(exe, size);
 }
 
-/// Tunes tests/inputs/e2e/<name>.f90 for the CPU targets into a library
+/// Tunes tests/inputs/e2e/<name><ext> for the CPU targets into a library
 /// f2s_<name>, links <name>_main.f90 against it, and runs it at 2D sizes.
-void expect_2d_input_matches(const std::string &name) {
+void expect_2d_input_matches(const std::string &name, const std::string &ext = ".f90") {
   test::ScratchDir dir;
   fs::path out = dir.path() / "out";
-  std::string f90 = source("tests/inputs/e2e/" + name + ".f90");
+  std::string f90 = source("tests/inputs/e2e/" + name + ext);
   ProcessResult r = f2stencil(
       {"--reps=1", "-q", "--target=c,pthreads", "--lib=f2s_" + name, "-o", out.string(), f90});
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
@@ -246,6 +246,16 @@ TEST(EndToEnd, ReductionsWithoutWrittenGridsMatchTheOriginal) {
 // which the module's wrapper converts for the C entry point.
 TEST(EndToEnd, LogicalTemporariesAndArgumentMatchTheOriginal) {
   expect_2d_input_matches("logical2d");
+}
+
+// F77's PARAMETER without parentheses, typed by the IMPLICIT rules.
+TEST(EndToEnd, LegacyParameterWithoutParenthesesMatchesTheOriginal) {
+  expect_2d_input_matches("legacy2d", ".f");
+}
+
+// POINTER and TARGET statements: pointer grids through the module's wrapper.
+TEST(EndToEnd, PointerStatementGridsMatchTheOriginal) {
+  expect_2d_input_matches("pointer2d");
 }
 
 // A residual sum over assumed-shape arrays: through the module's wrapper.

@@ -332,3 +332,44 @@ C$F2S STENCIL
 
 } // namespace
 } // namespace f2s::test
+
+namespace f2s::test {
+namespace {
+
+// `PARAMETER G = 3.0` without parentheses (DEC): Flang reads it as the
+// assignment `PARAMETERG = 3.0` unless the extension is on. Its names are
+// typed by the IMPLICIT rules, as gfortran types them.
+TEST(FixedForm, ParameterWithoutParentheses) {
+  EXPECT_EQ(printed(R"(      SUBROUTINE S(N, A, B)
+      REAL*8 A(N), B(N)
+      PARAMETER G = 3.0
+      PARAMETER H = 0.1D0, K2 = 2.7
+C$F2S STENCIL NAME(P)
+      DO 10 I = 1, N
+         B(I) = G*A(I) + H*K2
+   10 CONTINUE
+      END
+)"),
+            "kernel p(n: i32, a: f64(1:n), b: f64(1:n))\n"
+            "  tune_size(1048576)\n"
+            "  for i = 1, n {\n"
+            "    b(i) = 3.0*a(i) + 0.1*2\n"
+            "  }\n");
+  // In free form too, with a declared type.
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, R"(subroutine s(n, a, b)
+  integer :: n, i
+  real(8) :: a(n), b(n), w
+  parameter w = 0.1d0
+  !$f2s stencil name(p)
+  do i = 1, n
+    b(i) = w*a(i)
+  end do
+end subroutine
+)");
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_NE(print_kernel(ks[0]).find("b(i) = 0.1d0*a(i)\n"), std::string::npos);
+}
+
+} // namespace
+} // namespace f2s::test

@@ -241,3 +241,51 @@ end subroutine
 
 } // namespace
 } // namespace f2s::test
+
+namespace f2s::test {
+namespace {
+
+// POINTER and TARGET as statements: a pointer's bounds are its target's, so
+// it takes lower and upper bound arguments like an ALLOCATABLE array.
+TEST(ModernForm, PointerAndTargetStatements) {
+  EXPECT_EQ(printed(R"(subroutine s(n, a, b, c)
+  integer :: n, i, j
+  real(8), dimension(:,:) :: a
+  real(8) :: b, c
+  pointer :: a
+  POINTER B(:,:)
+  target :: c(0:n, 0:n)
+  !$f2s stencil name(p)
+  do j = 1, n
+    do i = 1, n
+      b(i,j) = a(i,j) + c(i-1,j)
+    end do
+  end do
+end subroutine
+)"),
+            "kernel p(n: i32, a: f64(a_lb1:a_ub1, a_lb2:a_ub2), b: f64(b_lb1:b_ub1, "
+            "b_lb2:b_ub2), c: f64(0:n, 0:n), a_lb1: i32, a_ub1: i32, a_lb2: i32, a_ub2: i32, "
+            "b_lb1: i32, b_ub1: i32, b_lb2: i32, b_ub2: i32)\n"
+            "  tune_size(1024, 1024)\n"
+            "  for j = 1, n {\n"
+            "    for i = 1, n {\n"
+            "      b(i, j) = a(i, j) + c(i - 1, j)\n"
+            "    }\n"
+            "  }\n");
+  TempDir dir;
+  Kernel k = lower_text(dir, R"(subroutine s(n, a, b)
+  integer :: n, i
+  real(8) :: a(:), b(n)
+  pointer a
+  !$f2s stencil
+  do i = 1, n
+    b(i) = a(i)
+  end do
+end subroutine
+)")
+                 .at(0);
+  EXPECT_EQ(k.find_arg("a")->decl, ArrayDecl::Pointer);
+}
+
+} // namespace
+} // namespace f2s::test
