@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
   app.set_version_flag("--version", "f2stencil " F2S_VERSION);
   app.add_option("FILE", o.files,
                  "Fortran source files (free form: .f90, .F90, ...; fixed form: .f, .F, .for, "
-                 ".ftn, .f77, .fpp)")
+                 ".ftn, .f77, .fpp); a region may use a module of any of them")
       ->required();
   std::string targets = "pthreads";
   app.add_option("--target", targets,
