@@ -96,6 +96,9 @@ public:
     for (const fp::Name &n : std::get<std::list<fp::Name>>(stmt.t))
       dummies.push_back(&n);
     push(text_of(std::get<fp::Name>(stmt.t).source), true, std::move(dummies));
+    const auto &suffix = std::get<std::optional<fp::Suffix>>(stmt.t);
+    scopes_.back().result =
+        suffix && suffix->resultName ? text_of(suffix->resultName->source) : scopes_.back().name;
     return true;
   }
   void Post(const fp::FunctionSubprogram &f) { end_procedure(std::get<fp::ExecutionPart>(f.t)); }
@@ -136,6 +139,7 @@ public:
   bool Pre(const fp::AllocatableStmt &s);
   bool Pre(const fp::PointerStmt &s);
   bool Pre(const fp::TargetStmt &s);
+  bool Pre(const fp::SaveStmt &s);
   void Post(const fp::SpecificationPart &);
 
   template <typename T> bool Pre(const fp::Statement<T> &s) {
@@ -327,11 +331,12 @@ bool FileLowering::Pre(const fp::TypeDeclarationStmt &s) {
     return true;
   std::optional<Type> type = decl_type(std::get<fp::DeclarationTypeSpec>(s.t), scopes_);
   const fp::ArraySpec *dimension = nullptr;
-  bool parameter = false, allocatable = false, pointer = false;
+  bool parameter = false, allocatable = false, pointer = false, saved = false;
   for (const fp::AttrSpec &a : std::get<std::list<fp::AttrSpec>>(s.t)) {
     if (const auto *shape = std::get_if<fp::ArraySpec>(&a.u))
       dimension = shape;
     parameter = parameter || std::holds_alternative<fp::Parameter>(a.u);
+    saved = saved || std::holds_alternative<fp::Save>(a.u);
     pointer = pointer || std::holds_alternative<fp::Pointer>(a.u);
     allocatable = allocatable || pointer || std::holds_alternative<fp::Allocatable>(a.u);
   }
@@ -346,6 +351,8 @@ bool FileLowering::Pre(const fp::TypeDeclarationStmt &s) {
     else if (dimension)
       d.shape = dimension;
     const auto &init = std::get<std::optional<fp::Initialization>>(e.t);
+    // An initial value implies SAVE.
+    d.saved = d.saved || saved || (init && !parameter);
     if (parameter && init)
       if (const auto *value = std::get_if<fp::ConstantExpr>(&init->u))
         d.parameter = &value->thing.value();
@@ -442,6 +449,18 @@ bool FileLowering::Pre(const fp::PointerStmt &s) {
       d.shape = d.owned_shape.get();
     }
   }
+  return true;
+}
+
+// SAVE: a variable keeps its value from one call to the next.
+bool FileLowering::Pre(const fp::SaveStmt &s) {
+  if (!declaring())
+    return true;
+  if (s.v.empty())
+    scopes_.back().save_all = true;
+  for (const fp::SavedEntity &e : s.v)
+    if (std::get<fp::SavedEntity::Kind>(e.t) == fp::SavedEntity::Kind::Entity)
+      declare(std::get<fp::Name>(e.t)).saved = true;
   return true;
 }
 

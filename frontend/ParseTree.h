@@ -109,6 +109,7 @@ struct Decl {
   bool allocatable = false;            ///< ALLOCATABLE or POINTER: bounds from the caller
   bool pointer = false;                ///< POINTER
   bool common = false;                 ///< in a COMMON block
+  bool saved = false;                  ///< SAVE, or an initial value: kept between calls
   std::string module;                  ///< the module USE brought it from, if any
   const fp::Expr *parameter = nullptr; ///< the value of a named constant
   std::optional<int64_t> int_value;    ///< an INTEGER constant's value, once known
@@ -151,6 +152,8 @@ struct UnknownUse {
 struct Scope {
   std::string name;
   bool is_procedure = false;
+  std::string result;    ///< a function's result variable
+  bool save_all = false; ///< a SAVE statement without names
   std::vector<UnknownUse> unknown_uses;
   std::vector<std::string> dummies;
   std::map<std::string, Decl> decls;

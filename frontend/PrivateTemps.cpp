@@ -116,6 +116,8 @@ std::optional<std::string> visible_to_caller(const Scope &proc, const std::vecto
     if (&*it != &proc)
       return it->is_procedure ? "a variable of the host procedure '" + it->name + "'"
                               : "a variable of module '" + it->name + "'";
+    if (name == proc.result)
+      return "the result of function '" + proc.name + "'";
     if (std::find(proc.dummies.begin(), proc.dummies.end(), name) != proc.dummies.end())
       return std::string("a dummy argument");
     if (d->second.common)
@@ -124,7 +126,16 @@ std::optional<std::string> visible_to_caller(const Scope &proc, const std::vecto
       return "a variable of module '" + d->second.module + "'";
     return std::nullopt;
   }
+  if (name == proc.result)
+    return "the result of function '" + proc.name + "'";
   return std::nullopt; // implicitly typed: a local
+}
+
+/// Whether `name`, a local of `proc`, keeps its value from one call to the
+/// next, so that a read before the region sees the last call's value.
+bool is_saved(const Scope &proc, const std::string &name) {
+  auto d = proc.decls.find(name);
+  return proc.save_all || (d != proc.decls.end() && d->second.saved);
 }
 
 } // namespace
@@ -157,10 +168,12 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
       for (const Reads::Read &read : reads.reads())
         if (!seen && read.seq > span.end && sees_value(read))
           seen = &read;
-      // Read earlier in a loop around the region: on the loop's next trip.
+      // Read earlier in a loop around the region: on the loop's next trip;
+      // anywhere before it for a SAVEd variable: in the next call.
+      bool saved = is_saved(proc, t.name);
       for (const Reads::Read &read : reads.reads())
-        if (!seen && span.loop_start >= 0 && read.seq > span.loop_start && read.seq < span.start &&
-            sees_value(read))
+        if (!seen && (saved || (span.loop_start >= 0 && read.seq > span.loop_start)) &&
+            read.seq < span.start && sees_value(read))
           seen = &read;
       if (!seen)
         continue;
@@ -168,7 +181,11 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
       std::string where = read_at.file == at.file ? "line " + std::to_string(read_at.line) +
                                                         ", column " + std::to_string(read_at.column)
                                                   : read_at.str();
-      throw UserError(at, head + "read after it (" + where + ")" + tail);
+      throw UserError(at, head +
+                              (seen->seq > span.end || !saved
+                                   ? "read after it ("
+                                   : "read in the next call, as it is SAVEd (") +
+                              where + ")" + tail);
     }
   }
 }

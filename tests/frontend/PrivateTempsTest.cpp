@@ -178,3 +178,47 @@ end subroutine
 
 } // namespace
 } // namespace f2s
+
+namespace f2s {
+namespace {
+
+// A SAVEd local keeps its value between calls: a read before the region sees
+// the previous call's last point.
+TEST(PrivateTemps, ASavedLocalReadBeforeTheRegionIsRefused) {
+  for (const std::string &save : {"  real(8), save :: t", "  real(8) :: t = 0d0",
+                                  "  real(8) :: t\n  save t", "  real(8) :: t\n  save"}) {
+    SCOPED_TRACE(save);
+    std::string src = with_temp("", save, "");
+    src.insert(src.find("  !$f2s"), "  print *, t\n");
+    Diagnostic d = test::refusal(src);
+    EXPECT_EQ(d.message, "'t' is assigned in the '!$f2s stencil' region and read in the next "
+                         "call, as it is SAVEd (" +
+                             position_of(src, "t\n  !$f2s") +
+                             "), but the library keeps it private to each point");
+  }
+  // Not SAVEd: the read before the region sees this call's value.
+  std::string src = with_temp("", "  real(8) :: t", "");
+  src.insert(src.find("  !$f2s"), "  print *, t\n");
+  EXPECT_EQ(lower_ok(src).size(), 1u);
+}
+
+TEST(PrivateTemps, AFunctionResultIsRefused) {
+  std::string src = R"(real(8) function f(n, a, b) result(t)
+  integer :: n, i, j
+  real(8) :: a(n, n), b(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      t = a(i,j) * 2d0
+      b(i,j) = t + 1d0
+    end do
+  end do
+end function
+)";
+  expect_refused(src, "'t' is assigned in the '!$f2s stencil' region and is the result of "
+                      "function 'f', so its value after the region can be read, but the library "
+                      "keeps it private to each point");
+}
+
+} // namespace
+} // namespace f2s
