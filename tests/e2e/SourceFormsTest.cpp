@@ -168,5 +168,29 @@ C$F2S STENCIL
   EXPECT_FALSE(fs::exists(out));
 }
 
+// A temporary the procedure reads after the region: refused with both positions, status 1, and
+// nothing written, where the library would have left the caller's value unchanged.
+TEST(SourceFormsCli, TemporaryReadAfterTheRegionIsRefused) {
+  test::ScratchDir dir;
+  std::string src = dir.write("k.f", R"(      SUBROUTINE S(N, A, B)
+      REAL*8 A(N,N), B(N,N), T
+C$F2S STENCIL
+      DO 10 J = 1, N
+      DO 10 I = 1, N
+         T = 2*A(I,J)
+         B(I,J) = T + A(I,J)
+   10 CONTINUE
+      A(1,1) = T
+      END
+)");
+  fs::path out = dir.path() / "out";
+  ProcessResult r = f2stencil({"-q", "-o", out.string(), src});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, src + ":6:10: error: 't' is assigned in the '!$f2s stencil' region and read "
+                         "after it (line 9, column 16), but the library keeps it private to each "
+                         "point\n");
+  EXPECT_FALSE(fs::exists(out));
+}
+
 } // namespace
 } // namespace f2s
