@@ -189,7 +189,8 @@ std::string print_c_header(const std::string &lib_name, const std::vector<EntryP
       << " * Grids are Fortran (column-major) arrays passed by their first element;\n"
       << " * scalars are passed by value, except the scalars a kernel reduces into\n"
       << " * (sums, maxima, minima over the nest), which are passed by address and\n"
-      << " * hold the starting value on entry and the result on return.\n */\n";
+      << " * hold the starting value on entry and the result on return. A LOGICAL\n"
+      << " * scalar is an int, 1 for .TRUE. and 0 for .FALSE.\n */\n";
   out << "#ifndef " << guard << "\n#define " << guard << "\n\n#include <stdint.h>\n\n";
   out << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   for (const EntryPoint &e : entries) {
