@@ -140,6 +140,7 @@ public:
   bool Pre(const fp::PointerStmt &s);
   bool Pre(const fp::TargetStmt &s);
   bool Pre(const fp::SaveStmt &s);
+  bool Pre(const fp::DataStmt &s);
   void Post(const fp::SpecificationPart &);
 
   template <typename T> bool Pre(const fp::Statement<T> &s) {
@@ -461,6 +462,22 @@ bool FileLowering::Pre(const fp::SaveStmt &s) {
   for (const fp::SavedEntity &e : s.v)
     if (std::get<fp::SavedEntity::Kind>(e.t) == fp::SavedEntity::Kind::Entity)
       declare(std::get<fp::Name>(e.t)).saved = true;
+  return true;
+}
+
+// A variable DATA gives an initial value to is SAVEd, as an initialisation
+// in its type declaration would make it.
+bool FileLowering::Pre(const fp::DataStmt &s) {
+  if (!declaring())
+    return true;
+  for (const fp::DataStmtSet &set : s.v)
+    for (const fp::DataStmtObject &object : std::get<std::list<fp::DataStmtObject>>(set.t)) {
+      const auto *v = std::get_if<fc::Indirection<fp::Variable>>(&object.u);
+      const auto *d = v ? std::get_if<fc::Indirection<fp::Designator>>(&v->value().u) : nullptr;
+      const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+      if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr)
+        declare(*name).saved = true;
+    }
   return true;
 }
 

@@ -185,8 +185,9 @@ namespace {
 // A SAVEd local keeps its value between calls: a read before the region sees
 // the previous call's last point.
 TEST(PrivateTemps, ASavedLocalReadBeforeTheRegionIsRefused) {
-  for (const std::string &save : {"  real(8), save :: t", "  real(8) :: t = 0d0",
-                                  "  real(8) :: t\n  save t", "  real(8) :: t\n  save"}) {
+  for (const std::string &save :
+       {"  real(8), save :: t", "  real(8) :: t = 0d0", "  real(8) :: t\n  save t",
+        "  real(8) :: t\n  save", "  real(8) :: t\n  data t /0d0/"}) {
     SCOPED_TRACE(save);
     std::string src = with_temp("", save, "");
     src.insert(src.find("  !$f2s"), "  print *, t\n");
