@@ -26,7 +26,8 @@ struct SourceLoc {
 
 /// Element and scalar types. Fortran's default INTEGER is 32 bits. Bool is
 /// Fortran's default LOGICAL: the value of a comparison or a condition, a
-/// scalar temporary or a scalar argument (0 or 1, a C int); no grid has it.
+/// scalar temporary, a scalar argument, or the element of a grid that is only
+/// read (a mask); 0 or 1 in a C int, as gfortran stores a default LOGICAL.
 enum class Type : uint8_t { Int32, Float32, Float64, Bool };
 int type_bytes(Type t);
 const char *type_name(Type t);

@@ -31,7 +31,7 @@ static double f2s_random(unsigned grid, long i) {
  * thread touches the planes of the slowest dimension it will compute. */
 struct f2s_fill {
   void *data;
-  int type; /* 0: int32_t, 1: float, 2: double */
+  int type; /* 0: int32_t, 1: float, 2: double, 3: LOGICAL (int32_t 0 or 1) */
   unsigned grid;
   long n, plane;
 };
@@ -48,6 +48,8 @@ static void f2s_fill_task(int tid, int nthreads, void *arg) {
       ((double *)f->data)[i] = v;
     else if (f->type == 1)
       ((float *)f->data)[i] = (float)v;
+    else if (f->type == 3)
+      ((int32_t *)f->data)[i] = (int32_t)(v * 100) & 1;
     else
       ((int32_t *)f->data)[i] = (int32_t)(v * 100);
   }
@@ -111,7 +113,7 @@ static void f2s_print_error(double e) {
 )";
 
 int type_code(Type t) {
-  return t == Type::Float64 ? 2 : t == Type::Float32 ? 1 : 0;
+  return t == Type::Float64 ? 2 : t == Type::Float32 ? 1 : t == Type::Bool ? 3 : 0;
 }
 
 } // namespace

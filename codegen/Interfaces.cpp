@@ -63,7 +63,12 @@ bool needs_wrapper(const Kernel &k) {
   });
 }
 
+/// A LOGICAL grid is passed as the caller's default LOGICAL array, whose
+/// elements are 4-byte 0 or 1 in gfortran: `logical(c_int)`, which gfortran
+/// accepts in a BIND(C) interface, so that no copy is made.
 std::string c_decl(const Variable &v) {
+  if (v.is_grid() && v.type == Type::Bool)
+    return "logical(c_int)";
   return std::string(fortran_type(v.type)) + "(" + iso_c_kind(v.type) + ")";
 }
 

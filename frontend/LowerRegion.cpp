@@ -724,6 +724,11 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
     fail(name_loc, "'" + grid + "' is not declared");
   if (!decl->shape)
     fail(name_loc, "'" + grid + "' is not an array");
+  // A mask is read where the C side sees 0 or 1; what a store would leave in
+  // a LOGICAL array is the compiler's business.
+  if (decl->type == Type::Bool)
+    fail(name_loc, "LOGICAL array '" + grid + "' cannot be assigned inside a " + kRegion +
+                       "; LOGICAL arrays (masks) may only be read");
   Expr target = lower_grid_ref(*decl, name, subs);
   const auto &index = as<GridRef>(target)->index;
   std::set<std::string> seen;
@@ -1048,9 +1053,6 @@ Expr RegionLowering::lower_grid_ref(const Decl &decl, const fp::Name &name,
                   "an array of a " +
                   kRegion);
   Type type = usable_type(decl, loc);
-  if (type == Type::Bool)
-    fail(loc, "LOGICAL array '" + decl.name + "' cannot be used inside a " + kRegion +
-                  "; only LOGICAL scalars can");
   size_t rank = array_rank(decl, loc);
   if (subs.size() != rank)
     fail(loc, "Array '" + decl.name + "' has rank " + std::to_string(rank) + " but " +

@@ -248,6 +248,11 @@ TEST(EndToEnd, LogicalTemporariesAndArgumentMatchTheOriginal) {
   expect_2d_input_matches("logical2d");
 }
 
+// A LOGICAL array read as a mask, passed in place.
+TEST(EndToEnd, LogicalMaskMatchesTheOriginal) {
+  expect_2d_input_matches("mask2d");
+}
+
 // F77's PARAMETER without parentheses, typed by the IMPLICIT rules.
 TEST(EndToEnd, LegacyParameterWithoutParenthesesMatchesTheOriginal) {
   expect_2d_input_matches("legacy2d", ".f");

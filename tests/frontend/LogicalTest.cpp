@@ -94,11 +94,21 @@ TEST(FrontendLogical, ANumberIsNotALogicalAndALogicalIsNotANumber) {
   expect_error(src, "'wet' is LOGICAL where a number is needed", "wet\n");
 }
 
-TEST(FrontendLogical, LogicalArraysAndOtherKindsAreRefused) {
-  std::string src = logical_nest("      if (mask(i,j)) b(i,j) = 0d0", "  logical :: mask(n, n)\n");
+// A mask is read like any grid, its elements LOGICAL.
+TEST(FrontendLogical, LogicalArraysAreReadAsMasks) {
+  std::string ir = lowered(logical_nest("      if (mask(i,j) .and. .not. mask(i-1,j)) b(i,j) = 0d0",
+                                        "  logical :: mask(0:n, n)\n"));
+  EXPECT_EQ(ir.substr(0, ir.find('\n')),
+            "kernel lg(n: i32, b: f64(1:n, 1:n), mask: bool(0:n, 1:n))");
+  EXPECT_NE(ir.find("if mask(i, j) .and. .not. mask(i - 1, j) {"), std::string::npos) << ir;
+}
+
+TEST(FrontendLogical, AssigningALogicalArrayAndOtherKindsAreRefused) {
+  std::string src = logical_nest("      mask(i,j) = a(i,j) > 0d0\n      b(i,j) = 0d0",
+                                 "  logical :: mask(n, n)\n");
   expect_error(src,
-               "LOGICAL array 'mask' cannot be used inside a '!$f2s stencil' region; only "
-               "LOGICAL scalars can",
+               "LOGICAL array 'mask' cannot be assigned inside a '!$f2s stencil' region; LOGICAL "
+               "arrays (masks) may only be read",
                "mask(i,j)");
   src = logical_nest("      if (small) b(i,j) = 0d0", "  logical(1) :: small\n");
   expect_error(src,
