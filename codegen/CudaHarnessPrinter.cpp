@@ -42,7 +42,8 @@ static double f2s_random(unsigned grid, long i) {
   return 0.5 + (double)(x >> 11) * 0x1.0p-53;
 }
 
-template <class T> static T *f2s_new_grid(size_t n, unsigned grid) {
+/* `logical`: the grid is a LOGICAL mask, whose elements are 0 or 1. */
+template <class T> static T *f2s_new_grid(size_t n, unsigned grid, bool logical = false) {
   T *p = (T *)malloc((n ? n : 1) * sizeof(T));
   if (!p) {
     fprintf(stderr, "f2s harness: cannot allocate %zu elements\n", n);
@@ -51,7 +52,7 @@ template <class T> static T *f2s_new_grid(size_t n, unsigned grid) {
   f2s_host_parallel(n, [=](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
       double v = f2s_random(grid, (long)i);
-      p[i] = sizeof(T) == 4 && (T)0.5 == 0 ? (T)(v * 100) : (T)v;
+      p[i] = logical ? (T)((int)(v * 100) & 1) : sizeof(T) == 4 && (T)0.5 == 0 ? (T)(v * 100) : (T)v;
     }
   });
   return p;
@@ -145,7 +146,7 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
       out << "  " << cnt << " *= (size_t)(" << ext << " > 0 ? " << ext << " : 0);\n";
     }
     out << "  " << t << " *f2s_" << n << " = f2s_new_grid<" << t << ">(" << cnt << ", " << grid_id++
-        << ");\n"
+        << (v.type == Type::Bool ? ", true" : "") << ");\n"
         << "  a." << n << " = r." << n << " = f2s_" << n << ";\n";
     if (written.count(v.name))
       out << "  " << t << " *f2s_" << n << "_ref = (" << t << " *)malloc(" << cnt << " * sizeof("
