@@ -153,7 +153,7 @@ private:
                         u.module + "' to f2stencil too");
     if (!d.type)
       fail(use, "The type of '" + d.name + "' cannot be used inside a " + kRegion +
-                    "; use INTEGER, REAL(4), REAL(8) or a LOGICAL scalar");
+                    "; use INTEGER, REAL(4), REAL(8) or default LOGICAL");
     return *d.type;
   }
   void use_free(const Decl &d, const SourceLoc &use) {

@@ -10,6 +10,7 @@
 // rather than silently given another value.
 #include "frontend/ParseTree.h"
 
+#include "ast/Dependence.h"
 #include "ast/IRVisitor.h"
 
 #include "flang/Parser/parse-tree-visitor.h"
@@ -149,6 +150,11 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
   fp::Walk(body, reads);
   for (size_t r = 0; r < regions.size(); ++r) {
     const Kernel &k = *regions[r].kernel;
+    // A region the dependence analysis refuses is refused for its reason
+    // (a scalar carried between points, such as a reduction spoilt by another
+    // read, is a temporary here too).
+    if (find_dependence(k))
+      continue;
     FirstAssignments first;
     first.visit(k.body);
     const Reads::Span &span = reads.span(r);

@@ -1000,7 +1000,7 @@ end subroutine
 TEST(FrontendErrors, UnsupportedType) {
   expect_error(kernel_2d("a(i, j) + m", "  integer(8) :: m\n"),
                "The type of 'm' cannot be used inside a '!$f2s stencil' region; use INTEGER, "
-               "REAL(4), REAL(8) or a LOGICAL scalar",
+               "REAL(4), REAL(8) or default LOGICAL",
                "m\n", 2);
 }
 

@@ -113,7 +113,7 @@ TEST(FrontendLogical, AssigningALogicalArrayAndOtherKindsAreRefused) {
   src = logical_nest("      if (small) b(i,j) = 0d0", "  logical(1) :: small\n");
   expect_error(src,
                "The type of 'small' cannot be used inside a '!$f2s stencil' region; use "
-               "INTEGER, REAL(4), REAL(8) or a LOGICAL scalar",
+               "INTEGER, REAL(4), REAL(8) or default LOGICAL",
                "small)");
 }
 

@@ -223,3 +223,24 @@ end function
 
 } // namespace
 } // namespace f2s
+
+namespace f2s {
+namespace {
+
+// A dummy updated like a reduction but read elsewhere is refused for that, by
+// the dependence analysis; assigned first, it is a temporary like any other.
+TEST(PrivateTemps, ACarriedScalarIsRefusedForBeingCarried) {
+  std::string carried = with_temp(", t", "  real(8) :: t", "");
+  carried.replace(carried.find("t = a(i,j) * 2d0"), 16, "t = t + a(i,j)");
+  Diagnostic d = test::refusal(carried);
+  EXPECT_EQ(d.message.rfind("'t' is accumulated with + at ", 0), 0u) << d.str();
+
+  std::string reset = with_temp(", t", "  real(8) :: t", "");
+  reset.replace(reset.find("t = a(i,j) * 2d0"), 16, "t = a(i,j) * 2d0\n      t = t + 1d0");
+  expect_refused(reset, "'t' is assigned in the '!$f2s stencil' region and is a dummy argument, "
+                        "so its value after the region can be read, but the library keeps it "
+                        "private to each point");
+}
+
+} // namespace
+} // namespace f2s
