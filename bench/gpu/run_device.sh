@@ -7,7 +7,8 @@
 #      with F2S_TARGET=cuda at two sizes, tabled pass/fail in passfail.md, and
 #      the data-region transfer test (CHECK_TARGET=cpu runs the programs on
 #      the CPU instead: a dry run of the table where there is no GPU);
-#   2. the copy bound (bench/gpu/copy_bw.cu) and the hand-written
+#   2. the copy bound (bench/gpu/copy_bw.cu), what each kernel's mix of
+#      streams reaches without a stencil (bench/gpu/streams.cu), and the hand-written
 #      straightforward kernels (bench/gpu/baseline.cu), double and single;
 #   3. (ODD=1) f2stencil tuning every example at an odd size, which builds,
 #      runs and verifies every candidate against the serial reference;
@@ -49,6 +50,8 @@ start=$SECONDS
   fi
   echo "== copy bound and straightforward kernels"
   nvcc -O3 -arch=sm_90 bench/gpu/copy_bw.cu -o $R/copy_bw && $R/copy_bw
+  # what each kernel's mix of streams reaches without a stencil
+  nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/streams.cu -o $R/streams && $R/streams
   nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/baseline.cu -o $R/baseline && $R/baseline 512 512 512 10
   # at the sizes gradient and himeno19 are tuned at, so that they compare too
   $R/baseline 512 512 256 10 | grep gradient; $R/baseline 512 512 128 10 | grep himeno19
