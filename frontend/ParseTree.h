@@ -1,6 +1,7 @@
-// The parse-tree side of the front end, shared by its two Flang translation
+// The parse-tree side of the front end, shared by its Flang translation
 // units: Frontend.cpp (parsing, declarations, matching directives to DO
-// constructs) and LowerRegion.cpp (one annotated DO construct to a kernel).
+// constructs), LowerRegion.cpp (one annotated DO construct to a kernel) and
+// PrivateTemps.cpp (the reads of a procedure after its regions).
 // Nothing outside frontend/ includes this header.
 #pragma once
 
