@@ -6,8 +6,8 @@
 // in it. That difference is invisible only when nobody reads the variable
 // afterwards, so a temporary that the caller can see (a dummy argument, a
 // module, COMMON or host variable) or that the procedure reads after the
-// region (or earlier in a loop around it, i.e. on its next trip) is refused
-// rather than silently given another value.
+// region (or earlier in a loop around it, a DO loop or a GO TO back, i.e. on
+// its next trip) is refused rather than silently given another value.
 #include "frontend/ParseTree.h"
 
 #include "ast/Dependence.h"
@@ -74,6 +74,28 @@ public:
     spans_[r].end = seq_;
     current_ = -1;
   }
+  // Labels and the GO TOs that jump back to them make loops too (F77's
+  // iterations: `10 CONTINUE` ... `IF (ERR > TOL) GO TO 10`).
+  template <typename T> bool Pre(const fp::Statement<T> &s) {
+    ++seq_;
+    if (s.label)
+      labels_[*s.label] = seq_;
+    return true;
+  }
+  bool Pre(const fp::GotoStmt &g) {
+    jumps_.emplace_back(g.v, seq_);
+    return true;
+  }
+  bool Pre(const fp::ComputedGotoStmt &g) {
+    for (fp::Label l : std::get<std::list<fp::Label>>(g.t))
+      jumps_.emplace_back(l, seq_);
+    return true;
+  }
+  bool Pre(const fp::ArithmeticIfStmt &g) {
+    for (fp::Label l : {std::get<1>(g.t), std::get<2>(g.t), std::get<3>(g.t)})
+      jumps_.emplace_back(l, seq_);
+    return true;
+  }
   // A whole variable in an expression is read; the left side of an
   // assignment, a DO variable and a READ item are a Variable, not an Expr.
   bool Pre(const fp::Expr &e) {
@@ -87,6 +109,19 @@ public:
   const std::vector<Read> &reads() const { return reads_; }
   const Span &span(size_t region) const { return spans_[region]; }
 
+  /// Where the outermost loop around a region starts: a DO loop, or a label
+  /// before the region that a GO TO after it jumps back to; -1 if none.
+  int loop_start(size_t region) const {
+    const Span &s = spans_[region];
+    int start = s.loop_start;
+    for (const auto &[target, at] : jumps_) {
+      auto label = labels_.find(target);
+      if (at > s.end && label != labels_.end() && label->second < s.start)
+        start = start < 0 ? label->second : std::min(start, label->second);
+    }
+    return start;
+  }
+
 private:
   int region_of(const fp::DoConstruct &d) const {
     for (size_t r = 0; r < regions_.size(); ++r)
@@ -98,7 +133,9 @@ private:
   const std::vector<LoweredRegion> &regions_;
   std::vector<Span> spans_;
   std::vector<Read> reads_;
-  std::vector<int> loops_; ///< the starts of the DO loops around the walk
+  std::vector<int> loops_;                       ///< the starts of the DO loops around the walk
+  std::map<fp::Label, int> labels_;              ///< where each label is
+  std::vector<std::pair<fp::Label, int>> jumps_; ///< GO TO targets, and where
   int seq_ = 0;
   int current_ = -1;
 };
@@ -177,8 +214,9 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
       // Read earlier in a loop around the region: on the loop's next trip;
       // anywhere before it for a SAVEd variable: in the next call.
       bool saved = is_saved(proc, t.name);
+      int loop_start = reads.loop_start(r);
       for (const Reads::Read &read : reads.reads())
-        if (!seen && (saved || (span.loop_start >= 0 && read.seq > span.loop_start)) &&
+        if (!seen && (saved || (loop_start >= 0 && read.seq > loop_start)) &&
             read.seq < span.start && sees_value(read))
           seen = &read;
       if (!seen)

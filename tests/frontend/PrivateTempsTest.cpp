@@ -244,3 +244,37 @@ TEST(PrivateTemps, ACarriedScalarIsRefusedForBeingCarried) {
 
 } // namespace
 } // namespace f2s
+
+namespace f2s {
+namespace {
+
+// F77 iterates with a GO TO back to a label before the region: a read after
+// the label sees the last iteration's value.
+TEST(PrivateTemps, AReadInAGoToLoopAroundTheRegionIsRefused) {
+  std::string src = R"(      SUBROUTINE S(N, A, B, TOL)
+      REAL*8 A(N,N), B(N,N), T, TOL, KEEP
+      T = 0
+   10 KEEP = T
+C$F2S STENCIL
+      DO 20 J = 1, N
+      DO 20 I = 1, N
+         T = A(I,J) * 2D0
+         B(I,J) = T + 1D0
+   20 CONTINUE
+      IF (B(1,1) .GT. TOL) GO TO 10
+      END
+)";
+  test::TempDir dir;
+  Diagnostic d = test::error_of(dir, src, "input.f");
+  EXPECT_EQ(d.message, "'t' is assigned in the '!$f2s stencil' region and read after it (" +
+                           position_of(src, "T\nC$F2S") +
+                           "), but the library keeps it private to each point");
+  EXPECT_EQ(test::line_col(d.loc), test::loc_of(src, "T = A(I,J)"));
+  // Without the jump back, the read before the region is this call's.
+  std::string once = src;
+  once.replace(once.find("      IF (B(1,1)"), 35, "");
+  EXPECT_EQ(test::lower_text(dir, once, "input.f").size(), 1u);
+}
+
+} // namespace
+} // namespace f2s
