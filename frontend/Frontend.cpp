@@ -77,7 +77,7 @@ public:
     push(stmt ? text_of(stmt->statement.v.source) : std::string("main"), true, {});
     return true;
   }
-  void Post(const fp::MainProgram &p) { end_procedure(std::get<fp::ExecutionPart>(p.t)); }
+  void Post(const fp::MainProgram &p) { end_procedure(p); }
 
   bool Pre(const fp::SubroutineSubprogram &s) {
     const auto &stmt = std::get<fp::Statement<fp::SubroutineStmt>>(s.t).statement;
@@ -88,7 +88,7 @@ public:
     push(text_of(std::get<fp::Name>(stmt.t).source), true, std::move(dummies));
     return true;
   }
-  void Post(const fp::SubroutineSubprogram &s) { end_procedure(std::get<fp::ExecutionPart>(s.t)); }
+  void Post(const fp::SubroutineSubprogram &s) { end_procedure(s); }
 
   bool Pre(const fp::FunctionSubprogram &f) {
     const auto &stmt = std::get<fp::Statement<fp::FunctionStmt>>(f.t).statement;
@@ -101,16 +101,14 @@ public:
         suffix && suffix->resultName ? text_of(suffix->resultName->source) : scopes_.back().name;
     return true;
   }
-  void Post(const fp::FunctionSubprogram &f) { end_procedure(std::get<fp::ExecutionPart>(f.t)); }
+  void Post(const fp::FunctionSubprogram &f) { end_procedure(f); }
 
   bool Pre(const fp::SeparateModuleSubprogram &s) {
     const auto &stmt = std::get<fp::Statement<fp::MpSubprogramStmt>>(s.t).statement;
     push(text_of(stmt.v.source), true, {});
     return true;
   }
-  void Post(const fp::SeparateModuleSubprogram &s) {
-    end_procedure(std::get<fp::ExecutionPart>(s.t));
-  }
+  void Post(const fp::SeparateModuleSubprogram &s) { end_procedure(s); }
 
   bool Pre(const fp::Module &m) {
     push(text_of(std::get<fp::Statement<fp::ModuleStmt>>(m.t).statement.v.source), false, {});
@@ -176,12 +174,23 @@ private:
     regions_.pop_back();
   }
   /// The procedure's statements are all seen: its regions' temporaries must
-  /// not be read after them.
-  void end_procedure(const fp::ExecutionPart &body) {
+  /// not be read after them. An internal procedure tells its host which
+  /// names are its own.
+  template <typename Subprogram> void end_procedure(const Subprogram &p) {
     std::vector<LoweredRegion> regions;
     for (const auto &[loop, kernel] : regions_.back())
       regions.push_back(LoweredRegion{loop, &kernels_[kernel]});
-    check_private_temps(map_, scopes_, body, regions);
+    check_private_temps(map_, scopes_, std::get<fp::ExecutionPart>(p.t),
+                        std::get<std::optional<fp::InternalSubprogramPart>>(p.t), regions);
+    const Scope &done = scopes_.back();
+    if (scopes_.size() >= 2 && scopes_[scopes_.size() - 2].is_procedure) {
+      std::set<std::string> &own = scopes_[scopes_.size() - 2].internal_names[done.name];
+      own.insert(done.dummies.begin(), done.dummies.end());
+      for (const auto &[name, d] : done.decls)
+        own.insert(name);
+      own.insert(done.name);
+      own.insert(done.result);
+    }
     pop();
   }
   bool declaring() const { return !in_interface_ && !scopes_.empty(); }

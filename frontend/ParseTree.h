@@ -156,6 +156,9 @@ struct Scope {
   std::string result;    ///< a function's result variable
   bool save_all = false; ///< a SAVE statement without names
   std::vector<UnknownUse> unknown_uses;
+  /// The names each internal procedure declares for itself, once it is seen:
+  /// any other name it uses may be one of this procedure's variables.
+  std::map<std::string, std::set<std::string>> internal_names;
   std::vector<std::string> dummies;
   std::map<std::string, Decl> decls;
   ImplicitRules implicit = ImplicitRules::standard(); ///< inherited from the host
@@ -182,9 +185,12 @@ struct LoweredRegion {
 /// the procedure whose executable statements are `body`, the innermost of
 /// `scopes`) whose value after its region could be read: one the caller sees
 /// (a dummy argument, a COMMON, module or host variable) or one that `body`
-/// reads after the region, or before it inside a loop around it. The library
-/// keeps temporaries private to each point, so such a value would differ.
+/// reads after the region, or before it inside a loop around it, or that one
+/// of its `internal` procedures reads. The library keeps temporaries private
+/// to each point, so such a value would differ.
 void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
-                         const fp::ExecutionPart &body, const std::vector<LoweredRegion> &regions);
+                         const fp::ExecutionPart &body,
+                         const std::optional<fp::InternalSubprogramPart> &internal,
+                         const std::vector<LoweredRegion> &regions);
 
 } // namespace f2s::fe

@@ -46,8 +46,9 @@ public:
     int loop_start = -1; ///< the start of the outermost DO loop around it, or -1
   };
 
-  explicit Reads(const std::vector<LoweredRegion> &regions)
-      : regions_(regions), spans_(regions.size()) {}
+  Reads(const std::vector<LoweredRegion> &regions,
+        const std::map<std::string, std::set<std::string>> &internal_names)
+      : regions_(regions), internal_names_(internal_names), spans_(regions.size()) {}
 
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
@@ -76,32 +77,49 @@ public:
   }
   // Labels and the GO TOs that jump back to them make loops too (F77's
   // iterations: `10 CONTINUE` ... `IF (ERR > TOL) GO TO 10`).
+  // An internal procedure's labels are its own.
   template <typename T> bool Pre(const fp::Statement<T> &s) {
     ++seq_;
-    if (s.label)
+    if (s.label && !internal_)
       labels_[*s.label] = seq_;
     return true;
   }
   bool Pre(const fp::GotoStmt &g) {
-    jumps_.emplace_back(g.v, seq_);
+    jump(g.v);
     return true;
   }
   bool Pre(const fp::ComputedGotoStmt &g) {
     for (fp::Label l : std::get<std::list<fp::Label>>(g.t))
-      jumps_.emplace_back(l, seq_);
+      jump(l);
     return true;
   }
   bool Pre(const fp::ArithmeticIfStmt &g) {
     for (fp::Label l : {std::get<1>(g.t), std::get<2>(g.t), std::get<3>(g.t)})
-      jumps_.emplace_back(l, seq_);
+      jump(l);
     return true;
   }
+  bool Pre(const fp::InternalSubprogramPart &) {
+    internal_ = true;
+    return true;
+  }
+  // Inside an internal procedure, the names it declares are its own.
+  bool Pre(const fp::SubroutineSubprogram &s) {
+    enter(std::get<fp::Statement<fp::SubroutineStmt>>(s.t).statement.t);
+    return true;
+  }
+  void Post(const fp::SubroutineSubprogram &) { own_ = nullptr; }
+  bool Pre(const fp::FunctionSubprogram &f) {
+    enter(std::get<fp::Statement<fp::FunctionStmt>>(f.t).statement.t);
+    return true;
+  }
+  void Post(const fp::FunctionSubprogram &) { own_ = nullptr; }
   // A whole variable in an expression is read; the left side of an
   // assignment, a DO variable and a READ item are a Variable, not an Expr.
   bool Pre(const fp::Expr &e) {
     const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&e.u);
     const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
-    if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr)
+    const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+    if (name && !(own_ && own_->count(text_of(name->source))))
       reads_.push_back(Read{text_of(name->source), name->source, ++seq_, current_});
     return true;
   }
@@ -123,6 +141,14 @@ public:
   }
 
 private:
+  void jump(fp::Label target) {
+    if (!internal_)
+      jumps_.emplace_back(target, seq_);
+  }
+  template <typename Tuple> void enter(const Tuple &stmt) {
+    auto it = internal_names_.find(text_of(std::get<fp::Name>(stmt).source));
+    own_ = it == internal_names_.end() ? nullptr : &it->second;
+  }
   int region_of(const fp::DoConstruct &d) const {
     for (size_t r = 0; r < regions_.size(); ++r)
       if (regions_[r].loop == &d)
@@ -131,6 +157,9 @@ private:
   }
 
   const std::vector<LoweredRegion> &regions_;
+  const std::map<std::string, std::set<std::string>> &internal_names_;
+  const std::set<std::string> *own_ = nullptr; ///< the internal procedure's names
+  bool internal_ = false;                      ///< walking the internal procedures
   std::vector<Span> spans_;
   std::vector<Read> reads_;
   std::vector<int> loops_;                       ///< the starts of the DO loops around the walk
@@ -179,12 +208,18 @@ bool is_saved(const Scope &proc, const std::string &name) {
 } // namespace
 
 void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
-                         const fp::ExecutionPart &body, const std::vector<LoweredRegion> &regions) {
+                         const fp::ExecutionPart &body,
+                         const std::optional<fp::InternalSubprogramPart> &internal,
+                         const std::vector<LoweredRegion> &regions) {
   if (regions.empty())
     return;
   const Scope &proc = scopes.back();
-  Reads reads(regions);
+  Reads reads(regions, proc.internal_names);
   fp::Walk(body, reads);
+  // An internal procedure may be called after the region: its reads come
+  // last.
+  if (internal)
+    fp::Walk(*internal, reads);
   for (size_t r = 0; r < regions.size(); ++r) {
     const Kernel &k = *regions[r].kernel;
     // A region the dependence analysis refuses is refused for its reason

@@ -278,3 +278,35 @@ C$F2S STENCIL
 
 } // namespace
 } // namespace f2s
+
+namespace f2s {
+namespace {
+
+// An internal procedure sees its host's variables: one that reads the
+// temporary may be called after the region; one with a `t` of its own not.
+TEST(PrivateTemps, AReadInAnInternalProcedureIsRefused) {
+  std::string internal = R"(contains
+  subroutine show()
+    print *, t
+  end subroutine show
+)";
+  std::string src = with_temp("", "  real(8) :: t", "  call show()");
+  src.insert(src.rfind("end subroutine"), internal);
+  Diagnostic d = test::refusal(src);
+  EXPECT_EQ(d.message, "'t' is assigned in the '!$f2s stencil' region and read after it (" +
+                           position_of(src, "t\n  end subroutine show") +
+                           "), but the library keeps it private to each point");
+
+  std::string own = with_temp("", "  real(8) :: t", "  call show()");
+  own.insert(own.rfind("end subroutine"), R"(contains
+  subroutine show()
+    real :: t
+    t = 1
+    print *, t
+  end subroutine show
+)");
+  EXPECT_EQ(lower_ok(own).size(), 1u);
+}
+
+} // namespace
+} // namespace f2s
