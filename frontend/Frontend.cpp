@@ -23,6 +23,7 @@
 #include <set>
 #include <sstream>
 #include <string_view>
+#include <tuple>
 
 namespace Fortran::parser {
 // Flang's canonicalisation of label DO loops, in libFortranSemantics.a; its
@@ -887,15 +888,24 @@ std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
   // The modules of every file, whatever the order of the files: each round
   // reads every file with the modules the rounds before found, so a module
   // that uses a module of a later file is complete after as many rounds as
-  // the chain of USEs is long.
+  // the chain of USEs is long; a round that changes nothing ends it.
   std::map<std::string, Module> modules;
+  auto shape = [&] {
+    std::vector<std::tuple<std::string, size_t, size_t>> s;
+    for (const auto &[name, m] : modules)
+      s.emplace_back(name, m.decls.size(), m.unknown_uses.size());
+    return s;
+  };
   for (size_t round = 0; paths.size() > 1 && round < paths.size(); ++round) {
+    auto before = shape();
     for (const ParsedFile &f : files) {
       SourceMap map(cooked, f.file, f.path, &user_paths);
       FileLowering collect(map, {}, modules);
       fp::Walk(*f.parsing->parseTree(), collect);
       modules = collect.modules();
     }
+    if (round > 0 && shape() == before)
+      break;
   }
   // Declarations of other files' modules come before the locals in argument
   // order, as a module's declarations do in its own file.
