@@ -79,7 +79,9 @@ struct Var : ExprNode {
 };
 
 /// One subscript: coeff*var + offset, or the constant `offset` when var is
-/// empty. Stencil subscripts are loop variables plus small constants.
+/// empty. Stencil subscripts are loop variables plus small constants;
+/// multigrid transfers scale them by small factors (`r(2*i - 1)`), and a loop
+/// with a step s > 1 becomes a unit-step counter t with its variable s*t + lo.
 struct Index {
   std::string var;
   int64_t coeff = 1;
