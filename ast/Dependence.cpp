@@ -303,11 +303,10 @@ std::optional<Diagnostic> grid_dependence(const Kernel &k, const std::vector<std
       for (size_t a = 0; a < b; ++a) {
         if (!meet(g, writes[a], writes[b]).conflict)
           continue;
-        return Diagnostic{writes[b].loc, "'" + g + "' is written at " +
-                                             print_access(writes[a].index) +
-                                             " by one point and at " +
-                                             print_access(writes[b].index) +
-                                             " by another, so the result depends on the loop order"};
+        return Diagnostic{writes[b].loc,
+                          "'" + g + "' is written at " + print_access(writes[a].index) +
+                              " by one point and at " + print_access(writes[b].index) +
+                              " by another, so the result depends on the loop order"};
       }
   return std::nullopt;
 }

@@ -445,9 +445,9 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
     Expr span = shift == 0 ? hi
                            : Binary::make(shift > 0 ? BinaryOp::Add : BinaryOp::Sub, hi,
                                           IntImm::make(shift > 0 ? shift : -shift, loc), loc);
-    hi = Binary::make(BinaryOp::Sub,
-                      Binary::make(BinaryOp::Div, span, IntImm::make(step, loc), loc),
-                      IntImm::make(1, loc), loc);
+    hi =
+        Binary::make(BinaryOp::Sub, Binary::make(BinaryOp::Div, span, IntImm::make(step, loc), loc),
+                     IntImm::make(1, loc), loc);
     lo = IntImm::make(0, loc);
     strides_[var] = Stride{step, start};
   }
