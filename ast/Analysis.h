@@ -41,7 +41,9 @@ struct KernelFacts {
   /// written once, and the write-allocate read of every grid that is written
   /// without being read (a cache line must be fetched before it is written).
   /// A grid read or written only inside an IF counts in full: its cache lines
-  /// are fetched whenever some points of them take the branch.
+  /// are fetched whenever some points of them take the branch. A grid
+  /// accessed at scaled subscripts (`r(2*i - 1, 2*j, 2*k)`) counts as many
+  /// elements per point as its accesses span (8 for a 3D restriction).
   int64_t read_bytes = 0;
   int64_t write_bytes = 0;
   int64_t write_allocate_bytes = 0;
