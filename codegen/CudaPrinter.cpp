@@ -206,7 +206,14 @@ private:
   /// at the point, and its elements are read at constant offsets from it:
   /// the linear index is computed once per point, not once per access.
   void print_point_body(const Stmt &body, int indent) {
-    if (!perfect_nest(body).empty()) {
+    // Not yet a point while loops remain inside (plane sums run a plane loop
+    // inside the point loops; transforms/CudaPlaneSums).
+    struct Loops : IRVisitor {
+      bool any = false;
+      void visit_for(const For *) override { any = true; }
+    } loops;
+    loops.visit(body);
+    if (loops.any) {
       print(body, indent);
       return;
     }

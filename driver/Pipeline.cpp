@@ -224,6 +224,7 @@ int run_pipeline(const DriverOptions &o) {
       co.tune_options.reps = o.reps;
       co.tune_options.progress = [&](const std::string &line) { progress(o, line); };
       co.tune_size = o.tune_size;
+      co.exact = o.exact;
       cuda_builds = add_cuda_builds(builds, co);
     }
     if (o.emit == "c") {

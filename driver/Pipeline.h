@@ -24,6 +24,7 @@ struct DriverOptions {
   double budget_s = 0;          ///< seconds of measuring per kernel; 0: no limit
   bool keep_work = false;
   bool quiet = false;
+  bool exact = false; ///< CUDA: no candidate that reassociates sums
   std::vector<std::string> cflags = {"-march=native"};
 };
 

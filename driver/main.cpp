@@ -60,6 +60,9 @@ int main(int argc, char **argv) {
                  "Seconds of measuring allowed per kernel; the search stops when it is spent "
                  "(default: no limit)")
       ->check(CLI::PositiveNumber);
+  app.add_flag("--exact", o.exact,
+               "CUDA: tune only candidates that round exactly as the serial code (no plane "
+               "sums, which reassociate a weighted sum)");
   app.add_flag("--keep-work", o.keep_work, "Keep the generated harnesses (their path is printed)");
   app.add_flag("-q,--quiet", o.quiet, "Print errors only");
 

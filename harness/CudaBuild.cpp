@@ -43,7 +43,7 @@ CudaBuilds add_cuda_builds(std::vector<KernelBuild> &builds, const CudaBuildOpti
     }
     KernelTuning &t = *b.tuning;
     size_t first_variant = t.space.variants.size(), first_candidate = t.space.candidates.size();
-    CudaEnumeration en = enumerate_cuda(t.space, k, facts, size.extents, {&*gpu});
+    CudaEnumeration en = enumerate_cuda(t.space, k, facts, size.extents, {&*gpu, 12, !o.exact});
     SearchSpace cuda_space;
     cuda_space.variants = t.space.variants;
     std::vector<VariantCode> code = generate_variants(k, cuda_space);

@@ -18,6 +18,8 @@ struct CudaBuildOptions {
   std::filesystem::path work_dir; ///< harnesses and the probe go here (when tuning)
   TuneOptions tune_options;       ///< jobs, time limit, repetitions, progress
   std::vector<int64_t> tune_size; ///< extents to tune at (x first); empty: the kernel's
+  /// Only candidates that round as the serial code does (no plane sums).
+  bool exact = false;
 };
 
 /// What packaging needs to know of the CUDA step.

@@ -2,6 +2,7 @@
 
 #include "codegen/CPrinter.h"
 #include "codegen/CudaPrinter.h"
+#include "transforms/CudaPlaneSums.h"
 #include "transforms/CudaStaging.h"
 #include "transforms/Parallelize.h"
 
@@ -26,7 +27,10 @@ VariantCode cuda_variant_code(const Kernel &k, const Variant &v) {
   Kernel ir = map_cuda(k, cuda_mapping_options(v));
   if (auto sh = v.options.find("sh"); sh != v.options.end() && sh->second)
     ir = stage_planes(ir, choose_shared_grids(ir, kStaticSharedBytes));
-  ir = pipeline_columns(ir);
+  if (auto sum = v.options.find("sum"); sum != v.options.end() && sum->second)
+    ir = sum_planes(ir);
+  else
+    ir = pipeline_columns(ir);
   // The CPU path of the same entry point: the plain parallel nest.
   std::string fallback = variant + "_cpu";
   std::string c = print_c_variant(parallelize_outer(k), fallback) +

@@ -18,6 +18,9 @@ struct GpuEngineOptions {
   const GpuModel *gpu = nullptr;
   /// How many candidates the model lets through to be built and timed.
   size_t max_candidates = 12;
+  /// Whether candidates may reassociate sums (plane sums): results then agree
+  /// with the serial code to rounding instead of bitwise.
+  bool reassociate = true;
 };
 
 /// Appends target "cuda" variants and candidates for `k` at problem extents

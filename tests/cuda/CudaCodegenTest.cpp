@@ -9,6 +9,7 @@
 #include "harness/CudaVariants.h"
 #include "harness/Process.h"
 #include "tests/common/TestUtil.h"
+#include "transforms/CudaPlaneSums.h"
 
 #include <gtest/gtest.h>
 
@@ -19,12 +20,14 @@ namespace f2s {
 
 namespace {
 
-Variant shape(int bx, int by, int px, int py, int sz, int sh = 0) {
+Variant shape(int bx, int by, int px, int py, int sz, int sh = 0, int sum = 0) {
   Variant v;
   v.target = "cuda";
   v.name = "t" + std::to_string(bx) + "_" + std::to_string(by) + "_" + std::to_string(px) + "_" +
-           std::to_string(py) + "_" + std::to_string(sz) + (sh ? "_sh" : "");
+           std::to_string(py) + "_" + std::to_string(sz) + (sh ? "_sh" : "") + (sum ? "_sums" : "");
   v.options = {{"bx", bx}, {"by", by}, {"px", px}, {"py", py}, {"sz", sz}, {"sh", sh}};
+  if (sum)
+    v.options["sum"] = 1;
   return v;
 }
 
@@ -53,6 +56,8 @@ void expect_example_compiles(const test::ScratchDir &dir, const Kernel &k) {
                                  shape(64, 2, 1, 4, 8),   shape(128, 1, 2, 1, 64),
                                  shape(32, 3, 3, 1, 5),   shape(32, 8, 1, 1, 16, 1),
                                  shape(32, 4, 2, 2, 7, 1)};
+  if (plane_sums_pay(k))
+    shapes.push_back(shape(64, 4, 1, 1, 16, 0, 1));
   std::string c_code;
   for (const Variant &v : shapes) {
     VariantCode code = cuda_variant_code(k, v);

@@ -13,6 +13,7 @@
 #include "harness/ProblemSize.h"
 #include "harness/Process.h"
 #include "tests/common/TestUtil.h"
+#include "transforms/CudaPlaneSums.h"
 
 #include <gtest/gtest.h>
 
@@ -24,12 +25,15 @@ namespace f2s {
 
 namespace {
 
-Variant shape(int bx, int by, int px, int py, int sz, int sh) {
+Variant shape(int bx, int by, int px, int py, int sz, int sh, int sum = 0) {
   Variant v;
   v.target = "cuda";
   v.name = "e" + std::to_string(bx) + "_" + std::to_string(by) + "_" + std::to_string(px) + "_" +
-           std::to_string(py) + "_" + std::to_string(sz) + "_" + std::to_string(sh);
+           std::to_string(py) + "_" + std::to_string(sz) + "_" + std::to_string(sh) +
+           (sum ? "_sums" : "");
   v.options = {{"bx", bx}, {"by", by}, {"px", px}, {"py", py}, {"sz", sz}, {"sh", sh}};
+  if (sum)
+    v.options["sum"] = 1;
   return v;
 }
 
@@ -61,9 +65,13 @@ void expect_every_mapping_verified(const test::ScratchDir &dir, const Kernel &k)
   // y; a stream keeping columns in registers (one point per thread, a
   // 3-plane chunk: two planes over); staged; staged with several points.
   // Those with two points along x run on a grid capped to 1x2x2 blocks.
+  // Plane sums where they apply (a 3-plane chunk: the first and last
+  // outputs of a chunk take the sums of planes outside it).
   std::vector<Variant> shapes = {shape(32, 8, 1, 1, 0, 0), shape(32, 2, 2, 3, 0, 0),
                                  shape(32, 4, 1, 2, 5, 0), shape(32, 2, 1, 1, 3, 0),
                                  shape(32, 4, 1, 1, 5, 1), shape(64, 2, 2, 2, 3, 1)};
+  if (plane_sums_pay(k))
+    shapes.push_back(shape(32, 2, 1, 1, 3, 0, 1));
   std::string reference_o = (dir.path() / "reference.o").string();
   bool reference_built = false;
   for (const Variant &v : shapes) {
@@ -104,7 +112,12 @@ void expect_every_mapping_verified(const test::ScratchDir &dir, const Kernel &k)
     ProcessResult built = run_process(cxx);
     ASSERT_TRUE(built.ok()) << built.err.substr(0, 4000);
     Command run;
-    run.argv = {bin, "1", "0"};
+    // Exact, except plane sums: they reassociate the sums (rounding level).
+    bool sums = v.options.count("sum") > 0;
+    bool single = false;
+    for (const Variable &a : k.args)
+      single = single || (a.is_grid() && a.type == Type::Float32);
+    run.argv = {bin, "1", sums ? (single ? "1e-5" : "1e-12") : "0"};
     for (const std::string &s : size.scalar_values)
       run.argv.push_back(s);
     run.timeout_s = 120;

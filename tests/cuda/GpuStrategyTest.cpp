@@ -63,6 +63,31 @@ TEST(GpuEngine, EnumeratesOnlyLegalLaunchShapes) {
   for (const Candidate &c : dspace.candidates)
     EXPECT_EQ(dspace.variants[c.variant].options.at("sh"), 0);
   EXPECT_GT(de.pruned.at("no grid worth staging in shared memory"), 0u);
+  // Plane sums are measured for the 27-point box, on one-point z streams,
+  // and not for the Laplacian (a star: its register pipeline loads as little).
+  for (const Candidate &c : space.candidates)
+    EXPECT_EQ(space.variants[c.variant].options.count("sum"), 0u);
+  EXPECT_GT(e.pruned.at("plane sums that do not apply or pay"), 0u);
+  Kernel box = test::example_kernel("box27");
+  SearchSpace bspace;
+  enumerate_cuda(bspace, box, analyze(box), {512, 512, 512}, {&gpu, 12});
+  size_t summed = 0;
+  for (const Candidate &c : bspace.candidates) {
+    const Variant &v = bspace.variants[c.variant];
+    if (!v.options.count("sum"))
+      continue;
+    ++summed;
+    EXPECT_GT(v.options.at("sz"), 0) << v.name;
+    EXPECT_EQ(v.options.at("px") * v.options.at("py"), 1) << v.name;
+    EXPECT_NE(v.name.find("_sums"), std::string::npos) << v.name;
+  }
+  EXPECT_EQ(summed, 3u);
+  EXPECT_LE(bspace.candidates.size(), 13u);
+  // --exact: nothing that reassociates.
+  SearchSpace exact;
+  enumerate_cuda(exact, box, analyze(box), {512, 512, 512}, {&gpu, 12, false});
+  for (const Candidate &c : exact.candidates)
+    EXPECT_EQ(exact.variants[c.variant].options.count("sum"), 0u);
   // Small extents: no tile wider than the axis, no stream longer than z.
   SearchSpace small;
   enumerate_cuda(small, k, analyze(k), {40, 24, 12}, {&gpu, 100});
