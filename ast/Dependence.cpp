@@ -189,10 +189,12 @@ private:
   std::optional<Colour> colour_;
 };
 
-std::string print_access(const std::vector<Index> &index) {
+/// An access as the source writes it: `(2*i-1,j)`, also for a strided
+/// loop's variable, whose counter the IR subscripts.
+std::string print_access(const std::vector<Index> &index, const Kernel &k) {
   std::string s = "(";
   for (size_t d = 0; d < index.size(); ++d) {
-    std::string ix = print_index(index[d]);
+    std::string ix = print_index(source_index(index[d], k.strides));
     ix.erase(std::remove(ix.begin(), ix.end(), ' '), ix.end());
     s += (d ? "," : "") + ix;
   }
@@ -292,8 +294,8 @@ std::optional<Diagnostic> grid_dependence(const Kernel &k, const std::vector<std
       if (!m.conflict)
         continue;
       std::string what = m.same_colour ? ", a point of the same colour," : "";
-      return Diagnostic{r.loc, "'" + g + "' is written at " + print_access(write.index) +
-                                   " and read at " + print_access(r.index) + what +
+      return Diagnostic{r.loc, "'" + g + "' is written at " + print_access(write.index, k) +
+                                   " and read at " + print_access(r.index, k) + what +
                                    " in the same sweep, so the result depends on the loop order"};
     }
   }
@@ -304,8 +306,8 @@ std::optional<Diagnostic> grid_dependence(const Kernel &k, const std::vector<std
         if (!meet(g, writes[a], writes[b]).conflict)
           continue;
         return Diagnostic{writes[b].loc,
-                          "'" + g + "' is written at " + print_access(writes[a].index) +
-                              " by one point and at " + print_access(writes[b].index) +
+                          "'" + g + "' is written at " + print_access(writes[a].index, k) +
+                              " by one point and at " + print_access(writes[b].index, k) +
                               " by another, so the result depends on the loop order"};
       }
   return std::nullopt;

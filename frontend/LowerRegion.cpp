@@ -305,6 +305,9 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   k.procedure = proc.name;
   k.loc = directive_.loc;
   k.body = lower_nest(nest, 0);
+  for (const std::string &v : loop_vars_)
+    if (auto st = strides_.find(v); st != strides_.end())
+      k.strides.push_back(SourceStride{v, st->second.step, st->second.lo});
   k.temps = temps_;
   // A scalar reduced over the nest is not private to a point: its value
   // before the nest is the starting value and its value after is the result,

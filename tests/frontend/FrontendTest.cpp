@@ -567,6 +567,8 @@ end subroutine
             "    b(2*i + 2, 3*j) = a(4*i + 3, 3*j - 1) + (2*i + 2)*(3*j - 1)\n"
             "  }\n"
             "}\n");
+  std::string ir = print_kernel(kernels.at(0));
+  EXPECT_NE(ir.find("  source j = 3*j - 1\n  source i = 2*i + 2\n"), std::string::npos) << ir;
 }
 
 // The counter's last value is -1 or below whenever hi < lo, also when
