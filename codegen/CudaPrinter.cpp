@@ -722,12 +722,23 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant) {
   if (!k.reductions.empty())
     out << "  const size_t f2s_nblocks = (size_t)f2s_grid_x * (size_t)f2s_grid_y * "
            "(size_t)f2s_grid_z;\n";
+  // The device array is kept from call to call (per calling thread), grown
+  // when a launch has more blocks: an iteration calling the kernel again
+  // allocates nothing (cudaFree would also wait for the whole device).
   for (const Reduction &r : k.reductions) {
-    std::string n = c_name(r.var), t = c_type(r.type);
-    out << "  " << t << " *f2s_" << n << "_part = NULL;\n"
-        << "  f2s_cuda_check(cudaMalloc((void **)&f2s_" << n << "_part, f2s_nblocks * sizeof(" << t
+    std::string n = c_name(r.var), t = c_type(r.type), part = "f2s_" + n + "_part";
+    out << "  static thread_local " << t << " *" << part << " = NULL;\n"
+        << "  static thread_local size_t " << part << "_size = 0;\n"
+        << "  if (" << part << "_size < f2s_nblocks) {\n"
+        << "    if (" << part << ")\n"
+        << "      f2s_cuda_check(cudaFree(" << part << "), \"freeing the partials of '" << r.var
+        << "'\");\n"
+        << "    " << part << " = NULL;\n"
+        << "    f2s_cuda_check(cudaMalloc((void **)&" << part << ", f2s_nblocks * sizeof(" << t
         << ")), \"allocating the partials of '" << r.var << "'\");\n"
-        << "  f2s_args." << n << " = f2s_" << n << "_part;\n";
+        << "    " << part << "_size = f2s_nblocks;\n"
+        << "  }\n"
+        << "  f2s_args." << n << " = " << part << ";\n";
   }
   out << "  if (f2s_small && f2s_cover)\n    " << base
       << "_kernel<int, true><<<f2s_grid, f2s_block, 0, s>>>(f2s_args);\n"
@@ -751,9 +762,7 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant) {
         << "    for (size_t f2s_b = 0; f2s_b < f2s_nblocks; ++f2s_b)\n"
         << "      " << reduction_combine(r, "f2s_acc", part + "[f2s_b]") << "\n"
         << "    *d->" << n << " = f2s_acc;\n"
-        << "    free(" << part << ");\n"
-        << "    f2s_cuda_check(cudaFree(f2s_" << n << "_part), \"freeing the partials of '" << r.var
-        << "'\");\n  }\n";
+        << "    free(" << part << ");\n  }\n";
   }
   out << "}\n\n";
 

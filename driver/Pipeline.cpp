@@ -111,8 +111,13 @@ KernelBuild untuned_build(const Kernel &k, const DriverOptions &o) {
     chosen.push_back(default_candidate(space, t));
   std::vector<VariantCode> code = generate_variants(k, space);
   KernelBuild b{k, {}, 0, std::nullopt};
-  for (const Candidate &c : chosen)
+  for (const Candidate &c : chosen) {
+    // Untimed, the parallel nest is the sensible default whatever the order
+    // of --target.
+    if (space.variants[c.variant].target == "pthreads")
+      b.default_choice = b.choices.size();
     b.choices.push_back({code[c.variant], c});
+  }
   return b;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <set>
 
 namespace f2s {
 
@@ -187,8 +188,12 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
   size_t plain_slots = 3, taken = 0, plain_taken = 0, staged_slots = 3, staged_taken = 0;
   size_t piped_slots = depth == 3 ? 2 : 0, piped_taken = 0;
   // And the best plane sums, which the model cannot rank against loads
-  // either.
+  // either, one per chunk length: the model favours long chunks (fewer halo
+  // planes), but on an H100 the box ran fastest with 32-plane chunks of a
+  // 64x4 block (bench/gpu/probe_accumulate.cu), where more columns are in
+  // flight.
   size_t summed_slots = sums_pay ? 3 : 0, summed_taken = 0;
+  std::set<int> summed_chunks;
   std::vector<Variant> chosen;
   for (const Scored &s : kept) {
     bool one_point = s.v.options.at("px") == 1 && s.v.options.at("py") == 1;
@@ -197,7 +202,7 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
     bool summed = s.v.options.count("sum") > 0;
     bool piped = s.v.options.at("sz") != 0 && !staged && !summed && one_point;
     if (summed) {
-      if (summed_taken < summed_slots) {
+      if (summed_taken < summed_slots && summed_chunks.insert(s.v.options.at("sz")).second) {
         chosen.push_back(s.v);
         ++summed_taken;
       } else {

@@ -7,17 +7,20 @@
 #      with F2S_TARGET=cuda at two sizes, tabled pass/fail in passfail.md, and
 #      the data-region transfer test (CHECK_TARGET=cpu runs the programs on
 #      the CPU instead: a dry run of the table where there is no GPU);
-#   2. the copy bound (bench/gpu/copy_bw.cu) and the hand-written
+#   2. the copy bound (bench/gpu/copy_bw.cu), what each kernel's mix of
+#      streams reaches without a stencil (bench/gpu/streams.cu), and the hand-written
 #      straightforward kernels (bench/gpu/baseline.cu), double and single;
 #   3. (ODD=1) f2stencil tuning every example at an odd size, which builds,
 #      runs and verifies every candidate against the serial reference;
 #   4. f2stencil tuning of every kernel at 512^3 (less where the host-side
-#      reference would not fit the call) in precision PREC (double|single:
-#      the kernel's REAL(8) declarations become REAL(4)); KERNELS="star7 box27"
-#      limits this step to the kernels named.
+#      reference would not fit the call) in each precision of PREC (default
+#      "double single"; single: the kernel's REAL(8) declarations become
+#      REAL(4)), into $R/<precision>/<kernel>/; KERNELS="star7 box27" limits
+#      this step to the kernels named, BUDGET_S (default 500) stops starting
+#      new tunings after that many seconds, REPS timed runs per candidate.
 D=.device-cuda
 R=/tmp/f2s-gpu
-PREC=${PREC:-double}
+PREC=${PREC:-double single}
 mkdir -p $R
 export LD_LIBRARY_PATH=$PWD/$D/fortlibs
 export PATH=/usr/local/cuda/bin:$PATH
@@ -49,19 +52,24 @@ start=$SECONDS
   fi
   echo "== copy bound and straightforward kernels"
   nvcc -O3 -arch=sm_90 bench/gpu/copy_bw.cu -o $R/copy_bw && $R/copy_bw
+  # what each kernel's mix of streams reaches without a stencil
+  nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/streams.cu -o $R/streams && $R/streams
   nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/baseline.cu -o $R/baseline && $R/baseline 512 512 512 10
   # at the sizes gradient and himeno19 are tuned at, so that they compare too
   $R/baseline 512 512 256 10 | grep gradient; $R/baseline 512 512 128 10 | grep himeno19
 } 2>&1 | tee $R/checks.log
 save
-mkdir -p $R/src
-for e in laplacian divergence gradient star7 star13 himeno19 box27 \
-         jacobi1d jacobi2d poisson2d fdtd2d upwind2d gsrb3d himeno_gosa maxnorm2d; do
-  if [ "$PREC" = single ]; then
-    sed 's/real(8)/real(4)/g' examples/$e/$e.f90 > $R/src/$e.f90
-  else
-    cp examples/$e/$e.f90 $R/src/$e.f90
-  fi
+# The kernels' sources per precision (single: REAL(8) declarations made REAL(4)).
+for P in double single; do
+  mkdir -p $R/src/$P
+  for e in laplacian divergence gradient star7 star13 himeno19 box27 \
+           jacobi1d jacobi2d poisson2d fdtd2d upwind2d gsrb3d himeno_gosa maxnorm2d; do
+    if [ "$P" = single ]; then
+      sed 's/real(8)/real(4)/g' examples/$e/$e.f90 > $R/src/$P/$e.f90
+    else
+      cp examples/$e/$e.f90 $R/src/$P/$e.f90
+    fi
+  done
 done
 if [ "${ODD:-1}" = 1 ]; then
   echo "== every candidate verified at 259x131x97 (3D), 259x131 (2D), 100003 (1D)" | tee -a $R/checks.log
@@ -71,22 +79,27 @@ if [ "${ODD:-1}" = 1 ]; then
               fdtd2d:259,131 upwind2d:259,131 himeno_gosa:259,131,97 maxnorm2d:259,131; do
     e=${spec%%:*}; size=${spec#*:}
     timeout 120 $D/f2stencil -q --target=cuda --tune-size $size --reps 1 -j 16 \
-      -o $R/odd_$e $R/src/$e.f90 > $R/odd_$e.log 2>&1
+      -o $R/odd_$e $R/src/double/$e.f90 > $R/odd_$e.log 2>&1
     echo "$e: exit $? $(grep -c '"verified": true' $R/odd_$e/*.json 2>/dev/null) verified," \
       "$(grep -c '"verified": false' $R/odd_$e/*.json 2>/dev/null) not" | tee -a $R/checks.log
   done
   save
 fi
+# PREC="double single" tunes both in this one run (double first); results
+# go to $R/<precision>/<kernel>/.
+for P in $PREC; do
 for spec in star7:512,512,512 laplacian:512,512,512 box27:512,512,512 star13:512,512,512 \
             divergence:512,512,512 gradient:512,512,256 himeno19:512,512,128; do
   e=${spec%%:*}; size=${spec#*:}
   if [ -n "${KERNELS:-}" ] && [[ " $KERNELS " != *" $e "* ]]; then continue; fi
-  if (( SECONDS - start > ${BUDGET_S:-500} )); then echo "== skipped $e (time)"; continue; fi
-  echo "== tuning $e ($PREC) at $size"
-  timeout 110 $D/f2stencil --target=cuda --tune-size $size --reps 10 -j 16 -o $R/$e \
-    --lib f2s_$e $R/src/$e.f90 > $R/tune_$e.log 2>&1
-  echo "exit $?" >> $R/tune_$e.log
-  tail -2 $R/tune_$e.log
+  if (( SECONDS - start > ${BUDGET_S:-500} )); then echo "== skipped $e $P (time)"; continue; fi
+  echo "== tuning $e ($P) at $size"
+  mkdir -p $R/$P
+  timeout 110 $D/f2stencil --target=cuda --tune-size $size --reps ${REPS:-10} -j 16 -o $R/$P/$e \
+    --lib f2s_$e $R/src/$P/$e.f90 > $R/$P/tune_$e.log 2>&1
+  echo "exit $?" >> $R/$P/tune_$e.log
+  tail -2 $R/$P/tune_$e.log
   save
+done
 done
 save

@@ -124,8 +124,11 @@ TEST(CudaCodegenReductions, BlockTreesAndHostCombination) {
   EXPECT_TRUE(has("    double f2s_acc = *d->err;\n"
                   "    for (size_t f2s_b = 0; f2s_b < f2s_nblocks; ++f2s_b)\n"))
       << cu;
-  // The kernel gets the device array of partials, not the host address.
+  // The kernel gets the device array of partials, not the host address;
+  // the array is kept between calls (no cudaMalloc/cudaFree per call).
   EXPECT_TRUE(has("  f2s_args.err = f2s_err_part;\n")) << cu;
+  EXPECT_TRUE(has("  static thread_local double *f2s_err_part = NULL;\n")) << cu;
+  EXPECT_TRUE(has("  if (f2s_err_part_size < f2s_nblocks) {\n")) << cu;
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, CudaCodegen,

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace f2s {
 
 TEST(GpuModel, ParsesTheProbe) {
@@ -72,11 +74,13 @@ TEST(GpuEngine, EnumeratesOnlyLegalLaunchShapes) {
   SearchSpace bspace;
   enumerate_cuda(bspace, box, analyze(box), {512, 512, 512}, {&gpu, 12});
   size_t summed = 0;
+  std::set<int> chunks;
   for (const Candidate &c : bspace.candidates) {
     const Variant &v = bspace.variants[c.variant];
     if (!v.options.count("sum"))
       continue;
     ++summed;
+    EXPECT_TRUE(chunks.insert(v.options.at("sz")).second) << "one per chunk length: " << v.name;
     EXPECT_GT(v.options.at("sz"), 0) << v.name;
     EXPECT_EQ(v.options.at("px") * v.options.at("py"), 1) << v.name;
     EXPECT_NE(v.name.find("_sums"), std::string::npos) << v.name;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <regex>
 
 namespace f2s {
@@ -181,6 +183,23 @@ TEST(Cli, HelpListsTheOptions) {
   EXPECT_EQ(r.exit_code, 0);
   for (const char *opt : {"--target", "--no-tune", "--emit", "--lib", "-o"})
     EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
+}
+
+// Untuned, the default entry point runs the parallel nest, whatever the
+// order of the targets.
+TEST(Cli, UntunedDefaultIsTheParallelNest) {
+  test::ScratchDir dir;
+  fs::path out = dir.path() / "out";
+  ProcessResult r = f2stencil({"-q", "--no-tune", "--target=c,pthreads", "-o", out.string(),
+                               test::source("examples/laplacian/laplacian.f90")});
+  ASSERT_TRUE(r.ok()) << r.describe() << r.err;
+  std::ifstream in(out / "f2s_laplacian.h");
+  std::string h((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(h.find("'laplacian' from 'smooth' (" +
+                   test::source("examples/laplacian/laplacian.f90") +
+                   ":11:3): pthreads/parallel, not tuned"),
+            std::string::npos)
+      << h;
 }
 
 TEST(Cli, EmitsIrAndCWithoutWritingAnything) {
