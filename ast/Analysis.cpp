@@ -108,6 +108,18 @@ int64_t elements_per_point(const std::vector<Spread> &spread) {
   return n;
 }
 
+/// How far, in points of its loop, a grid dimension subscripted c*v + o
+/// with |c| > 1 reaches into the neighbouring points' elements: point v owns
+/// |c| elements, and the accesses span max(o) - min(o) + 1 of them, so
+/// neighbours share the difference, half on each side (restriction's
+/// 2*i - 1 .. 2*i + 1: one element, one point; interpolation's 2*i and
+/// 2*i + 1: none).
+int64_t scaled_halo(const Spread &s) {
+  int64_t span = *s.offsets.rbegin() - *s.offsets.begin() + 1;
+  int64_t shared = std::max<int64_t>(span - s.factor, 0);
+  return (shared + 2 * s.factor - 1) / (2 * s.factor);
+}
+
 } // namespace
 
 KernelFacts analyze(const Kernel &k) {
@@ -144,25 +156,33 @@ KernelFacts analyze(const Kernel &k) {
     for (const Offset &off : fp.reads)
       for (size_t d = 0; d < off.size() && d < gh.size(); ++d)
         gh[d] = std::max(gh[d], std::abs(off[d]));
+    const std::vector<Spread> &spread = collect.spread.at(v.name);
+    for (size_t d = 0; d < gh.size() && d < spread.size(); ++d)
+      if (spread[d].factor > 1)
+        gh[d] = fp.reads.empty() ? 0 : scaled_halo(spread[d]);
   }
 
   // A grid dimension belongs to the loop whose variable subscripts it.
   class HaloByLoop : public IRVisitor {
   public:
     KernelFacts &facts;
-    explicit HaloByLoop(KernelFacts &f) : facts(f) {}
+    const std::map<std::string, std::vector<Spread>> &spread;
+    HaloByLoop(KernelFacts &f, const std::map<std::string, std::vector<Spread>> &s)
+        : facts(f), spread(s) {}
 
   protected:
     void visit_grid_ref(const GridRef *op) override {
-      for (const Index &ix : op->index) {
+      for (size_t d = 0; d < op->index.size(); ++d) {
+        const Index &ix = op->index[d];
         auto it = std::find(facts.loop_vars.begin(), facts.loop_vars.end(), ix.var);
         if (it == facts.loop_vars.end())
           continue;
         int64_t &h = facts.halo[it - facts.loop_vars.begin()];
-        h = std::max(h, std::abs(ix.offset));
+        const Spread &s = spread.at(op->grid)[d];
+        h = std::max(h, s.factor > 1 ? scaled_halo(s) : std::abs(ix.offset));
       }
     }
-  } halo_by_loop(facts);
+  } halo_by_loop(facts, collect.spread);
   halo_by_loop.visit(k.body);
   return facts;
 }

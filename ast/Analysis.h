@@ -29,8 +29,12 @@ struct KernelFacts {
   /// constants (a fixed plane) count as offset 0 in that dimension.
   std::map<std::string, GridFootprint> footprint;
   /// Per loop dimension (x first): the largest |offset| any grid is read at.
+  /// A dimension subscripted c*i + o with |c| > 1 counts the points of
+  /// neighbours whose elements the reads reach (restriction's 2*i - 1 ..
+  /// 2*i + 1: 1), not the offset.
   std::vector<int64_t> halo;
-  /// Per grid: the largest |offset| it is read at, per grid dimension.
+  /// Per grid: the largest |offset| it is read at, per grid dimension (for
+  /// scaled subscripts, as for `halo`).
   std::map<std::string, std::vector<int64_t>> grid_halo;
   /// Floating-point operations per point: + - * / as written, x**n as n-1
   /// multiplications, one per intrinsic (min/max: one per comparison).

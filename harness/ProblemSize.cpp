@@ -231,8 +231,8 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
   for (const Variable &v : k.args) {
     if (v.is_grid() || v.type != Type::Int32 || size.ints.count(v.name))
       continue;
-    bool sizes_a_grid = false;
     auto large_enough = [&](int64_t x) {
+      bool sizes_a_grid = false;
       auto values = size.ints;
       values[v.name] = x;
       for (const Variable &g : k.args)

@@ -107,6 +107,14 @@ TEST(Analysis, CountsTheElementsScaledSubscriptsSpan) {
   KernelFacts s = analyze(test::example_kernel("refine2d"));
   EXPECT_EQ(s.read_bytes, 16);
   EXPECT_EQ(s.write_bytes, 16);
+  // Halos in points: the restriction's 2*i - 1 .. 2*i + 1 reach one point
+  // into each neighbour; the interpolation's fine elements are its own (e
+  // reaches i + 1); refine2d's rows j are apart, its x reads reach one point.
+  EXPECT_EQ(r.halo, (std::vector<int64_t>{1, 1, 1}));
+  EXPECT_EQ(r.grid_halo.at("r"), (std::vector<int64_t>{1, 1, 1}));
+  EXPECT_EQ(p.halo, (std::vector<int64_t>{1, 1, 1}));
+  EXPECT_EQ(p.grid_halo.at("u"), (std::vector<int64_t>{0, 0, 0}));
+  EXPECT_EQ(s.halo, (std::vector<int64_t>{1, 0}));
 }
 
 } // namespace
