@@ -266,7 +266,9 @@ Kernel sum_planes(const Kernel &k) {
   }
   std::set<std::string> used = names::in_use(k);
   std::string plane = names::fresh(used, "f2s_plane");
-  Type type = k.find_arg(f->store->grid)->type;
+  // The sums keep the type the source computes the value in (REAL(8) terms
+  // stored into a REAL(4) grid are summed in REAL(8)); the store converts.
+  Type type = f->store->value->type;
   std::vector<std::string> sums;
   Kernel out = k;
   for (int64_t dz = dz_lo; dz <= dz_hi; ++dz) {

@@ -10,7 +10,7 @@
 #   2. the copy bound (bench/gpu/copy_bw.cu), what each kernel's mix of
 #      streams reaches without a stencil (bench/gpu/streams.cu), and the hand-written
 #      straightforward kernels (bench/gpu/baseline.cu), double and single;
-#   3. (ODD=1) f2stencil tuning every example at an odd size, which builds,
+#   3. (ODD=1; ODD_ONLY="a b" limits it to those) f2stencil tuning every example at an odd size, which builds,
 #      runs and verifies every candidate against the serial reference;
 #   4. f2stencil tuning of every kernel at 512^3 (less where the host-side
 #      reference would not fit the call) in each precision of PREC (default
@@ -78,6 +78,7 @@ if [ "${ODD:-1}" = 1 ]; then
               gsrb3d:259,131,97 jacobi1d:100003 jacobi2d:259,131 poisson2d:259,131 \
               fdtd2d:259,131 upwind2d:259,131 himeno_gosa:259,131,97 maxnorm2d:259,131; do
     e=${spec%%:*}; size=${spec#*:}
+    if [ -n "${ODD_ONLY:-}" ] && [[ " $ODD_ONLY " != *" $e "* ]]; then continue; fi
     timeout 120 $D/f2stencil -q --target=cuda --tune-size $size --reps 1 -j 16 \
       -o $R/odd_$e $R/src/double/$e.f90 > $R/odd_$e.log 2>&1
     echo "$e: exit $? $(grep -c '"verified": true' $R/odd_$e/*.json 2>/dev/null) verified," \

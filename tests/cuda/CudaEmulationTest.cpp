@@ -159,6 +159,37 @@ TEST(CudaEmulationSingle, StarAndBoxMatchTheSerialReference) {
   }
 }
 
+// Plane sums beyond the box: weights that are expressions (a division, a
+// negation, a product with the z loop variable, which each output plane
+// evaluates at its own k), terms spread over planes -2..1, a part that
+// reads another grid (f), and REAL(8) terms stored into a REAL(4) grid.
+TEST(CudaEmulationPlaneSums, WeightsRestAndMixedTypesMatchTheSerialReference) {
+  const char *text = R"(subroutine aniso(nx, ny, nz, h, s, a, f, b)
+  implicit none
+  integer, intent(in) :: nx, ny, nz
+  real(8), intent(in) :: h, s
+  real(8), intent(in) :: a(0:nx+1, 0:ny+1, -1:nz+1), f(nx, ny, nz)
+  real(4), intent(inout) :: b(nx, ny, nz)
+  real(8) :: t, e
+  integer :: i, j, k
+  !$f2s stencil
+  do k = 1, nz
+    do j = 1, ny
+      do i = 1, nx
+        t = (a(i-1,j,k) + a(i+1,j,k) + a(i,j-1,k) + a(i,j+1,k)) / h - 4.0d0*a(i,j,k)
+        e = a(i-1,j-1,k-1) + a(i+1,j+1,k-1) + a(i-1,j+1,k+1) + a(i+1,j-1,k+1)
+        b(i,j,k) = s*t - e*(k*0.5d0) + f(i,j,k) - (a(i,j,k-2) - a(i-1,j,k-2))*s
+      end do
+    end do
+  end do
+end subroutine
+)";
+  test::ScratchDir dir;
+  Kernel k = test::lower_text(dir, text);
+  ASSERT_TRUE(plane_sums_pay(k));
+  expect_every_mapping_verified(dir, k);
+}
+
 // Branches, MERGE, comparisons and SIGN/LOG/MOD as CUDA prints them, and
 // the stride-2 red-black loop.
 TEST(CudaEmulationBranches, MatchTheSerialReference) {
