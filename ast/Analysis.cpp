@@ -17,16 +17,34 @@ Offset offset_of(const std::vector<Index> &index) {
   return off;
 }
 
+/// The subscripts one grid is accessed at, per dimension: the largest
+/// factor of a loop variable and the offsets.
+struct Spread {
+  int64_t factor = 1;
+  std::set<int64_t> offsets;
+};
+
 /// Collects grid accesses and counts flops in the statements at a point.
 class AccessCollector : public IRVisitor {
 public:
   std::map<std::string, GridFootprint> footprint;
+  std::map<std::string, std::vector<Spread>> spread;
   std::set<std::string> always_written;
   int64_t flops = 0;
 
 protected:
+  void note(const std::string &grid, const std::vector<Index> &index) {
+    std::vector<Spread> &s = spread[grid];
+    s.resize(std::max(s.size(), index.size()));
+    for (size_t d = 0; d < index.size(); ++d) {
+      if (!index[d].var.empty())
+        s[d].factor = std::max(s[d].factor, std::abs(index[d].coeff));
+      s[d].offsets.insert(index[d].offset);
+    }
+  }
   void visit_grid_ref(const GridRef *op) override {
     footprint[op->grid].reads.insert(offset_of(op->index));
+    note(op->grid, op->index);
   }
   void visit_binary(const Binary *op) override {
     IRVisitor::visit_binary(op);
@@ -49,6 +67,7 @@ protected:
   void visit_store(const Store *op) override {
     IRVisitor::visit_store(op);
     footprint[op->grid].writes.insert(offset_of(op->index));
+    note(op->grid, op->index);
     if (!conditional_)
       always_written.insert(op->grid);
   }
@@ -66,6 +85,40 @@ protected:
 private:
   int conditional_ = 0;
 };
+
+/// How many elements of a grid one point of the nest costs in traffic: 1
+/// for subscripts i + o. A factor c along x (`r(2*i + o)`) fetches every
+/// cache line between the points' elements, c elements per point; along
+/// another dimension only the rows (planes) the offsets pick out of each c
+/// are fetched. A multigrid restriction reads 8 fine elements per coarse
+/// point, an interpolation writes 8.
+int64_t elements_per_point(const std::vector<Spread> &spread) {
+  int64_t n = 1;
+  for (size_t d = 0; d < spread.size(); ++d) {
+    const Spread &s = spread[d];
+    if (d == 0) {
+      n *= s.factor;
+      continue;
+    }
+    std::set<int64_t> rows;
+    for (int64_t o : s.offsets)
+      rows.insert(((o % s.factor) + s.factor) % s.factor);
+    n *= static_cast<int64_t>(rows.size());
+  }
+  return n;
+}
+
+/// How far, in points of its loop, a grid dimension subscripted c*v + o
+/// with |c| > 1 reaches into the neighbouring points' elements: point v owns
+/// |c| elements, and the accesses span max(o) - min(o) + 1 of them, so
+/// neighbours share the difference, half on each side (restriction's
+/// 2*i - 1 .. 2*i + 1: one element, one point; interpolation's 2*i and
+/// 2*i + 1: none).
+int64_t scaled_halo(const Spread &s) {
+  int64_t span = *s.offsets.rbegin() - *s.offsets.begin() + 1;
+  int64_t shared = std::max<int64_t>(span - s.factor, 0);
+  return (shared + 2 * s.factor - 1) / (2 * s.factor);
+}
 
 } // namespace
 
@@ -85,7 +138,7 @@ KernelFacts analyze(const Kernel &k) {
     if (!v.is_grid() || it == facts.footprint.end())
       continue;
     const GridFootprint &fp = it->second;
-    int bytes = type_bytes(v.type);
+    int64_t bytes = type_bytes(v.type) * elements_per_point(collect.spread.at(v.name));
     if (!fp.reads.empty()) {
       facts.read_set.push_back(v.name);
       facts.read_bytes += bytes;
@@ -103,25 +156,33 @@ KernelFacts analyze(const Kernel &k) {
     for (const Offset &off : fp.reads)
       for (size_t d = 0; d < off.size() && d < gh.size(); ++d)
         gh[d] = std::max(gh[d], std::abs(off[d]));
+    const std::vector<Spread> &spread = collect.spread.at(v.name);
+    for (size_t d = 0; d < gh.size() && d < spread.size(); ++d)
+      if (spread[d].factor > 1)
+        gh[d] = fp.reads.empty() ? 0 : scaled_halo(spread[d]);
   }
 
   // A grid dimension belongs to the loop whose variable subscripts it.
   class HaloByLoop : public IRVisitor {
   public:
     KernelFacts &facts;
-    explicit HaloByLoop(KernelFacts &f) : facts(f) {}
+    const std::map<std::string, std::vector<Spread>> &spread;
+    HaloByLoop(KernelFacts &f, const std::map<std::string, std::vector<Spread>> &s)
+        : facts(f), spread(s) {}
 
   protected:
     void visit_grid_ref(const GridRef *op) override {
-      for (const Index &ix : op->index) {
+      for (size_t d = 0; d < op->index.size(); ++d) {
+        const Index &ix = op->index[d];
         auto it = std::find(facts.loop_vars.begin(), facts.loop_vars.end(), ix.var);
         if (it == facts.loop_vars.end())
           continue;
         int64_t &h = facts.halo[it - facts.loop_vars.begin()];
-        h = std::max(h, std::abs(ix.offset));
+        const Spread &s = spread.at(op->grid)[d];
+        h = std::max(h, s.factor > 1 ? scaled_halo(s) : std::abs(ix.offset));
       }
     }
-  } halo_by_loop(facts);
+  } halo_by_loop(facts, collect.spread);
   halo_by_loop.visit(k.body);
   return facts;
 }

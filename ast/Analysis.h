@@ -29,8 +29,12 @@ struct KernelFacts {
   /// constants (a fixed plane) count as offset 0 in that dimension.
   std::map<std::string, GridFootprint> footprint;
   /// Per loop dimension (x first): the largest |offset| any grid is read at.
+  /// A dimension subscripted c*i + o with |c| > 1 counts the points of
+  /// neighbours whose elements the reads reach (restriction's 2*i - 1 ..
+  /// 2*i + 1: 1), not the offset.
   std::vector<int64_t> halo;
-  /// Per grid: the largest |offset| it is read at, per grid dimension.
+  /// Per grid: the largest |offset| it is read at, per grid dimension (for
+  /// scaled subscripts, as for `halo`).
   std::map<std::string, std::vector<int64_t>> grid_halo;
   /// Floating-point operations per point: + - * / as written, x**n as n-1
   /// multiplications, one per intrinsic (min/max: one per comparison).
@@ -41,7 +45,9 @@ struct KernelFacts {
   /// written once, and the write-allocate read of every grid that is written
   /// without being read (a cache line must be fetched before it is written).
   /// A grid read or written only inside an IF counts in full: its cache lines
-  /// are fetched whenever some points of them take the branch.
+  /// are fetched whenever some points of them take the branch. A grid
+  /// accessed at scaled subscripts (`r(2*i - 1, 2*j, 2*k)`) counts as many
+  /// elements per point as its accesses span (8 for a 3D restriction).
   int64_t read_bytes = 0;
   int64_t write_bytes = 0;
   int64_t write_allocate_bytes = 0;

@@ -189,35 +189,99 @@ private:
   std::optional<Colour> colour_;
 };
 
-std::string print_access(const std::vector<Index> &index) {
+/// An access as the source writes it: `(2*i-1,j)`, also for a strided
+/// loop's variable, whose counter the IR subscripts.
+std::string print_access(const std::vector<Index> &index, const Kernel &k) {
   std::string s = "(";
   for (size_t d = 0; d < index.size(); ++d) {
-    std::string ix = print_index(index[d]);
+    std::string ix = print_index(source_index(index[d], k.strides));
     ix.erase(std::remove(ix.begin(), ix.end(), ' '), ix.end());
     s += (d ? "," : "") + ix;
   }
   return s + ")";
 }
 
-/// The offset of `read` from the loop point `point` per loop variable, when
-/// both subscript the same variables in the same dimensions.
-std::optional<std::map<std::string, int64_t>> offset_from(const std::vector<Index> &point,
-                                                          const std::vector<Index> &read) {
+/// The offset, per loop variable, from the point that makes `write` to the
+/// point that makes `other` when both touch one element, if the two use
+/// the same variables with the same factors in the same dimensions (then the
+/// offset is the same for every element they share).
+std::optional<std::map<std::string, int64_t>> point_offset(const std::vector<Index> &write,
+                                                           const std::vector<Index> &other) {
   std::map<std::string, int64_t> off;
-  if (read.size() != point.size())
+  if (other.size() != write.size())
     return std::nullopt;
-  for (size_t d = 0; d < read.size(); ++d) {
-    if (read[d].var != point[d].var || read[d].coeff != point[d].coeff || read[d].var.empty())
+  for (size_t d = 0; d < other.size(); ++d) {
+    const Index &w = write[d], &o = other[d];
+    if (o.var != w.var || o.coeff != w.coeff || o.var.empty() || (w.offset - o.offset) % w.coeff)
       return std::nullopt;
-    off[read[d].var] = read[d].offset - point[d].offset;
+    off[o.var] = (w.offset - o.offset) / w.coeff;
   }
   return off;
+}
+
+int64_t gcd(int64_t a, int64_t b) {
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b) {
+    a %= b;
+    std::swap(a, b);
+  }
+  return a;
+}
+
+/// Whether an element that a point writes through `write` may be touched
+/// through `other` by another point. The test is the GCD test per
+/// dimension: c1*x + o1 = c2*y + o2 has an integer solution exactly when
+/// gcd(c1, c2) divides o2 - o1 (and c1*x + o1 = o2 when c1 divides o2 - o1),
+/// and with no solution in some dimension the two never meet. When every
+/// dimension has one, they meet at another point unless the accesses are the
+/// same (the front end makes a write use each loop variable once with a
+/// nonzero factor, so the same element then means the same point). Loop
+/// bounds are not looked at: meetings outside them are counted too, which
+/// errs on the safe side.
+bool may_meet_elsewhere(const std::vector<Index> &write, const std::vector<Index> &other) {
+  if (write == other)
+    return false;
+  for (size_t d = 0; d < write.size() && d < other.size(); ++d) {
+    const Index &w = write[d], &o = other[d];
+    int64_t g = o.var.empty() ? w.coeff : gcd(w.coeff, o.coeff);
+    if ((o.offset - w.offset) % g != 0)
+      return false;
+  }
+  return true;
 }
 
 std::optional<Diagnostic> grid_dependence(const Kernel &k, const std::vector<std::string> &loops) {
   ColourReader colours(loops, k);
   AccessScan scan(colours);
   scan.visit(k.body);
+  // Red-black: every write of a grid under one colour test; an access under
+  // the same test at a point of the other colour meets only points that this
+  // sweep never writes.
+  auto colour_of_writes = [&](const std::string &g) {
+    const std::vector<Access> &writes = scan.writes.at(g);
+    std::optional<Colour> colour = writes.front().colour;
+    for (const Access &a : writes)
+      if (!a.colour || !colour || !(*a.colour == *colour))
+        colour.reset();
+    return colour;
+  };
+  // Whether `other` meets `write` at another point, and if so whether that
+  // point has the same colour (for the message).
+  struct Meeting {
+    bool conflict = false;
+    bool same_colour = false;
+  };
+  auto meet = [&](const std::string &g, const Access &write, const Access &other) {
+    if (!may_meet_elsewhere(write.index, other.index))
+      return Meeting{};
+    std::optional<Colour> colour = colour_of_writes(g);
+    auto off = point_offset(write.index, other.index);
+    bool same_test = colour && other.colour && *other.colour == *colour && off;
+    if (same_test && ColourReader::flips(*colour, *off))
+      return Meeting{};
+    return Meeting{true, same_test};
+  };
   // Reads in source order, so the first offending one is reported.
   std::map<std::string, size_t> seen;
   for (const std::string &g : scan.read_order) {
@@ -225,25 +289,27 @@ std::optional<Diagnostic> grid_dependence(const Kernel &k, const std::vector<std
     auto w = scan.writes.find(g);
     if (w == scan.writes.end())
       continue;
-    const std::vector<Index> &point = w->second.front().index;
-    if (r.index == point)
-      continue;
-    // Red-black: every write under one colour test, and this read under the
-    // same test, at a point of the other colour, which this sweep never
-    // writes.
-    std::optional<Colour> colour = w->second.front().colour;
-    for (const Access &a : w->second)
-      if (!a.colour || !colour || !(*a.colour == *colour))
-        colour.reset();
-    auto off = offset_from(point, r.index);
-    bool same_test = colour && r.colour && *r.colour == *colour && off;
-    if (same_test && ColourReader::flips(*colour, *off))
-      continue;
-    std::string what = same_test ? ", a point of the same colour," : "";
-    return Diagnostic{r.loc, "'" + g + "' is written at " + print_access(point) + " and read at " +
-                                 print_access(r.index) + what +
-                                 " in the same sweep, so the result depends on the loop order"};
+    for (const Access &write : w->second) {
+      Meeting m = meet(g, write, r);
+      if (!m.conflict)
+        continue;
+      std::string what = m.same_colour ? ", a point of the same colour," : "";
+      return Diagnostic{r.loc, "'" + g + "' is written at " + print_access(write.index, k) +
+                                   " and read at " + print_access(r.index, k) + what +
+                                   " in the same sweep, so the result depends on the loop order"};
+    }
   }
+  // Two stores of one grid that different points may aim at one element.
+  for (const auto &[g, writes] : scan.writes)
+    for (size_t b = 1; b < writes.size(); ++b)
+      for (size_t a = 0; a < b; ++a) {
+        if (!meet(g, writes[a], writes[b]).conflict)
+          continue;
+        return Diagnostic{writes[b].loc,
+                          "'" + g + "' is written at " + print_access(writes[a].index, k) +
+                              " by one point and at " + print_access(writes[b].index, k) +
+                              " by another, so the result depends on the loop order"};
+      }
   return std::nullopt;
 }
 

@@ -11,9 +11,12 @@ namespace f2s {
 
 /// Proves that each point of the nest depends on no other point's results in
 /// the same sweep, or says why it cannot, at the offending use:
-///  - a grid written at the loop point and read at another point, unless
-///    every write of it is guarded by one colour test
-///    (`mod(i+j+k+c, 2) == 0`) and every such read, under the same test, is
+///  - a grid element that one point writes and another point may read or
+///    write: subscripts are affine (`2*i - 1`), and two accesses meet when
+///    every dimension's equation c1*x + o1 = c2*y + o2 has an integer
+///    solution, unless they are the same access (the same point), or every
+///    write of the grid is guarded by one colour test
+///    (`mod(i+j+k+c, 2) == 0`) and the other access, under the same test, is
 ///    at a point of the other colour (red-black Gauss-Seidel);
 ///  - a scalar temporary read before it is assigned on some path through
 ///    the point's statements, whose value would be carried from the

@@ -191,6 +191,15 @@ Stmt IfThenElse::make(Expr cond, Stmt then_case, Stmt else_case, SourceLoc l) {
                                       std::move(l));
 }
 
+Index source_index(const Index &ix, const std::vector<SourceStride> &strides) {
+  for (const SourceStride &s : strides)
+    if (s.var == ix.var && !ix.var.empty() && ix.coeff % s.step == 0) {
+      int64_t c = ix.coeff / s.step;
+      return Index{ix.var, c, ix.offset - c * s.lo};
+    }
+  return ix;
+}
+
 const Variable *Kernel::find_arg(const std::string &n) const {
   for (const Variable &v : args)
     if (v.name == n)

@@ -83,7 +83,9 @@ struct Var : ExprNode {
 };
 
 /// One subscript: coeff*var + offset, or the constant `offset` when var is
-/// empty. Stencil subscripts are loop variables plus small constants.
+/// empty. Stencil subscripts are loop variables plus small constants;
+/// multigrid transfers scale them by small factors (`r(2*i - 1)`), and a loop
+/// with a step s > 1 becomes a unit-step counter t with its variable s*t + lo.
 struct Index {
   std::string var;
   int64_t coeff = 1;
@@ -373,6 +375,20 @@ struct Reduction {
   SourceLoc loc; ///< the first update
 };
 
+/// A source loop `do var = lo, hi, step` with step > 1. The kernel's loop
+/// over `var` counts its trips from 0 with unit steps, and the source's `var`
+/// is step*var + lo in every subscript and expression; kept to speak of
+/// accesses in the source's terms (ast/Dependence's messages).
+struct SourceStride {
+  std::string var;
+  int64_t step = 1;
+  int64_t lo = 0;
+};
+
+/// `ix` in the source's terms: a subscript of a strided loop's counter,
+/// c*step*t + o, as c*var + (o - c*lo).
+Index source_index(const Index &ix, const std::vector<SourceStride> &strides);
+
 struct Kernel {
   std::string name;      ///< from the name(...) clause or <procedure>_<n>
   std::string procedure; ///< the enclosing Fortran procedure
@@ -388,7 +404,8 @@ struct Kernel {
   /// in `args`, and is passed by reference (INTENT(INOUT)).
   std::vector<Reduction> reductions;
   Stmt body;
-  std::vector<int64_t> tune_size; ///< problem size to tune at, one per loop
+  std::vector<int64_t> tune_size;    ///< problem size to tune at, one per loop
+  std::vector<SourceStride> strides; ///< the source's loops with steps > 1, outermost first
   /// Code-shape attributes that the per-point passes set and the printers
   /// honour (they change how points are addressed and stored, not what is
   /// computed).

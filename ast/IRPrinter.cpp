@@ -240,6 +240,9 @@ std::string print_kernel(const Kernel &k) {
       out << (i ? ", " : "") << k.tune_size[i];
     out << ")\n";
   }
+  // The loop over a strided variable counts trips; the source's value is this.
+  for (const SourceStride &st : k.strides)
+    out << "  source " << st.var << " = " << print_index(Index{st.var, st.step, st.lo}) << "\n";
   if (k.indexing == Indexing::RowPointers)
     out << "  indexing row_pointers\n";
   for (const std::string &g : k.streamed)

@@ -169,7 +169,8 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
   out << "  " << launch << "(&d, 0);\n"
       << "  f2s_cuda_check(cudaGetLastError(), \"launching the variant\");\n"
       << "  f2s_cuda_check(cudaDeviceSynchronize(), \"running the variant\");\n";
-  out << "  double f2s_err = 0, f2s_e;\n";
+  // f2s__: no grid's f2s_<name> starts so, as Fortran names begin with a letter.
+  out << "  double f2s__err = 0, f2s__e;\n";
   for (const Variable &v : original.args) {
     if (!v.is_grid() || !written.count(v.name))
       continue;
@@ -180,8 +181,8 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
         << "' back\");\n"
         << "  cudaEventRecord(e1);\n  cudaEventSynchronize(e1);\n"
         << "  cudaEventElapsedTime(&ms, e0, e1);\n  d2h += 1e-3 * ms;\n"
-        << "  f2s_e = f2s_max_rel_err(f2s_" << n << ", f2s_" << n << "_ref, f2s_" << n << "_n);\n"
-        << "  if (!(f2s_e <= f2s_err))\n    f2s_err = f2s_e;\n";
+        << "  f2s__e = f2s_max_rel_err(f2s_" << n << ", f2s_" << n << "_ref, f2s_" << n << "_n);\n"
+        << "  if (!(f2s__e <= f2s__err))\n    f2s__err = f2s__e;\n";
   }
   // Reductions: the blocks' partials were combined on the host by the
   // launcher into d's copy; their tolerance grows with the number of terms
@@ -190,11 +191,11 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
       << "  (void)f2s_terms;\n";
   out << "  int f2s_reduction_bad = 0;\n  double f2s_reduction_err = 0;\n";
   out << print_c_reduction_check(original, "d", "r", "f2s_terms");
-  out << "  const int f2s_grids_bad = !(f2s_err <= f2s_tolerance);\n"
-      << "  if (!(f2s_reduction_err <= f2s_err))\n    f2s_err = f2s_reduction_err;\n";
+  out << "  const int f2s_grids_bad = !(f2s__err <= f2s_tolerance);\n"
+      << "  if (!(f2s_reduction_err <= f2s__err))\n    f2s__err = f2s_reduction_err;\n";
   out << "  if (f2s_grids_bad || f2s_reduction_bad) {\n"
       << "    printf(\"F2S-RESULT {\\\"verified\\\": false, \\\"max_rel_err\\\": \");\n"
-      << "    f2s_print_error(f2s_err);\n    printf(\"}\\n\");\n    return 0;\n  }\n";
+      << "    f2s_print_error(f2s__err);\n    printf(\"}\\n\");\n    return 0;\n  }\n";
   out << "  " << launch << "(&d, 0); /* warm-up */\n"
       << "  std::vector<double> times;\n"
       << "  for (int rep = 0; rep < reps; ++rep) {\n"
@@ -209,7 +210,7 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
       << "  double median = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + "
          "times[reps / 2]);\n"
       << "  printf(\"F2S-RESULT {\\\"verified\\\": true, \\\"max_rel_err\\\": \");\n"
-      << "  f2s_print_error(f2s_err);\n"
+      << "  f2s_print_error(f2s__err);\n"
       << "  printf(\", \\\"median_s\\\": %.9e, \\\"min_s\\\": %.9e, \\\"reps\\\": %d, "
          "\\\"h2d_s\\\": %.9e, \\\"d2h_s\\\": %.9e}\\n\", median, times[0], reps, h2d, d2h);\n"
       << "  return 0;\n}\n";

@@ -286,20 +286,21 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
       << "  (void)f2s_terms;\n";
   out << "  " << reference_fn << "(&r, tune, 1);\n";
   out << "  " << variant_fn << "(&a, tune, threads);\n";
-  out << "  double f2s_err = 0, f2s_e;\n";
+  // f2s__: no grid's f2s_<name> starts so, as Fortran names begin with a letter.
+  out << "  double f2s__err = 0, f2s__e;\n";
   for (const auto &[n, t] : written_grids)
-    out << "  f2s_e = f2s_max_rel_err(f2s_" << n << ", f2s_" << n << "_ref, f2s_" << n << "_n, "
+    out << "  f2s__e = f2s_max_rel_err(f2s_" << n << ", f2s_" << n << "_ref, f2s_" << n << "_n, "
         << type_code(t) << ");\n"
-        << "  if (!(f2s_e <= f2s_err))\n    f2s_err = f2s_e;\n";
+        << "  if (!(f2s__e <= f2s__err))\n    f2s__err = f2s__e;\n";
   out << "  int f2s_reduction_bad = 0;\n  double f2s_reduction_err = 0;\n";
   out << print_c_reduction_check(original, "a", "r", "f2s_terms");
   // The grids must agree within the tolerance, the reductions within theirs;
   // the error reported is the largest of both.
-  out << "  const int f2s_grids_bad = !(f2s_err <= f2s_tolerance);\n"
-      << "  if (!(f2s_reduction_err <= f2s_err))\n    f2s_err = f2s_reduction_err;\n";
+  out << "  const int f2s_grids_bad = !(f2s__err <= f2s_tolerance);\n"
+      << "  if (!(f2s_reduction_err <= f2s__err))\n    f2s__err = f2s_reduction_err;\n";
   out << "  if (f2s_grids_bad || f2s_reduction_bad) {\n"
       << "    printf(\"F2S-RESULT {\\\"verified\\\": false, \\\"max_rel_err\\\": \");\n"
-      << "    f2s_print_error(f2s_err);\n    printf(\"}\\n\");\n    return 0;\n  }\n";
+      << "    f2s_print_error(f2s__err);\n    printf(\"}\\n\");\n    return 0;\n  }\n";
   out << "  " << variant_fn << "(&a, tune, threads); /* warm-up */\n";
   out << "  double *times = malloc(sizeof(double) * (size_t)reps);\n"
       << "  for (int rep = 0; rep < reps; ++rep) {\n"
@@ -310,7 +311,7 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
       << "  double median = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / "
          "2]);\n"
       << "  printf(\"F2S-RESULT {\\\"verified\\\": true, \\\"max_rel_err\\\": \");\n"
-      << "  f2s_print_error(f2s_err);\n"
+      << "  f2s_print_error(f2s__err);\n"
       << "  printf(\", \\\"median_s\\\": %.9e, \\\"min_s\\\": %.9e, \\\"reps\\\": %d}\\n\", "
          "median, "
          "times[0], reps);\n"

@@ -165,8 +165,8 @@ private:
   const fp::LoopControl::Bounds &loop_bounds(const fp::DoConstruct &d) const;
   const fp::DoConstruct *only_do(const fp::Block &b) const;
   Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
-  Expr lower_colour_start(const fp::Expr &lower, const std::string &loop_var,
-                          const SourceLoc &step_loc);
+  /// The start of the red-black form, or null when `lower` is not `lo + MOD(e, 2)`.
+  Expr lower_colour_start(const fp::Expr &lower, const std::string &loop_var);
   Expr lower_bound(const fp::Expr &e, const std::string &loop_var);
 
   // Statements ---------------------------------------------------------------
@@ -206,6 +206,15 @@ private:
   const StencilDirective &directive_;
 
   std::vector<std::string> loop_vars_; ///< outermost first
+  /// A loop `do i = lo, hi, s` with s > 1 becomes a loop over the trip
+  /// counter t = 0, 1, ... (kept under the name `i`), and the source's `i`
+  /// reads as s*t + lo: back ends see unit steps only, and subscripts stay
+  /// affine with constant offsets because lo is a constant.
+  struct Stride {
+    int64_t step = 1;
+    int64_t lo = 0;
+  };
+  std::map<std::string, Stride> strides_;
   /// Set while lowering loop bounds and array bounds: the expression is
   /// evaluated once, before the nest, so it may not depend on the loops.
   std::optional<std::string> bound_of_;
@@ -215,6 +224,8 @@ private:
   /// declared name in argument order.
   mutable std::map<std::string, Decl> implicit_;
   static constexpr int kImplicitOrder = 1 << 24;
+  /// The largest factor of a loop variable in a subscript, `8*i + o`.
+  static constexpr int64_t kMaxFactor = 8;
   std::vector<Variable> temps_;
   /// Scalars assigned anywhere in the region: temporaries private to a
   /// point, whatever the order of their reads and writes (whether each read
@@ -319,6 +330,9 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   k.procedure = proc.name;
   k.loc = directive_.loc;
   k.body = lower_nest(nest, 0);
+  for (const std::string &v : loop_vars_)
+    if (auto st = strides_.find(v); st != strides_.end())
+      k.strides.push_back(SourceStride{v, st->second.step, st->second.lo});
   k.temps = temps_;
   // A scalar reduced over the nest is not private to a point: its value
   // before the nest is the starting value and its value after is the result,
@@ -407,38 +421,66 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
   const auto &bounds = loop_bounds(d);
   SourceLoc loc = at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source);
   const std::string &var = loop_vars_[level];
+  bool innermost = level + 1 == nest.size();
+  int64_t step = 1;
   if (bounds.step) {
+    const fp::Expr &step_expr = bounds.step->thing.value();
+    Expr s = fold_constants(lower_bound(step_expr, var));
+    if (!as<IntImm>(s) || as<IntImm>(s)->value < 1)
+      fail(at(step_expr.source), "The step of the DO loop over '" + var +
+                                     "' must be a positive INTEGER constant in a " + kRegion);
+    step = as<IntImm>(s)->value;
     // The red-black form of the innermost loop, `do i = lo + mod(e, 2), hi, 2`,
     // is the colour test `mod(i - (lo + mod(e, 2)), 2) == 0` on every i from
     // lo to hi: the same points whenever MOD(e, 2) is not negative (for a
     // negative odd e, Fortran's loop would also visit lo - 1).
-    const fp::Expr &step = bounds.step->thing.value();
-    const auto *two = as<IntImm>(lower_bound(step, var));
-    if (two && two->value == 2 && level + 1 == nest.size()) {
-      Expr start = lower_colour_start(bounds.lower.thing.value(), var, at(step.source));
-      Expr lo = as<Binary>(start)->a;
-      Expr hi = lower_bound(bounds.upper.thing.value(), var);
-      Expr i = Var::make(var, Type::Int32, loc);
-      Expr even = Binary::make(
-          BinaryOp::Eq,
-          Call::make(Intrinsic::Mod,
-                     {Binary::make(BinaryOp::Sub, i, start, loc), IntImm::make(2, loc)}, loc),
-          IntImm::make(0, loc), loc);
-      Stmt body = IfThenElse::make(even, lower_block(std::get<fp::Block>(d.t), loc), nullptr, loc);
-      return For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc);
-    }
+    if (step == 2)
+      if (Expr start = lower_colour_start(bounds.lower.thing.value(), var)) {
+        if (!innermost)
+          fail(at(step_expr.source), "The red-black form 'DO " + var +
+                                         " = lo + MOD(e, 2), hi, 2' is allowed only on the "
+                                         "innermost loop of a " +
+                                         kRegion);
+        Expr lo = as<Binary>(start)->a;
+        Expr hi = lower_bound(bounds.upper.thing.value(), var);
+        Expr i = Var::make(var, Type::Int32, loc);
+        Expr even = Binary::make(
+            BinaryOp::Eq,
+            Call::make(Intrinsic::Mod,
+                       {Binary::make(BinaryOp::Sub, i, start, loc), IntImm::make(2, loc)}, loc),
+            IntImm::make(0, loc), loc);
+        Stmt body =
+            IfThenElse::make(even, lower_block(std::get<fp::Block>(d.t), loc), nullptr, loc);
+        return For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc);
+      }
   }
   Expr lo = lower_bound(bounds.lower.thing.value(), var);
   Expr hi = lower_bound(bounds.upper.thing.value(), var);
-  if (bounds.step) {
-    const fp::Expr &step = bounds.step->thing.value();
-    Expr s = lower_bound(step, var);
-    const auto *one = as<IntImm>(s);
-    if (!one || one->value != 1)
-      fail(at(step.source), "The DO loop over '" + var + "' must have a step of 1 in a " + kRegion);
+  if (step != 1) {
+    // `do i = lo, hi, s` runs max((hi - lo + s)/s, 0) times (Fortran's trip
+    // count); the counter t = 0 .. (hi - lo + s)/s - 1 runs as often, also
+    // when hi < lo, as the division truncates toward zero in C, CUDA and
+    // Fortran alike. The source's i is s*t + lo, which stays a subscript
+    // with a constant offset only for a constant lo.
+    const fp::Expr &lower = bounds.lower.thing.value();
+    Expr first = fold_constants(lo);
+    if (!as<IntImm>(first))
+      fail(at(lower.source), "The DO loop over '" + var + "' has a step of " +
+                                 std::to_string(step) + ", so its lower bound '" +
+                                 text_of(lower.source) + "' must be an INTEGER constant in a " +
+                                 kRegion);
+    int64_t start = as<IntImm>(first)->value, shift = step - start;
+    Expr span = shift == 0 ? hi
+                           : Binary::make(shift > 0 ? BinaryOp::Add : BinaryOp::Sub, hi,
+                                          IntImm::make(shift > 0 ? shift : -shift, loc), loc);
+    hi =
+        Binary::make(BinaryOp::Sub, Binary::make(BinaryOp::Div, span, IntImm::make(step, loc), loc),
+                     IntImm::make(1, loc), loc);
+    lo = IntImm::make(0, loc);
+    strides_[var] = Stride{step, start};
   }
   Stmt body;
-  if (level + 1 < nest.size()) {
+  if (!innermost) {
     body = lower_nest(nest, level + 1);
   } else {
     body = lower_block(std::get<fp::Block>(d.t), loc);
@@ -449,16 +491,10 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
 /// `lo + mod(e, 2)` (or `mod(e, 2) + lo`) as the start of a stride-2 loop,
 /// with lo free of the loops and e an INTEGER expression of the outer loop
 /// variables and the region's scalars.
-Expr RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string &loop_var,
-                                        const SourceLoc &step_loc) {
-  auto refuse = [&]() -> Expr {
-    fail(step_loc, "The DO loop over '" + loop_var + "' must have a step of 1 in a " + kRegion +
-                       ", or a step of 2 in the red-black form 'DO " + loop_var +
-                       " = lo + MOD(e, 2), hi, 2'");
-  };
+Expr RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string &loop_var) {
   const auto *add = std::get_if<fp::Expr::Add>(&lower.u);
   if (!add)
-    return refuse();
+    return nullptr;
   auto as_mod = [&](const fp::Expr &x) -> const fp::Expr * {
     const auto *f = std::get_if<fc::Indirection<fp::FunctionReference>>(&x.u);
     if (!f)
@@ -485,7 +521,7 @@ Expr RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string
     base = &right;
   }
   if (!e)
-    return refuse();
+    return nullptr;
   Expr lo = lower_bound(*base, loop_var);
   Expr parity = lower_expr(*e);
   struct Check : IRVisitor {
@@ -731,18 +767,20 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
                        "; LOGICAL arrays (masks) may only be read");
   Expr target = lower_grid_ref(*decl, name, subs);
   const auto &index = as<GridRef>(target)->index;
+  // Each loop variable in one subscript, scaled by a nonzero factor: then
+  // distinct points write distinct elements (whether two stores, or a store
+  // and a read, meet across points is ast/Dependence's question).
   std::set<std::string> seen;
-  bool at_point = index.size() == loop_vars_.size();
+  bool one_to_one = index.size() == loop_vars_.size();
   for (const Index &ix : index)
-    at_point = at_point && !ix.var.empty() && ix.coeff == 1 && ix.offset == 0 &&
-               seen.insert(ix.var).second;
-  if (!at_point) {
+    one_to_one = one_to_one && !ix.var.empty() && seen.insert(ix.var).second;
+  if (!one_to_one) {
     std::string vars;
     for (size_t n = loop_vars_.size(); n-- > 0;)
       vars += (vars.empty() ? "'" : n == 0 ? " and '" : ", '") + loop_vars_[n] + "'";
     fail(name_loc, "Assignment to '" + text_of(lhs_text) +
-                       "' is not at the loop point; its subscripts must be the loop variables " +
-                       vars);
+                       "' must have one subscript for each of the loop variables " + vars +
+                       ", so that each point writes its own element");
   }
   Expr value = numeric(rhs);
   return Store::make(grid, index, value, loc);
@@ -928,7 +966,16 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
                     ? "The bounds of the DO loop over '" + *bound_of_ +
                           "' depend on loop variable '" + name + "'"
                     : "'" + name + "' is a loop variable and cannot be used here");
-    return Var::make(name, Type::Int32, loc);
+    Expr v = Var::make(name, Type::Int32, loc);
+    auto stride = strides_.find(name);
+    if (stride == strides_.end())
+      return v;
+    Expr scaled = Binary::make(BinaryOp::Mul, IntImm::make(stride->second.step, loc), v, loc);
+    int64_t lo = stride->second.lo;
+    if (lo == 0)
+      return scaled;
+    return Binary::make(lo > 0 ? BinaryOp::Add : BinaryOp::Sub, scaled,
+                        IntImm::make(lo > 0 ? lo : -lo, loc), loc);
   }
   if (assigned_.count(name)) {
     if (bound_of_ || in_dims_)
@@ -1071,12 +1118,23 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
   std::vector<Index> out;
   for (const fp::Expr *s : subs) {
     auto a = affine(*s);
-    if (!a || (a->coeff != 0 && a->coeff != 1))
+    if (!a)
       fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
-                              "' is not a loop variable plus a constant");
+                              "' is not an integer multiple of a loop variable plus a constant");
+    // Multigrid transfers scale by 2; a larger factor is more likely a
+    // mistake than a stencil, and keeps index arithmetic far from overflow.
+    auto stride = strides_.find(a->var);
+    int64_t factor = a->coeff / (stride == strides_.end() ? 1 : stride->second.step);
+    if (factor < -kMaxFactor || factor > kMaxFactor)
+      fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
+                              "' multiplies loop variable '" + a->var + "' by " +
+                              std::to_string(factor) + "; the factor must be from -" +
+                              std::to_string(kMaxFactor) + " to " + std::to_string(kMaxFactor));
     Index ix;
-    if (a->coeff == 1)
+    if (a->coeff != 0) {
       ix.var = a->var;
+      ix.coeff = a->coeff;
+    }
     ix.offset = a->offset;
     out.push_back(ix);
   }
@@ -1104,8 +1162,12 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
           if (!name)
             return std::nullopt;
           std::string n = text_of(name->source);
-          if (is_loop_var(n))
-            return Affine{n, 1, 0};
+          if (is_loop_var(n)) {
+            auto stride = strides_.find(n);
+            if (stride == strides_.end())
+              return Affine{n, 1, 0};
+            return Affine{n, stride->second.step, stride->second.lo};
+          }
           const Decl *d = lookup(n);
           if (!d || !d->parameter || d->type != Type::Int32)
             return std::nullopt;

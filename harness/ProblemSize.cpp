@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdio>
+#include <optional>
 #include <set>
 
 namespace f2s {
@@ -111,6 +112,27 @@ private:
   const std::map<std::string, std::pair<int64_t, int64_t>> &ranges_;
 };
 
+/// The smallest x >= from for which `holds` is true, when `holds` is false
+/// up to some value and true from there on (a bound that grows with x);
+/// nullopt when it does not hold even at 2^30.
+template <typename Predicate>
+std::optional<int64_t> smallest_reaching(const Predicate &holds, int64_t from) {
+  int64_t hi = from + 1;
+  while (!holds(hi)) {
+    if (hi > (int64_t{1} << 30))
+      return std::nullopt;
+    hi = from + 2 * (hi - from);
+  }
+  if (holds(from))
+    return from;
+  int64_t lo = from; // holds(lo) is false, holds(hi) is true
+  while (hi - lo > 1) {
+    int64_t mid = lo + (hi - lo) / 2;
+    (holds(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
 } // namespace
 
 int64_t ProblemSize::points() const {
@@ -151,10 +173,23 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
       };
       auto h0 = at(0), h1 = at(1);
       int64_t target = *lo + extent - 1;
-      if (!h0 || !h1 || *h1 == *h0 || (target - *h0) % (*h1 - *h0) != 0)
+      std::optional<int64_t> value;
+      if (h0 && h1 && *h1 != *h0 && (target - *h0) % (*h1 - *h0) == 0)
+        value = (target - *h0) / (*h1 - *h0);
+      // A strided loop's counter runs to (hi - lo + s)/s - 1, which is not
+      // affine in hi's variable: take the smallest value that reaches the
+      // target, if the bound grows with it.
+      if (!value || at(*value) != target)
+        value = smallest_reaching(
+            [&](int64_t x) {
+              auto h = at(x);
+              return h && *h >= target;
+            },
+            0);
+      if (!value || at(*value) != target)
         throw UserError(f->loc, "Cannot choose '" + unknown[0] + "' so that the '" + f->var +
                                     "' loop runs " + std::to_string(extent) + " times");
-      size.ints[unknown[0]] = (target - *h0) / (*h1 - *h0);
+      size.ints[unknown[0]] = *value;
     }
     auto hi = eval_int(f->hi, size.ints);
     assert(hi && "the upper bound has no unknowns left");
@@ -189,12 +224,42 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
     if (!v.is_grid() && v.type == Type::Int32 && !size.ints.count(v.name) &&
         !in_bounds.count(v.name))
       size.ints[v.name] = 1;
-  // Other integers that appear only in array bounds are not set by the loops.
-  for (const Variable &v : k.args)
-    if (!v.is_grid() && v.type == Type::Int32 && !size.ints.count(v.name))
+  // Other integers appear only in array bounds, such as the fine grid's
+  // size of a multigrid restriction (`r(0:nf+1)` read at 2*i + 1 for i up to
+  // nc): each is the smallest value that makes every grid it sizes hold the
+  // elements the loops access.
+  for (const Variable &v : k.args) {
+    if (v.is_grid() || v.type != Type::Int32 || size.ints.count(v.name))
+      continue;
+    auto large_enough = [&](int64_t x) {
+      bool sizes_a_grid = false;
+      auto values = size.ints;
+      values[v.name] = x;
+      for (const Variable &g : k.args)
+        for (size_t d = 0; d < g.dims.size(); ++d) {
+          auto e = access.extent.find({g.name, d});
+          const Dim &dim = g.dims[d];
+          auto names = vars_of(dim.lo), more = vars_of(dim.hi);
+          names.insert(names.end(), more.begin(), more.end());
+          if (e == access.extent.end() ||
+              std::find(names.begin(), names.end(), v.name) == names.end())
+            continue;
+          auto lo = eval_int(dim.lo, values), hi = eval_int(dim.hi, values);
+          if (!lo || !hi)
+            return false;
+          sizes_a_grid = true;
+          if (*lo > e->second.first || *hi < e->second.second)
+            return false;
+        }
+      return sizes_a_grid;
+    };
+    auto value = smallest_reaching(large_enough, 0);
+    if (!value)
       throw UserError(v.loc, "Cannot derive a value for '" + v.name +
                                  "' from the loop bounds, so the kernel cannot be tuned; use "
                                  "--no-tune");
+    size.ints[v.name] = *value;
+  }
   BoundsChecker(k, size.ints, ranges).visit(k.body);
 
   int real_index = 0;

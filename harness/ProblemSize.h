@@ -18,7 +18,8 @@ struct ProblemSize {
 
 /// Chooses values of the kernel's integer arguments so that each loop runs
 /// `extents` trips (x first): a variable in a lower bound is set to 1, the
-/// variable in an upper bound is solved for. REAL arguments get fixed values
+/// variable in an upper bound is solved for, and an integer that only sizes
+/// grids gets the smallest value that holds every access. REAL arguments get fixed values
 /// in [0.5, 1.5). Throws UserError when no values can be derived, or when a
 /// grid would be accessed outside its declared bounds at this size (the
 /// harness would crash there, and so would the original).

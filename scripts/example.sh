@@ -8,7 +8,8 @@
 # (3D operators), jacobi1d jacobi2d poisson2d fdtd2d upwind2d gsrb3d (the
 # wider kernel class: 1D and 2D nests, several regions, branches, red-black),
 # laplacian_f77 jacobi3d_f77 heat3d_modern (legacy and modern source forms)
-# and himeno_gosa maxnorm2d (reductions: a residual sum and a max norm).
+# himeno_gosa maxnorm2d (reductions: a residual sum and a max norm) and
+# restrict3d interp3d refine2d (multigrid transfers and stride-2 loops).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:-laplacian}

@@ -12,12 +12,14 @@ namespace f2s {
 namespace {
 
 /// For each grid, the loop variable each dimension is indexed by in every
-/// access (with coefficient 1), or nothing when accesses disagree or use a
-/// constant.
+/// access with one positive factor (c*v + o), or nothing when accesses
+/// disagree or use a constant; and per dimension the factor and the smallest
+/// offset.
 class DimensionVars : public IRVisitor {
 public:
   std::map<std::string, std::vector<std::optional<std::string>>> dims;
   std::map<std::string, std::vector<bool>> mixed;
+  std::map<std::string, std::vector<int64_t>> factor, first_offset;
 
 protected:
   void visit_grid_ref(const GridRef *op) override { record(op->grid, op->index); }
@@ -30,17 +32,24 @@ private:
   void record(const std::string &grid, const std::vector<Index> &index) {
     auto &d = dims[grid];
     auto &m = mixed[grid];
+    auto &c = factor[grid];
+    auto &o = first_offset[grid];
     if (d.empty()) {
       d.resize(index.size());
       m.assign(index.size(), false);
+      c.assign(index.size(), 0);
+      o.assign(index.size(), 0);
     }
     for (size_t i = 0; i < index.size() && i < d.size(); ++i) {
       const Index &ix = index[i];
-      bool plain = !ix.var.empty() && ix.coeff == 1;
-      if (!plain || (d[i] && *d[i] != ix.var))
+      bool plain = !ix.var.empty() && ix.coeff > 0;
+      if (!plain || (d[i] && (*d[i] != ix.var || c[i] != ix.coeff))) {
         m[i] = true;
-      else
-        d[i] = ix.var;
+        continue;
+      }
+      o[i] = d[i] ? std::min(o[i], ix.offset) : ix.offset;
+      d[i] = ix.var;
+      c[i] = ix.coeff;
     }
   }
 };
@@ -106,9 +115,22 @@ Kernel first_touch_kernel(const Kernel &k) {
       if (const For *f = by_dim[d]) {
         // [max(v, glo), min(v, ghi)], widened to glo at the loop's first point
         // and to ghi at its last: min(v - lo, 1) is 0 exactly at the first.
+        // With subscripts c*v + o (multigrid, strided loops) point v owns the
+        // c elements from c*v + o0 (o0 the smallest offset), which tile the
+        // dimension from one point to the next.
         Expr v = Var::make(f->var, Type::Int32);
-        lo = add(glo, mul(min(sub(v, f->lo), IntImm::make(1)), sub(max(v, glo), glo)));
-        hi = sub(ghi, mul(min(sub(f->hi, v), IntImm::make(1)), sub(ghi, min(v, ghi))));
+        Expr first = v, last = v;
+        if (int64_t c = uses.factor[g.name][d]; c != 1) {
+          int64_t o0 = uses.first_offset[g.name][d];
+          auto at = [&](int64_t o) {
+            Expr cv = mul(IntImm::make(c), v);
+            return o < 0 ? sub(cv, IntImm::make(-o)) : o > 0 ? add(cv, IntImm::make(o)) : cv;
+          };
+          first = at(o0);
+          last = at(o0 + c - 1);
+        }
+        lo = add(glo, mul(min(sub(v, f->lo), IntImm::make(1)), sub(max(first, glo), glo)));
+        hi = sub(ghi, mul(min(sub(f->hi, v), IntImm::make(1)), sub(ghi, min(last, ghi))));
       }
       body = For::make(vars[d], lo, hi, IntImm::make(1), LoopExec::Serial, body, g.loc);
     }

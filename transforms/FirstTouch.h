@@ -12,7 +12,9 @@ namespace f2s {
 /// arguments (every grid written), temporaries and loop nest (same
 /// variables, bounds and annotations), whose point body touches, for each
 /// grid, the elements the point owns. Point (i, j, k) owns element (i, j, k)
-/// of a grid whose dimensions those loops index; the first and last points of
+/// of a grid whose dimensions those loops index (elements 2*i + o0 and
+/// 2*i + o0 + 1 where every subscript is 2*i + o, o0 the smallest o, and
+/// likewise for other positive factors); the first and last points of
 /// a loop also own the elements below and above it (the halo planes go to the
 /// thread of the nearest interior plane); a dimension no loop indexes belongs
 /// wholly to each point, and a loop that indexes no dimension of the grid

@@ -91,5 +91,31 @@ end subroutine
   EXPECT_EQ(f.read_bytes, 16);
 }
 
+// Scaled subscripts: a restriction reads 8 fine elements per coarse point
+// (factor 2 along x, two of every two rows and planes), an interpolation
+// reads and writes 8; stride-2 rows (refine2d: every other row, factor 2
+// along x) cost two elements of the one row each point touches.
+TEST(Analysis, CountsTheElementsScaledSubscriptsSpan) {
+  KernelFacts r = analyze(test::example_kernel("restrict3d"));
+  EXPECT_EQ(r.read_bytes, 64);
+  EXPECT_EQ(r.write_bytes, 8);
+  EXPECT_EQ(r.write_allocate_bytes, 8);
+  KernelFacts p = analyze(test::example_kernel("interp3d"));
+  EXPECT_EQ(p.read_bytes, 8 + 64);
+  EXPECT_EQ(p.write_bytes, 64);
+  EXPECT_EQ(p.write_allocate_bytes, 0);
+  KernelFacts s = analyze(test::example_kernel("refine2d"));
+  EXPECT_EQ(s.read_bytes, 16);
+  EXPECT_EQ(s.write_bytes, 16);
+  // Halos in points: the restriction's 2*i - 1 .. 2*i + 1 reach one point
+  // into each neighbour; the interpolation's fine elements are its own (e
+  // reaches i + 1); refine2d's rows j are apart, its x reads reach one point.
+  EXPECT_EQ(r.halo, (std::vector<int64_t>{1, 1, 1}));
+  EXPECT_EQ(r.grid_halo.at("r"), (std::vector<int64_t>{1, 1, 1}));
+  EXPECT_EQ(p.halo, (std::vector<int64_t>{1, 1, 1}));
+  EXPECT_EQ(p.grid_halo.at("u"), (std::vector<int64_t>{0, 0, 0}));
+  EXPECT_EQ(s.halo, (std::vector<int64_t>{1, 0}));
+}
+
 } // namespace
 } // namespace f2s

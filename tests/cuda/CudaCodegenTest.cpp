@@ -142,6 +142,11 @@ INSTANTIATE_TEST_SUITE_P(KernelClass, CudaCodegen,
                          ::testing::Values("jacobi1d", "jacobi2d", "poisson2d", "fdtd2d",
                                            "upwind2d", "gsrb3d"));
 // Reductions: a block tree in shared memory and the partials' array.
+// Multigrid transfers: subscripts 2*i + o in reads and in several stores of
+// one grid, which the point pointers and staging leave to full indexing;
+// and stride-2 loops as unit-step counters.
+INSTANTIATE_TEST_SUITE_P(Multigrid, CudaCodegen,
+                         ::testing::Values("restrict3d", "interp3d", "refine2d"));
 INSTANTIATE_TEST_SUITE_P(Reductions, CudaCodegen, ::testing::Values("maxnorm2d", "himeno_gosa"));
 
 } // namespace f2s

@@ -227,6 +227,11 @@ INSTANTIATE_TEST_SUITE_P(KernelClass, CudaEmulation,
                                            "upwind2d", "gsrb3d"));
 // Reductions over the nest: per-thread partials, a tree per block, the
 // blocks' partials combined on the host, under every mapping.
+// Multigrid transfers: subscripts 2*i + o in reads and in several stores of
+// one grid, which the point pointers and staging leave to full indexing;
+// and stride-2 loops as unit-step counters.
+INSTANTIATE_TEST_SUITE_P(Multigrid, CudaEmulation,
+                         ::testing::Values("restrict3d", "interp3d", "refine2d"));
 INSTANTIATE_TEST_SUITE_P(Reductions, CudaEmulation, ::testing::Values("maxnorm2d", "himeno_gosa"));
 
 } // namespace f2s

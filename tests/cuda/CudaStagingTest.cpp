@@ -5,6 +5,7 @@
 #include "codegen/CudaPrinter.h"
 #include "tests/common/TestUtil.h"
 #include "transforms/CudaMapping.h"
+#include "transforms/CudaPlaneSums.h"
 
 #include <gtest/gtest.h>
 
@@ -83,6 +84,19 @@ TEST(CudaStaging, ChoosesGridsReadAroundThePointWithinTheBudget) {
   // Without a z stream there are no planes to keep.
   Kernel plain = map_cuda(test::example_kernel("star7"), {32, 8, 1, 1, 0});
   EXPECT_TRUE(choose_shared_grids(plain, 48 * 1024).empty());
+}
+
+// Multigrid: the fine grid of a restriction is read at 2*i + o, which no
+// tile of points holds; it is neither staged nor kept in registers, and its
+// reads keep their full index in the CUDA code.
+TEST(CudaStaging, DeclinesGridsReadAtScaledSubscripts) {
+  Kernel r = map_cuda(test::example_kernel("restrict3d"), {32, 8, 1, 1, 16});
+  EXPECT_TRUE(choose_shared_grids(r, 48 * 1024).empty());
+  Kernel cols = pipeline_columns(r);
+  EXPECT_TRUE(cols.register_columns.empty());
+  EXPECT_FALSE(plane_sums_pay(test::example_kernel("restrict3d")));
+  std::string cuda = print_cuda_variant(cols, "cuda_t");
+  EXPECT_NE(cuda.find("r_[(2*i + 1 - f2s_r__lo0)"), std::string::npos) << cuda;
 }
 
 TEST(CudaStaging, StreamKeepsColumnsReadAlongZInRegisters) {

@@ -188,7 +188,11 @@ INSTANTIATE_TEST_SUITE_P(
                       KernelClassExample{"poisson2d", 2}, KernelClassExample{"fdtd2d", 2},
                       KernelClassExample{"upwind2d", 2}, KernelClassExample{"gsrb3d", 3},
                       // Reductions over the nest: a max norm and Himeno's residual sum.
-                      KernelClassExample{"maxnorm2d", 2}, KernelClassExample{"himeno_gosa", 3}),
+                      KernelClassExample{"maxnorm2d", 2}, KernelClassExample{"himeno_gosa", 3},
+                      // Multigrid transfers (subscripts 2*i + o, several stores of one
+                      // grid) and a nest of stride-2 loops.
+                      KernelClassExample{"restrict3d", 3}, KernelClassExample{"interp3d", 3},
+                      KernelClassExample{"refine2d", 2}),
     [](const auto &info) { return info.param.name; });
 
 TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {

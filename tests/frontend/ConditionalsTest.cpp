@@ -112,7 +112,8 @@ TEST(FrontendConditionals, RefusesAStrideTwoLoopThatIsNotRedBlack) {
 end subroutine
 )";
   Diagnostic d = error_of(dir, outer);
-  EXPECT_EQ(d.message, "The DO loop over 'j' must have a step of 1 in a '!$f2s stencil' region");
+  EXPECT_EQ(d.message, "The red-black form 'DO j = lo + MOD(e, 2), hi, 2' is allowed only on the "
+                       "innermost loop of a '!$f2s stencil' region");
   std::string grid = R"(subroutine s(n, a)
   integer :: n, i, j
   real(8) :: a(n, n)

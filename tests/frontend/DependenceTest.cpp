@@ -207,9 +207,92 @@ TEST(Dependence, AcceptsAScalarAssignedOnEveryPath) {
 
 TEST(Dependence, RefusesASubscriptThatIsNotAffine) {
   std::string src = nest3("        u(i, j, k) = f(idx(i), j, k)");
-  expect_refusal(src, "Subscript 'idx(i)' of 'f' is not a loop variable plus a constant", "idx(i)");
-  expect_refusal(nest3("        u(i, j, k) = f(i*j, j, k)"),
-                 "Subscript 'i*j' of 'f' is not a loop variable plus a constant", "i*j");
+  expect_refusal(
+      src,
+      "Subscript 'idx(i)' of 'f' is not an integer multiple of a loop variable plus a constant",
+      "idx(i)");
+  expect_refusal(
+      nest3("        u(i, j, k) = f(i*j, j, k)"),
+      "Subscript 'i*j' of 'f' is not an integer multiple of a loop variable plus a constant",
+      "i*j");
+}
+
+/// A 3D restriction or interpolation: coarse e and fine u, w.
+std::string multigrid3(const std::string &body) {
+  return R"(subroutine s(n, e, u, w)
+  implicit none
+  integer :: n, i, j, k
+  real(8) :: e(0:n+1, 0:n+1, 0:n+1), u(0:2*n+1, 0:2*n+1, 0:2*n+1), w(0:2*n+1, 0:2*n+1, 0:2*n+1)
+  !$f2s stencil
+  do k = 0, n
+    do j = 0, n
+      do i = 0, n
+)" + body +
+         R"(
+      end do
+    end do
+  end do
+end subroutine
+)";
+}
+
+TEST(Dependence, AcceptsMultigridTransfers) {
+  EXPECT_FALSE(find_dependence(test::example_kernel("restrict3d")));
+  EXPECT_FALSE(find_dependence(test::example_kernel("interp3d")));
+  EXPECT_FALSE(find_dependence(test::example_kernel("refine2d")));
+  // Stores at distinct residues never meet; reading a residue nobody writes
+  // is safe; the same element read and written by one point is too.
+  EXPECT_TRUE(accepted(multigrid3(R"(
+        u(2*i, 2*j, 2*k) = u(2*i, 2*j, 2*k) + e(i, j, k)
+        u(2*i+1, 2*j, 2*k) = w(4*i, j, k) + u(2*i+3, 2*j-1, 2*k))")));
+}
+
+TEST(Dependence, RefusesStoresThatMeetAcrossPoints) {
+  std::string src = multigrid3(R"(
+        u(2*i, 2*j, 2*k) = e(i, j, k)
+        u(2*i+2, 2*j, 2*k) = e(i+1, j, k))");
+  expect_refusal(src,
+                 "'u' is written at (2*i,2*j,2*k) by one point and at (2*i+2,2*j,2*k) by "
+                 "another, so the result depends on the loop order",
+                 "u(2*i+2");
+}
+
+TEST(Dependence, RefusesAReadOfAnElementAnotherPointWrites) {
+  std::string src = multigrid3(R"(
+        u(2*i, 2*j, 2*k) = u(2*i+2, 2*j, 2*k) + e(i, j, k))");
+  expect_refusal(src,
+                 "'u' is written at (2*i,2*j,2*k) and read at (2*i+2,2*j,2*k) in the same "
+                 "sweep, so the result depends on the loop order",
+                 "u(2*i+2");
+  // Another factor: u(i, ...) is u(2*i, ...) of the point at i/2.
+  expect_refusal(multigrid3("        u(2*i, 2*j, 2*k) = u(i, 2*j, 2*k)"),
+                 "'u' is written at (2*i,2*j,2*k) and read at (i,2*j,2*k) in the same sweep, so "
+                 "the result depends on the loop order",
+                 "u(i, 2");
+  // A fixed plane meets the stores of the points on it.
+  expect_refusal(multigrid3("        u(2*i, 2*j, 2*k) = u(2*i, 2*j, 4)"),
+                 "'u' is written at (2*i,2*j,2*k) and read at (2*i,2*j,4) in the same sweep, so "
+                 "the result depends on the loop order",
+                 "u(2*i, 2*j, 4)");
+}
+
+TEST(Dependence, StridedLoopsMeetAtTheirOwnPointsOnly) {
+  // do i = 2, n-1, 2 writes even i and reads odd i: independent. Messages
+  // speak of the source's i, not of the loop's trip counter.
+  EXPECT_FALSE(find_dependence(test::example_kernel("refine2d")));
+  std::string src = R"(subroutine s(n, u)
+  integer :: n, i
+  real(8) :: u(0:n+1)
+  !$f2s stencil
+  do i = 2, n - 1, 2
+    u(i) = u(i-2) + u(i+1)
+  end do
+end subroutine
+)";
+  expect_refusal(src,
+                 "'u' is written at (i) and read at (i-2) in the same sweep, so the result "
+                 "depends on the loop order",
+                 "u(i-2)");
 }
 
 TEST(Dependence, RefusesAnUnknownFunctionOrProcedure) {

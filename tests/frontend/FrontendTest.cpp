@@ -2,6 +2,7 @@
 // in the IR, and the user error for each construct that is rejected.
 #include "FrontendTestUtil.h"
 
+#include "ast/Evaluate.h"
 #include "ast/IRPrinter.h"
 
 #include <gtest/gtest.h>
@@ -543,6 +544,85 @@ end subroutine
                                             "}\n");
 }
 
+// A step s > 1 becomes a counter t from 0 with Fortran's trip count
+// (hi - lo + s)/s, and the loop variable reads as s*t + lo everywhere: in
+// subscripts (scaled and shifted) and in expressions.
+TEST(FrontendLowering, StridedLoopsBecomeUnitStepCounters) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(subroutine s(n, a, b)
+  integer, parameter :: two = 2
+  integer :: n, i, j
+  real(8) :: a(0:2*n+1, 0:n+1), b(0:2*n+1, 0:n+1)
+  !$f2s stencil
+  do j = -1, n, 3
+    do i = 2, n - 1, two
+      b(i, j+1) = a(2*i - 1, j) + i*j
+    end do
+  end do
+end subroutine
+)");
+  EXPECT_EQ(print_stmt(kernels.at(0).body),
+            "for j = 0, (n + 4)/3 - 1 {\n"
+            "  for i = 0, (n - 1)/2 - 1 {\n"
+            "    b(2*i + 2, 3*j) = a(4*i + 3, 3*j - 1) + (2*i + 2)*(3*j - 1)\n"
+            "  }\n"
+            "}\n");
+  std::string ir = print_kernel(kernels.at(0));
+  EXPECT_NE(ir.find("  source j = 3*j - 1\n  source i = 2*i + 2\n"), std::string::npos) << ir;
+}
+
+// The counter's last value is -1 or below whenever hi < lo, also when
+// hi - lo + s is negative (the division truncates toward zero): the lowered
+// loop runs as often as Fortran's for every start, end and step.
+TEST(FrontendLowering, StridedLoopTripCounts) {
+  TempDir dir;
+  for (int step : {2, 3, 5})
+    for (int lo = -4; lo <= 4; ++lo) {
+      auto kernels = lower_text(dir, "subroutine s(n, a)\n"
+                                     "  integer :: n, i\n"
+                                     "  real(8) :: a(-9:99)\n"
+                                     "  !$f2s stencil\n"
+                                     "  do i = " +
+                                         std::to_string(lo) + ", n, " + std::to_string(step) +
+                                         "\n"
+                                         "    a(i) = 1d0\n"
+                                         "  end do\n"
+                                         "end subroutine\n");
+      const For *f = as<For>(kernels.at(0).body);
+      ASSERT_TRUE(f);
+      for (int64_t hi = -12; hi <= 12; ++hi) {
+        int64_t fortran = 0;
+        for (int64_t i = lo; i <= hi; i += step)
+          ++fortran;
+        auto first = eval_int(f->lo, {{"n", hi}}), last = eval_int(f->hi, {{"n", hi}});
+        ASSERT_TRUE(first && last);
+        EXPECT_EQ(std::max<int64_t>(*last - *first + 1, 0), fortran)
+            << "do i = " << lo << ", " << hi << ", " << step;
+      }
+    }
+}
+
+// Multigrid transfers: a coarse point reads and writes fine elements at
+// 2*i + o; several stores of one grid are allowed.
+TEST(FrontendLowering, ScaledSubscriptsInReadsAndStores) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(subroutine s(n, e, u)
+  integer :: n, i
+  real(8) :: e(0:n+1), u(0:2*n+1)
+  !$f2s stencil
+  do i = 0, n
+    u(2*i) = u(2*i) + e(i)
+    u(2*i+1) = u(i+i+1) + 0.5d0*(e(i) + e(i+1))
+  end do
+end subroutine
+)");
+  EXPECT_EQ(print_stmt(kernels.at(0).body), "for i = 0, n {\n"
+                                            "  u(2*i) = u(2*i) + e(i)\n"
+                                            "  u(2*i + 1) = u(2*i + 1) + 0.5d0*(e(i) + e(i + 1))\n"
+                                            "}\n");
+  EXPECT_FALSE(find_dependence(kernels.at(0)));
+}
+
 TEST(FrontendLowering, SeveralRegionsInSeveralProcedures) {
   TempDir dir;
   auto kernels = lower_text(dir, R"(module m
@@ -710,22 +790,29 @@ TEST(FrontendErrors, OtherStatement) {
 }
 
 TEST(FrontendErrors, ProductOfLoopVariablesSubscript) {
-  expect_error(kernel_2d("a(i*j, j)"),
-               "Subscript 'i*j' of 'a' is not a loop variable plus a constant", "i*j");
+  expect_error(
+      kernel_2d("a(i*j, j)"),
+      "Subscript 'i*j' of 'a' is not an integer multiple of a loop variable plus a constant",
+      "i*j");
 }
 
-TEST(FrontendErrors, ScaledLoopVariableSubscript) {
-  expect_error(kernel_2d("a(i, 2*j)"),
-               "Subscript '2*j' of 'a' is not a loop variable plus a constant", "2*j");
+TEST(FrontendErrors, LargeFactorSubscript) {
+  expect_error(kernel_2d("a(i, 9*j - 1)"),
+               "Subscript '9*j - 1' of 'a' multiplies loop variable 'j' by 9; the factor must be "
+               "from -8 to 8",
+               "9*j");
 }
 
 TEST(FrontendErrors, IndirectSubscript) {
-  expect_error(kernel_2d("a(idx(i), j)", "  integer :: idx(n)\n"),
-               "Subscript 'idx(i)' of 'a' is not a loop variable plus a constant", "idx(i),");
+  expect_error(
+      kernel_2d("a(idx(i), j)", "  integer :: idx(n)\n"),
+      "Subscript 'idx(i)' of 'a' is not an integer multiple of a loop variable plus a constant",
+      "idx(i),");
 }
 
 TEST(FrontendErrors, VariableSubscript) {
-  expect_error(kernel_2d("a(i, n)"), "Subscript 'n' of 'a' is not a loop variable plus a constant",
+  expect_error(kernel_2d("a(i, n)"),
+               "Subscript 'n' of 'a' is not an integer multiple of a loop variable plus a constant",
                "n)\n", 2);
 }
 
@@ -781,22 +868,46 @@ end subroutine
                "a(1, j)");
 }
 
-TEST(FrontendErrors, NonUnitStep) {
-  const std::string src = R"(subroutine s(n, a)
-  integer :: n, i, j
+TEST(FrontendErrors, StepThatIsNotAPositiveConstant) {
+  const std::string src = R"(subroutine s(n, m, a)
+  integer :: n, m, i, j
   real :: a(n, n)
   !$f2s stencil
   do j = 1, n
-    do i = 1, n, 2
+    do i = 1, n, m
       a(i, j) = 0.0
     end do
   end do
 end subroutine
 )";
   expect_error(src,
-               "The DO loop over 'i' must have a step of 1 in a '!$f2s stencil' region, or a "
-               "step of 2 in the red-black form 'DO i = lo + MOD(e, 2), hi, 2'",
-               "2\n");
+               "The step of the DO loop over 'i' must be a positive INTEGER constant in a "
+               "'!$f2s stencil' region",
+               "m\n");
+  std::string down = src;
+  down.replace(down.find("1, n, m"), 7, "n, 1, -1");
+  expect_error(down,
+               "The step of the DO loop over 'i' must be a positive INTEGER constant in a "
+               "'!$f2s stencil' region",
+               "-1\n");
+}
+
+TEST(FrontendErrors, StridedLoopWithAVariableLowerBound) {
+  const std::string src = R"(subroutine s(n, m, a)
+  integer :: n, m, i, j
+  real :: a(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = m, n, 2
+      a(i, j) = 0.0
+    end do
+  end do
+end subroutine
+)";
+  expect_error(src,
+               "The DO loop over 'i' has a step of 2, so its lower bound 'm' must be an INTEGER "
+               "constant in a '!$f2s stencil' region",
+               "m, n");
 }
 
 TEST(FrontendErrors, FourLoops) {
@@ -852,18 +963,22 @@ end subroutine
                "m(2)", 2);
 }
 
-TEST(FrontendErrors, StoreNotAtLoopPoint) {
-  expect_error(kernel_2d("0\n      b(i+1, j) = a(i, j)"),
-               "Assignment to 'b(i+1, j)' is not at the loop point; its subscripts must be the "
-               "loop variables 'i' and 'j'",
-               "b(i+1");
+TEST(FrontendErrors, StoreAtAFixedElement) {
+  expect_error(kernel_2d("0\n      b(1, j) = a(i, j)"),
+               "Assignment to 'b(1, j)' must have one subscript for each of the loop variables "
+               "'i' and 'j', so that each point writes its own element",
+               "b(1");
 }
 
 TEST(FrontendErrors, StoreWithRepeatedLoopVariable) {
   expect_error(kernel_2d("0\n      b(i, i) = a(i, j)"),
-               "Assignment to 'b(i, i)' is not at the loop point; its subscripts must be the "
-               "loop variables 'i' and 'j'",
+               "Assignment to 'b(i, i)' must have one subscript for each of the loop variables "
+               "'i' and 'j', so that each point writes its own element",
                "b(i, i)");
+  expect_error(kernel_2d("0\n      b(i, 0*j + 1) = a(i, j)"),
+               "Assignment to 'b(i, 0*j + 1)' must have one subscript for each of the loop "
+               "variables 'i' and 'j', so that each point writes its own element",
+               "b(i, 0");
 }
 
 TEST(FrontendErrors, RankDiffersFromNestDepth) {

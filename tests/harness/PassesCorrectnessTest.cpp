@@ -172,6 +172,21 @@ TEST(PassesCorrectness, RedBlackGaussSeidel) {
   expect_all_verified(test::example_kernel("gsrb3d"), kSizes3D);
 }
 
+// Multigrid transfers: reads at 2*i + o (no row pointer or prefetch row
+// for a scaled x), several stores of one grid at 2*i and 2*i + 1 (no
+// streaming), and stride-2 loops normalised to unit-step counters.
+TEST(PassesCorrectness, MultigridRestriction) {
+  expect_all_verified(test::example_kernel("restrict3d"), kSizes3D);
+}
+
+TEST(PassesCorrectness, MultigridInterpolation) {
+  expect_all_verified(test::example_kernel("interp3d"), kSizes3D);
+}
+
+TEST(PassesCorrectness, StridedLoops) {
+  expect_all_verified(test::example_kernel("refine2d"), {{13, 7}, {1, 1}, {37, 11}});
+}
+
 TEST(PassesCorrectness, Branches2D) {
   std::vector<Kernel> ks =
       lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/branches2d.f90");

@@ -193,18 +193,48 @@ TEST(ProblemSize, GivesIntegersOnlyThePointReadsTheValueOne) {
   ProblemSize p = problem_size_for(k, {9, 8, 7});
   EXPECT_EQ(p.ints.at("color"), 1);
   EXPECT_EQ(p.scalar_values[3], "1"); // nx, ny, nz, color, h2
-  // An integer that sizes an array but no loop still has no value.
+  // An integer that sizes an array but no loop gets the smallest value
+  // that holds the accesses, and none when no value does.
   test::ScratchDir dir;
   Kernel sized = test::lower_text(dir, R"(subroutine s(n, m, a, b)
   integer :: n, m, i
-  real(8) :: a(n + m), b(n)
+  real(8) :: a(n + m - 3), b(n)
   !$f2s stencil
   do i = 1, n
     b(i) = 2d0*a(i)
   end do
 end subroutine
 )");
-  EXPECT_THROW(problem_size_for(sized, {10}), UserError);
+  EXPECT_EQ(problem_size_for(sized, {10}).ints.at("m"), 3);
+  Kernel unsizable = test::lower_text(dir, R"(subroutine s(n, m, a, b)
+  integer :: n, m, i
+  real(8) :: a(m + 2:n), b(n)
+  !$f2s stencil
+  do i = 1, n
+    b(i) = 2d0*a(i)
+  end do
+end subroutine
+)",
+                                      "unsizable.f90");
+  EXPECT_THROW(problem_size_for(unsizable, {10}), UserError);
+}
+
+// Multigrid: the fine grid's size nf is in array bounds only, and becomes
+// the smallest that holds r(2*nc + 1); stride-2 loops count trips, so their
+// bounds are solved through the division.
+TEST(ProblemSize, SizesFineGridsAndStridedLoops) {
+  ProblemSize r = problem_size_for(test::example_kernel("restrict3d"), {5, 4, 3});
+  EXPECT_EQ(r.ints.at("nc1"), 5);
+  EXPECT_EQ(r.ints.at("nf1"), 10);
+  EXPECT_EQ(r.ints.at("nf2"), 8);
+  EXPECT_EQ(r.ints.at("nf3"), 6);
+  ProblemSize p = problem_size_for(test::example_kernel("interp3d"), {5, 4, 3});
+  EXPECT_EQ(p.ints.at("nc1"), 4); // do i = 0, nc1
+  EXPECT_EQ(p.ints.at("nf1"), 8); // u(2*nc1 + 1) is u(nf1 + 1) at most
+  ProblemSize s = problem_size_for(test::example_kernel("refine2d"), {5, 4});
+  EXPECT_EQ(s.ints.at("nx"), 11); // do i = 2, nx - 1, 2: 5 trips
+  EXPECT_EQ(s.ints.at("ny"), 7);  // do j = 1, ny, 2: 4 trips
+  EXPECT_EQ(s.extents, (std::vector<int64_t>{5, 4}));
 }
 
 TEST(ProblemSize, SolvesInteriorLoopsAndRefusesOutOfBoundsAccess) {

@@ -121,6 +121,42 @@ TEST(ThreadBlocking, NeedsChunkingFirst) {
                std::invalid_argument);
 }
 
+// Multigrid: where every subscript of a dimension is 2*i + o, point i owns
+// elements 2*i + o0 and 2*i + o0 + 1 (o0 the smallest o), and the first and
+// last points the rest: each element of the fine grid is touched by exactly
+// one point, near the point that computes it.
+TEST(FirstTouch, ScaledSubscriptsTileTheGrid) {
+  test::ScratchDir dir;
+  Kernel k = first_touch_kernel(test::lower_text(dir, R"(subroutine s(n, nf, r, rc)
+  integer :: n, nf, i
+  real(8) :: r(0:nf+1), rc(0:n+1)
+  !$f2s stencil
+  do i = 1, n
+    rc(i) = 0.25d0*r(2*i-1) + 0.5d0*r(2*i) + 0.25d0*r(2*i+1)
+  end do
+end subroutine
+)"));
+  const For *loop = as<For>(k.body);
+  ASSERT_TRUE(loop);
+  const For *touch = nullptr;
+  for (const Stmt &s : as<Block>(loop->body)->stmts)
+    if (const Store *st = as<Store>(as<For>(s)->body); st && st->grid == "r")
+      touch = as<For>(s);
+  ASSERT_TRUE(touch);
+  EXPECT_EQ(print_expr(touch->lo), "0 + min(i - 1, 1)*(max(2*i - 1, 0) - 0)");
+  for (int64_t n : {1, 2, 5}) {
+    std::map<int64_t, int> touched;
+    for (int64_t i = 1; i <= n; ++i) {
+      std::map<std::string, int64_t> at = {{"n", n}, {"nf", 2 * n + 1}, {"i", i}};
+      for (int64_t e = *eval_int(touch->lo, at); e <= *eval_int(touch->hi, at); ++e)
+        ++touched[e];
+    }
+    EXPECT_EQ(touched.size(), static_cast<size_t>(2 * n + 3)) << n; // 0 .. nf + 1
+    for (const auto &[element, times] : touched)
+      EXPECT_EQ(times, 1) << "element " << element << " at n = " << n;
+  }
+}
+
 TEST(FirstTouch, TouchesEachElementAtThePointThatOwnsIt) {
   test::ScratchDir dir;
   Kernel k = first_touch_kernel(test::lower_text(dir, kJacobi2D));

@@ -1,0 +1,37 @@
+! Restricts a random fine-grid residual with the original subroutine and
+! with the f2stencil library procedure and reports the largest relative
+! difference. The fine grid has nf = 2*nc + 1 interior points per axis.
+!   usage: restrict3d_check [nc1 nc2 nc3]     (default 40 31 24)
+program restrict3d_check
+  use f2s_restrict3d, only: restrict3d
+  implicit none
+  integer :: nc1 = 40, nc2 = 31, nc3 = 24, nf1, nf2, nf3
+  real(8), allocatable :: r(:,:,:), ref(:,:,:), out(:,:,:)
+  real(8) :: err
+  character(len=32) :: arg
+
+  if (command_argument_count() == 3) then
+    call get_command_argument(1, arg); read (arg, *) nc1
+    call get_command_argument(2, arg); read (arg, *) nc2
+    call get_command_argument(3, arg); read (arg, *) nc3
+  end if
+  nf1 = 2*nc1 + 1
+  nf2 = 2*nc2 + 1
+  nf3 = 2*nc3 + 1
+  allocate(r(0:nf1+1, 0:nf2+1, 0:nf3+1))
+  allocate(ref(0:nc1+1, 0:nc2+1, 0:nc3+1), out(0:nc1+1, 0:nc2+1, 0:nc3+1))
+  call random_number(r)
+  call random_number(ref)
+  out = ref
+
+  call restrict(nc1, nc2, nc3, nf1, nf2, nf3, r, ref)
+  call restrict3d(nc1, nc2, nc3, nf1, nf2, nf3, r, out)
+
+  err = maxval(abs(out - ref)) / maxval(abs(ref))
+  print '(a, 3i6, a, es10.3)', 'restrict3d', nc1, nc2, nc3, ': largest relative difference ', err
+  if (err > 1d-12) then
+    print '(a)', 'FAILED'
+    stop 1
+  end if
+  print '(a)', 'PASSED'
+end program restrict3d_check
