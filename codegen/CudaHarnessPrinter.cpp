@@ -138,31 +138,31 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
   for (const Variable &v : original.args) {
     if (!v.is_grid())
       continue;
-    std::string n = c_name(v.name), t = c_type(v.type), cnt = "f2s_" + n + "_n";
+    std::string n = c_name(v.name), h = harness_name(original, v.name), t = c_type(v.type),
+                cnt = h + "_n";
     out << "  size_t " << cnt << " = 1;\n";
     for (int dim = 0; dim < v.rank(); ++dim) {
       std::string ext = "((long)(" + print_c_expr(original, v.dims[dim].hi) + ") - (long)(" +
                         print_c_expr(original, v.dims[dim].lo) + ") + 1)";
       out << "  " << cnt << " *= (size_t)(" << ext << " > 0 ? " << ext << " : 0);\n";
     }
-    out << "  " << t << " *f2s_" << n << " = f2s_new_grid<" << t << ">(" << cnt << ", " << grid_id++
+    out << "  " << t << " *" << h << " = f2s_new_grid<" << t << ">(" << cnt << ", " << grid_id++
         << (v.type == Type::Bool ? ", true" : "") << ");\n"
-        << "  a." << n << " = r." << n << " = f2s_" << n << ";\n";
+        << "  a." << n << " = r." << n << " = " << h << ";\n";
     if (written.count(v.name))
-      out << "  " << t << " *f2s_" << n << "_ref = (" << t << " *)malloc(" << cnt << " * sizeof("
-          << t << ") + 1);\n"
-          << "  memcpy(f2s_" << n << "_ref, f2s_" << n << ", " << cnt << " * sizeof(" << t
-          << "));\n"
-          << "  r." << n << " = f2s_" << n << "_ref;\n";
-    out << "  " << t << " *f2s_" << n << "_dev = NULL;\n"
-        << "  f2s_cuda_check(cudaMalloc((void **)&f2s_" << n << "_dev, " << cnt << " * sizeof(" << t
+      out << "  " << t << " *" << h << "_ref = (" << t << " *)malloc(" << cnt << " * sizeof(" << t
+          << ") + 1);\n"
+          << "  memcpy(" << h << "_ref, " << h << ", " << cnt << " * sizeof(" << t << "));\n"
+          << "  r." << n << " = " << h << "_ref;\n";
+    out << "  " << t << " *" << h << "_dev = NULL;\n"
+        << "  f2s_cuda_check(cudaMalloc((void **)&" << h << "_dev, " << cnt << " * sizeof(" << t
         << ") + 1), \"allocating '" << v.name << "'\");\n"
         << "  cudaEventRecord(e0);\n"
-        << "  f2s_cuda_check(cudaMemcpy(f2s_" << n << "_dev, f2s_" << n << ", " << cnt
-        << " * sizeof(" << t << "), cudaMemcpyHostToDevice), \"copying '" << v.name << "'\");\n"
+        << "  f2s_cuda_check(cudaMemcpy(" << h << "_dev, " << h << ", " << cnt << " * sizeof(" << t
+        << "), cudaMemcpyHostToDevice), \"copying '" << v.name << "'\");\n"
         << "  cudaEventRecord(e1);\n  cudaEventSynchronize(e1);\n"
         << "  cudaEventElapsedTime(&ms, e0, e1);\n  h2d += 1e-3 * ms;\n"
-        << "  d." << n << " = f2s_" << n << "_dev;\n";
+        << "  d." << n << " = " << h << "_dev;\n";
   }
   std::string launch = cuda_launch_name(original, variant);
   out << "  " << reference << "_entry(&r);\n";
@@ -174,14 +174,13 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
   for (const Variable &v : original.args) {
     if (!v.is_grid() || !written.count(v.name))
       continue;
-    std::string n = c_name(v.name), t = c_type(v.type);
+    std::string n = c_name(v.name), h = harness_name(original, v.name), t = c_type(v.type);
     out << "  cudaEventRecord(e0);\n"
-        << "  f2s_cuda_check(cudaMemcpy(f2s_" << n << ", f2s_" << n << "_dev, f2s_" << n
-        << "_n * sizeof(" << t << "), cudaMemcpyDeviceToHost), \"copying '" << v.name
-        << "' back\");\n"
+        << "  f2s_cuda_check(cudaMemcpy(" << h << ", " << h << "_dev, " << h << "_n * sizeof(" << t
+        << "), cudaMemcpyDeviceToHost), \"copying '" << v.name << "' back\");\n"
         << "  cudaEventRecord(e1);\n  cudaEventSynchronize(e1);\n"
         << "  cudaEventElapsedTime(&ms, e0, e1);\n  d2h += 1e-3 * ms;\n"
-        << "  f2s__e = f2s_max_rel_err(f2s_" << n << ", f2s_" << n << "_ref, f2s_" << n << "_n);\n"
+        << "  f2s__e = f2s_max_rel_err(" << h << ", " << h << "_ref, " << h << "_n);\n"
         << "  if (!(f2s__e <= f2s__err))\n    f2s__err = f2s__e;\n";
   }
   // Reductions: the blocks' partials were combined on the host by the

@@ -118,6 +118,13 @@ int type_code(Type t) {
 
 } // namespace
 
+std::string harness_name(const Kernel &k, const std::string &var) {
+  size_t i = 0;
+  while (i < k.args.size() && k.args[i].name != var)
+    ++i;
+  return "f2s_" + std::to_string(i) + "_" + c_name(var);
+}
+
 std::string print_c_scalar_args(const Kernel &k, size_t first,
                                 const std::vector<std::string> &structs) {
   std::ostringstream out;
@@ -125,7 +132,8 @@ std::string print_c_scalar_args(const Kernel &k, size_t first,
   for (const Variable &v : k.args) {
     if (v.is_grid())
       continue;
-    std::string n = c_name(v.name), arg = "argv[" + std::to_string(argi++) + "]";
+    std::string n = c_name(v.name), h = harness_name(k, v.name),
+                arg = "argv[" + std::to_string(argi++) + "]";
     std::string parse = v.type == Type::Int32
                             ? "(int32_t)strtol(" + arg + ", NULL, 10)"
                             : "(" + std::string(c_type(v.type)) + ")strtod(" + arg + ", NULL)";
@@ -133,8 +141,8 @@ std::string print_c_scalar_args(const Kernel &k, size_t first,
     if (k.find_reduction(v.name)) {
       // Each run reduces into its own copy, starting from the same value.
       for (const std::string &st : structs)
-        out << "  " << c_type(v.type) << " f2s_" << n << "_" << st << " = " << n << ";\n  " << st
-            << "." << n << " = &f2s_" << n << "_" << st << ";\n";
+        out << "  " << c_type(v.type) << " " << h << "_" << st << " = " << n << ";\n  " << st << "."
+            << n << " = &" << h << "_" << st << ";\n";
       continue;
     }
     out << "  ";
@@ -161,7 +169,7 @@ std::string print_c_reduction_check(const Kernel &k, const std::string &got,
                                     const std::string &want, const std::string &terms) {
   std::ostringstream out;
   for (const Reduction &r : k.reductions) {
-    std::string n = c_name(r.var), g = "f2s_" + n + "_" + got, w = "f2s_" + n + "_" + want;
+    std::string h = harness_name(k, r.var), g = h + "_" + got, w = h + "_" + want;
     // A sum in another order differs by rounding: at most about one unit of
     // the last place per term, relative to the sum of the terms' magnitudes
     // (the sum itself when the terms have one sign). MAX and MIN are exact,
@@ -232,7 +240,8 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
   for (const Variable &v : original.args) {
     if (!v.is_grid())
       continue;
-    std::string n = c_name(v.name), ext = "f2s_" + n + "_n", plane = "f2s_" + n + "_plane";
+    std::string n = c_name(v.name), h = harness_name(original, v.name), ext = h + "_n",
+                plane = h + "_plane";
     out << "  long " << ext << " = 1, " << plane << " = 1;\n";
     for (int d = 0; d < v.rank(); ++d) {
       std::string extent = "((long)(" + print_c_expr(original, v.dims[d].hi) + ") - (long)(" +
@@ -242,7 +251,7 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
       if (d + 1 < v.rank())
         out << "  " << plane << " = " << ext << ";\n";
     }
-    out << "  " << c_type(v.type) << " *f2s_" << n << " = f2s_alloc_grid(" << ext << ", "
+    out << "  " << c_type(v.type) << " *" << h << " = f2s_alloc_grid(" << ext << ", "
         << type_code(v.type) << ");\n";
   }
   if (first_touch) {
@@ -250,33 +259,33 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
     out << "  /* First touch with the variant's threads and decomposition. */\n";
     out << "  struct f2s_" << extras.first_touch->name << "_args " << ft << ";\n";
     for (const Variable &v : original.args) {
-      std::string n = c_name(v.name);
+      std::string n = c_name(v.name), h = harness_name(original, v.name);
       if (original.find_reduction(v.name)) {
         // First touch leaves a reduction's value as it was; it gets a copy.
-        out << "  " << c_type(v.type) << " f2s_" << n << "_ft = " << n << ";\n"
-            << "  " << ft << "." << n << " = &f2s_" << n << "_ft;\n";
+        out << "  " << c_type(v.type) << " " << h << "_ft = " << n << ";\n"
+            << "  " << ft << "." << n << " = &" << h << "_ft;\n";
         continue;
       }
-      out << "  " << ft << "." << n << " = " << (v.is_grid() ? "f2s_" : "") << n << ";\n";
+      out << "  " << ft << "." << n << " = " << (v.is_grid() ? h : n) << ";\n";
     }
     out << "  " << extras.first_touch_fn << "(&" << ft << ", tune, threads);\n";
   }
   for (const Variable &v : original.args) {
     if (!v.is_grid())
       continue;
-    std::string n = c_name(v.name), ext = "f2s_" + n + "_n", plane = "f2s_" + n + "_plane";
+    std::string n = c_name(v.name), h = harness_name(original, v.name), ext = h + "_n",
+                plane = h + "_plane";
     std::string ctype = c_type(v.type);
     int code = type_code(v.type);
-    out << "  f2s_fill_grid(f2s_" << n << ", " << ext << ", " << code << ", " << grid_id++ << ", "
+    out << "  f2s_fill_grid(" << h << ", " << ext << ", " << code << ", " << grid_id++ << ", "
         << plane << ", threads);\n";
-    out << "  a." << n << " = r." << n << " = f2s_" << n << ";\n";
+    out << "  a." << n << " = r." << n << " = " << h << ";\n";
     if (written.count(v.name)) {
-      out << "  " << ctype << " *f2s_" << n << "_ref = f2s_alloc_grid(" << ext << ", " << code
-          << ");\n"
-          << "  memcpy(f2s_" << n << "_ref, f2s_" << n << ", (size_t)" << ext << " * sizeof("
-          << ctype << "));\n"
-          << "  r." << n << " = f2s_" << n << "_ref;\n";
-      written_grids.emplace_back(n, v.type);
+      out << "  " << ctype << " *" << h << "_ref = f2s_alloc_grid(" << ext << ", " << code << ");\n"
+          << "  memcpy(" << h << "_ref, " << h << ", (size_t)" << ext << " * sizeof(" << ctype
+          << "));\n"
+          << "  r." << n << " = " << h << "_ref;\n";
+      written_grids.emplace_back(h, v.type);
     }
   }
 
@@ -288,8 +297,8 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
   out << "  " << variant_fn << "(&a, tune, threads);\n";
   // f2s__: no grid's f2s_<name> starts so, as Fortran names begin with a letter.
   out << "  double f2s__err = 0, f2s__e;\n";
-  for (const auto &[n, t] : written_grids)
-    out << "  f2s__e = f2s_max_rel_err(f2s_" << n << ", f2s_" << n << "_ref, f2s_" << n << "_n, "
+  for (const auto &[h, t] : written_grids)
+    out << "  f2s__e = f2s_max_rel_err(" << h << ", " << h << "_ref, " << h << "_n, "
         << type_code(t) << ");\n"
         << "  if (!(f2s__e <= f2s__err))\n    f2s__err = f2s__e;\n";
   out << "  int f2s_reduction_bad = 0;\n  double f2s_reduction_err = 0;\n";

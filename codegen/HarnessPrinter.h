@@ -41,8 +41,14 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
 /// double in its scalar arguments (the terms of each reduction).
 std::string print_c_point_count(const Kernel &k);
 
+/// The harness's name for the buffers of argument `var` of `k`
+/// (harness_name(k, "u") + "_ref", "_n", ...): f2s_<argument index>_<name>,
+/// so that no suffix of one argument's names meets another's (arrays u and
+/// u_n) or a local of the harness (f2s_tolerance, f2s_terms).
+std::string harness_name(const Kernel &k, const std::string &var);
+
 /// Lines of a harness's main() that compare each reduction of `k` between
-/// the runs whose copies are f2s_<var>_<got> and f2s_<var>_<want>: relative
+/// the runs whose copies are <harness_name>_<got> and <harness_name>_<want>: relative
 /// error within `tolerance`, or for a floating-point sum within `terms`
 /// (a C expression: the number of terms) units of rounding. They set
 /// the int f2s_reduction_bad and the double f2s_reduction_err (the largest

@@ -190,10 +190,11 @@ end subroutine
   expect_every_mapping_verified(dir, k);
 }
 
-// Branches, MERGE, comparisons and SIGN/LOG/MOD as CUDA prints them, and
-// the stride-2 red-black loop.
+// Branches, MERGE, comparisons and SIGN/LOG/MOD as CUDA prints them, the
+// stride-2 red-black loop, and arguments whose names extend one another
+// (u, u_n, u_ref) or are the harness's own (tolerance, terms).
 TEST(CudaEmulationBranches, MatchTheSerialReference) {
-  for (const char *name : {"branches2d", "stride2rb"}) {
+  for (const char *name : {"branches2d", "stride2rb", "names2d"}) {
     SCOPED_TRACE(name);
     std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -231,6 +231,13 @@ void expect_2d_input_matches(const std::string &name, const std::string &ext = "
   }
 }
 
+// Arguments u, u_n, u_ref, tolerance and terms: the tuning harness names
+// each argument's buffers apart from the others' and from its own locals
+// (it failed to compile before).
+TEST(EndToEnd, ArgumentNamesThatExtendEachOtherMatchTheOriginal) {
+  expect_2d_input_matches("names2d");
+}
+
 TEST(EndToEnd, BranchesAndIntrinsicsMatchTheOriginal) {
   expect_2d_input_matches("branches2d");
 }
