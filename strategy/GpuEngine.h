@@ -28,7 +28,8 @@ struct GpuEngineOptions {
 /// multiple of the warp, so a warp's loads along x coalesce; at most 1024
 /// threads and the device's limit; at least two warps), points per thread in
 /// x and y, and either the plain mapping (one thread per point) or streaming
-/// along z in chunks. Pruned as illegal or senseless: too few blocks to give
+/// along z in chunks, with shared-memory planes or (where plane_sums_pay and
+/// options.reassociate) plane sums. Pruned as illegal or senseless: too few blocks to give
 /// every multiprocessor two, tiles far wider than the axis, more registers
 /// than a multiprocessor has. The rest are ranked by a model (compulsory
 /// traffic inflated by halo re-reads of the tile and of the z chunk, divided
