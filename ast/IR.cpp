@@ -1,5 +1,6 @@
 #include "ast/IR.h"
 
+#include <algorithm>
 #include <cassert>
 #include <map>
 
@@ -241,6 +242,13 @@ std::vector<const For *> perfect_nest(const Stmt &s) {
     node = f->body.get();
   }
   return loops;
+}
+
+bool contains_for(const Stmt &s) {
+  if (const Block *b = as<Block>(s))
+    return std::any_of(b->stmts.begin(), b->stmts.end(),
+                       [](const Stmt &c) { return contains_for(c); });
+  return s->kind == StmtKind::For;
 }
 
 int Kernel::loop_depth() const {

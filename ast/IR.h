@@ -284,6 +284,10 @@ struct IfThenElse : StmtNode {
 /// pointers live as long as `s` does.
 std::vector<const For *> perfect_nest(const Stmt &s);
 
+/// Whether `s` is a loop or a block with a loop among its statements (at any
+/// depth of blocks): code around it is not yet a point of the nest.
+bool contains_for(const Stmt &s);
+
 // --------------------------------------------------------------------- kernel
 
 /// The declared bounds of one grid dimension, inclusive, as integer

@@ -11,12 +11,6 @@ namespace f2s {
 
 namespace {
 
-bool contains_for(const Stmt &s) {
-  if (const Block *b = as<Block>(s))
-    return std::any_of(b->stmts.begin(), b->stmts.end(), contains_for);
-  return s->kind == StmtKind::For;
-}
-
 /// The rows one innermost loop accesses at x = its variable plus a
 /// constant, in order of first use.
 struct LoopRows {

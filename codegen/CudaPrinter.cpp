@@ -208,12 +208,7 @@ private:
   void print_point_body(const Stmt &body, int indent) {
     // Not yet a point while loops remain inside (plane sums run a plane loop
     // inside the point loops; transforms/CudaPlaneSums).
-    struct Loops : IRVisitor {
-      bool any = false;
-      void visit_for(const For *) override { any = true; }
-    } loops;
-    loops.visit(body);
-    if (loops.any) {
+    if (contains_for(body)) {
       print(body, indent);
       return;
     }

@@ -109,8 +109,7 @@ public:
       if (!a)
         return std::nullopt;
       for (Term &t : a->terms)
-        t.weight = t.weight ? Unary::make(UnaryOp::Neg, t.weight, e->loc)
-                            : FloatImm::make(-1.0, e->type, e->loc);
+        t.weight = negated(t.weight, e);
       if (a->rest)
         a->rest = Unary::make(UnaryOp::Neg, a->rest, e->loc);
       return a;
@@ -125,8 +124,7 @@ public:
       bool sub = b->op == BinaryOp::Sub;
       for (Term t : y->terms) {
         if (sub)
-          t.weight = t.weight ? Unary::make(UnaryOp::Neg, t.weight, e->loc)
-                              : FloatImm::make(-1.0, e->type, e->loc);
+          t.weight = negated(t.weight, e);
         x->terms.push_back(t);
       }
       if (y->rest)
@@ -160,6 +158,12 @@ public:
   }
 
 private:
+  /// -weight (a null weight is 1), typed and placed as `at`.
+  static Expr negated(const Expr &weight, const Expr &at) {
+    return weight ? Unary::make(UnaryOp::Neg, weight, at->loc)
+                  : FloatImm::make(-1.0, at->type, at->loc);
+  }
+
   const std::string &grid_;
   const std::string (&var_)[3];
 };

@@ -9,6 +9,7 @@
 #include "harness/CudaVariants.h"
 #include "harness/Process.h"
 #include "tests/common/TestUtil.h"
+#include "tests/cuda/CudaShape.h"
 #include "transforms/CudaPlaneSums.h"
 
 #include <gtest/gtest.h>
@@ -21,14 +22,7 @@ namespace f2s {
 namespace {
 
 Variant shape(int bx, int by, int px, int py, int sz, int sh = 0, int sum = 0) {
-  Variant v;
-  v.target = "cuda";
-  v.name = "t" + std::to_string(bx) + "_" + std::to_string(by) + "_" + std::to_string(px) + "_" +
-           std::to_string(py) + "_" + std::to_string(sz) + (sh ? "_sh" : "") + (sum ? "_sums" : "");
-  v.options = {{"bx", bx}, {"by", by}, {"px", px}, {"py", py}, {"sz", sz}, {"sh", sh}};
-  if (sum)
-    v.options["sum"] = 1;
-  return v;
+  return test::cuda_shape("t", bx, by, px, py, sz, sh, sum);
 }
 
 void expect_compiles(const test::ScratchDir &dir, const std::string &name, const std::string &text,

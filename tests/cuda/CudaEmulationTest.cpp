@@ -13,6 +13,7 @@
 #include "harness/ProblemSize.h"
 #include "harness/Process.h"
 #include "tests/common/TestUtil.h"
+#include "tests/cuda/CudaShape.h"
 #include "transforms/CudaPlaneSums.h"
 
 #include <gtest/gtest.h>
@@ -25,16 +26,8 @@ namespace f2s {
 
 namespace {
 
-Variant shape(int bx, int by, int px, int py, int sz, int sh, int sum = 0) {
-  Variant v;
-  v.target = "cuda";
-  v.name = "e" + std::to_string(bx) + "_" + std::to_string(by) + "_" + std::to_string(px) + "_" +
-           std::to_string(py) + "_" + std::to_string(sz) + "_" + std::to_string(sh) +
-           (sum ? "_sums" : "");
-  v.options = {{"bx", bx}, {"by", by}, {"px", px}, {"py", py}, {"sz", sz}, {"sh", sh}};
-  if (sum)
-    v.options["sum"] = 1;
-  return v;
+Variant shape(int bx, int by, int px, int py, int sz, int sh = 0, int sum = 0) {
+  return test::cuda_shape("e", bx, by, px, py, sz, sh, sum);
 }
 
 /// `k<I, C><<<grid, block, shared, stream>>>(args);` as a call of the

@@ -30,23 +30,14 @@ void expect_refusal(const std::string &text, const std::string &message, const s
 
 /// A 3D subroutine around `body`, with grids u, f, c and scalars.
 std::string nest3(const std::string &body) {
-  return R"(subroutine s(n, color, h, u, f, c)
+  return test::around_nest3(R"(subroutine s(n, color, h, u, f, c)
   implicit none
   integer :: n, color, i, j, k, m
   real(8) :: h, t, r
   real(8) :: u(0:n+1, 0:n+1, 0:n+1), f(0:n+1, 0:n+1, 0:n+1), c(0:n+1, 0:n+1, 0:n+1)
   integer :: idx(n)
-  !$f2s stencil
-  do k = 1, n
-    do j = 1, n
-      do i = 1, n
-)" + body +
-         R"(
-      end do
-    end do
-  end do
-end subroutine
-)";
+)",
+                            body);
 }
 
 const char *const kRedBlack = R"(

@@ -38,6 +38,23 @@ private:
   std::filesystem::path dir_;
 };
 
+/// `head` (a subroutine's first line and its declarations), then the
+/// annotated nest `do k`, `do j`, `do i = 1, n` around `body`, and the end of
+/// the subroutine.
+inline std::string around_nest3(const std::string &head, const std::string &body) {
+  return head + R"(  !$f2s stencil
+  do k = 1, n
+    do j = 1, n
+      do i = 1, n
+)" + body +
+         R"(
+      end do
+    end do
+  end do
+end subroutine
+)";
+}
+
 /// "line:column" of the first occurrence of `needle` in `text` (1-based),
 /// so that tests name positions by what is there rather than by counting.
 inline std::string loc_of(const std::string &text, const std::string &needle, int nth = 1) {

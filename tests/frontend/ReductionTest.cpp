@@ -16,21 +16,12 @@ namespace {
 /// A 3D subroutine around `body`: dummies n, h, u, f; locals t, r (REAL(8))
 /// and m (INTEGER).
 std::string nest3(const std::string &body) {
-  return R"(subroutine s(n, h, u, f)
+  return test::around_nest3(R"(subroutine s(n, h, u, f)
   integer :: n, i, j, k, m
   real(8) :: h, t, r
   real(8) :: u(0:n+1, 0:n+1, 0:n+1), f(0:n+1, 0:n+1, 0:n+1)
-  !$f2s stencil
-  do k = 1, n
-    do j = 1, n
-      do i = 1, n
-)" + body +
-         R"(
-      end do
-    end do
-  end do
-end subroutine
-)";
+)",
+                            body);
 }
 
 Kernel lower_one(const std::string &text) {
