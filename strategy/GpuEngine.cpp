@@ -39,6 +39,26 @@ size_t add_variant(SearchSpace &space, const Variant &v) {
   return space.variants.size() - 1;
 }
 
+/// One combination of the CUDA parameters the engine considers.
+struct Shape {
+  int bx, by, px, py, sz, sh, sum;
+};
+
+/// Every combination: threads bx*by, points per thread px*py, z chunk sz
+/// (0: the plain mapping), shared planes sh, plane sums sum.
+std::vector<Shape> every_shape() {
+  std::vector<Shape> all;
+  for (int bx : {32, 64, 128, 256})
+    for (int by : {1, 2, 4, 8, 16})
+      for (int px : {1, 2})
+        for (int py : {1, 2, 4})
+          for (int sz : {0, 8, 16, 32, 64})
+            for (int sh : {0, 1})
+              for (int sum : {0, 1})
+                all.push_back({bx, by, px, py, sz, sh, sum});
+  return all;
+}
+
 int64_t ceil_div(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
@@ -79,102 +99,95 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
   // Plane sums (transforms/CudaPlaneSums) where the stencil is a weighted
   // sum of one grid whose planes share many terms (the 27-point box).
   const bool sums_pay = o.reassociate && depth == 3 && plane_sums_pay(k);
-  for (int bx : {32, 64, 128, 256})
-    for (int by : {1, 2, 4, 8, 16})
-      for (int px : {1, 2})
-        for (int py : {1, 2, 4})
-          for (int sz : {0, 8, 16, 32, 64})
-            for (int sh : {0, 1})
-              for (int sum : {0, 1}) {
-                ++e.considered;
-                if (sh && !sz) {
-                  prune("shared-memory planes without a z stream");
-                  continue;
-                }
-                if (sum && !sums_pay) {
-                  prune("plane sums that do not apply or pay");
-                  continue;
-                }
-                if (sum && (!sz || sh || px > 1 || py > 1)) {
-                  prune("plane sums without a one-point z stream");
-                  continue;
-                }
-                int threads = bx * by;
-                if (depth < 2 && (by > 1 || py > 1)) {
-                  prune("no y axis");
-                  continue;
-                }
-                if (depth < 3 && sz) {
-                  prune("no z axis to stream");
-                  continue;
-                }
-                if (threads > std::min(1024, gpu.max_threads_block) || threads < 2 * gpu.warp) {
-                  prune("block outside 2 warps to the thread limit");
-                  continue;
-                }
-                if (bx % gpu.warp) {
-                  prune("x not a multiple of the warp");
-                  continue;
-                }
-                int64_t tile_x = int64_t(bx) * px, tile_y = int64_t(by) * py;
-                if ((tile_x > ex && bx > gpu.warp) || (px > 1 && tile_x > ex) ||
-                    (py > 1 && tile_y > ey) || (by > 1 && tile_y > 2 * ey) || sz > ez) {
-                  prune("tile wider than the axis");
-                  continue;
-                }
-                int64_t blocks =
-                    ceil_div(ex, tile_x) * ceil_div(ey, tile_y) * (sz ? ceil_div(ez, sz) : ez);
-                if (blocks < 2 * gpu.sms) {
-                  prune("too few blocks for the multiprocessors");
-                  continue;
-                }
-                // Seed 002's greedy buffering choice for this tile: which grids
-                // are staged in shared memory, and how much that takes.
-                int64_t smem = 0;
-                double staged_reads = 0;
-                if (!k.reductions.empty())
-                  smem = reduction_shared_bytes(map_cuda(k, {bx, by, px, py, sz}));
-                if (sh) {
-                  Kernel mapped = map_cuda(k, {bx, by, px, py, sz});
-                  std::vector<std::string> grids = choose_shared_grids(mapped, kStaticSharedBytes);
-                  if (grids.empty()) {
-                    prune("no grid worth staging in shared memory");
-                    continue;
-                  }
-                  smem += shared_bytes(mapped, grids);
-                  for (const std::string &g : grids)
-                    staged_reads += double(facts.footprint.at(g).reads.size());
-                }
-                int64_t regs = 32 + 2 * px * py * std::min<int64_t>(reads, 16);
-                int64_t resident = std::min<int64_t>(gpu.max_threads_sm / threads,
-                                                     gpu.regs_per_sm / (regs * threads));
-                if (smem && gpu.smem_per_sm)
-                  resident = std::min<int64_t>(resident, gpu.smem_per_sm / smem);
-                if (resident < 1) {
-                  prune(smem ? "more shared memory than a multiprocessor has"
-                             : "more registers than a multiprocessor has");
-                  continue;
-                }
-                // Traffic: halo planes re-read per z chunk, and the tile's x/y
-                // halo mostly served by L2 (weighted down accordingly).
-                double z_over = sz ? double(sz + 2 * hz) / sz : 1.0 + 0.05 * hz;
-                double xy_over =
-                    double((tile_x + 2 * hx) * (tile_y + 2 * hy)) / double(tile_x * tile_y);
-                double traffic = z_over * (1.0 + 0.1 * (xy_over - 1.0));
-                double waves = double(blocks) / double(gpu.sms * resident);
-                double wave_eff = waves / std::ceil(waves);
-                // Occupancy below half the SM leaves latency unhidden.
-                double occ = double(resident * threads) / gpu.max_threads_sm;
-                double occ_eff = std::min(1.0, occ / 0.5);
-                // Loads through L1 per point: a staged grid's neighbours come
-                // from shared memory instead (weighted as a small saving).
-                // Plane sums load each plane's in-plane values once (a third
-                // of a box's loads).
-                double l1 = (sum ? double(reads) / 3 : double(reads)) - 0.5 * staged_reads;
-                double issue = 1.0 + 0.01 * std::max(0.0, l1);
-                kept.push_back({cuda_variant(bx, by, px, py, sz, sh, sum),
-                                issue * traffic / (wave_eff * occ_eff)});
-              }
+  for (const Shape &shape : every_shape()) {
+    const auto [bx, by, px, py, sz, sh, sum] = shape;
+    ++e.considered;
+    if (sh && !sz) {
+      prune("shared-memory planes without a z stream");
+      continue;
+    }
+    if (sum && !sums_pay) {
+      prune("plane sums that do not apply or pay");
+      continue;
+    }
+    if (sum && (!sz || sh || px > 1 || py > 1)) {
+      prune("plane sums without a one-point z stream");
+      continue;
+    }
+    int threads = bx * by;
+    if (depth < 2 && (by > 1 || py > 1)) {
+      prune("no y axis");
+      continue;
+    }
+    if (depth < 3 && sz) {
+      prune("no z axis to stream");
+      continue;
+    }
+    if (threads > std::min(1024, gpu.max_threads_block) || threads < 2 * gpu.warp) {
+      prune("block outside 2 warps to the thread limit");
+      continue;
+    }
+    if (bx % gpu.warp) {
+      prune("x not a multiple of the warp");
+      continue;
+    }
+    int64_t tile_x = int64_t(bx) * px, tile_y = int64_t(by) * py;
+    if ((tile_x > ex && bx > gpu.warp) || (px > 1 && tile_x > ex) || (py > 1 && tile_y > ey) ||
+        (by > 1 && tile_y > 2 * ey) || sz > ez) {
+      prune("tile wider than the axis");
+      continue;
+    }
+    int64_t blocks = ceil_div(ex, tile_x) * ceil_div(ey, tile_y) * (sz ? ceil_div(ez, sz) : ez);
+    if (blocks < 2 * gpu.sms) {
+      prune("too few blocks for the multiprocessors");
+      continue;
+    }
+    // Seed 002's greedy buffering choice for this tile: which grids
+    // are staged in shared memory, and how much that takes.
+    int64_t smem = 0;
+    double staged_reads = 0;
+    if (!k.reductions.empty())
+      smem = reduction_shared_bytes(map_cuda(k, {bx, by, px, py, sz}));
+    if (sh) {
+      Kernel mapped = map_cuda(k, {bx, by, px, py, sz});
+      std::vector<std::string> grids = choose_shared_grids(mapped, kStaticSharedBytes);
+      if (grids.empty()) {
+        prune("no grid worth staging in shared memory");
+        continue;
+      }
+      smem += shared_bytes(mapped, grids);
+      for (const std::string &g : grids)
+        staged_reads += double(facts.footprint.at(g).reads.size());
+    }
+    int64_t regs = 32 + 2 * px * py * std::min<int64_t>(reads, 16);
+    int64_t resident =
+        std::min<int64_t>(gpu.max_threads_sm / threads, gpu.regs_per_sm / (regs * threads));
+    if (smem && gpu.smem_per_sm)
+      resident = std::min<int64_t>(resident, gpu.smem_per_sm / smem);
+    if (resident < 1) {
+      prune(smem ? "more shared memory than a multiprocessor has"
+                 : "more registers than a multiprocessor has");
+      continue;
+    }
+    // Traffic: halo planes re-read per z chunk, and the tile's x/y
+    // halo mostly served by L2 (weighted down accordingly).
+    double z_over = sz ? double(sz + 2 * hz) / sz : 1.0 + 0.05 * hz;
+    double xy_over = double((tile_x + 2 * hx) * (tile_y + 2 * hy)) / double(tile_x * tile_y);
+    double traffic = z_over * (1.0 + 0.1 * (xy_over - 1.0));
+    double waves = double(blocks) / double(gpu.sms * resident);
+    double wave_eff = waves / std::ceil(waves);
+    // Occupancy below half the SM leaves latency unhidden.
+    double occ = double(resident * threads) / gpu.max_threads_sm;
+    double occ_eff = std::min(1.0, occ / 0.5);
+    // Loads through L1 per point: a staged grid's neighbours come
+    // from shared memory instead (weighted as a small saving).
+    // Plane sums load each plane's in-plane values once (a third
+    // of a box's loads).
+    double l1 = (sum ? double(reads) / 3 : double(reads)) - 0.5 * staged_reads;
+    double issue = 1.0 + 0.01 * std::max(0.0, l1);
+    kept.push_back(
+        {cuda_variant(bx, by, px, py, sz, sh, sum), issue * traffic / (wave_eff * occ_eff)});
+  }
 
   std::stable_sort(kept.begin(), kept.end(),
                    [](const Scored &a, const Scored &b) { return a.cost < b.cost; });
