@@ -4,6 +4,7 @@
 #include "ast/IRVisitor.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 
 namespace f2s {
@@ -27,8 +28,14 @@ struct Spread {
 /// Collects grid accesses and counts flops in the statements at a point.
 class AccessCollector : public IRVisitor {
 public:
+  explicit AccessCollector(const std::vector<std::string> &loop_vars) : loop_vars_(loop_vars) {}
   std::map<std::string, GridFootprint> footprint;
   std::map<std::string, std::vector<Spread>> spread;
+  /// Per grid, the accesses that use every loop variable, grouped by their
+  /// constant subscripts (kVaries where a loop variable subscripts the
+  /// dimension): the element groups each point costs in traffic.
+  static constexpr int64_t kVaries = INT64_MIN;
+  std::map<std::string, std::map<std::vector<int64_t>, std::vector<Spread>>> traffic;
   std::set<std::string> always_written;
   int64_t flops = 0;
 
@@ -40,6 +47,26 @@ protected:
       if (!index[d].var.empty())
         s[d].factor = std::max(s[d].factor, std::abs(index[d].coeff));
       s[d].offsets.insert(index[d].offset);
+    }
+    // Traffic: accesses that differ in a constant subscript (`coef(i,j,k,1)`
+    // and `coef(i,j,k,3)`) touch different elements at every point; an access
+    // that lacks a loop variable touches one element for all the points along
+    // that loop, which stay in cache (a profile `dz(k)` costs nothing per
+    // point next to the grids of the nest).
+    std::vector<int64_t> fixed;
+    std::set<std::string> vars;
+    for (const Index &ix : index) {
+      fixed.push_back(ix.var.empty() ? ix.offset : kVaries);
+      if (!ix.var.empty())
+        vars.insert(ix.var);
+    }
+    if (vars.size() < loop_vars_.size())
+      return;
+    std::vector<Spread> &t = traffic[grid][fixed];
+    t.resize(index.size());
+    for (size_t d = 0; d < index.size(); ++d) {
+      t[d].factor = std::max(t[d].factor, std::abs(index[d].coeff));
+      t[d].offsets.insert(index[d].offset);
     }
   }
   void visit_grid_ref(const GridRef *op) override {
@@ -83,6 +110,7 @@ protected:
   void visit_for(const For *op) override { visit(op->body); }
 
 private:
+  const std::vector<std::string> &loop_vars_;
   int conditional_ = 0;
 };
 
@@ -127,7 +155,7 @@ KernelFacts analyze(const Kernel &k) {
   for (const For *f : perfect_nest(k.body))
     facts.loop_vars.insert(facts.loop_vars.begin(), f->var);
 
-  AccessCollector collect;
+  AccessCollector collect(facts.loop_vars);
   collect.visit(k.body);
   facts.footprint = std::move(collect.footprint);
   facts.flops = collect.flops;
@@ -138,7 +166,10 @@ KernelFacts analyze(const Kernel &k) {
     if (!v.is_grid() || it == facts.footprint.end())
       continue;
     const GridFootprint &fp = it->second;
-    int64_t bytes = type_bytes(v.type) * elements_per_point(collect.spread.at(v.name));
+    int64_t elements = 0;
+    for (const auto &[fixed, spread] : collect.traffic[v.name])
+      elements += elements_per_point(spread);
+    int64_t bytes = type_bytes(v.type) * elements;
     if (!fp.reads.empty()) {
       facts.read_set.push_back(v.name);
       facts.read_bytes += bytes;

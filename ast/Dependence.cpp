@@ -244,8 +244,10 @@ bool may_meet_elsewhere(const std::vector<Index> &write, const std::vector<Index
     return false;
   for (size_t d = 0; d < write.size() && d < other.size(); ++d) {
     const Index &w = write[d], &o = other[d];
-    int64_t g = o.var.empty() ? w.coeff : gcd(w.coeff, o.coeff);
-    if ((o.offset - w.offset) % g != 0)
+    // A constant subscript is a coefficient of 0: two constants meet only
+    // when equal (`coef(i,j,1)` never touches `coef(i,j,2)`).
+    int64_t g = gcd(w.var.empty() ? 0 : w.coeff, o.var.empty() ? 0 : o.coeff);
+    if (g == 0 ? o.offset != w.offset : (o.offset - w.offset) % g != 0)
       return false;
   }
   return true;

@@ -52,6 +52,11 @@ private:
   LoopRows::Row *row(const std::string &grid, const std::vector<Index> &index) {
     if (index.empty() || index[0].var != var_ || index[0].coeff != 1)
       return nullptr;
+    // The row's pointer is computed before the loop from the other
+    // subscripts, which must not move with it (`a(i, i)` is no row).
+    for (size_t d = 1; d < index.size(); ++d)
+      if (index[d].var == var_)
+        return nullptr;
     std::string key = CExprPrinter::row_key(grid, index);
     auto [it, added] = rows_.by_key.emplace(key, rows_.rows.size());
     if (added) {

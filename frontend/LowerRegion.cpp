@@ -767,21 +767,26 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
                        "; LOGICAL arrays (masks) may only be read");
   Expr target = lower_grid_ref(*decl, name, subs);
   const auto &index = as<GridRef>(target)->index;
-  // Each loop variable in one subscript, scaled by a nonzero factor: then
-  // distinct points write distinct elements (whether two stores, or a store
-  // and a read, meet across points is ast/Dependence's question).
+  // Each loop variable in one subscript, scaled by a nonzero factor, and
+  // constants in the other subscripts (`coef(i,j,k,3)`): then distinct points
+  // write distinct elements (whether two stores, or a store and a read, meet
+  // across points is ast/Dependence's question). A loop variable missing
+  // from the subscripts makes every point along its loop write one element.
   std::set<std::string> seen;
-  bool one_to_one = index.size() == loop_vars_.size();
-  for (const Index &ix : index)
-    one_to_one = one_to_one && !ix.var.empty() && seen.insert(ix.var).second;
-  if (!one_to_one) {
-    std::string vars;
-    for (size_t n = loop_vars_.size(); n-- > 0;)
-      vars += (vars.empty() ? "'" : n == 0 ? " and '" : ", '") + loop_vars_[n] + "'";
-    fail(name_loc, "Assignment to '" + text_of(lhs_text) +
-                       "' must have one subscript for each of the loop variables " + vars +
-                       ", so that each point writes its own element");
-  }
+  for (size_t d = 0; d < index.size(); ++d)
+    if (!index[d].var.empty() && !seen.insert(index[d].var).second)
+      fail(name_loc, "Assignment to '" + text_of(lhs_text) + "' uses loop variable '" +
+                         index[d].var +
+                         "' in two subscripts, so points of the nest could write "
+                         "one element; subscript each dimension by its own loop "
+                         "variable or a constant");
+  for (size_t n = loop_vars_.size(); n-- > 0;)
+    if (!seen.count(loop_vars_[n]))
+      fail(name_loc, "Assignment to '" + text_of(lhs_text) +
+                         "' has no subscript in loop variable '" + loop_vars_[n] +
+                         "', so every point of the DO loop over '" + loop_vars_[n] +
+                         "' writes the same element; subscript '" + grid + "' with '" +
+                         loop_vars_[n] + "' too");
   Expr value = numeric(rhs);
   return Store::make(grid, index, value, loc);
 }
@@ -1104,10 +1109,6 @@ Expr RegionLowering::lower_grid_ref(const Decl &decl, const fp::Name &name,
   if (subs.size() != rank)
     fail(loc, "Array '" + decl.name + "' has rank " + std::to_string(rank) + " but " +
                   std::to_string(subs.size()) + " subscripts");
-  if (rank != loop_vars_.size())
-    fail(loc, "Array '" + decl.name + "' has rank " + std::to_string(rank) +
-                  " but the loop nest of the " + kRegion + " has " +
-                  std::to_string(loop_vars_.size()) + " loops");
   std::vector<Index> index = lower_subscripts(decl.name, subs);
   use_free(decl, loc);
   return GridRef::make(decl.name, std::move(index), type, loc);

@@ -227,5 +227,9 @@ INSTANTIATE_TEST_SUITE_P(KernelClass, CudaEmulation,
 INSTANTIATE_TEST_SUITE_P(Multigrid, CudaEmulation,
                          ::testing::Values("restrict3d", "interp3d", "refine2d"));
 INSTANTIATE_TEST_SUITE_P(Reductions, CudaEmulation, ::testing::Values("maxnorm2d", "himeno_gosa"));
+// Arrays of other ranks than the nest (1D profiles, 2D map factors, component
+// dimensions, constant subscripts): read at full index where a grid does not
+// fit staging, register columns or plane sums.
+INSTANTIATE_TEST_SUITE_P(Ranks, CudaEmulation, ::testing::Values("stress2d", "mapfactor3d"));
 
 } // namespace f2s

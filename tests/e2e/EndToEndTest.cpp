@@ -192,7 +192,11 @@ INSTANTIATE_TEST_SUITE_P(
                       // Multigrid transfers (subscripts 2*i + o, several stores of one
                       // grid) and a nest of stride-2 loops.
                       KernelClassExample{"restrict3d", 3}, KernelClassExample{"interp3d", 3},
-                      KernelClassExample{"refine2d", 2}),
+                      KernelClassExample{"refine2d", 2},
+                      // Arrays of other ranks than the nest: 1D damping profiles and
+                      // constant subscripts in 2D; 2D map factors, 1D metrics and
+                      // component dimensions in a 3D nest stored (i,k,j).
+                      KernelClassExample{"stress2d", 2}, KernelClassExample{"mapfactor3d", 3}),
     [](const auto &info) { return info.param.name; });
 
 TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {

@@ -965,26 +965,21 @@ end subroutine
 
 TEST(FrontendErrors, StoreAtAFixedElement) {
   expect_error(kernel_2d("0\n      b(1, j) = a(i, j)"),
-               "Assignment to 'b(1, j)' must have one subscript for each of the loop variables "
-               "'i' and 'j', so that each point writes its own element",
+               "Assignment to 'b(1, j)' has no subscript in loop variable 'i', so every point of "
+               "the DO loop over 'i' writes the same element; subscript 'b' with 'i' too",
                "b(1");
 }
 
 TEST(FrontendErrors, StoreWithRepeatedLoopVariable) {
   expect_error(kernel_2d("0\n      b(i, i) = a(i, j)"),
-               "Assignment to 'b(i, i)' must have one subscript for each of the loop variables "
-               "'i' and 'j', so that each point writes its own element",
+               "Assignment to 'b(i, i)' uses loop variable 'i' in two subscripts, so points of "
+               "the nest could write one element; subscript each dimension by its own loop "
+               "variable or a constant",
                "b(i, i)");
   expect_error(kernel_2d("0\n      b(i, 0*j + 1) = a(i, j)"),
-               "Assignment to 'b(i, 0*j + 1)' must have one subscript for each of the loop "
-               "variables 'i' and 'j', so that each point writes its own element",
+               "Assignment to 'b(i, 0*j + 1)' has no subscript in loop variable 'j', so every "
+               "point of the DO loop over 'j' writes the same element; subscript 'b' with 'j' too",
                "b(i, 0");
-}
-
-TEST(FrontendErrors, RankDiffersFromNestDepth) {
-  expect_error(kernel_2d("a(i, j) + v(i)", "  real(8) :: v(n)\n"),
-               "Array 'v' has rank 1 but the loop nest of the '!$f2s stencil' region has 2 loops",
-               "v(i)");
 }
 
 // A scalar read before it is assigned: DependenceTest.cpp.
