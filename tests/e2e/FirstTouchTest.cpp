@@ -71,5 +71,52 @@ TEST(FirstTouch, ExportedProcedureLinksFromFortranAndZeroesEveryElement) {
     }
 }
 
+// Arrays of other ranks than the nest: 2D map factors, 1D metrics, and
+// component dimensions (4D arrays in a 3D nest) are touched whole.
+const char *kRanksProgram = R"(program first_touch_ranks
+  use f2s_mapfactor3d, only: mapfactor3d_first_touch
+  implicit none
+  integer :: ni, nk, nj
+  real(8), allocatable :: msfx(:,:), msfy(:,:), rdzw(:), fnm(:), coef(:,:,:,:), w(:,:,:)
+  real(8), allocatable :: tend(:,:,:,:)
+  character(len=16) :: arg
+  call get_command_argument(1, arg); read(arg, *) ni
+  call get_command_argument(2, arg); read(arg, *) nk
+  call get_command_argument(3, arg); read(arg, *) nj
+  allocate(msfx(2:ni+1, 0:nj-1), msfy(2:ni+1, 0:nj-1), rdzw(nk), fnm(nk))
+  allocate(coef(2:ni+1, nk, 0:nj-1, 3), w(1:ni+2, 0:nk+1, -1:nj), tend(2:ni+1, nk, 0:nj-1, 2))
+  msfx = 7; msfy = 7; rdzw = 7; fnm = 7; coef = 7; w = 7; tend = 7
+  call mapfactor3d_first_touch(2, ni+1, 1, nk, 0, nj-1, 0.3d0, 0.7d0, msfx, msfy, rdzw, fnm, &
+                               coef, w, tend)
+  if (any(msfx /= 0) .or. any(msfy /= 0) .or. any(rdzw /= 0) .or. any(fnm /= 0) .or. &
+      any(coef /= 0) .or. any(w /= 0) .or. any(tend /= 0)) then
+    print *, 'FAILED: first touch left elements untouched'
+    stop 1
+  end if
+  print *, 'PASSED'
+end program
+)";
+
+TEST(FirstTouch, ArraysOfOtherRanksThanTheNestAreZeroedWhole) {
+  test::ScratchDir dir;
+  fs::path out = dir.path() / "out";
+  ProcessResult r = f2stencil({"--no-tune", "--target=pthreads", "-q", "-o", out.string(),
+                               source("examples/mapfactor3d/mapfactor3d.f90")});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  std::string exe = (dir.path() / "check").string();
+  r = run({"gfortran", "-O2", "-o", exe, dir.write("check.f90", kRanksProgram),
+           "-I" + out.string(), (out / "libf2s_mapfactor3d.a").string(), "-lpthread"});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  for (std::vector<std::string> size :
+       {std::vector<std::string>{"1", "1", "1"}, {"13", "7", "5"}, {"3", "11", "9"}})
+    for (const char *threads : {"1", "3"}) {
+      r = run({exe, size[0], size[1], size[2]}, {{"F2S_NUM_THREADS", threads}});
+      EXPECT_TRUE(r.ok() && r.out.find("PASSED") != std::string::npos)
+          << size[0] << "x" << size[1] << "x" << size[2] << " with " << threads
+          << " threads: " << r.describe() << "\n"
+          << r.out << r.err;
+    }
+}
+
 } // namespace
 } // namespace f2s
