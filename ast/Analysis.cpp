@@ -173,6 +173,8 @@ KernelFacts analyze(const Kernel &k) {
     if (!fp.reads.empty()) {
       facts.read_set.push_back(v.name);
       facts.read_bytes += bytes;
+      if (elements == 0)
+        facts.reused.insert(v.name);
     }
     if (!fp.writes.empty()) {
       facts.write_set.push_back(v.name);

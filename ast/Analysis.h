@@ -57,6 +57,11 @@ struct KernelFacts {
   /// Grids of write_set that some points may leave unwritten: every store
   /// of them is inside an IF.
   std::vector<std::string> conditional_write_set;
+  /// Grids of read_set that no access subscripts with every loop variable
+  /// (profiles `dz(k)`, map factors `msfx(i,j)` in a 3D nest, constants
+  /// `w(1)`): reused along the loops they lack, they cost no traffic per
+  /// point and no plane in a block's working set.
+  std::set<std::string> reused;
 
   int64_t bytes(bool with_write_allocate) const {
     return read_bytes + write_bytes + (with_write_allocate ? write_allocate_bytes : 0);

@@ -32,7 +32,8 @@ int64_t block_working_set(const Kernel &k, const KernelFacts &facts,
   int64_t planes = 2 * h(depth - 1) + 1;
   int64_t bytes = 0;
   for (const std::string &g : facts.read_set)
-    bytes += planes * read_plane * elem_bytes(k, g);
+    if (!facts.reused.count(g))
+      bytes += planes * read_plane * elem_bytes(k, g);
   for (const std::string &g : facts.write_set)
     bytes += write_plane * elem_bytes(k, g);
   return bytes;

@@ -65,6 +65,7 @@ TEST(Ranks, ProfilesAndMapFactorsAreReadBesideTheGrids) {
   EXPECT_EQ(f.read_bytes, 8);
   EXPECT_EQ(f.write_bytes, 8);
   EXPECT_EQ(f.write_allocate_bytes, 8);
+  EXPECT_EQ(f.reused, (std::set<std::string>{"cdy", "damp", "dz", "fmap"}));
 }
 
 TEST(Ranks, ExtraDimensionsWithConstantSubscriptsAreReadAndWritten) {

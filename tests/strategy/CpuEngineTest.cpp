@@ -33,6 +33,17 @@ SearchSpace laplacian_space(const std::vector<int64_t> &extents, const CpuModel 
   return enumerate_cpu(k, analyze(k), extents, {targets, &machine});
 }
 
+// The 2D map factors, 1D metrics and component array of mapfactor3d: only
+// w and the arrays indexed by every loop variable take planes in a block.
+TEST(CpuEngine, ProfilesTakeNoPlaneInABlocksWorkingSet) {
+  Kernel k = test::example_kernel("mapfactor3d");
+  KernelFacts facts = analyze(k);
+  EXPECT_EQ(facts.reused, (std::set<std::string>{"fnm", "msfx", "msfy", "rdzw"}));
+  // Halo 1 on every axis: planes of (8+2)x(4+2) for the three grids read
+  // (coef, w, tend) over 3 planes, and 8x4 written (tend).
+  EXPECT_EQ(block_working_set(k, facts, {8, 4, 2}), 3 * 10 * 6 * 3 * 8 + 8 * 4 * 8);
+}
+
 TEST(CpuEngine, SerialTargetHasOneCandidate) {
   SearchSpace s = laplacian_space({256, 256, 256}, server(), {"c"});
   ASSERT_EQ(s.candidates.size(), 1u);
