@@ -185,9 +185,10 @@ struct LoweredRegion {
 /// the procedure whose executable statements are `body`, the innermost of
 /// `scopes`) whose value after its region could be read: one the caller sees
 /// (a dummy argument, a COMMON, module or host variable) or one that `body`
-/// reads after the region, or before it inside a loop around it, or that one
-/// of its `internal` procedures reads. The library keeps temporaries private
-/// to each point, so such a value would differ.
+/// may read on a path from the region's end before assigning it (with jumps
+/// to labels, or SAVE: any read after the region, or before it inside a loop
+/// around it), or that one of its `internal` procedures reads. The library
+/// keeps temporaries private to each point, so such a value would differ.
 void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
                          const fp::ExecutionPart &body,
                          const std::optional<fp::InternalSubprogramPart> &internal,
