@@ -59,6 +59,10 @@ std::vector<Kernel> parse_and_lower(const DriverOptions &o) {
   FrontendOptions fe;
   fe.include_dirs = o.include_dirs;
   fe.defines = o.defines;
+  if (!o.form.empty())
+    fe.fixed_form = o.form == "fixed";
+  fe.default_real_kind = o.default_real_kind;
+  fe.double_precision_kind = o.double_precision_kind;
   return lower_files(o.files, fe);
 }
 

@@ -16,6 +16,9 @@ struct DriverOptions {
   std::string emit; ///< "", "ir" or "c"
   std::vector<std::string> include_dirs;
   std::vector<std::string> defines; ///< -D NAME or NAME=VALUE
+  std::string form;                 ///< "free", "fixed", or "": by each file's extension
+  int default_real_kind = 4;        ///< 8: -fdefault-real-8 or -r8
+  int double_precision_kind = 8;    ///< 16: -fdefault-real-8 without -fdefault-double-8
   std::vector<int64_t> tune_size;   ///< overrides every tune_size clause when set
   int jobs = 0;                     ///< 0: one per processor
   int reps = 5;

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -40,8 +41,30 @@ int main(int argc, char **argv) {
   std::string emit;
   app.add_option("--emit", emit, "Print the stencil IR (ir) or the library's C (c) and stop")
       ->check(CLI::IsMember({"ir", "c"}));
-  app.add_option("-I", o.include_dirs, "Directory searched by INCLUDE lines and #include");
-  app.add_option("-D", o.defines, "Preprocessor macro, NAME or NAME=VALUE");
+  // One value per -I or -D, as compilers take them: `-DFOO a.f90` is a
+  // macro and a file.
+  app.add_option("-I", o.include_dirs, "Directory searched by INCLUDE lines and #include")
+      ->allow_extra_args(false);
+  app.add_option("-D", o.defines, "Preprocessor macro, NAME or NAME=VALUE")
+      ->allow_extra_args(false);
+  bool free_form = false, fixed_form = false;
+  auto *free_flag =
+      app.add_flag("--free-form", free_form,
+                   "Read every file as free form, whatever its extension (also -ffree-form)");
+  app.add_flag("--fixed-form", fixed_form,
+               "Read every file as fixed form, whatever its extension (also -ffixed-form)")
+      ->excludes(free_flag);
+  bool real_8 = false, double_8 = false, r8 = false;
+  app.add_flag("--fdefault-real-8", real_8,
+               "-fdefault-real-8: default REAL and its literals are REAL(8), as gfortran makes "
+               "them (and DOUBLE PRECISION REAL(16), which no region can use, unless "
+               "-fdefault-double-8 is given too)");
+  app.add_flag("--fdefault-double-8", double_8,
+               "-fdefault-double-8: DOUBLE PRECISION and literals such as 1d0 stay REAL(8) "
+               "under -fdefault-real-8, as in gfortran");
+  app.add_flag("--r8", r8,
+               "-r8: default REAL and its literals are REAL(8), DOUBLE PRECISION stays REAL(8), as "
+               "the -r8 of ifort and nvfortran (gfortran's -fdefault-real-8 -fdefault-double-8)");
   std::string tune_size;
   app.add_option("--tune-size", tune_size,
                  "Problem size to tune at, n1,n2[,n3] (innermost first); overrides tune_size(...)");
@@ -66,8 +89,17 @@ int main(int argc, char **argv) {
   app.add_flag("--keep-work", o.keep_work, "Keep the generated harnesses (their path is printed)");
   app.add_flag("-q,--quiet", o.quiet, "Print errors only");
 
+  // gfortran spells these with one dash, which CLI11 takes for a short
+  // option with a value (`-f default-real-8`): give it the long spelling.
+  std::vector<std::string> args(argv + 1, argv + argc);
+  for (std::string &a : args)
+    if (a == "-ffree-form" || a == "-ffixed-form")
+      a = "--" + a.substr(2);
+    else if (a == "-fdefault-real-8" || a == "-fdefault-double-8" || a == "-r8")
+      a = "-" + a;
+  std::reverse(args.begin(), args.end());
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::Success &e) {
     return app.exit(e);
   } catch (const CLI::ParseError &e) {
@@ -77,6 +109,12 @@ int main(int argc, char **argv) {
   }
 
   o.tune = !no_tune;
+  if (free_form || fixed_form)
+    o.form = free_form ? "free" : "fixed";
+  if (real_8 || r8) {
+    o.default_real_kind = 8;
+    o.double_precision_kind = r8 || double_8 ? 8 : 16;
+  }
   o.emit = emit;
   o.targets = split(targets, ',');
   for (const std::string &t : o.targets) {

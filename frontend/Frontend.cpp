@@ -52,11 +52,13 @@ struct Module {
 class FileLowering {
 public:
   /// `modules`: the modules of the other files, whose declarations take
-  /// their places in argument order before `first_order`.
+  /// their places in argument order before `first_order`. `defaults`: the
+  /// rules of a program unit's scope before its own IMPLICIT statements.
   FileLowering(const SourceMap &map, std::vector<StencilDirective> directives,
-               std::map<std::string, Module> modules = {}, int first_order = 0)
-      : map_(map), directives_(std::move(directives)), modules_(std::move(modules)),
-        decl_counter_(first_order) {}
+               const ImplicitRules &defaults, std::map<std::string, Module> modules = {},
+               int first_order = 0)
+      : map_(map), directives_(std::move(directives)), defaults_(defaults),
+        modules_(std::move(modules)), decl_counter_(first_order) {}
 
   const SourceMap &map() const { return map_; }
   /// Every module seen so far, by name: its declarations.
@@ -163,8 +165,7 @@ private:
     for (const fp::Name *d : dummies)
       s.dummies.push_back(text_of(d->source));
     // A contained procedure has its host's IMPLICIT rules until it says otherwise.
-    if (!scopes_.empty())
-      s.implicit = scopes_.back().implicit;
+    s.implicit = scopes_.empty() ? defaults_ : scopes_.back().implicit;
     scopes_.push_back(std::move(s));
     dummy_names_.push_back(std::move(dummies));
     regions_.emplace_back();
@@ -206,6 +207,7 @@ private:
 
   const SourceMap &map_;
   std::vector<StencilDirective> directives_;
+  ImplicitRules defaults_;
   size_t next_ = 0;
   std::vector<Scope> scopes_;
   std::vector<std::vector<const fp::Name *>> dummy_names_; ///< per scope
@@ -227,8 +229,9 @@ const Decl *find_decl(const std::vector<Scope> &scopes, const std::string &name)
   return nullptr;
 }
 
-/// The kind of a real literal: `1.d0` is 8, `1.0_4` is 4, `1.0` is 4.
-std::optional<int64_t> literal_kind(const fp::Expr &e) {
+/// The kind of a literal: `1.d0` is 8, `1.0_4` is 4, `1.0` is 4 (the
+/// default REAL's kind), `1` is 4.
+std::optional<int64_t> literal_kind(const fp::Expr &e, const std::vector<Scope> &scopes) {
   const auto *lit = std::get_if<fp::LiteralConstant>(&e.u);
   if (!lit)
     return std::nullopt;
@@ -240,7 +243,40 @@ std::optional<int64_t> literal_kind(const fp::Expr &e) {
   if (r->kind)
     if (const auto *k = std::get_if<std::uint64_t>(&r->kind->u))
       return static_cast<int64_t>(*k);
-  return to_lower(r->real.source.ToString()).find('d') != std::string::npos ? 8 : 4;
+  const ImplicitRules &defaults = scopes.back().implicit;
+  return to_lower(r->real.source.ToString()).find('d') != std::string::npos ? defaults.double_kind
+                                                                            : defaults.real_kind;
+}
+
+/// gfortran's SELECTED_INT_KIND(R) on x86-64: the smallest kind whose
+/// range (decimal exponent) is at least `r`, else -1.
+int64_t selected_int_kind(int64_t r) {
+  for (auto [kind, range] : {std::pair{1, 2}, {2, 4}, {4, 9}, {8, 18}, {16, 38}})
+    if (r <= range)
+      return kind;
+  return -1;
+}
+
+/// gfortran's SELECTED_REAL_KIND(P, R, RADIX) on x86-64: the smallest kind
+/// with at least `p` decimal digits and a decimal exponent range of at least
+/// `r` (0 for an absent argument), else gfortran's negative codes.
+int64_t selected_real_kind(int64_t p, int64_t r, int64_t radix) {
+  struct Real {
+    int64_t kind, precision, range;
+  };
+  static const Real reals[] = {{4, 6, 37}, {8, 15, 307}, {10, 18, 4931}, {16, 33, 4931}};
+  if (radix != 0 && radix != 2)
+    return -5;
+  bool precision = false, range = false;
+  for (const Real &k : reals) {
+    precision = precision || k.precision >= p;
+    range = range || k.range >= r;
+    if (k.precision >= p && k.range >= r)
+      return k.kind;
+  }
+  if (precision && range)
+    return -4;
+  return precision ? -2 : range ? -1 : -3;
 }
 
 } // namespace
@@ -269,21 +305,50 @@ std::optional<int64_t> int_constant(const fp::Expr &e, const std::vector<Scope> 
   if (const auto *f = std::get_if<fc::Indirection<fp::FunctionReference>>(&e.u)) {
     const fp::Call &call = f->value().v;
     const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(call.t).u);
-    const auto &args = std::get<std::list<fp::ActualArgSpec>>(call.t);
-    if (!name || args.empty())
-      return std::nullopt;
-    const auto *arg =
-        std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(args.front().t).u);
-    if (!arg)
+    if (!name)
       return std::nullopt;
     std::string fn = text_of(name->source);
-    if (fn == "kind")
-      return literal_kind(arg->value());
+    // The arguments by keyword, or by position in `keywords` order.
+    auto arguments = [&](std::vector<std::string> keywords)
+        -> std::optional<std::map<std::string, const fp::Expr *>> {
+      std::map<std::string, const fp::Expr *> by_name;
+      size_t position = 0;
+      for (const fp::ActualArgSpec &spec : std::get<std::list<fp::ActualArgSpec>>(call.t)) {
+        const auto *arg =
+            std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(spec.t).u);
+        const auto &keyword = std::get<std::optional<fp::Keyword>>(spec.t);
+        std::string key = keyword                      ? text_of(keyword->v.source)
+                          : position < keywords.size() ? keywords[position++]
+                                                       : "";
+        if (!arg || std::find(keywords.begin(), keywords.end(), key) == keywords.end() ||
+            !by_name.emplace(key, &arg->value()).second)
+          return std::nullopt;
+      }
+      return by_name;
+    };
+    // An absent argument asks for nothing: 0.
+    auto value = [&](const std::map<std::string, const fp::Expr *> &args,
+                     const std::string &key) -> std::optional<int64_t> {
+      auto it = args.find(key);
+      return it == args.end() ? 0 : int_constant(*it->second, scopes, depth + 1);
+    };
+    if (fn == "kind") {
+      auto args = arguments({"x"});
+      return args && args->count("x") ? literal_kind(*args->at("x"), scopes) : std::nullopt;
+    }
+    if (fn == "selected_int_kind") {
+      auto args = arguments({"r"});
+      auto range = args && args->count("r") ? value(*args, "r") : std::nullopt;
+      return range ? std::optional<int64_t>(selected_int_kind(*range)) : std::nullopt;
+    }
     if (fn == "selected_real_kind") {
-      auto precision = int_constant(arg->value(), scopes, depth + 1);
-      if (!precision)
+      auto args = arguments({"p", "r", "radix"});
+      if (!args || args->empty())
         return std::nullopt;
-      return *precision <= 6 ? 4 : *precision <= 15 ? std::optional<int64_t>(8) : std::nullopt;
+      auto p = value(*args, "p"), r = value(*args, "r"), radix = value(*args, "radix");
+      if (!p || !r || !radix)
+        return std::nullopt;
+      return selected_real_kind(*p, *r, *radix);
     }
   }
   return std::nullopt;
@@ -309,16 +374,13 @@ std::optional<Type> decl_type(const fp::DeclarationTypeSpec &spec,
       return Type::Int32;
     return std::nullopt;
   }
+  const ImplicitRules &defaults = scopes.back().implicit;
   if (const auto *r = std::get_if<fp::IntrinsicTypeSpec::Real>(&intrinsic->u)) {
-    auto kind = r->kind ? kind_value(*r->kind, scopes) : std::optional<int64_t>(4);
-    if (kind == 4)
-      return Type::Float32;
-    if (kind == 8)
-      return Type::Float64;
-    return std::nullopt;
+    auto kind = r->kind ? kind_value(*r->kind, scopes) : defaults.real_kind;
+    return kind ? real_type(*kind) : std::nullopt;
   }
   if (std::holds_alternative<fp::IntrinsicTypeSpec::DoublePrecision>(intrinsic->u))
-    return Type::Float64;
+    return real_type(defaults.double_kind);
   // Default LOGICAL is 4 bytes in gfortran, as INTEGER is.
   if (const auto *l = std::get_if<fp::IntrinsicTypeSpec::Logical>(&intrinsic->u))
     if (!l->kind || kind_value(*l->kind, scopes) == 4)
@@ -770,15 +832,47 @@ std::set<int> kept_directive_lines(const fp::Parsing &parsing, const SourceMap &
   return lines;
 }
 
-/// Flang's first fatal message, as a UserError at its position.
-[[noreturn]] void throw_flang_error(fp::Parsing &parsing, const SourceMap &map) {
+/// "INCLUDE file 'x.inc'" or "#include file 'x.h'" for Flang's message
+/// about an included file it did not find; nothing for another message.
+std::optional<std::string> missing_include(const std::string &text) {
+  const std::string suffix = "' was not found";
+  for (const std::string kind : {"INCLUDE", "#include"}) {
+    std::string prefix = kind + ": Source file '";
+    if (text.size() > prefix.size() + suffix.size() && text.rfind(prefix, 0) == 0 &&
+        text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return kind + " file '" +
+             text.substr(prefix.size(), text.size() - prefix.size() - suffix.size()) + "'";
+  }
+  return std::nullopt;
+}
+
+/// `loc` moved to the first character of its line that is not blank: the
+/// INCLUDE keyword or the `#`, where Flang points at the line's start or at
+/// the file name.
+SourceLoc at_first_nonblank(SourceLoc loc) {
+  std::ifstream in(loc.file, std::ios::binary);
+  std::string line;
+  for (int n = 0; n < loc.line && std::getline(in, line); ++n) {
+  }
+  if (!in)
+    return loc;
+  size_t column = line.find_first_not_of(" \t");
+  if (column != std::string::npos)
+    loc.column = static_cast<int>(column) + 1;
+  return loc;
+}
+
+/// Flang's first fatal message, as a UserError at its position, followed by
+/// `form` (which source form the file was read in, and why).
+[[noreturn]] void throw_flang_error(fp::Parsing &parsing, const SourceMap &map,
+                                    const std::string &form) {
   const fp::AllCookedSources &cooked = parsing.allCooked();
   const fp::Message *first = nullptr;
   for (const fp::Message &m : parsing.messages().messages())
     if (m.IsFatal() && (!first || m.SortBefore(*first)))
       first = &m;
   if (!first)
-    throw UserError(SourceLoc{map.path()}, "Flang could not parse '" + map.path() + "'");
+    throw UserError(SourceLoc{map.path()}, "Flang could not parse '" + map.path() + "'" + form);
   SourceLoc loc{map.path()};
   if (auto range = first->GetProvenanceRange(cooked))
     if (auto pos = cooked.allSources().GetSourcePosition(range->start()))
@@ -786,7 +880,11 @@ std::set<int> kept_directive_lines(const fp::Parsing &parsing, const SourceMap &
   std::string text = first->ToString();
   while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
     text.pop_back();
-  throw UserError(loc, text);
+  if (auto missing = missing_include(text))
+    throw UserError(at_first_nonblank(loc), "Cannot find " + *missing +
+                                                " in the including file's folder or a folder "
+                                                "given with -I; add its folder with -I");
+  throw UserError(loc, text + form);
 }
 
 } // namespace
@@ -811,7 +909,21 @@ ParsedFile parse_file(const std::string &path, const FrontendOptions &options,
   ParsedFile parsed;
   parsed.path = path;
   std::string text = read_file(path);
-  bool fixed_form = is_fixed_form(path);
+  bool fixed_form = options.fixed_form.value_or(is_fixed_form(path));
+  // Free-form code in a .F file (or the reverse) fails to parse, with
+  // messages about characters that are fine in the other form.
+  std::string form_name = fixed_form ? "fixed form" : "free form";
+  std::string form;
+  if (options.fixed_form) {
+    form = " (the file was read as " + form_name + ", as " +
+           (fixed_form ? "--fixed-form" : "--free-form") + " asks)";
+  } else {
+    std::string ext = fs::path(path).extension().string();
+    form = " (the file was read as " + form_name + " because of its " +
+           (ext.empty() ? std::string("missing extension") : "extension '" + ext + "'") +
+           "; pass " + (fixed_form ? "--free-form" : "--fixed-form") + " if it is " +
+           (fixed_form ? "free form" : "fixed form") + ")";
+  }
   std::vector<Sentinel> sentinels = find_sentinels(text, fixed_form);
 
   fp::Options flang;
@@ -842,7 +954,7 @@ ParsedFile parse_file(const std::string &path, const FrontendOptions &options,
   parsed.file = parsing.Prescan(parsed.copy->path(), flang);
   SourceMap map(cooked, parsed.file, path);
   if (!parsed.file || parsing.messages().AnyFatalError())
-    throw_flang_error(parsing, map);
+    throw_flang_error(parsing, map, form);
   std::set<int> kept = kept_directive_lines(parsing, map);
   for (const Sentinel &s : sentinels)
     if (kept.count(s.line))
@@ -850,12 +962,12 @@ ParsedFile parse_file(const std::string &path, const FrontendOptions &options,
 
   parsing.Parse(llvm::nulls());
   if (parsing.messages().AnyFatalError())
-    throw_flang_error(parsing, map);
+    throw_flang_error(parsing, map, form);
   if (!parsing.consumedWholeFile() || !parsing.parseTree()) {
     SourceLoc loc{path};
     if (const char *rest = parsing.finalRestingPlace())
       loc = map.at(fp::CharBlock{rest});
-    throw UserError(loc, "Flang could not parse the rest of the file");
+    throw UserError(loc, "Flang could not parse the rest of the file" + form);
   }
   // Label DO loops (`DO 10 I = ...` / `10 CONTINUE`, shared labels included)
   // become DO constructs, as Flang's semantics makes them.
@@ -873,6 +985,8 @@ std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
   fp::AllCookedSources cooked{sources};
   std::vector<ParsedFile> files;
   UserPaths user_paths;
+  const ImplicitRules defaults =
+      ImplicitRules::standard(options.default_real_kind, options.double_precision_kind);
   size_t regions = 0;
   for (const std::string &path : paths) {
     files.push_back(parse_file(path, options, cooked));
@@ -900,7 +1014,7 @@ std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
     auto before = shape();
     for (const ParsedFile &f : files) {
       SourceMap map(cooked, f.file, f.path, &user_paths);
-      FileLowering collect(map, {}, modules);
+      FileLowering collect(map, {}, defaults, modules);
       fp::Walk(*f.parsing->parseTree(), collect);
       modules = collect.modules();
     }
@@ -915,7 +1029,7 @@ std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
     if (f.directives.empty())
       continue;
     SourceMap map(cooked, f.file, f.path, &user_paths);
-    FileLowering lowering(map, std::move(f.directives), modules, first_order);
+    FileLowering lowering(map, std::move(f.directives), defaults, modules, first_order);
     fp::Walk(*f.parsing->parseTree(), lowering);
     for (Kernel &k : lowering.finish())
       kernels.push_back(std::move(k));

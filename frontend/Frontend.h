@@ -4,6 +4,7 @@
 
 #include "ast/IR.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,12 +16,24 @@ struct FrontendOptions {
   std::vector<std::string> include_dirs;
   /// Preprocessor macros, `NAME` (defined as 1) or `NAME=VALUE`.
   std::vector<std::string> defines;
+  /// Every file's source form: true for fixed, false for free; empty: by
+  /// each file's extension (see lower_file).
+  std::optional<bool> fixed_form;
+  /// The kind of default REAL (`real`, implicit REAL, literals such as
+  /// `0.5`): 8 for a code built with gfortran's -fdefault-real-8.
+  int default_real_kind = 4;
+  /// The kind of DOUBLE PRECISION and of literals such as `1d0`: 16 under
+  /// gfortran's -fdefault-real-8 alone (a type the IR cannot hold), 8 with
+  /// -fdefault-double-8 too.
+  int double_precision_kind = 8;
 };
 
 /// Reads one Fortran file with Flang's parser and lowers every
-/// `!$f2s stencil` region in it to a kernel, in source order. The file is
-/// fixed form when its extension is .f, .for, .ftn, .f77 or .fpp (in any
-/// case), else free form; `#` lines are preprocessed in either.
+/// `!$f2s stencil` region in it to a kernel, in source order. Unless
+/// `options.fixed_form` says, the file is fixed form when its extension is
+/// .f, .for, .ftn, .f77 or .fpp (in any case), else free form; `#` lines are
+/// preprocessed in either. A parse error names the form and how it was
+/// chosen.
 ///
 /// Throws UserError, naming file:line:column, for the first problem: Flang's
 /// own parse errors, a directive that is not followed by a DO construct, an

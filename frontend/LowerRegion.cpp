@@ -313,8 +313,11 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
            "Loop variable '" + var + "' is used by two loops of the " + kRegion);
     // A loop variable first: its value is the loop's, whatever a module says.
     loop_vars_.push_back(var);
-    if (const Decl *decl = lookup(var, at(bounds.name.thing.source));
-        decl && (decl->shape || decl->type != Type::Int32))
+    const Decl *decl = lookup(var, at(bounds.name.thing.source));
+    // INTEGER(8) is an INTEGER but not one the IR holds.
+    if (decl && !decl->shape && !decl->type)
+      usable_type(*decl, at(bounds.name.thing.source));
+    if (decl && (decl->shape || decl->type != Type::Int32))
       fail(at(bounds.name.thing.source), "Loop variable '" + var + "' must be an INTEGER scalar");
   }
   AssignedScalars assigned;
@@ -905,24 +908,23 @@ Expr RegionLowering::lower_literal(const fp::LiteralConstant &c, const SourceLoc
   }
   if (const auto *r = std::get_if<fp::RealLiteralConstant>(&c.u)) {
     std::string text = to_lower(r->real.source.ToString());
-    Type type = Type::Float32;
+    // Without a kind, `0.5` is default REAL and `0.5d0` DOUBLE PRECISION,
+    // whose kinds the compiler's options may change.
+    int64_t kind = scopes_.back().implicit.real_kind;
     for (char &ch : text) {
       if (ch == 'd') {
         ch = 'e';
-        type = Type::Float64;
+        kind = scopes_.back().implicit.double_kind;
       } else if (ch == 'q') {
-        fail(loc, "REAL(16) constants are not supported inside a " + std::string(kRegion));
+        kind = 16;
       }
     }
-    if (auto kind = kind_of(r->kind)) {
-      if (*kind == 8)
-        type = Type::Float64;
-      else if (*kind == 4)
-        type = Type::Float32;
-      else
-        fail(loc,
-             "REAL(" + std::to_string(*kind) + ") constants are not supported inside a " + kRegion);
-    }
+    if (auto explicit_kind = kind_of(r->kind))
+      kind = *explicit_kind;
+    if (!real_type(kind))
+      fail(loc,
+           "REAL(" + std::to_string(kind) + ") constants are not supported inside a " + kRegion);
+    Type type = *real_type(kind);
     double value = type == Type::Float64 ? std::strtod(text.c_str(), nullptr)
                                          : static_cast<double>(std::strtof(text.c_str(), nullptr));
     return FloatImm::make(value, type, loc);

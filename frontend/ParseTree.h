@@ -118,20 +118,36 @@ struct Decl {
   int order = 0; ///< position in the file's declarations
 };
 
+/// The IR type of REAL(kind), or nothing for a kind the IR cannot hold.
+inline std::optional<Type> real_type(int64_t kind) {
+  if (kind == 4)
+    return Type::Float32;
+  if (kind == 8)
+    return Type::Float64;
+  return std::nullopt;
+}
+
 /// The IMPLICIT rules in force in a scope: for each initial letter, whether
-/// an undeclared name has a type, and which (empty: one the IR cannot hold).
+/// an undeclared name has a type, and which (empty: one the IR cannot hold);
+/// and the kinds of default REAL and DOUBLE PRECISION, which the compiler's
+/// options choose (gfortran's -fdefault-real-8), not the source.
 struct ImplicitRules {
   struct Rule {
     bool typed = false; ///< false: IMPLICIT NONE
     std::optional<Type> type;
   };
   std::array<Rule, 26> letters;
+  int64_t real_kind = 4;   ///< of `REAL` and of real literals such as `0.5` or `1e3`
+  int64_t double_kind = 8; ///< of DOUBLE PRECISION and of literals such as `1d0`
 
   /// Fortran's default: I to N are INTEGER, the other letters REAL.
-  static ImplicitRules standard() {
+  static ImplicitRules standard(int64_t real_kind = 4, int64_t double_kind = 8) {
     ImplicitRules r;
+    r.real_kind = real_kind;
+    r.double_kind = double_kind;
     for (int c = 0; c < 26; ++c)
-      r.letters[c] = Rule{true, c >= 'i' - 'a' && c <= 'n' - 'a' ? Type::Int32 : Type::Float32};
+      r.letters[c] = Rule{true, c >= 'i' - 'a' && c <= 'n' - 'a' ? std::optional(Type::Int32)
+                                                                 : real_type(real_kind)};
     return r;
   }
   const Rule &of(const std::string &lower_name) const {
@@ -166,7 +182,8 @@ struct Scope {
 };
 
 /// The value of a constant INTEGER expression of the kind that spells kinds:
-/// literals, named constants, KIND(literal) and SELECTED_REAL_KIND(p).
+/// literals, named constants, KIND(literal), SELECTED_INT_KIND(r) and
+/// SELECTED_REAL_KIND(p, r, radix), valued as gfortran values them.
 std::optional<int64_t> int_constant(const fp::Expr &e, const std::vector<Scope> &scopes,
                                     int depth = 0);
 
@@ -185,9 +202,10 @@ struct LoweredRegion {
 /// the procedure whose executable statements are `body`, the innermost of
 /// `scopes`) whose value after its region could be read: one the caller sees
 /// (a dummy argument, a COMMON, module or host variable) or one that `body`
-/// reads after the region, or before it inside a loop around it, or that one
-/// of its `internal` procedures reads. The library keeps temporaries private
-/// to each point, so such a value would differ.
+/// may read on a path from the region's end before assigning it (with jumps
+/// to labels, or SAVE: any read after the region, or before it inside a loop
+/// around it), or that one of its `internal` procedures reads. The library
+/// keeps temporaries private to each point, so such a value would differ.
 void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
                          const fp::ExecutionPart &body,
                          const std::optional<fp::InternalSubprogramPart> &internal,

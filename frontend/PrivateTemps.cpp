@@ -5,9 +5,13 @@
 // what it held before. Fortran's loop leaves the value of the last iteration
 // in it. That difference is invisible only when nobody reads the variable
 // afterwards, so a temporary that the caller can see (a dummy argument, a
-// module, COMMON or host variable) or that the procedure reads after the
-// region (or earlier in a loop around it, a DO loop or a GO TO back, i.e. on
-// its next trip) is refused rather than silently given another value.
+// module, COMMON or host variable) or that the procedure may read before
+// assigning it again, on some path from the region's end (through the
+// branches of IF and SELECT CASE, the next trips of loops, EXIT and CYCLE),
+// is refused rather than silently given another value. Where the procedure
+// jumps to labels (GO TO and its kin), or the variable is SAVEd, any read
+// after the region, or earlier in a loop around it (a DO loop or a GO TO
+// back), or for a SAVEd variable anywhere, counts.
 #include "frontend/ParseTree.h"
 
 #include "ast/Dependence.h"
@@ -17,6 +21,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
+#include <vector>
 
 namespace f2s::fe {
 namespace {
@@ -173,6 +180,226 @@ bool is_temp(const Kernel &k, const std::string &name) {
   return k.find_temp(name) != nullptr;
 }
 
+/// Whether an execution part can jump to a label (GO TO, an arithmetic IF,
+/// an alternate return, ERR=, END=, EOR=): its flow is not that of its
+/// constructs, so the liveness below cannot follow it.
+struct Jumps {
+  bool any = false;
+  template <typename T> bool Pre(const T &) { return !any; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::GotoStmt &) { return !(any = true); }
+  bool Pre(const fp::ComputedGotoStmt &) { return !(any = true); }
+  bool Pre(const fp::AssignedGotoStmt &) { return !(any = true); }
+  bool Pre(const fp::ArithmeticIfStmt &) { return !(any = true); }
+  bool Pre(const fp::AltReturnSpec &) { return !(any = true); }
+  bool Pre(const fp::ErrLabel &) { return !(any = true); }
+  bool Pre(const fp::EndLabel &) { return !(any = true); }
+  bool Pre(const fp::EorLabel &) { return !(any = true); }
+  // Label DO loops that CanonicalizeDo could not make constructs.
+  bool Pre(const fp::LabelDoStmt &) { return !(any = true); }
+};
+
+/// A read of the temporary that some path reaches: the first in the source
+/// of those found, or none.
+using Witness = std::optional<fp::CharBlock>;
+
+Witness first_of(Witness a, Witness b) {
+  if (!a || !b)
+    return a ? a : b;
+  return a->begin() <= b->begin() ? a : b;
+}
+
+bool same(const Witness &a, const Witness &b) {
+  return a.has_value() == b.has_value() && (!a || a->begin() == b->begin());
+}
+
+/// The first read of `name` inside a node, as Reads counts reads.
+struct FirstRead {
+  const std::string &name;
+  Witness found;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::Expr &e) {
+    const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&e.u);
+    const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+    const auto *n = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+    if (n && text_of(n->source) == name)
+      found = first_of(found, n->source);
+    return true;
+  }
+};
+
+template <typename Node> Witness first_read(const Node &node, const std::string &name) {
+  FirstRead reads{name, std::nullopt};
+  fp::Walk(node, reads);
+  return reads.found;
+}
+
+/// Whether the value a scalar holds after one annotated DO construct can be
+/// read: a backward liveness of that one name over the structured constructs
+/// of an execution part (sequences, IF, SELECT CASE, DO with EXIT and
+/// CYCLE), where an assignment to the whole name ends what comes before it.
+/// Conditions are not evaluated: every branch may be taken and every loop
+/// may run any number of times, zero included where Fortran allows it.
+/// Constructs it does not model (BLOCK, ASSOCIATE, WHERE, ...) count every
+/// read inside them and end nothing. Callers must first rule out jumps to
+/// labels (Jumps).
+class Liveness {
+public:
+  /// `region`: the DO construct after which the value matters; `private_in`:
+  /// other annotated DO constructs in which the name is a temporary of their
+  /// own, which neither read nor change the caller's variable.
+  Liveness(const std::string &name, const fp::DoConstruct *region,
+           std::set<const fp::DoConstruct *> private_in)
+      : name_(name), region_(region), private_in_(std::move(private_in)) {}
+
+  /// A read reached from the end of the region, if any; `reached` tells
+  /// whether the region was found among the constructs walked, and every
+  /// EXIT and CYCLE on the way was a loop's.
+  Witness after_region(const fp::ExecutionPart &body, bool &reached) {
+    block(body.v, std::nullopt);
+    reached = reached_ && !unknown_exit_;
+    return after_;
+  }
+
+private:
+  struct Loop {
+    const std::optional<fp::Name> *name;
+    Witness exit, cycle;
+  };
+
+  Witness block(const fp::Block &b, Witness out) {
+    for (auto it = b.rbegin(); it != b.rend(); ++it)
+      out = construct(*it, out);
+    return out;
+  }
+
+  Witness construct(const fp::ExecutionPartConstruct &c, Witness out) {
+    const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+    if (!exec)
+      return out;
+    if (const auto *s = std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u))
+      return action(s->statement, out);
+    if (const auto *d = std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u))
+      return do_construct(d->value(), out);
+    if (const auto *i = std::get_if<fc::Indirection<fp::IfConstruct>>(&exec->u))
+      return if_construct(i->value(), out);
+    if (const auto *s = std::get_if<fc::Indirection<fp::CaseConstruct>>(&exec->u))
+      return case_construct(s->value(), out);
+    return opaque(*exec, out);
+  }
+
+  /// A construct whose flow is not modelled: any read inside may be
+  /// reached, nothing inside ends the value, and an EXIT or CYCLE inside
+  /// may leave for any enclosing loop.
+  template <typename Node> Witness opaque(const Node &n, Witness out) {
+    Witness in = first_of(first_read(n, name_), out);
+    for (const Loop &l : loops_)
+      in = first_of(in, first_of(l.exit, l.cycle));
+    return in;
+  }
+
+  Witness action(const fp::ActionStmt &a, Witness out) {
+    if (const auto *assign = std::get_if<fc::Indirection<fp::AssignmentStmt>>(&a.u)) {
+      const auto &[var, value] = assign->value().t;
+      Witness in = first_read(value, name_);
+      const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&var.u);
+      const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+      const auto *n = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+      if (n && text_of(n->source) == name_)
+        return in;
+      return first_of(first_of(in, first_read(var, name_)), out);
+    }
+    if (const auto *i = std::get_if<fc::Indirection<fp::IfStmt>>(&a.u)) {
+      const auto &[condition, then] = i->value().t;
+      return first_of(first_read(condition, name_), first_of(action(then.statement, out), out));
+    }
+    if (const auto *e = std::get_if<fc::Indirection<fp::ExitStmt>>(&a.u))
+      return jump(e->value().v, true);
+    if (const auto *c = std::get_if<fc::Indirection<fp::CycleStmt>>(&a.u))
+      return jump(c->value().v, false);
+    // The procedure ends: its locals' values are gone (SAVEd ones are
+    // checked apart).
+    if (std::holds_alternative<fc::Indirection<fp::ReturnStmt>>(a.u) ||
+        std::holds_alternative<fc::Indirection<fp::StopStmt>>(a.u))
+      return first_read(a, name_);
+    return first_of(first_read(a, name_), out);
+  }
+
+  /// EXIT or CYCLE of the loop named `target` (the innermost without a
+  /// name). One that leaves another construct is not followed.
+  Witness jump(const std::optional<fp::Name> &target, bool exit) {
+    for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
+      const std::optional<fp::Name> &name = *it->name;
+      if (!target || (name && text_of(name->source) == text_of(target->source)))
+        return exit ? it->exit : it->cycle;
+    }
+    unknown_exit_ = true;
+    return std::nullopt;
+  }
+
+  Witness if_construct(const fp::IfConstruct &c, Witness out) {
+    const auto &[then_stmt, then_block, else_ifs, else_block, end] = c.t;
+    Witness in = else_block ? block(std::get<fp::Block>(else_block->t), out) : out;
+    for (auto it = else_ifs.rbegin(); it != else_ifs.rend(); ++it)
+      in = first_of(
+          first_of(first_read(std::get<0>(it->t), name_), block(std::get<fp::Block>(it->t), out)),
+          in);
+    return first_of(first_read(then_stmt, name_), first_of(block(then_block, out), in));
+  }
+
+  Witness case_construct(const fp::CaseConstruct &c, Witness out) {
+    const auto &[select, cases, end] = c.t;
+    bool has_default = false;
+    Witness in;
+    for (const fp::CaseConstruct::Case &k : cases) {
+      const fp::CaseStmt &stmt = std::get<fp::Statement<fp::CaseStmt>>(k.t).statement;
+      has_default =
+          has_default || std::holds_alternative<fp::Default>(std::get<fp::CaseSelector>(stmt.t).u);
+      in = first_of(in, block(std::get<fp::Block>(k.t), out));
+    }
+    return first_of(first_read(select, name_), has_default ? in : first_of(in, out));
+  }
+
+  Witness do_construct(const fp::DoConstruct &d, Witness out) {
+    if (&d == region_) {
+      reached_ = true;
+      after_ = first_of(after_, out);
+      return out;
+    }
+    if (private_in_.count(&d))
+      return out;
+    const auto &stmt = std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).statement;
+    const auto &control = std::get<std::optional<fp::LoopControl>>(stmt.t);
+    // A DO with a control may end before its body, on its test; a WHILE's
+    // condition is read on every trip.
+    Witness test = control ? out : std::nullopt;
+    if (control)
+      if (const auto *w = std::get_if<fp::ScalarLogicalExpr>(&control->u))
+        test = first_of(test, first_read(*w, name_));
+    // The head's value grows to a fixed point: at most once per read.
+    Witness head = test;
+    for (;;) {
+      loops_.push_back(Loop{&std::get<std::optional<fp::Name>>(stmt.t), out, head});
+      Witness body = block(std::get<fp::Block>(d.t), head);
+      loops_.pop_back();
+      Witness next = first_of(test, body);
+      if (same(next, head))
+        break;
+      head = next;
+    }
+    return first_of(control ? first_read(*control, name_) : std::nullopt, head);
+  }
+
+  const std::string &name_;
+  const fp::DoConstruct *region_;
+  std::set<const fp::DoConstruct *> private_in_;
+  std::vector<Loop> loops_;
+  bool reached_ = false;
+  bool unknown_exit_ = false;
+  Witness after_;
+};
+
 /// Why the caller sees `d` after the call: nothing for a local of `proc`.
 std::optional<std::string> visible_to_caller(const Scope &proc, const std::vector<Scope> &scopes,
                                              const std::string &name) {
@@ -216,6 +443,9 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
   const Scope &proc = scopes.back();
   Reads reads(regions, proc.internal_names);
   fp::Walk(body, reads);
+  size_t body_reads = reads.reads().size();
+  Jumps jumps;
+  fp::Walk(body, jumps);
   // An internal procedure may be called after the region: its reads come
   // last.
   if (internal)
@@ -243,25 +473,45 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
                (read.region < 0 || !is_temp(*regions[read.region].kernel, t.name));
       };
       const Reads::Read *seen = nullptr;
-      for (const Reads::Read &read : reads.reads())
-        if (!seen && read.seq > span.end && sees_value(read))
-          seen = &read;
-      // Read earlier in a loop around the region: on the loop's next trip;
-      // anywhere before it for a SAVEd variable: in the next call.
       bool saved = is_saved(proc, t.name);
-      int loop_start = reads.loop_start(r);
-      for (const Reads::Read &read : reads.reads())
-        if (!seen && (saved || (loop_start >= 0 && read.seq > loop_start)) &&
-            read.seq < span.start && sees_value(read))
-          seen = &read;
-      if (!seen)
+      std::optional<fp::CharBlock> live;
+      bool followed = false;
+      // Without jumps to labels, the paths from the region's end decide; a
+      // SAVEd variable's next call reads what any path leaves.
+      if (!jumps.any && !saved) {
+        std::set<const fp::DoConstruct *> private_in;
+        for (const LoweredRegion &other : regions)
+          if (other.loop != regions[r].loop && is_temp(*other.kernel, t.name))
+            private_in.insert(other.loop);
+        live =
+            Liveness(t.name, regions[r].loop, std::move(private_in)).after_region(body, followed);
+        // An internal procedure may be called after the region.
+        for (size_t i = body_reads; !live && i < reads.reads().size(); ++i)
+          if (reads.reads()[i].name == t.name)
+            live = reads.reads()[i].source;
+      }
+      if (!followed) {
+        for (const Reads::Read &read : reads.reads())
+          if (!seen && read.seq > span.end && sees_value(read))
+            seen = &read;
+        // Read earlier in a loop around the region: on the loop's next trip;
+        // anywhere before it for a SAVEd variable: in the next call.
+        int loop_start = reads.loop_start(r);
+        for (const Reads::Read &read : reads.reads())
+          if (!seen && (saved || (loop_start >= 0 && read.seq > loop_start)) &&
+              read.seq < span.start && sees_value(read))
+            seen = &read;
+        if (seen)
+          live = seen->source;
+      }
+      if (!live)
         continue;
-      SourceLoc read_at = map.at(seen->source);
+      SourceLoc read_at = map.at(*live);
       std::string where = read_at.file == at.file ? "line " + std::to_string(read_at.line) +
                                                         ", column " + std::to_string(read_at.column)
                                                   : read_at.str();
       throw UserError(at, head +
-                              (seen->seq > span.end || !saved
+                              (!seen || seen->seq > span.end || !saved
                                    ? "read after it ("
                                    : "read in the next call, as it is SAVEd (") +
                               where + ")" + tail);

@@ -214,5 +214,157 @@ TEST(Cli, EmitsIrAndCWithoutWritingAnything) {
   EXPECT_FALSE(fs::exists(dir.path() / "out"));
 }
 
+// -D and -I take one value each, attached or not, as compilers take them:
+// the files after them are files.
+TEST(Cli, DefineAndIncludeTakeOneValueEach) {
+  test::ScratchDir dir;
+  std::string a = dir.write("a.f90", R"(subroutine sa(n, a, b)
+  integer :: n, i
+  real(8) :: a(n), b(n)
+#if FOO == 2
+  !$f2s stencil name(foo_two)
+#elif defined(FOO)
+  !$f2s stencil name(with_foo)
+#else
+  !$f2s stencil name(without_foo)
+#endif
+  do i = 2, n - 1
+    b(i) = a(i-1) + a(i+1)
+  end do
+end subroutine
+)");
+  fs::create_directories(dir.path() / "inc");
+  dir.write("inc/weights.inc", "  real(8), parameter :: w = 0.5d0\n");
+  std::string b = dir.write("b.f90", R"(subroutine sb(n, a, b)
+  integer :: n, i
+  real(8) :: a(n), b(n)
+  include 'weights.inc'
+  !$f2s stencil name(from_b)
+  do i = 2, n - 1
+    b(i) = w*(a(i-1) + a(i+1))
+  end do
+end subroutine
+)");
+  std::string inc = (dir.path() / "inc").string();
+  struct Case {
+    std::vector<std::string> args;
+    const char *kernel;
+  };
+  const Case cases[] = {
+      {{"-DFOO", "-I", inc, a, b}, "with_foo"},   {{"-D", "FOO", "-I" + inc, a, b}, "with_foo"},
+      {{"-DFOO=2", "-I" + inc, a, b}, "foo_two"}, {{"-D", "FOO=2", "-I", inc, a, b}, "foo_two"},
+      {{"-I", inc, a, b, "-DFOO"}, "with_foo"},   {{"-I" + inc, a, b}, "without_foo"},
+      {{a, "-DFOO", b, "-I", inc}, "with_foo"},
+  };
+  for (const Case &c : cases) {
+    std::vector<std::string> args = c.args;
+    std::string shown;
+    for (const std::string &arg : args)
+      shown += arg + " ";
+    args.insert(args.begin(), "--emit=ir");
+    ProcessResult r = f2stencil(args);
+    ASSERT_TRUE(r.ok()) << shown << r.describe() << "\n" << r.err;
+    EXPECT_NE(r.out.find(std::string("kernel ") + c.kernel + "("), std::string::npos)
+        << shown << r.out;
+    EXPECT_NE(r.out.find("kernel from_b("), std::string::npos) << shown << r.out;
+  }
+}
+
+/// Free-form source that fixed form cannot read: code from column 1, `&`
+/// continuations.
+const char *kFreeForm = R"(subroutine s(n, a, b)
+  integer :: n, i, j
+  real(8) :: a(0:n+1, 0:n+1), b(0:n+1, 0:n+1)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      b(i, j) = a(i-1, j) + a(i+1, j) &
+              + a(i, j-1) + a(i, j+1)
+    end do
+  end do
+end subroutine
+)";
+
+/// Fixed-form source that free form cannot read: a comment in column 1,
+/// a continuation in column 6, blanks inside a name.
+const char *kFixedForm = R"(      SUBROUTINE S(N, A, B)
+C     A 2D average, written for a card reader.
+      INTEGER N, I, J
+      REAL*8 A(0:N+1, 0:N+1), B(0:N+1, 0:N+1)
+C$F2S STENCIL
+      DO 10 J = 1, N
+      DO 10 I = 1, N
+         B(I, J) = A(I-1, J) + A(I+1, J)
+     &           + A(I, J-1) + A(I, J+1)
+   10 CONT INUE
+      END
+)";
+
+// The form follows the extension unless --free-form or --fixed-form (or
+// gfortran's -ffree-form, -ffixed-form) says otherwise, for every file; a
+// parse error names the form and the option.
+TEST(Cli, SourceFormOptionsOverrideTheExtension) {
+  test::ScratchDir dir;
+  std::string free_in_f = dir.write("free.F", kFreeForm);
+  std::string fixed_in_f90 = dir.write("fixed.f90", kFixedForm);
+  ProcessResult r = f2stencil({"--emit=ir", free_in_f});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("free.F:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" (the file was read as fixed form because of its extension '.F'; pass "
+                       "--free-form if it is free form)\n"),
+            std::string::npos)
+      << r.err;
+  r = f2stencil({"--emit=ir", fixed_in_f90});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(" (the file was read as free form because of its extension '.f90'; pass "
+                       "--fixed-form if it is fixed form)\n"),
+            std::string::npos)
+      << r.err;
+  for (const char *option : {"--free-form", "-ffree-form"}) {
+    r = f2stencil({"--emit=ir", option, free_in_f});
+    EXPECT_TRUE(r.ok()) << option << ": " << r.err;
+    EXPECT_NE(r.out.find("kernel s_1("), std::string::npos) << r.out;
+  }
+  for (const char *option : {"--fixed-form", "-ffixed-form"}) {
+    r = f2stencil({"--emit=ir", option, fixed_in_f90});
+    EXPECT_TRUE(r.ok()) << option << ": " << r.err;
+    EXPECT_NE(r.out.find("kernel s_1("), std::string::npos) << r.out;
+  }
+  // The option is for every file: a free-form file fails as fixed form, and
+  // the message says which option made it so.
+  r = f2stencil({"--emit=ir", "--fixed-form", fixed_in_f90, dir.write("free.f90", kFreeForm)});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("free.f90:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" (the file was read as fixed form, as --fixed-form asks)\n"),
+            std::string::npos)
+      << r.err;
+  r = f2stencil({"--emit=ir", "--free-form", "--fixed-form", free_in_f});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
+}
+
+// A missing INCLUDE file or #include: at the line that includes it, naming
+// the file and -I.
+TEST(Cli, AMissingIncludeNamesTheFileAndMinusI) {
+  test::ScratchDir dir;
+  for (const char *line : {"  include 'weights.inc'", "#include \"weights.inc\""}) {
+    std::string src = std::string("subroutine s(n, a, b)\n"
+                                  "  integer :: n, i\n"
+                                  "  real(8) :: a(n), b(n)\n") +
+                      line +
+                      "\n"
+                      "  !$f2s stencil\n"
+                      "  do i = 2, n - 1\n"
+                      "    b(i) = w*(a(i-1) + a(i+1))\n"
+                      "  end do\n"
+                      "end subroutine\n";
+    Failure f = fail_on(dir, src);
+    expect_one_error(f, line[0] == '#' ? "4:1" : "4:3",
+                     std::string("Cannot find ") + (line[0] == '#' ? "#include" : "INCLUDE") +
+                         " file 'weights.inc' in the including file's folder or a folder given "
+                         "with -I; add its folder with -I");
+  }
+}
+
 } // namespace
 } // namespace f2s

@@ -1136,8 +1136,9 @@ TEST(FrontendErrors, FlangSyntaxError) {
   const std::string src = "subroutine s(n)\n  integer :: n\n  n = (1 +\nend subroutine\n";
   TempDir dir;
   Diagnostic d = error_of(dir, src);
-  // Flang's own message, at the position Flang gives.
-  EXPECT_EQ(d.message, "Unmatched '('");
+  // Flang's own message, at the position Flang gives, and the form it read.
+  EXPECT_EQ(d.message, "Unmatched '(' (the file was read as free form because of its extension "
+                       "'.f90'; pass --fixed-form if it is fixed form)");
   EXPECT_EQ(line_col(d.loc), loc_of(src, "(1 +"));
 }
 
