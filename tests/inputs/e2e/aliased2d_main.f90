@@ -3,11 +3,11 @@
 ! against the original. Mode "inplace" or "shifted": a call the library must
 ! stop (the same array, or two overlapping windows of one buffer).
 program aliased2d_check
-  use f2s_aliased2d, only: alias_step, alias_step_c, alias_resid, alias_smooth
+  use f2s_aliased2d, only: alias_step, alias_step_c, alias_incr, alias_resid, alias_smooth
   implicit none
   integer :: nx = 50, ny = 20
   real(8), allocatable, target :: fr(:,:), fl(:,:), fc(:,:), u(:,:), v(:,:), rr(:,:), rl(:,:)
-  real(8), allocatable :: r1(:,:), r2(:,:), buf(:)
+  real(8), allocatable :: r1(:,:), r2(:,:), er(:,:), el(:,:), buf(:)
   real(8) :: err
   character(len=32) :: arg, mode
   mode = ''
@@ -18,7 +18,7 @@ program aliased2d_check
   if (command_argument_count() == 3) call get_command_argument(3, mode)
   allocate(fr(0:nx+1, 0:ny+1), fl(0:nx+1, 0:ny+1), fc(0:nx+1, 0:ny+1), u(0:nx+1, 0:ny+1), &
            v(0:nx+1, 0:ny+1), rr(0:nx+1, 0:ny+1), rl(0:nx+1, 0:ny+1), r1(0:nx+1, 0:ny+1), &
-           r2(0:nx+1, 0:ny+1))
+           r2(0:nx+1, 0:ny+1), er(0:nx+1, 0:ny+1), el(0:nx+1, 0:ny+1))
   call random_number(fr)
   call random_number(u)
   call random_number(v)
@@ -41,6 +41,11 @@ program aliased2d_check
   call advance(nx, ny, 0.3d0, fr, fr)
   call alias_step(nx, ny, 0.3d0, fl, fl)
   call alias_step_c(nx, ny, 0.3d0, fc, fc)
+  err = maxval(abs(fc - fr)) / maxval(abs(fr))
+  er = 1
+  el = 1
+  call increment(nx, ny, 0.3d0, fr, fr, er)
+  call alias_incr(nx, ny, 0.3d0, fl, fl, el)
   call residual(nx, ny, 0.01d0, u, rr, rr)
   call alias_resid(nx, ny, 0.01d0, u, rl, rl)
   ! Apart: the restrict variants, as before.
@@ -48,8 +53,9 @@ program aliased2d_check
   r2 = 0
   call residual(nx, ny, 0.01d0, u, v, r1)
   call alias_resid(nx, ny, 0.01d0, u, v, r2)
-  err = max(maxval(abs(fl - fr)) / maxval(abs(fr)), maxval(abs(fc - fr)) / maxval(abs(fr)), &
-            maxval(abs(rl - rr)) / maxval(abs(rr)), maxval(abs(r2 - r1)) / maxval(abs(r1)))
+  err = max(err, maxval(abs(fl - fr)) / maxval(abs(fr)), &
+            maxval(abs(rl - rr)) / maxval(abs(rr)), maxval(abs(r2 - r1)) / maxval(abs(r1)), &
+            maxval(abs(el - er)))
   print '(a, es10.3)', 'aliased2d: largest relative difference ', err
   if (err > 1d-14) then
     print '(a)', 'FAILED'
