@@ -1,10 +1,12 @@
 #include "codegen/CPrinter.h"
 
+#include "ast/Aliasing.h"
 #include "ast/Analysis.h"
 #include "ast/IRPrinter.h"
 #include "codegen/CStmt.h"
 #include "runtime/RuntimeText.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdio>
 #include <set>
@@ -40,7 +42,8 @@ std::string grid_pointer_type(const Kernel &k, const Variable &v) {
 /// parameters and the temporaries, at the top of a variant's body. A
 /// reduction's accumulator starts at the argument's value in a serial body
 /// and at the operator's identity in a thread's share of a parallel one.
-void print_prologue(const Kernel &k, std::ostringstream &out, bool parallel) {
+/// Grids are `restrict` unless the variant is the one for aliased calls.
+void print_prologue(const Kernel &k, std::ostringstream &out, bool parallel, bool restrict_grids) {
   CExprPrinter exprs(k);
   for (const Variable &v : k.args) {
     std::string n = c_name(v.name);
@@ -55,7 +58,8 @@ void print_prologue(const Kernel &k, std::ostringstream &out, bool parallel) {
       out << "  const " << c_type(v.type) << " " << n << " = a->" << n << ";\n";
       continue;
     }
-    out << "  " << grid_pointer_type(k, v) << "restrict " << n << " = a->" << n << ";\n";
+    out << "  " << grid_pointer_type(k, v) << (restrict_grids ? "restrict " : "") << n << " = a->"
+        << n << ";\n";
   }
   for (const Variable &v : k.args) {
     if (!v.is_grid())
@@ -168,6 +172,112 @@ static inline void f2s_stream_fence(void) {
 }
 )";
 
+/// Aliased arguments (ast/Aliasing): the run-time half, once per file. The
+/// per-kernel check (print_c_aliasing_check) fills the tables.
+const char *const aliasing_helper = R"(#include <stdio.h>
+#include <string.h>
+/* The bytes a grid spans: its element size times its extents, 0 if empty. */
+static inline size_t f2s_grid_bytes(size_t size, int rank, const long *bounds) {
+  for (int d = 0; d < rank; ++d) {
+    long extent = bounds[2 * d + 1] - bounds[2 * d] + 1;
+    if (extent <= 0)
+      return 0;
+    size *= (size_t)extent;
+  }
+  return size;
+}
+static inline const char *f2s_written_text(const int *written, int i, int j, const char *const *names,
+                                           char *buf, size_t n) {
+  if (written[i] && written[j])
+    snprintf(buf, n, "both are");
+  else
+    snprintf(buf, n, "'%s' is", names[written[i] ? i : j]);
+  return buf;
+}
+/* Which array arguments of a call share memory, where one of them is
+   written. 0: none do. 1: those that do are each the same array with the
+   same bounds, grouped as one of the `nsafe` labellings in `safe` (entry i:
+   the first argument of i's group), under which the nest is still free of
+   dependences, so the variant without restrict computes what the loops do.
+   Any other overlap (part of an array, other bounds, an aliasing that
+   creates a dependence, or any aliasing on the GPU, whose code copies each
+   argument separately) stops the program with a message naming two of the
+   arguments: never a silent wrong result. */
+static inline int f2s_check_aliasing(const char *kernel, int n, int maxrank, const char *const *names,
+                                     const int *written, const int *shape, const int *rank,
+                                     const uintptr_t *p, const long *bounds, const size_t *size,
+                                     int nsafe, const int *safe, int gpu, int *label) {
+  char w[160];
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < i; ++j) {
+      if (!written[i] && !written[j])
+        continue;
+      size_t bi = f2s_grid_bytes(size[i], rank[i], bounds + 2 * maxrank * i);
+      size_t bj = f2s_grid_bytes(size[j], rank[j], bounds + 2 * maxrank * j);
+      if (!bi || !bj || p[i] >= p[j] + bj || p[j] >= p[i] + bi)
+        continue;
+      if (p[i] == p[j] && shape[i] == shape[j] &&
+          memcmp(bounds + 2 * maxrank * i, bounds + 2 * maxrank * j,
+                 sizeof(long) * 2 * (size_t)rank[i]) == 0)
+        continue;
+      fprintf(stderr,
+              "f2stencil: kernel '%s': arguments '%s' and '%s' overlap in memory and %s written, "
+              "but they are not the same array with the same bounds; call the original loops "
+              "for this call\n",
+              kernel, names[j], names[i], f2s_written_text(written, i, j, names, w, sizeof w));
+      exit(EXIT_FAILURE);
+    }
+  /* Groups: one array with the same bounds, holding a written argument. */
+  int aliased = 0;
+  for (int i = 0; i < n; ++i) {
+    label[i] = i;
+    if (!f2s_grid_bytes(size[i], rank[i], bounds + 2 * maxrank * i))
+      continue;
+    for (int j = 0; j < i; ++j)
+      if (p[i] == p[j] && shape[i] == shape[j] &&
+          memcmp(bounds + 2 * maxrank * i, bounds + 2 * maxrank * j,
+                 sizeof(long) * 2 * (size_t)rank[i]) == 0) {
+        label[i] = label[j];
+        break;
+      }
+  }
+  for (int i = 0; i < n; ++i) {
+    int any = 0;
+    for (int j = i; j < n; ++j)
+      any |= label[j] == i && written[j];
+    for (int j = i + 1; j < n; ++j)
+      if (label[j] == i && !any)
+        label[j] = j;
+  }
+  for (int i = 0; i < n; ++i)
+    aliased |= label[i] != i;
+  if (!aliased)
+    return 0;
+  for (int s = 0; !gpu && s < nsafe; ++s)
+    if (memcmp(safe + (size_t)s * (size_t)n, label, sizeof(int) * (size_t)n) == 0)
+      return 1;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < i; ++j) {
+      if (label[i] != label[j] || (!written[i] && !written[j]))
+        continue;
+      if (gpu)
+        fprintf(stderr,
+                "f2stencil: kernel '%s' on the GPU: arguments '%s' and '%s' are the same array and "
+                "%s written; the GPU code copies each argument to the device separately, so call "
+                "a CPU entry point or the original loops for this call\n",
+                kernel, names[j], names[i], f2s_written_text(written, i, j, names, w, sizeof w));
+      else
+        fprintf(stderr,
+                "f2stencil: kernel '%s': arguments '%s' and '%s' are the same array and %s "
+                "written; the loop nest is not correct with them aliased, so call the original "
+                "loops for this call\n",
+                kernel, names[j], names[i], f2s_written_text(written, i, j, names, w, sizeof w));
+      exit(EXIT_FAILURE);
+    }
+  return 0; /* not reached: an aliased group holds a written argument */
+}
+)";
+
 } // namespace
 
 /// The identity of a reduction's operator in C: where a partial starts.
@@ -212,7 +322,7 @@ std::string print_c_prelude() {
     out << "static inline " << t << " f2s_max_" << t << "(" << t << " x, " << t
         << " y) { return y > x ? y : x; }\n";
   }
-  out << stream_helpers;
+  out << stream_helpers << aliasing_helper;
   out << "static inline long f2s_ipow(long b, long e) {\n"
          "  long r = 1;\n"
          "  if (e < 0) /* Fortran: integer division 1/b**|e| */\n"
@@ -250,7 +360,7 @@ std::string c_variant_name(const Kernel &k, const std::string &variant) {
   return "f2s_" + k.name + "_" + variant;
 }
 
-std::string print_c_variant(const Kernel &k, const std::string &variant) {
+std::string print_c_variant(const Kernel &k, const std::string &variant, bool restrict_grids) {
   std::ostringstream out;
   std::string fn = c_variant_name(k, variant);
   std::string args = "const struct f2s_" + k.name + "_args *a";
@@ -265,7 +375,7 @@ std::string print_c_variant(const Kernel &k, const std::string &variant) {
 
   const bool parallel = has_parallel_loop(k.body);
   std::ostringstream body;
-  print_prologue(k, body, parallel);
+  print_prologue(k, body, parallel, restrict_grids);
   CStmtPrinter(k, body).print(k.body, 1);
   body << c_row_buffers_end(k);
   for (const Reduction &r : k.reductions) {
@@ -341,7 +451,8 @@ std::string print_c_entry_prototype(const Kernel &k, const std::string &symbol) 
 }
 
 std::string print_c_entry(const Kernel &k, const std::string &symbol, const std::string &variant,
-                          const std::vector<long> &tune, int threads, const std::string &comment) {
+                          const std::vector<long> &tune, int threads, const std::string &comment,
+                          AliasedCalls aliased) {
   std::ostringstream out;
   out << "/* " << comment << " */\n";
   out << print_c_entry_prototype(k, symbol) << " {\n";
@@ -357,8 +468,83 @@ std::string print_c_entry(const Kernel &k, const std::string &symbol, const std:
       out << (i ? ", " : "") << tune[i];
     out << "};\n";
   }
+  if (aliased == AliasedCalls::RunAliasedVariant)
+    out << "  if (" << c_aliasing_check_name(k) << "(&a, 0)) {\n"
+        << "    /* Arrays passed as one: the nest without restrict. */\n"
+        << "    " << c_variant_name(k, "aliased") << "(&a, tune, f2s_num_threads(" << threads
+        << "));\n    return;\n  }\n";
+  else if (aliased != AliasedCalls::Unchecked)
+    out << "  (void)" << c_aliasing_check_name(k) << "(&a, "
+        << (aliased == AliasedCalls::StopOnGpu ? 1 : 0) << "); /* stops on aliased arrays */\n";
   out << "  " << c_variant_name(k, variant) << "(&a, tune, f2s_num_threads(" << threads
       << "));\n}\n\n";
+  return out.str();
+}
+
+std::string c_aliasing_check_name(const Kernel &k) {
+  return "f2s_" + k.name + "_aliasing";
+}
+
+bool needs_aliasing_check(const Aliasing &a) {
+  return a.grids.size() >= 2 &&
+         std::any_of(a.written.begin(), a.written.end(), [](bool w) { return w; });
+}
+
+std::string print_c_aliasing_check(const Kernel &k, const Aliasing &al) {
+  CExprPrinter exprs(k);
+  std::ostringstream out;
+  const size_t n = al.grids.size();
+  int maxrank = 1;
+  for (const Variable &v : k.args)
+    maxrank = std::max(maxrank, v.rank());
+  auto ints = [&](auto &&value) {
+    std::string s;
+    for (size_t i = 0; i < n; ++i)
+      s += (i ? ", " : "") + std::to_string(value(i));
+    return s;
+  };
+  out << "/* Kernel '" << k.name << "': whether a call passes arrays that share memory, one of "
+      << "them written (f2s_check_aliasing); " << al.safe.size()
+      << " aliasing(s) keep the nest free of dependences. */\n";
+  out << "static int " << c_aliasing_check_name(k) << "(const struct f2s_" << k.name
+      << "_args *a, int gpu) {\n";
+  for (const Variable &v : k.args)
+    if (!v.is_grid() && !k.find_reduction(v.name))
+      out << "  const " << c_type(v.type) << " " << c_name(v.name) << " = a->" << c_name(v.name)
+          << ";\n  (void)" << c_name(v.name) << ";\n";
+  std::string names, pointers, bounds, sizes, ranks;
+  for (const Variable &v : k.args) {
+    if (!v.is_grid())
+      continue;
+    std::string sep = names.empty() ? "" : ", ";
+    names += sep + "\"" + v.name + "\"";
+    pointers += sep + "(uintptr_t)a->" + c_name(v.name);
+    sizes += sep + "sizeof(" + c_type(v.type) + ")";
+    ranks += sep + std::to_string(v.rank());
+    bounds += sep + "{";
+    for (int d = 0; d < v.rank(); ++d)
+      bounds += (d ? ", (long)(" : "(long)(") + exprs.print(v.dims[d].lo) + "), (long)(" +
+                exprs.print(v.dims[d].hi) + ")";
+    bounds += "}";
+  }
+  out << "  static const char *const names[" << n << "] = {" << names << "};\n"
+      << "  static const int written[" << n << "] = {"
+      << ints([&](size_t i) { return al.written[i] ? 1 : 0; }) << "};\n"
+      << "  static const int shape[" << n << "] = {"
+      << ints([&](size_t i) { return al.shape_class[i]; }) << "}; /* element type and rank */\n"
+      << "  static const int rank[" << n << "] = {" << ranks << "};\n"
+      << "  const uintptr_t p[" << n << "] = {" << pointers << "};\n"
+      << "  const long bounds[" << n << "][" << 2 * maxrank << "] = {" << bounds << "};\n"
+      << "  static const size_t size[" << n << "] = {" << sizes << "};\n";
+  out << "  static const int safe[" << std::max<size_t>(al.safe.size(), 1) << "][" << n << "] = {";
+  for (size_t s = 0; s < al.safe.size(); ++s)
+    out << (s ? ", " : "") << "{" << ints([&](size_t i) { return al.safe[s][i]; }) << "}";
+  if (al.safe.empty())
+    out << "{0}"; // not read: nsafe is 0
+  out << "};\n  int label[" << n << "];\n";
+  out << "  return f2s_check_aliasing(\"" << k.name << "\", " << n << ", " << maxrank
+      << ", names, written, shape, rank, p, &bounds[0][0], size, " << al.safe.size()
+      << ", &safe[0][0], gpu, label);\n}\n\n";
   return out.str();
 }
 

@@ -10,6 +10,7 @@
 // harness and the library call any variant the same way.
 #pragma once
 
+#include "ast/Aliasing.h"
 #include "ast/IR.h"
 
 #include <string>
@@ -32,13 +33,42 @@ std::string print_c_args_struct(const Kernel &k);
 
 /// The function `f2s_K_<variant>` for a kernel (original or transformed).
 /// Loops marked Parallel are divided among `nthreads` threads of the pool.
-std::string print_c_variant(const Kernel &k, const std::string &variant);
+/// The grids are `restrict` pointers unless `restrict_grids` is false (the
+/// variant that aliased calls run).
+std::string print_c_variant(const Kernel &k, const std::string &variant,
+                            bool restrict_grids = true);
+
+/// What an entry point does when a call passes arrays that share memory, one
+/// of them written (the restrict variants would compute a wrong result).
+enum class AliasedCalls {
+  Unchecked,         ///< no check (a kernel with one grid, or none written)
+  RunAliasedVariant, ///< f2s_K_aliasing, then `f2s_K_aliased` when it allows
+  Stop,              ///< f2s_K_aliasing stops the program (no aliasing is safe)
+  StopOnGpu,         ///< f2s_K_aliasing stops the program on any aliasing
+};
 
 /// A public entry point `symbol(args...)` that calls variant `variant` with
 /// fixed tuning values and `threads` threads (overridable by F2S_NUM_THREADS
-/// at run time when the variant is parallel).
+/// at run time when the variant is parallel). Unless `aliased` is
+/// Unchecked, print_c_aliasing_check's function must precede it, and for
+/// RunAliasedVariant also the variant `aliased` of the kernel without restrict
+/// (print_c_variant(..., "aliased", false)).
 std::string print_c_entry(const Kernel &k, const std::string &symbol, const std::string &variant,
-                          const std::vector<long> &tune, int threads, const std::string &comment);
+                          const std::vector<long> &tune, int threads, const std::string &comment,
+                          AliasedCalls aliased = AliasedCalls::Unchecked);
+
+/// Whether a kernel's calls can alias harmfully: two grids or more, one written.
+bool needs_aliasing_check(const Aliasing &a);
+
+/// `static int f2s_K_aliasing(const struct f2s_K_args *a, int gpu)`: 0 when
+/// no written grid of the call shares memory with another grid, 1 when the
+/// grids that do are one array with one set of bounds in a way `a.safe`
+/// lists (and not `gpu`); otherwise it stops the program with a message
+/// naming two of the arguments and the kernel.
+std::string print_c_aliasing_check(const Kernel &k, const Aliasing &a);
+
+/// The name of that function.
+std::string c_aliasing_check_name(const Kernel &k);
 
 /// The prototype of a public entry point, without the final semicolon.
 std::string print_c_entry_prototype(const Kernel &k, const std::string &symbol);

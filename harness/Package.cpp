@@ -1,8 +1,10 @@
 #include "harness/Package.h"
 
+#include "ast/Aliasing.h"
 #include "ast/Analysis.h"
 #include "codegen/CPrinter.h"
 #include "codegen/Interfaces.h"
+#include "transforms/Parallelize.h"
 
 #include <nlohmann/json.hpp>
 
@@ -219,10 +221,26 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
     for (const Choice &c : b.choices)
       if (printed.insert(c.code.c_name).second)
         out << c.code.c_function;
+    // Calls that pass one array as two arguments: the plain parallel nest
+    // without restrict where the nest with them identified is still free of
+    // dependences, a stop with the arguments' names otherwise, and on the GPU
+    // (whose code copies each argument separately) always a stop.
+    Aliasing aliasing = analyze_aliasing(k);
+    AliasedCalls cpu_aliased = AliasedCalls::Unchecked, gpu_aliased = AliasedCalls::Unchecked;
+    if (needs_aliasing_check(aliasing)) {
+      out << print_c_aliasing_check(k, aliasing);
+      cpu_aliased = AliasedCalls::Stop;
+      gpu_aliased = AliasedCalls::StopOnGpu;
+      if (!aliasing.safe.empty()) {
+        out << print_c_variant(parallelize_outer(k), "aliased", false);
+        cpu_aliased = AliasedCalls::RunAliasedVariant;
+      }
+    }
     auto entry = [&](const Choice &c, const std::string &suffix, const std::string &comment) {
       out << print_c_entry(k, entry_symbol(info, k, suffix),
                            c.code.variant.target + "_" + c.code.variant.name,
-                           tune_values(c.code, c.candidate), c.candidate.threads, comment);
+                           tune_values(c.code, c.candidate), c.candidate.threads, comment,
+                           c.code.variant.target == "cuda" ? gpu_aliased : cpu_aliased);
     };
     const Choice &d = b.choices[b.default_choice];
     entry(d, "", "'" + k.name + "': " + describe_choice(b, d));

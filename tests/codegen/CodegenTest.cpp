@@ -1,5 +1,6 @@
 // The printers: C that keeps Fortran's arithmetic, and interfaces that
 // gfortran and a C compiler accept.
+#include "ast/Aliasing.h"
 #include "codegen/CPrinter.h"
 #include "codegen/Interfaces.h"
 #include "harness/Process.h"
@@ -108,6 +109,34 @@ TEST(CPrinter, GeneratedCCompiles) {
   ProcessResult r = run_cmd({c_compiler(), "-std=gnu11", "-O2", "-Werror=implicit",
                              "-Werror=incompatible-pointer-types", "-Werror=return-type",
                              "-pthread", "-c", path, "-o", (dir.path() / "lib.o").string()});
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+}
+
+/// Aliased calls: the variant for them has no restrict grid, and the entry
+/// point checks the call before it picks a variant; the whole compiles with
+/// the check's tables.
+TEST(CPrinter, AliasedVariantDropsRestrictAndTheEntryChecksFirst) {
+  test::ScratchDir dir;
+  Kernel k = test::example_kernel("gradient");
+  Aliasing aliasing = analyze_aliasing(k);
+  ASSERT_TRUE(needs_aliasing_check(aliasing));
+  std::string plain = print_c_variant(parallelize_outer(k), "parallel");
+  std::string aliased = print_c_variant(parallelize_outer(k), "aliased", false);
+  EXPECT_TRUE(contains(plain, "*restrict"));
+  EXPECT_FALSE(contains(aliased, "restrict"));
+  std::string entry = print_c_entry(k, "lib_gradient", "parallel", {}, 2, "test entry",
+                                    AliasedCalls::RunAliasedVariant);
+  size_t check = entry.find("f2s_gradient_aliasing(&a, 0)");
+  ASSERT_NE(check, std::string::npos) << entry;
+  EXPECT_LT(check, entry.find("f2s_gradient_aliased(&a"));
+  EXPECT_LT(entry.find("f2s_gradient_aliased(&a"), entry.find("f2s_gradient_parallel(&a"));
+  std::string src = print_c_prelude() + print_c_args_struct(k) + plain +
+                    print_c_aliasing_check(k, aliasing) + aliased + entry +
+                    print_c_entry(k, "lib_gradient_gpu", "parallel", {}, 2, "GPU-like entry",
+                                  AliasedCalls::StopOnGpu);
+  std::string path = dir.write("lib.c", src);
+  ProcessResult r = run_cmd({c_compiler(), "-std=gnu11", "-O2", "-Wall", "-Werror", "-pthread",
+                             "-c", path, "-o", (dir.path() / "lib.o").string()});
   EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
 }
 
