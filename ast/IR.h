@@ -389,6 +389,17 @@ struct SourceStride {
   int64_t lo = 0;
 };
 
+/// The one loop of a nest that carries a dependence (ast/Dependence's
+/// find_ordering): points that differ in another loop's variable never touch
+/// one element, so each column of the other (free) loops is independent, but
+/// along this loop a column's points must run in the source's order. Targets
+/// spread only the free loops and keep this one serial inside each column.
+struct OrderedLoop {
+  std::string var;
+  std::string reason; ///< the accesses that make the order matter, as the source writes them
+  SourceLoc loc;      ///< the access that reads (or rewrites) another point's element
+};
+
 /// `ix` in the source's terms: a subscript of a strided loop's counter,
 /// c*step*t + o, as c*var + (o - c*lo).
 Index source_index(const Index &ix, const std::vector<SourceStride> &strides);
@@ -426,6 +437,8 @@ struct Kernel {
   std::vector<SharedPlanes> shared_planes;
   /// Grids kept in registers along the z stream (transforms/CudaStaging).
   std::vector<RegisterColumn> register_columns;
+  /// Set when one loop carries a dependence (a sweep or recurrence along it).
+  std::optional<OrderedLoop> ordered;
 
   const Variable *find_arg(const std::string &n) const;
   const Variable *find_temp(const std::string &n) const;

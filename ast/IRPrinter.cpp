@@ -243,6 +243,8 @@ std::string print_kernel(const Kernel &k) {
   // The loop over a strided variable counts trips; the source's value is this.
   for (const SourceStride &st : k.strides)
     out << "  source " << st.var << " = " << print_index(Index{st.var, st.step, st.lo}) << "\n";
+  if (k.ordered)
+    out << "  ordered " << k.ordered->var << ": " << k.ordered->reason << "\n";
   if (k.indexing == Indexing::RowPointers)
     out << "  indexing row_pointers\n";
   for (const std::string &g : k.streamed)
