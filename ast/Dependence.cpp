@@ -460,9 +460,9 @@ Ordering find_ordering(const Kernel &k) {
                                                    names + "), so none can run in parallel")
                         : "more than one loop carries a dependence (" + names +
                               "), so no loop can run in order while the others run in parallel";
-  return {Diagnostic{culprit->loc, culprit->what + ", so the result depends on the loop order; " +
-                                       why},
-          std::nullopt};
+  return {
+      Diagnostic{culprit->loc, culprit->what + ", so the result depends on the loop order; " + why},
+      std::nullopt};
 }
 
 } // namespace f2s

@@ -233,6 +233,10 @@ struct For : StmtNode {
   LoopExec exec;
   Stmt body;
   Distribution dist; ///< for Groups and Members loops
+  /// Run from hi down to lo (the source's `do k = hi, lo, -1`), with a unit
+  /// step; the points are lo..hi either way, so only an ordered loop
+  /// (Kernel::ordered) needs it kept. Set with reversed().
+  bool reverse = false;
   For(std::string v, Expr lo_, Expr hi_, Expr step_, LoopExec e, Stmt b, SourceLoc l,
       Distribution d = {})
       : StmtNode(Kind, std::move(l)), var(std::move(v)), lo(std::move(lo_)), hi(std::move(hi_)),
@@ -242,6 +246,8 @@ struct For : StmtNode {
   /// A Groups or Members loop.
   static Stmt make(std::string v, Expr lo, Expr hi, Expr step, LoopExec e, Distribution d,
                    Stmt body, SourceLoc l = {});
+  /// `loop` (a For) running from hi down to lo when `reverse` holds.
+  static Stmt reversed(const Stmt &loop, bool reverse);
 };
 
 /// grid(index...) = value

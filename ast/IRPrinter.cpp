@@ -109,6 +109,8 @@ void print_stmt_to(std::ostringstream &out, const Stmt &s, int indent) {
         out << ", group " << (f->dist.group ? print_expr(f->dist.group) : "1");
       out << "] ";
     }
+    if (f->reverse)
+      out << "reverse ";
     out << "for " << f->var << " = " << print_expr(f->lo) << ", " << print_expr(f->hi);
     const IntImm *unit = as<IntImm>(f->step);
     if (!unit || unit->value != 1)

@@ -136,8 +136,9 @@ Kernel map_cuda(const Kernel &k, const CudaMappingOptions &o) {
   if (y.loop)
     body = y.point_loop(body);
   if (ordered)
-    body = For::make(ordered->var, ordered->lo, ordered->hi, ordered->step, LoopExec::Serial, body,
-                     ordered->loc);
+    body = For::reversed(For::make(ordered->var, ordered->lo, ordered->hi, ordered->step,
+                                   LoopExec::Serial, body, ordered->loc),
+                         ordered->reverse);
   if (z.loop && o.stream_z > 0) {
     Expr last = plus(z.block_var(), times(z.loop->step, o.stream_z - 1));
     Expr hi = Call::make(Intrinsic::Min, {last, z.loop->hi}, z.loop->loc);

@@ -12,8 +12,9 @@ Stmt parallelize_first_free(const Stmt &s, const std::string &ordered) {
   assert(f && "an ordered nest has a free loop");
   if (f->var != ordered)
     return For::make(f->var, f->lo, f->hi, f->step, LoopExec::Parallel, f->body, f->loc);
-  return For::make(f->var, f->lo, f->hi, f->step, f->exec,
-                   parallelize_first_free(f->body, ordered), f->loc);
+  return For::reversed(For::make(f->var, f->lo, f->hi, f->step, f->exec,
+                                 parallelize_first_free(f->body, ordered), f->loc),
+                       f->reverse);
 }
 
 } // namespace

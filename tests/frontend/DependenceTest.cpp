@@ -110,13 +110,17 @@ TEST(Dependence, RefusesAColourTestReadingItsOwnColour) {
   expect_refusal(nest3(R"(
         if (mod(i + j, 2) == k) u(i, j, k) = u(i+1, j, k+1))"),
                  "'u' is written at (i,j,k) and read at (i+1,j,k+1), a point of the same colour, "
-                 "in the same sweep, so the result depends on the loop order",
+                 "in the same sweep, so the result depends on the loop order; more than one loop "
+                 "carries a dependence ('k', 'i'), so no loop can run in order while the others "
+                 "run in parallel",
                  "u(i+1");
   // Two loop variables only: (i+1, j+1) keeps the colour of i + j.
   expect_refusal(nest3(R"(
         if (mod(i + j, 2) == 0) u(i, j, k) = u(i+1, j+1, k))"),
                  "'u' is written at (i,j,k) and read at (i+1,j+1,k), a point of the same colour, "
-                 "in the same sweep, so the result depends on the loop order",
+                 "in the same sweep, so the result depends on the loop order; more than one loop "
+                 "carries a dependence ('j', 'i'), so no loop can run in order while the others "
+                 "run in parallel",
                  "u(i+1");
 }
 
@@ -282,7 +286,7 @@ end subroutine
 )";
   expect_refusal(src,
                  "'u' is written at (i) and read at (i-2) in the same sweep, so the result "
-                 "depends on the loop order",
+                 "depends on the loop order; the only loop carries it",
                  "u(i-2)");
 }
 
@@ -328,17 +332,19 @@ TEST(Ordering, IndependentPointsNeedNoOrder) {
 
 TEST(Ordering, AVerticalRecurrenceOrdersTheOutermostLoop) {
   expect_ordered(nest3("        u(i, j, k) = f(i, j, k) - c(i, j, k)*u(i, j, k-1)"), "k",
-                 "'u' is written at (i,j,k) and read at (i,j,k-1) in the same sweep", "u(i, j, k-1)");
+                 "'u' is written at (i,j,k) and read at (i,j,k-1) in the same sweep",
+                 "u(i, j, k-1)");
 }
 
 TEST(Ordering, ABackSubstitutionReadsTheNextPlane) {
   expect_ordered(nest3("        u(i, j, k) = f(i, j, k) - c(i, j, k)*u(i, j, k+1)"), "k",
-                 "'u' is written at (i,j,k) and read at (i,j,k+1) in the same sweep", "u(i, j, k+1)");
+                 "'u' is written at (i,j,k) and read at (i,j,k+1) in the same sweep",
+                 "u(i, j, k+1)");
 }
 
 TEST(Ordering, ALineRecurrenceOrdersTheInnermostLoop) {
-  expect_ordered(nest3("        u(i, j, k) = 0.5d0*(u(i-1, j, k) + u(i-2, j, k)) + f(i, j, k)"), "i",
-                 "'u' is written at (i,j,k) and read at (i-1,j,k) in the same sweep", "u(i-1");
+  expect_ordered(nest3("        u(i, j, k) = 0.5d0*(u(i-1, j, k) + u(i-2, j, k)) + f(i, j, k)"),
+                 "i", "'u' is written at (i,j,k) and read at (i-1,j,k) in the same sweep", "u(i-1");
 }
 
 TEST(Ordering, OnlyDependencesAlongOneLoopLeaveTheOthersFree) {
