@@ -253,7 +253,41 @@ bool may_meet_elsewhere(const std::vector<Index> &write, const std::vector<Index
   return true;
 }
 
-std::optional<Diagnostic> grid_dependence(const Kernel &k, const std::vector<std::string> &loops) {
+/// Two accesses of one grid that different points may make to one element.
+struct Conflict {
+  SourceLoc loc;    ///< the later access: a read, or the second store
+  std::string what; ///< "'p' is written at (i,k) and read at (i,k-1)..."
+  /// The loops whose variables may differ between the two points: those
+  /// where the two subscripts of the dimension the write indexes by the loop
+  /// differ by a constant, or are not comparable.
+  std::set<std::string> carriers;
+};
+
+/// The loops along which `write` and `other` may reach one element from
+/// different points. A write uses each loop variable in one dimension; where
+/// the other access has the same variable with the same factor there, the
+/// two points' values of it differ by the offsets' difference over the
+/// factor, else by anything.
+std::set<std::string> carriers(const std::vector<Index> &write, const std::vector<Index> &other,
+                               const std::vector<std::string> &loops) {
+  std::set<std::string> out;
+  for (const std::string &v : loops) {
+    bool pinned = false;
+    for (size_t d = 0; d < write.size() && d < other.size(); ++d)
+      if (write[d].var == v && other[d].var == v && write[d].coeff == other[d].coeff &&
+          write[d].offset == other[d].offset)
+        pinned = true;
+    if (!pinned)
+      out.insert(v);
+  }
+  return out;
+}
+
+/// Every pair of accesses that may meet at another point, reads in source
+/// order first (so the first reported is the first the user reads), then
+/// pairs of stores.
+std::vector<Conflict> grid_conflicts(const Kernel &k, const std::vector<std::string> &loops) {
+  std::vector<Conflict> out;
   ColourReader colours(loops, k);
   AccessScan scan(colours);
   scan.visit(k.body);
@@ -284,7 +318,6 @@ std::optional<Diagnostic> grid_dependence(const Kernel &k, const std::vector<std
       return Meeting{};
     return Meeting{true, same_test};
   };
-  // Reads in source order, so the first offending one is reported.
   std::map<std::string, size_t> seen;
   for (const std::string &g : scan.read_order) {
     const Access &r = scan.reads[g][seen[g]++];
@@ -296,9 +329,10 @@ std::optional<Diagnostic> grid_dependence(const Kernel &k, const std::vector<std
       if (!m.conflict)
         continue;
       std::string what = m.same_colour ? ", a point of the same colour," : "";
-      return Diagnostic{r.loc, "'" + g + "' is written at " + print_access(write.index, k) +
-                                   " and read at " + print_access(r.index, k) + what +
-                                   " in the same sweep, so the result depends on the loop order"};
+      out.push_back({r.loc,
+                     "'" + g + "' is written at " + print_access(write.index, k) + " and read at " +
+                         print_access(r.index, k) + what + " in the same sweep",
+                     carriers(write.index, r.index, loops)});
     }
   }
   // Two stores of one grid that different points may aim at one element.
@@ -307,12 +341,13 @@ std::optional<Diagnostic> grid_dependence(const Kernel &k, const std::vector<std
       for (size_t a = 0; a < b; ++a) {
         if (!meet(g, writes[a], writes[b]).conflict)
           continue;
-        return Diagnostic{writes[b].loc,
-                          "'" + g + "' is written at " + print_access(writes[a].index, k) +
-                              " by one point and at " + print_access(writes[b].index, k) +
-                              " by another, so the result depends on the loop order"};
+        out.push_back({writes[b].loc,
+                       "'" + g + "' is written at " + print_access(writes[a].index, k) +
+                           " by one point and at " + print_access(writes[b].index, k) +
+                           " by another",
+                       carriers(writes[a].index, writes[b].index, loops)});
       }
-  return std::nullopt;
+  return out;
 }
 
 // ------------------------------------------------------------ scalar temps
@@ -383,6 +418,16 @@ private:
 } // namespace
 
 std::optional<Diagnostic> find_dependence(const Kernel &k) {
+  Ordering o = find_ordering(k);
+  if (o.refusal)
+    return o.refusal;
+  if (o.ordered)
+    return Diagnostic{o.ordered->loc,
+                      o.ordered->reason + ", so the result depends on the loop order"};
+  return std::nullopt;
+}
+
+Ordering find_ordering(const Kernel &k) {
   std::vector<std::string> loops;
   for (const For *f : perfect_nest(k.body))
     loops.push_back(f->var);
@@ -390,8 +435,36 @@ std::optional<Diagnostic> find_dependence(const Kernel &k) {
   std::set<std::string> assigned;
   flow.run(k.body, assigned);
   if (flow.found)
-    return flow.found;
-  return grid_dependence(k, loops);
+    return {flow.found, std::nullopt};
+  std::vector<Conflict> conflicts = grid_conflicts(k, loops);
+  if (conflicts.empty())
+    return {};
+  const Conflict &first = conflicts.front();
+  std::set<std::string> carried;
+  for (const Conflict &c : conflicts)
+    carried.insert(c.carriers.begin(), c.carriers.end());
+  if (carried.size() == 1 && loops.size() > 1)
+    return {std::nullopt, OrderedLoop{*carried.begin(), first.what, first.loc}};
+  // Name the loops in nest order, and the conflict that brings in a second one.
+  std::string names;
+  for (const std::string &v : loops)
+    if (carried.count(v))
+      names += std::string(names.empty() ? "" : ", ") + "'" + v + "'";
+  const Conflict *culprit = &first;
+  for (const Conflict &c : conflicts)
+    if (c.carriers != first.carriers) {
+      culprit = &c;
+      break;
+    }
+  std::string why = carried.size() == loops.size()
+                        ? (loops.size() == 1 ? "the only loop carries it"
+                                             : "every loop of the nest carries a dependence (" +
+                                                   names + "), so none can run in parallel")
+                        : "more than one loop carries a dependence (" + names +
+                              "), so no loop can run in order while the others run in parallel";
+  return {
+      Diagnostic{culprit->loc, culprit->what + ", so the result depends on the loop order; " + why},
+      std::nullopt};
 }
 
 } // namespace f2s

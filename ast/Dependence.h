@@ -26,6 +26,22 @@ namespace f2s {
 /// their variables are arguments, not temporaries.
 /// Subscripts that are not affine, unknown procedures and undeclared names
 /// never reach the IR: the front end refuses them where they are written.
+/// Any order, with the same reason as find_ordering's for the nest that
+/// needs one loop ordered.
 std::optional<Diagnostic> find_dependence(const Kernel &k);
+
+/// The order the points of a nest need: any (both fields empty), one loop
+/// in source order with the others free (`ordered`), or none that f2stencil
+/// can run in parallel (`refusal`, at the offending use). One loop is ordered
+/// when every pair of accesses that may meet at different points (see
+/// find_dependence) reaches the same element only from points that agree in
+/// every other loop's variable: `p(i,k)` written and `p(i,k-1)` read meet
+/// only along k. A carried scalar temporary, two loops carrying, or a nest of
+/// one loop that carries is refused.
+struct Ordering {
+  std::optional<Diagnostic> refusal;
+  std::optional<OrderedLoop> ordered;
+};
+Ordering find_ordering(const Kernel &k);
 
 } // namespace f2s

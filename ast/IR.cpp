@@ -178,6 +178,16 @@ Stmt For::make(std::string v, Expr lo, Expr hi, Expr step, LoopExec e, Distribut
                                std::move(body), std::move(l), std::move(d));
 }
 
+Stmt For::reversed(const Stmt &loop, bool reverse) {
+  const For *f = as<For>(loop);
+  assert(f && "only a loop runs backward");
+  if (f->reverse == reverse)
+    return loop;
+  auto out = std::make_shared<For>(*f);
+  out->reverse = reverse;
+  return out;
+}
+
 Stmt Store::make(std::string g, std::vector<Index> ix, Expr v, SourceLoc l) {
   return std::make_shared<Store>(std::move(g), std::move(ix), std::move(v), std::move(l));
 }

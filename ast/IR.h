@@ -233,6 +233,10 @@ struct For : StmtNode {
   LoopExec exec;
   Stmt body;
   Distribution dist; ///< for Groups and Members loops
+  /// Run from hi down to lo (the source's `do k = hi, lo, -1`), with a unit
+  /// step; the points are lo..hi either way, so only an ordered loop
+  /// (Kernel::ordered) needs it kept. Set with reversed().
+  bool reverse = false;
   For(std::string v, Expr lo_, Expr hi_, Expr step_, LoopExec e, Stmt b, SourceLoc l,
       Distribution d = {})
       : StmtNode(Kind, std::move(l)), var(std::move(v)), lo(std::move(lo_)), hi(std::move(hi_)),
@@ -242,6 +246,8 @@ struct For : StmtNode {
   /// A Groups or Members loop.
   static Stmt make(std::string v, Expr lo, Expr hi, Expr step, LoopExec e, Distribution d,
                    Stmt body, SourceLoc l = {});
+  /// `loop` (a For) running from hi down to lo when `reverse` holds.
+  static Stmt reversed(const Stmt &loop, bool reverse);
 };
 
 /// grid(index...) = value
@@ -389,6 +395,17 @@ struct SourceStride {
   int64_t lo = 0;
 };
 
+/// The one loop of a nest that carries a dependence (ast/Dependence's
+/// find_ordering): points that differ in another loop's variable never touch
+/// one element, so each column of the other (free) loops is independent, but
+/// along this loop a column's points must run in the source's order. Targets
+/// spread only the free loops and keep this one serial inside each column.
+struct OrderedLoop {
+  std::string var;
+  std::string reason; ///< the accesses that make the order matter, as the source writes them
+  SourceLoc loc;      ///< the access that reads (or rewrites) another point's element
+};
+
 /// `ix` in the source's terms: a subscript of a strided loop's counter,
 /// c*step*t + o, as c*var + (o - c*lo).
 Index source_index(const Index &ix, const std::vector<SourceStride> &strides);
@@ -426,6 +443,8 @@ struct Kernel {
   std::vector<SharedPlanes> shared_planes;
   /// Grids kept in registers along the z stream (transforms/CudaStaging).
   std::vector<RegisterColumn> register_columns;
+  /// Set when one loop carries a dependence (a sweep or recurrence along it).
+  std::optional<OrderedLoop> ordered;
 
   const Variable *find_arg(const std::string &n) const;
   const Variable *find_temp(const std::string &n) const;

@@ -109,6 +109,8 @@ void print_stmt_to(std::ostringstream &out, const Stmt &s, int indent) {
         out << ", group " << (f->dist.group ? print_expr(f->dist.group) : "1");
       out << "] ";
     }
+    if (f->reverse)
+      out << "reverse ";
     out << "for " << f->var << " = " << print_expr(f->lo) << ", " << print_expr(f->hi);
     const IntImm *unit = as<IntImm>(f->step);
     if (!unit || unit->value != 1)
@@ -243,6 +245,8 @@ std::string print_kernel(const Kernel &k) {
   // The loop over a strided variable counts trips; the source's value is this.
   for (const SourceStride &st : k.strides)
     out << "  source " << st.var << " = " << print_index(Index{st.var, st.step, st.lo}) << "\n";
+  if (k.ordered)
+    out << "  ordered " << k.ordered->var << ": " << k.ordered->reason << "\n";
   if (k.indexing == Indexing::RowPointers)
     out << "  indexing row_pointers\n";
   for (const std::string &g : k.streamed)

@@ -5,6 +5,7 @@
 #include "ast/IRVisitor.h"
 
 #include <algorithm>
+#include <cassert>
 #include <set>
 
 namespace f2s {
@@ -209,6 +210,12 @@ void CStmtPrinter::print_loop_header(const For *f, const std::string &pad) {
   std::string lo = exprs_.print(f->lo), hi = exprs_.print(f->hi), step = exprs_.print(f->step);
   const IntImm *unit = as<IntImm>(f->step);
   bool unit_step = unit && unit->value == 1;
+  if (f->reverse) {
+    assert(unit_step && "a reversed loop has a unit step");
+    out_ << pad << "for (long " << v << " = " << hi << "; " << v << " >= " << lo << "; --" << v
+         << ") {\n";
+    return;
+  }
   out_ << pad << "for (long " << v << " = " << lo << "; " << v << " <= " << hi << "; "
        << (unit_step ? "++" + v : v + " += " + step) << ") {\n";
 }
@@ -250,7 +257,9 @@ void CStmtPrinter::print_innermost(const For *f, int indent) {
     for (size_t s = 0; s < list.size(); ++s)
       streams_[CExprPrinter::row_key(grid, rows.rows[list[s]].index)] = buffer_name(grid, s);
 
-  out_ << in << "#pragma GCC ivdep\n";
+  // An ordered innermost loop (a line recurrence) carries its dependence.
+  if (!kernel_.ordered || kernel_.ordered->var != f->var)
+    out_ << in << "#pragma GCC ivdep\n";
   print_loop_header(f, in);
   if (prefetch) {
     std::string pf = c_name(kernel_.prefetch_distance);

@@ -195,8 +195,14 @@ private:
     }
     const IntImm *unit = as<IntImm>(f->step);
     bool unit_step = unit && unit->value == 1;
-    out_ << pad << "for (I " << v << " = " << lo << "; " << v << " <= " << hi << "; "
-         << (unit_step ? "++" + v : v + " += " + step) << ") {\n";
+    if (f->reverse) {
+      assert(unit_step && "a reversed loop has a unit step");
+      out_ << pad << "for (I " << v << " = " << hi << "; " << v << " >= " << lo << "; --" << v
+           << ") {\n";
+    } else {
+      out_ << pad << "for (I " << v << " = " << lo << "; " << v << " <= " << hi << "; "
+           << (unit_step ? "++" + v : v + " += " + step) << ") {\n";
+    }
     print_point_body(f->body, indent + 1);
     out_ << pad << "}\n";
   }

@@ -68,14 +68,16 @@ std::vector<Kernel> parse_and_lower(const DriverOptions &o) {
 
 // ------------------------------------------------------------------ analyse
 
-/// Every kernel must be safe to run in parallel, and every name the library
-/// exports must be unique.
-void check_kernels(const std::vector<Kernel> &kernels, const std::string &lib_name,
+/// Every kernel must be safe to run in parallel, or with one loop in order
+/// (recorded in the kernel), and every name the library exports must be unique.
+void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
                    const std::vector<std::string> &targets) {
   std::map<std::string, const Kernel *> exported;
-  for (const Kernel &k : kernels) {
-    if (auto reason = find_dependence(k))
-      throw UserError(*reason);
+  for (Kernel &k : kernels) {
+    Ordering order = find_ordering(k);
+    if (order.refusal)
+      throw UserError(*order.refusal);
+    k.ordered = order.ordered;
     std::vector<std::string> names = {k.name};
     for (const std::string &t : targets)
       names.push_back(k.name + "_" + t);

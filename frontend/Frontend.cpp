@@ -5,6 +5,8 @@
 // symbols and `a(i-1,j)` is a function reference, so this file keeps its own
 // table of declarations per scope, which LowerRegion.cpp resolves names with.
 #include "frontend/Frontend.h"
+#include "ast/Dependence.h"
+#include "frontend/BoundingBox.h"
 #include "frontend/Directives.h"
 #include "frontend/ParseTree.h"
 
@@ -1031,8 +1033,13 @@ std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
     SourceMap map(cooked, f.file, f.path, &user_paths);
     FileLowering lowering(map, std::move(f.directives), defaults, modules, first_order);
     fp::Walk(*f.parsing->parseTree(), lowering);
-    for (Kernel &k : lowering.finish())
+    for (Kernel &k : lowering.finish()) {
+      // Which loop, if any, must run in order: every later stage (and every
+      // test that lowers a file) sees the kernel with it.
+      k = bound_box(k);
+      k.ordered = find_ordering(k).ordered;
       kernels.push_back(std::move(k));
+    }
   }
   return kernels;
 }

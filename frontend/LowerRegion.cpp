@@ -426,13 +426,17 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
   const std::string &var = loop_vars_[level];
   bool innermost = level + 1 == nest.size();
   int64_t step = 1;
+  // `do k = hi, lo, -1` (a back substitution) visits lo..hi from the top:
+  // the IR's loop runs over lo..hi with its order reversed.
+  bool backward = false;
   if (bounds.step) {
     const fp::Expr &step_expr = bounds.step->thing.value();
     Expr s = fold_constants(lower_bound(step_expr, var));
-    if (!as<IntImm>(s) || as<IntImm>(s)->value < 1)
+    backward = as<IntImm>(s) && as<IntImm>(s)->value == -1;
+    if (!as<IntImm>(s) || (as<IntImm>(s)->value < 1 && !backward))
       fail(at(step_expr.source), "The step of the DO loop over '" + var +
-                                     "' must be a positive INTEGER constant in a " + kRegion);
-    step = as<IntImm>(s)->value;
+                                     "' must be a positive INTEGER constant or -1 in a " + kRegion);
+    step = backward ? 1 : as<IntImm>(s)->value;
     // The red-black form of the innermost loop, `do i = lo + mod(e, 2), hi, 2`,
     // is the colour test `mod(i - (lo + mod(e, 2)), 2) == 0` on every i from
     // lo to hi: the same points whenever MOD(e, 2) is not negative (for a
@@ -459,6 +463,8 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
   }
   Expr lo = lower_bound(bounds.lower.thing.value(), var);
   Expr hi = lower_bound(bounds.upper.thing.value(), var);
+  if (backward)
+    std::swap(lo, hi);
   if (step != 1) {
     // `do i = lo, hi, s` runs max((hi - lo + s)/s, 0) times (Fortran's trip
     // count); the counter t = 0 .. (hi - lo + s)/s - 1 runs as often, also
@@ -488,7 +494,8 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
   } else {
     body = lower_block(std::get<fp::Block>(d.t), loc);
   }
-  return For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc);
+  return For::reversed(For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc),
+                       backward);
 }
 
 /// `lo + mod(e, 2)` (or `mod(e, 2) + lo`) as the start of a stride-2 loop,
@@ -968,7 +975,14 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
   std::string name = text_of(n.source);
   SourceLoc loc = at(n.source);
   if (is_loop_var(name)) {
-    if (bound_of_ || in_dims_)
+    // An inner loop's bounds may use the outer loops' variables (a triangle,
+    // a wedge): frontend/BoundingBox makes the nest rectangular.
+    auto level = [&](const std::string &v) {
+      return std::find(loop_vars_.begin(), loop_vars_.end(), v) - loop_vars_.begin();
+    };
+    bool outer = bound_of_ && !in_dims_ && !bound_of_->empty() && is_loop_var(*bound_of_) &&
+                 level(name) < level(*bound_of_);
+    if ((bound_of_ || in_dims_) && !outer)
       fail(loc, bound_of_ && !bound_of_->empty()
                     ? "The bounds of the DO loop over '" + *bound_of_ +
                           "' depend on loop variable '" + name + "'"

@@ -455,7 +455,7 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
     // A region the dependence analysis refuses is refused for its reason
     // (a scalar carried between points, such as a reduction spoilt by another
     // read, is a temporary here too).
-    if (find_dependence(k))
+    if (find_ordering(k).refusal)
       continue;
     FirstAssignments first;
     first.visit(k.body);

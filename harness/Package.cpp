@@ -90,6 +90,9 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
                          {"source", k.loc.str()},
                          {"facts", facts_json(k)},
                          {"tuned", b.tuning.has_value()}};
+    if (k.ordered)
+      kj["ordered"] = {
+          {"loop", k.ordered->var}, {"reason", k.ordered->reason}, {"at", k.ordered->loc.str()}};
     nlohmann::json chosen = nlohmann::json::object();
     for (const Choice &c : b.choices) {
       std::string id = b.tuning ? b.tuning->space.describe(c.candidate)
@@ -167,6 +170,10 @@ std::string report(const PackageInfo &info, const std::vector<KernelBuild> &kern
                   (long long)f.flops, (long long)f.read_bytes, (long long)f.write_bytes,
                   (long long)f.write_allocate_bytes, f.intensity(false), f.intensity(true));
     out << line;
+    if (k.ordered)
+      out << "  loop '" << k.ordered->var
+          << "' runs in order inside each column of the others: " << k.ordered->reason << " ("
+          << k.ordered->loc.str() << ")\n";
     for (const Choice &c : b.choices)
       out << "  " << c.code.variant.target << ": " << describe_choice(b, c) << "\n";
     if (!b.tuning) {

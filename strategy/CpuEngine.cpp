@@ -180,6 +180,13 @@ SearchSpace enumerate_cpu(const Kernel &k, const KernelFacts &facts,
   for (int t : thread_counts(machine)) {
     ++space.considered;
     space.candidates.push_back({parallel, t, {}});
+    // Blocks, chunks and register blocks reorder points across the loops
+    // they tile; with an ordered loop, only the plain parallel nest (threads
+    // over the free loops, the ordered one serial in each) keeps its order.
+    if (k.ordered) {
+      ++space.pruned["block decompositions of a nest with an ordered loop"];
+      continue;
+    }
 
     // Long blocks along x (unit stride, hardware prefetch); the middle axis
     // bounds the planes a block keeps in cache; the outermost axis is divided

@@ -76,7 +76,8 @@ struct CpuEngineOptions {
 /// combinations are kept: a block's working set must fit the cache a thread
 /// has, the outermost blocks must give every thread work, no block may leave
 /// a remainder sliver of under a quarter of itself, and blocks that cover a
-/// whole axis are kept once.
+/// whole axis are kept once. A nest with an ordered loop (Kernel::ordered)
+/// gets the plain parallel nest only, whose threads split a free loop.
 SearchSpace enumerate_cpu(const Kernel &k, const KernelFacts &facts,
                           const std::vector<int64_t> &extents, const CpuEngineOptions &options);
 

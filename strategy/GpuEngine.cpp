@@ -78,8 +78,18 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
   CudaEnumeration e;
   assert(o.gpu && "the CUDA engine needs a GPU model");
   const GpuModel &gpu = *o.gpu;
-  const size_t depth = extents.size();
-  int64_t ex = extents[0], ey = depth > 1 ? extents[1] : 1, ez = depth > 2 ? extents[2] : 1;
+  // With an ordered loop the threads cover the free loops only (map_cuda);
+  // the axes below are theirs.
+  std::vector<int64_t> free_extents = extents;
+  if (k.ordered) {
+    std::vector<const For *> nest = perfect_nest(k.body);
+    for (size_t l = 0; l < nest.size(); ++l)
+      if (nest[l]->var == k.ordered->var)
+        free_extents.erase(free_extents.begin() + (nest.size() - 1 - l));
+  }
+  const size_t depth = free_extents.size();
+  int64_t ex = free_extents[0], ey = depth > 1 ? free_extents[1] : 1,
+          ez = depth > 2 ? free_extents[2] : 1;
   int64_t hx = facts.halo.size() > 0 ? facts.halo[0] : 0;
   int64_t hy = facts.halo.size() > 1 ? facts.halo[1] : 0;
   int64_t hz = facts.halo.size() > 2 ? facts.halo[2] : 0;
@@ -102,6 +112,10 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
   for (const Shape &shape : every_shape()) {
     const auto [bx, by, px, py, sz, sh, sum] = shape;
     ++e.considered;
+    if (k.ordered && (sz || sh || sum)) {
+      prune("z streams, staging or plane sums of a nest with an ordered loop");
+      continue;
+    }
     if (sh && !sz) {
       prune("shared-memory planes without a z stream");
       continue;

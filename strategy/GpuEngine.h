@@ -29,7 +29,9 @@ struct GpuEngineOptions {
 /// threads and the device's limit; at least two warps), points per thread in
 /// x and y, and either the plain mapping (one thread per point) or streaming
 /// along z in chunks, with shared-memory planes or (where plane_sums_pay and
-/// options.reassociate) plane sums. Pruned as illegal or senseless: too few blocks to give
+/// options.reassociate) plane sums; with an ordered loop (Kernel::ordered),
+/// the plain mapping of the free loops only, the ordered loop serial in each
+/// thread. Pruned as illegal or senseless: too few blocks to give
 /// every multiprocessor two, tiles far wider than the axis, more registers
 /// than a multiprocessor has. The rest are ranked by a model (compulsory
 /// traffic inflated by halo re-reads of the tile and of the z chunk, divided

@@ -2,6 +2,7 @@
 
 #include "transforms/Names.h"
 
+#include <algorithm>
 #include <cassert>
 #include <set>
 
@@ -84,6 +85,7 @@ Kernel map_cuda(const Kernel &k, const CudaMappingOptions &o) {
          "CUDA mapping sizes must be positive");
   std::vector<const For *> loops = perfect_nest(k.body);
   assert(!loops.empty() && "a kernel's body is its loop nest");
+  const For *innermost = loops.back();
   if (loops.size() > 3)
     throw UserError(loops.front()->loc, "The CUDA target maps nests of at most 3 loops; this one "
                                         "has " +
@@ -97,6 +99,17 @@ Kernel map_cuda(const Kernel &k, const CudaMappingOptions &o) {
                               "loop's variable (loop '" +
                                   f->var + "')");
 
+  // An ordered loop runs serially inside each thread, around its points; the
+  // free loops are the ones mapped.
+  const For *ordered = nullptr;
+  if (k.ordered) {
+    auto it = std::find_if(loops.begin(), loops.end(),
+                           [&](const For *f) { return f->var == k.ordered->var; });
+    assert(it != loops.end() && loops.size() > 1 && o.stream_z == 0 &&
+           "the ordered loop is a loop of the nest, beside a free one, and not streamed");
+    ordered = *it;
+    loops.erase(it);
+  }
   std::set<std::string> used = names::in_use(k);
   const size_t depth = loops.size();
   Axis x, y, z;
@@ -119,9 +132,13 @@ Kernel map_cuda(const Kernel &k, const CudaMappingOptions &o) {
   }
 
   // Inside a thread, innermost first: x points, y points, the z stream.
-  Stmt body = x.point_loop(loops.back()->body);
+  Stmt body = x.point_loop(innermost->body);
   if (y.loop)
     body = y.point_loop(body);
+  if (ordered)
+    body = For::reversed(For::make(ordered->var, ordered->lo, ordered->hi, ordered->step,
+                                   LoopExec::Serial, body, ordered->loc),
+                         ordered->reverse);
   if (z.loop && o.stream_z > 0) {
     Expr last = plus(z.block_var(), times(z.loop->step, o.stream_z - 1));
     Expr hi = Call::make(Intrinsic::Min, {last, z.loop->hi}, z.loop->loc);

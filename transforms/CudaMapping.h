@@ -35,7 +35,11 @@ struct CudaMappingOptions {
 ///
 /// (with one point per thread along an axis, its loop's hi is min(first, hi):
 /// it runs at most once), which visits every point of the original nest exactly once, for every
-/// problem size. Loops whose bounds depend on another loop's variable, and
+/// problem size. In a nest with an ordered loop (Kernel::ordered), the other
+/// loops are mapped as above (one thread per column, or per `points` columns)
+/// and the ordered loop is a serial loop around the point loops inside the
+/// thread, so each column runs it in order; such a nest is not streamed.
+/// Loops whose bounds depend on another loop's variable, and
 /// nests deeper than 3, are a user error (at the loop).
 Kernel map_cuda(const Kernel &k, const CudaMappingOptions &options);
 

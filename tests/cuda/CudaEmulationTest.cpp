@@ -70,6 +70,9 @@ void expect_every_mapping_verified(const test::ScratchDir &dir, const Kernel &k)
   for (const Variant &v : shapes) {
     if (depth < 3 && v.options.at("sz"))
       continue;
+    // An ordered loop runs serially in each thread: no stream along it.
+    if (k.ordered && (v.options.at("sz") || v.options.at("sh") || v.options.count("sum")))
+      continue;
     SCOPED_TRACE(v.name);
     VariantCode code = cuda_variant_code(k, v);
     CudaHarnessSource h = print_cuda_harness(k, code.cuda_source, "cuda_" + v.name);
@@ -231,5 +234,38 @@ INSTANTIATE_TEST_SUITE_P(Reductions, CudaEmulation, ::testing::Values("maxnorm2d
 // dimensions, constant subscripts): read at full index where a grid does not
 // fit staging, register columns or plane sums.
 INSTANTIATE_TEST_SUITE_P(Ranks, CudaEmulation, ::testing::Values("stress2d", "mapfactor3d"));
+
+// Sweeps with one ordered loop: one thread per column (or per points_x by
+// points_y columns), the ordered loop serial inside it, also backwards.
+INSTANTIATE_TEST_SUITE_P(Ordered, CudaEmulation, ::testing::Values("tridiag_column"));
+
+// Triangular and wedge domains: launches over the bounding box, the points
+// outside skipped, under every mapping.
+TEST(CudaEmulationBoundingBox, TriangleAndWedgeMatchTheSerialReference) {
+  for (const char *name : {"tri2d", "wedge3d"}) {
+    SCOPED_TRACE(name);
+    test::ScratchDir dir;
+    for (const Kernel &k :
+         test::lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90")) {
+      SCOPED_TRACE(k.name);
+      expect_every_mapping_verified(dir, k);
+    }
+  }
+}
+
+// Recurrences along the innermost loop (both ways) and along the innermost
+// loop of a level-first (k,i,j) layout.
+TEST(CudaEmulationOrdered, LineAndColumnRecurrencesMatchTheSerialReference) {
+  for (const char *name : {"linerec2d", "colsweep3d"}) {
+    SCOPED_TRACE(name);
+    test::ScratchDir dir;
+    for (const Kernel &k :
+         test::lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90")) {
+      SCOPED_TRACE(k.name);
+      ASSERT_TRUE(k.ordered);
+      expect_every_mapping_verified(dir, k);
+    }
+  }
+}
 
 } // namespace f2s

@@ -27,6 +27,26 @@ TEST(GpuModel, ParsesTheProbe) {
   EXPECT_FALSE(gpu_model_from_probe("", &err));
 }
 
+// A sweep with an ordered loop: plain mappings of the free loops only, the
+// ordered loop serial in each thread.
+TEST(GpuEngine, AnOrderedNestIsNeitherStreamedNorStaged) {
+  GpuModel gpu = gpu_model_h100();
+  for (const Kernel &k : test::example_kernels("tridiag_column")) {
+    SCOPED_TRACE(k.name);
+    ASSERT_TRUE(k.ordered);
+    SearchSpace space;
+    CudaEnumeration e = enumerate_cuda(space, k, analyze(k), {1024, 1024, 64}, {&gpu, 12});
+    ASSERT_FALSE(space.candidates.empty());
+    EXPECT_GT(e.pruned.at("z streams, staging or plane sums of a nest with an ordered loop"), 0u);
+    for (const Candidate &c : space.candidates) {
+      const Variant &v = space.variants[c.variant];
+      EXPECT_EQ(v.options.at("sz"), 0) << v.name;
+      EXPECT_EQ(v.options.at("sh"), 0) << v.name;
+      EXPECT_FALSE(v.options.count("sum")) << v.name;
+    }
+  }
+}
+
 TEST(GpuEngine, EnumeratesOnlyLegalLaunchShapes) {
   Kernel k = test::example_kernel("laplacian");
   GpuModel gpu = gpu_model_h100();

@@ -57,10 +57,15 @@ std::string region(const std::string &body, const std::string &directive = "!$f2
          "end subroutine\n";
 }
 
-TEST(Cli, RefusesALoopCarriedDependence) {
+// A dependence carried by one loop alone is run in order along it; carried
+// by both, it is refused at the read that brings in the second loop.
+TEST(Cli, RefusesADependenceCarriedByEveryLoop) {
   test::ScratchDir dir;
-  expect_one_error(fail_on(dir, region("      a(i, j) = a(i-1, j) + b(i, j)\n")), "7:17",
-                   "'a' is written at (i,j) and read at (i-1,j) in the same sweep");
+  expect_one_error(fail_on(dir, region("      a(i, j) = a(i-1, j) + a(i, j-1) + b(i, j)\n")),
+                   "7:29",
+                   "'a' is written at (i,j) and read at (i,j-1) in the same sweep, so the result "
+                   "depends on the loop order; every loop of the nest carries a dependence ('j', "
+                   "'i'), so none can run in parallel");
 }
 
 TEST(Cli, RefusesAReductionVariableReadElsewhere) {
@@ -364,6 +369,22 @@ TEST(Cli, AMissingIncludeNamesTheFileAndMinusI) {
                          " file 'weights.inc' in the including file's folder or a folder given "
                          "with -I; add its folder with -I");
   }
+
+// --emit=ir says which loop runs in order, why, and which way.
+TEST(Cli, EmitsTheOrderedLoopInTheIr) {
+  test::ScratchDir dir;
+  ProcessResult ir = f2stencil({"--emit=ir", "-o", (dir.path() / "out").string(),
+                                test::source("examples/tridiag_column/tridiag_column.f90")});
+  ASSERT_TRUE(ir.ok()) << ir.err;
+  EXPECT_NE(ir.out.find("  ordered k: 'cp' is written at (i,j,k) and read at (i,j,k-1) in the "
+                        "same sweep\n"),
+            std::string::npos)
+      << ir.out;
+  EXPECT_NE(ir.out.find("  ordered k: 'q' is written at (i,j,k) and read at (i,j,k+1) in the "
+                        "same sweep\n"),
+            std::string::npos)
+      << ir.out;
+  EXPECT_NE(ir.out.find("reverse for k = 1, nz - 1 {"), std::string::npos) << ir.out;
 }
 
 } // namespace

@@ -196,7 +196,10 @@ INSTANTIATE_TEST_SUITE_P(
                       // Arrays of other ranks than the nest: 1D damping profiles and
                       // constant subscripts in 2D; 2D map factors, 1D metrics and
                       // component dimensions in a 3D nest stored (i,k,j).
-                      KernelClassExample{"stress2d", 2}, KernelClassExample{"mapfactor3d", 3}),
+                      KernelClassExample{"stress2d", 2}, KernelClassExample{"mapfactor3d", 3},
+                      // A tridiagonal solve per column: two sweeps ordered along k, the
+                      // second running from the bottom up (DO k = nz - 1, 1, -1).
+                      KernelClassExample{"tridiag_column", 3}),
     [](const auto &info) { return info.param.name; });
 
 TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {
@@ -233,6 +236,70 @@ void expect_2d_input_matches(const std::string &name, const std::string &ext = "
     expect_passes(exe, size);
     expect_passes(exe, size, {{"F2S_NUM_THREADS", "3"}});
   }
+}
+
+// Recurrences along the innermost loop, eastward and westward (a step of
+// -1): the rows run in parallel, each row in order.
+TEST(EndToEnd, LineRecurrencesBothWaysMatchTheOriginal) {
+  expect_2d_input_matches("linerec2d");
+}
+
+/// Builds tests/inputs/e2e/<name>.f90 untuned and tuned for both CPU
+/// targets into f2s_<name>, links <name>_main.f90 against each, and runs it
+/// at odd sizes of `rank` values; returns each library's tuning record.
+std::vector<nlohmann::json> expect_input_matches_untuned_and_tuned(const std::string &name,
+                                                                   int rank) {
+  test::ScratchDir dir;
+  std::string f90 = source("tests/inputs/e2e/" + name + ".f90");
+  std::vector<nlohmann::json> records;
+  for (bool tuned : {false, true}) {
+    SCOPED_TRACE(tuned ? "tuned" : "untuned");
+    fs::path out = dir.path() / (tuned ? "tuned" : "untuned");
+    std::vector<std::string> args = {"-q", "--target=c,pthreads", "--lib=f2s_" + name,
+                                     "-o", out.string(),          f90};
+    args.insert(args.begin(), tuned ? "--reps=1" : "--no-tune");
+    ProcessResult r = f2stencil(args);
+    EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+    if (!r.ok())
+      return records;
+    std::string exe = (dir.path() / (tuned ? "tuned_check" : "untuned_check")).string();
+    r = run({"gfortran", "-O2", "-o", exe, f90, source("tests/inputs/e2e/" + name + "_main.f90"),
+             "-I" + out.string(), (out / ("libf2s_" + name + ".a")).string(), "-lpthread"});
+    EXPECT_TRUE(r.ok()) << r.err;
+    if (!r.ok())
+      return records;
+    for (const auto &size : sizes_of_rank(rank)) {
+      expect_passes(exe, size);
+      expect_passes(exe, size, {{"F2S_NUM_THREADS", "3"}});
+    }
+    records.push_back(nlohmann::json::parse(std::ifstream(out / ("f2s_" + name + ".json"))));
+    for (const nlohmann::json &k : records.back()["kernels"])
+      for (const nlohmann::json &c : k.value("candidates", nlohmann::json::array()))
+        EXPECT_EQ(c["status"], "verified") << c.dump();
+  }
+  return records;
+}
+
+// A recurrence along the innermost loop of a level-first (k,i,j) layout,
+// untuned and tuned, on both CPU targets; the record says which loop runs
+// in order and why.
+TEST(EndToEnd, ColumnRecurrenceInALevelFirstLayoutMatchesTheOriginal) {
+  std::vector<nlohmann::json> records = expect_input_matches_untuned_and_tuned("colsweep3d", 3);
+  ASSERT_EQ(records.size(), 2u);
+  for (const nlohmann::json &rec : records) {
+    const nlohmann::json &k = rec["kernels"].at(0);
+    EXPECT_EQ(k["ordered"]["loop"], "k");
+    EXPECT_EQ(k["ordered"]["reason"],
+              "'p' is written at (k,i,j) and read at (k-1,i,j) in the same sweep");
+  }
+}
+
+// Inner loop bounds of outer loop variables: a triangle (`do i = j, nx`), a
+// band cut by MIN, and a 3D wedge whose start depends on j + k; every CPU
+// decomposition runs over the bounding box and skips the points outside.
+TEST(EndToEnd, TriangularAndWedgeDomainsMatchTheOriginal) {
+  EXPECT_EQ(expect_input_matches_untuned_and_tuned("tri2d", 2).size(), 2u);
+  EXPECT_EQ(expect_input_matches_untuned_and_tuned("wedge3d", 3).size(), 2u);
 }
 
 // Arguments u, u_n, u_ref, tolerance and terms: the tuning harness names

@@ -110,13 +110,17 @@ TEST(Dependence, RefusesAColourTestReadingItsOwnColour) {
   expect_refusal(nest3(R"(
         if (mod(i + j, 2) == k) u(i, j, k) = u(i+1, j, k+1))"),
                  "'u' is written at (i,j,k) and read at (i+1,j,k+1), a point of the same colour, "
-                 "in the same sweep, so the result depends on the loop order",
+                 "in the same sweep, so the result depends on the loop order; more than one loop "
+                 "carries a dependence ('k', 'i'), so no loop can run in order while the others "
+                 "run in parallel",
                  "u(i+1");
   // Two loop variables only: (i+1, j+1) keeps the colour of i + j.
   expect_refusal(nest3(R"(
         if (mod(i + j, 2) == 0) u(i, j, k) = u(i+1, j+1, k))"),
                  "'u' is written at (i,j,k) and read at (i+1,j+1,k), a point of the same colour, "
-                 "in the same sweep, so the result depends on the loop order",
+                 "in the same sweep, so the result depends on the loop order; more than one loop "
+                 "carries a dependence ('j', 'i'), so no loop can run in order while the others "
+                 "run in parallel",
                  "u(i+1");
 }
 
@@ -282,7 +286,7 @@ end subroutine
 )";
   expect_refusal(src,
                  "'u' is written at (i) and read at (i-2) in the same sweep, so the result "
-                 "depends on the loop order",
+                 "depends on the loop order; the only loop carries it",
                  "u(i-2)");
 }
 
@@ -298,6 +302,126 @@ TEST(Dependence, RefusesAnUnknownFunctionOrProcedure) {
 
 TEST(Dependence, RefusesAVariableWhoseValueIsUnknown) {
   expect_refusal(nest3("        u(i, j, k) = f(i, j, k)*w"), "'w' is not declared", "w\n");
+}
+
+// ------------------------------------------------------------ ordered loops
+
+/// The ordering the analysis finds for the one region of `text`.
+Ordering ordering_of(const std::string &text) {
+  test::TempDir dir;
+  std::vector<Kernel> ks = test::lower_text(dir, text);
+  EXPECT_EQ(ks.size(), 1u);
+  return ks.empty() ? Ordering{} : find_ordering(ks.front());
+}
+
+void expect_ordered(const std::string &text, const std::string &loop, const std::string &reason,
+                    const std::string &at) {
+  Ordering o = ordering_of(text);
+  ASSERT_FALSE(o.refusal) << o.refusal->str();
+  ASSERT_TRUE(o.ordered);
+  EXPECT_EQ(o.ordered->var, loop);
+  EXPECT_EQ(o.ordered->reason, reason);
+  EXPECT_EQ(test::line_col(o.ordered->loc), test::loc_of(text, at));
+}
+
+TEST(Ordering, IndependentPointsNeedNoOrder) {
+  Ordering o = find_ordering(test::example_kernel("laplacian"));
+  EXPECT_FALSE(o.refusal);
+  EXPECT_FALSE(o.ordered);
+}
+
+TEST(Ordering, AVerticalRecurrenceOrdersTheOutermostLoop) {
+  expect_ordered(nest3("        u(i, j, k) = f(i, j, k) - c(i, j, k)*u(i, j, k-1)"), "k",
+                 "'u' is written at (i,j,k) and read at (i,j,k-1) in the same sweep",
+                 "u(i, j, k-1)");
+}
+
+TEST(Ordering, ABackSubstitutionReadsTheNextPlane) {
+  expect_ordered(nest3("        u(i, j, k) = f(i, j, k) - c(i, j, k)*u(i, j, k+1)"), "k",
+                 "'u' is written at (i,j,k) and read at (i,j,k+1) in the same sweep",
+                 "u(i, j, k+1)");
+}
+
+TEST(Ordering, ALineRecurrenceOrdersTheInnermostLoop) {
+  expect_ordered(nest3("        u(i, j, k) = 0.5d0*(u(i-1, j, k) + u(i-2, j, k)) + f(i, j, k)"),
+                 "i", "'u' is written at (i,j,k) and read at (i-1,j,k) in the same sweep", "u(i-1");
+}
+
+TEST(Ordering, OnlyDependencesAlongOneLoopLeaveTheOthersFree) {
+  // Reading row 1 of every column ties each point to the column's first
+  // point: still only along j, so j is ordered.
+  expect_ordered(nest3("        u(i, j, k) = u(i, 1, k) + f(i, j, k)"), "j",
+                 "'u' is written at (i,j,k) and read at (i,1,k) in the same sweep", "u(i, 1, k)");
+  // Reading along two loops ties the columns of each to the other.
+  std::string src = nest3("        u(i, j, k) = u(i, j-1, k) + u(i-1, j, k)");
+  Ordering o = ordering_of(src);
+  ASSERT_TRUE(o.refusal);
+  EXPECT_FALSE(o.ordered);
+  EXPECT_EQ(o.refusal->message,
+            "'u' is written at (i,j,k) and read at (i-1,j,k) in the same sweep, so the result "
+            "depends on the loop order; more than one loop carries a dependence ('j', 'i'), so "
+            "no loop can run in order while the others run in parallel");
+  EXPECT_EQ(test::line_col(o.refusal->loc), test::loc_of(src, "u(i-1"));
+}
+
+TEST(Ordering, RedBlackInTheHorizontalWithALexicographicVertical) {
+  // The colour test is in i and j only: the horizontal neighbours are of the
+  // other colour, the vertical ones of the same colour, earlier or later in k.
+  std::string src = nest3(R"(
+        if (mod(i + j + color, 2) == 0) then
+          u(i, j, k) = (f(i, j, k) + u(i-1, j, k) + u(i+1, j, k) + u(i, j-1, k) + u(i, j+1, k) &
+                       + u(i, j, k-1) + u(i, j, k+1))/6d0
+        end if)");
+  expect_ordered(src, "k",
+                 "'u' is written at (i,j,k) and read at (i,j,k-1), a point of the same colour, in "
+                 "the same sweep",
+                 "u(i, j, k-1)");
+}
+
+TEST(Ordering, EveryLoopCarryingIsRefused) {
+  std::string src = R"(subroutine s(n, u)
+  implicit none
+  integer :: n, i, j
+  real(8) :: u(0:n+1, 0:n+1)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      u(i, j) = 0.25d0*(u(i-1, j) + u(i+1, j) + u(i, j-1) + u(i, j+1))
+    end do
+  end do
+end subroutine
+)";
+  Ordering o = ordering_of(src);
+  ASSERT_TRUE(o.refusal);
+  EXPECT_EQ(o.refusal->message,
+            "'u' is written at (i,j) and read at (i,j-1) in the same sweep, so the result depends "
+            "on the loop order; every loop of the nest carries a dependence ('j', 'i'), so none "
+            "can run in parallel");
+  EXPECT_EQ(test::line_col(o.refusal->loc), test::loc_of(src, "u(i, j-1)"));
+}
+
+TEST(Ordering, AOneLoopRecurrenceIsRefused) {
+  std::string src = R"(subroutine s(n, u, f)
+  implicit none
+  integer :: n, i
+  real(8) :: u(0:n), f(n)
+  !$f2s stencil
+  do i = 1, n
+    u(i) = u(i-1) + f(i)
+  end do
+end subroutine
+)";
+  Ordering o = ordering_of(src);
+  ASSERT_TRUE(o.refusal);
+  EXPECT_EQ(o.refusal->message,
+            "'u' is written at (i) and read at (i-1) in the same sweep, so the result depends on "
+            "the loop order; the only loop carries it");
+}
+
+TEST(Ordering, ACarriedScalarIsStillRefused) {
+  Ordering o = ordering_of(nest3("        u(i, j, k) = t\n        t = f(i, j, k)"));
+  ASSERT_TRUE(o.refusal);
+  EXPECT_FALSE(o.ordered);
 }
 
 } // namespace

@@ -881,15 +881,34 @@ TEST(FrontendErrors, StepThatIsNotAPositiveConstant) {
 end subroutine
 )";
   expect_error(src,
-               "The step of the DO loop over 'i' must be a positive INTEGER constant in a "
+               "The step of the DO loop over 'i' must be a positive INTEGER constant or -1 in a "
                "'!$f2s stencil' region",
                "m\n");
   std::string down = src;
-  down.replace(down.find("1, n, m"), 7, "n, 1, -1");
+  down.replace(down.find("1, n, m"), 7, "n, 1, -2");
   expect_error(down,
-               "The step of the DO loop over 'i' must be a positive INTEGER constant in a "
+               "The step of the DO loop over 'i' must be a positive INTEGER constant or -1 in a "
                "'!$f2s stencil' region",
-               "-1\n");
+               "-2\n");
+}
+
+TEST(Frontend, AStepOfMinusOneRunsTheSamePointsFromTheTop) {
+  const std::string src = R"(subroutine s(n, a, b)
+  integer :: n, i, k
+  real(8) :: a(n, n), b(n, n)
+  !$f2s stencil name(back)
+  do k = n - 1, 1, -1
+    do i = 1, n
+      a(i, k) = b(i, k) - 0.5d0*a(i, k+1)
+    end do
+  end do
+end subroutine
+)";
+  test::TempDir dir;
+  std::vector<Kernel> ks = test::lower_text(dir, src);
+  ASSERT_EQ(ks.size(), 1u);
+  std::string ir = print_stmt(ks[0].body);
+  EXPECT_NE(ir.find("reverse for k = 1, n - 1 {"), std::string::npos) << ir;
 }
 
 TEST(FrontendErrors, StridedLoopWithAVariableLowerBound) {
@@ -935,14 +954,54 @@ TEST(FrontendErrors, BoundDependsOnLoopVariable) {
   integer :: n, i, j
   real :: a(n, n)
   !$f2s stencil
-  do j = 1, n
-    do i = j, n
+  do j = 1, i
+    do i = 1, n
       a(i, j) = 0.0
     end do
   end do
 end subroutine
 )";
-  expect_error(src, "The bounds of the DO loop over 'i' depend on loop variable 'j'", "j, n");
+  // An outer loop's bounds cannot use an inner loop's variable.
+  expect_error(src, "The bounds of the DO loop over 'j' depend on loop variable 'i'", "i\n");
+  // An inner loop's may, if they change monotonically with it.
+  std::string wavy = src;
+  wavy.replace(wavy.find("1, i"), 4, "1, n");
+  wavy.replace(wavy.find("i = 1, n"), 8, "i = mod(j, 3) + 1, n");
+  expect_error(wavy,
+               "The bounds of the DO loop over 'i' must change monotonically with loop variable "
+               "'j' (sums, constant multiples, MIN and MAX of it)",
+               "do i");
+}
+
+// A triangle and a wedge whose start depends on two outer loops: the loops
+// run over the bounding box, and a guard keeps the source's points.
+TEST(Frontend, BoundsOfOuterLoopVariablesBecomeABoxAndAGuard) {
+  const std::string src = R"(subroutine s(n, m, a, b)
+  integer :: n, m, i, j, k
+  real(8) :: a(n, n, m), b(n, n, m)
+  !$f2s stencil name(wedge)
+  do k = 1, m
+    do j = k, n
+      do i = j + k - 1, min(n, j + 2)
+        a(i, j, k) = b(i, j, k) + 1d0
+      end do
+    end do
+  end do
+end subroutine
+)";
+  test::TempDir dir;
+  std::vector<Kernel> ks = test::lower_text(dir, src);
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(print_stmt(ks[0].body),
+            "for k = 1, m {\n"
+            "  for j = 1, n {\n"
+            "    for i = 1, n {\n"
+            "      if j >= k .and. i >= j + k - 1 .and. i <= min(n, j + 2) {\n"
+            "        a(i, j, k) = b(i, j, k) + 1.0d0\n"
+            "      }\n"
+            "    }\n"
+            "  }\n"
+            "}\n");
 }
 
 TEST(FrontendErrors, ArrayElementInBound) {

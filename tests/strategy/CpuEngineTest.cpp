@@ -50,6 +50,24 @@ TEST(CpuEngine, SerialTargetHasOneCandidate) {
   EXPECT_EQ(s.describe(s.candidates[0]), "c/serial");
 }
 
+// A sweep with an ordered loop: threads split a free loop, and no block,
+// chunk or register block reorders the ordered one.
+TEST(CpuEngine, AnOrderedNestGetsThePlainParallelNestOnly) {
+  for (const Kernel &k : test::example_kernels("tridiag_column")) {
+    SCOPED_TRACE(k.name);
+    ASSERT_TRUE(k.ordered);
+    SearchSpace s = enumerate_cpu(k, analyze(k), {256, 256, 64}, {{"c", "pthreads"}, &server()});
+    std::set<int> threads;
+    for (const Candidate &c : s.candidates) {
+      std::string family = s.describe(c).substr(0, s.describe(c).find(' '));
+      EXPECT_TRUE(family == "c/serial" || family == "pthreads/parallel") << s.describe(c);
+      threads.insert(c.threads);
+    }
+    EXPECT_EQ(threads, (std::set<int>{1, 2, 4, 8, 16, 32, 64}));
+    EXPECT_EQ(s.pruned.at("block decompositions of a nest with an ordered loop"), 7u);
+  }
+}
+
 TEST(CpuEngine, ThreadCountsFollowTheTopology) {
   SearchSpace s = laplacian_space({256, 256, 256}, server(), {"pthreads"});
   std::set<int> threads;
