@@ -369,6 +369,7 @@ TEST(Cli, AMissingIncludeNamesTheFileAndMinusI) {
                          " file 'weights.inc' in the including file's folder or a folder given "
                          "with -I; add its folder with -I");
   }
+}
 
 // --emit=ir says which loop runs in order, why, and which way.
 TEST(Cli, EmitsTheOrderedLoopInTheIr) {
