@@ -224,7 +224,9 @@ class Runner:
                 return Outcome("wrong-refusal", "expected '%s', got: %s" % (p.expect, out.strip()[:2000]))
             return Outcome("refused-ok", out.strip())
         if rc != 0:
-            if "UserError" in out or "error" in out.lower() and ":" in out:
+            if "Error:" in out or "undefined reference" in out:
+                kind = "library-build"
+            elif ": error: " in out:
                 kind = "refused-inside"
             else:
                 kind = "crash"
@@ -269,11 +271,18 @@ class Runner:
         if tuned:
             cmd = [o.f2stencil, "--target=c,pthreads", "-q", "-j", "1", "--budget=2", "--reps=1",
                    "--lib=" + lib, "-o", "libt", p.filename]
-            depth = max(s.depth for s in p.subs)
-            cmd.insert(1, "--tune-size=" + ",".join(["9", "7", "5"][:depth]))
             rc, out = sh(cmd, work, timeout=600)
             if rc != 0:
                 return Outcome("tuned-refused" if rc == 1 else "crash", out.strip()[:3000])
+            # Every candidate measured must have verified: one that crashed
+            # (an out-of-bounds access under --sanitize) or disagreed with the
+            # serial reference is a bug even though it was not chosen.
+            with open(os.path.join(work, "libt", lib + ".json")) as f:
+                record = json.load(f)
+            for kr in record["kernels"]:
+                for c in kr["candidates"]:
+                    if c.get("status") in ("wrong result", "crashed", "build failed"):
+                        return Outcome("candidate-failed", "%s %s: %s" % (kr["name"], c.get("id"), c.get("status")))
             with open(os.path.join(work, "drv.f90"), "w") as f:
                 f.write(driver_text(p, lib, args, [""]))
             rc, out = sh(["gfortran", "-O1", "-w", "-o", "drvt", "drv.f90", "orig.o", "-Ilibt",
@@ -304,7 +313,13 @@ class Runner:
                       "-c", os.path.join("lib", lib + ".c"), "-o", "lib_c.o"], work)
         if rc != 0:
             return Outcome("build", "library C: " + out[:3000])
-        return ["lib_c.o", "emu.o"]
+        # The module's wrappers (assumed-shape, LOGICAL arguments) are code too.
+        os.makedirs(os.path.join(work, "modscratch"), exist_ok=True)
+        rc, out = sh(["gfortran", "-c", "-w", "-Jmodscratch", os.path.join("lib", lib + ".f90"), "-o", "lib_mod.o"],
+                     work)
+        if rc != 0:
+            return Outcome("build", "library module: " + out[:3000])
+        return ["lib_mod.o", "lib_c.o", "emu.o"]
 
 
 def plan(seed, opts):
