@@ -113,6 +113,7 @@ class Subroutine:
         self.scalars = {}  # name -> kind ('r8', 'r4', 'i', 'l')
         self.reductions = {}  # name -> (kind, op)
         self.temps = {}  # name -> kind
+        self.params = {}  # named constant -> (kind, value text)
         self.regions = []
 
 
@@ -167,6 +168,9 @@ class Gen:
 
     def scalars_of(self, kind):
         return [s for s, k in self.sub.scalars.items() if k == kind]
+
+    def params_of(self, kind):
+        return sorted(n for n, (k, _) in self.sub.params.items() if k == kind)
 
     def temps_of(self, kind):
         return sorted(t for t in self.defined if self.sub.temps[t] == kind)
@@ -248,7 +252,11 @@ class Gen:
         if self.temps_of(kind):
             opts += ["temp"] * 2
         opts += ["lit", "loopvar"]
+        if self.params_of(kind):
+            opts.append("param")
         c = r.choice(opts)
+        if c == "param":
+            return Expr(r.choice(self.params_of(kind)), P_ATOM, kind)
         if c == "array":
             return Expr(self.subscript(r.choice(arrays)), P_ATOM, kind)
         if c == "scalar":
@@ -266,6 +274,8 @@ class Gen:
             opts = ["var", "var", "lit"]
             if self.scalars_of("i"):
                 opts.append("scalar")
+            if self.params_of("i"):
+                opts.append("param")
             if self.temps_of("i"):
                 opts.append("temp")
             if self.arrays_of("i"):
@@ -277,6 +287,8 @@ class Gen:
                 return Expr(str(r.randint(1, 7)), P_ATOM, "i")
             if c == "scalar":
                 return Expr(r.choice(self.scalars_of("i")), P_ATOM, "i")
+            if c == "param":
+                return Expr(r.choice(self.params_of("i")), P_ATOM, "i")
             if c == "temp":
                 return Expr(r.choice(self.temps_of("i")), P_ATOM, "i")
             return Expr(self.subscript(r.choice(self.arrays_of("i"))), P_ATOM, "i")
@@ -338,10 +350,20 @@ class Gen:
         return self.real(kind, depth)
 
 
-# Shapes f2stencil does not accept yet, generated only when asked for:
-# "ranks", read-only arrays of a rank other than the nest's depth (lower rank,
-# an extra dimension read at constant subscripts).
+# What is generated only when asked for (--features): "ranks", read-only
+# arrays of a rank other than the nest's depth (lower rank, an extra
+# dimension read at constant subscripts), which issue 11 adds; "cnames",
+# arrays named like C keywords, GNU macros and libm functions, and 63-character
+# subroutine names; "powconst", named constants whose value uses `**`. The
+# last two are the defect classes of issue 12's section 0.
 FEATURES = set()
+
+# Names that collide with C: keywords, GNU C keywords and predefined macros,
+# functions the generated C calls. None is a Fortran intrinsic.
+C_NAMES = ["fmod", "fmodf", "copysign", "copysignf", "logf", "asm", "typeof", "unix", "linux",
+           "double", "signed", "unsigned", "register", "restrict", "inline", "static", "struct",
+           "union", "volatile", "goto", "auto", "printf", "malloc", "free", "main", "exit",
+           "expf", "sqrtf", "fabs", "pow", "errno", "stdin", "assert", "bool", "true", "false"]
 
 
 def generate(seed, mode="inside", features=None):
@@ -356,6 +378,9 @@ def generate(seed, mode="inside", features=None):
     for s in range(nsubs):
         depth = r.choice([1, 2, 2, 3, 3])
         sub = Subroutine("sub%d" % (s + 1), depth)
+        sub.index = s + 1
+        if "cnames" in FEATURES and r.random() < 0.3:
+            sub.name = sub.name + "_" + "x" * (63 - len(sub.name) - 1)
         make_arrays(r, sub, names, s)
         make_scalars(r, sub, s)
         nreg = r.choice([1, 1, 1, 2])
@@ -374,6 +399,10 @@ def make_arrays(r, sub, names, s):
     n = r.randint(2, 4)
     for a in range(n):
         name = next(names) + str(s + 1)
+        if "cnames" in FEATURES and r.random() < 0.3:
+            name = C_NAMES[r.randrange(len(C_NAMES))]
+            if any(x.name == name for x in sub.arrays):
+                name = next(names) + str(s + 1)
         kind = r.choice(["r8", "r8", "r8", "r4", "r8", "i", "l"]) if a >= 2 else r.choice(["r8", "r8", "r4"])
         dims = [(v, 1) for v in range(d)]
         # Multigrid: a grid twice as fine along some dimensions.
@@ -412,6 +441,17 @@ def make_scalars(r, sub, s):
         sub.scalars["flag"] = "l"
     for t, k in [("t1", "r8"), ("t2", "r8"), ("t3", "r4"), ("it", "i"), ("lt", "l")]:
         sub.temps[t] = k
+    # Named constants, folded by f2stencil as Fortran rounds them.
+    for n in range(r.randint(0, 2)):
+        kind = r.choice(["r8", "r8", "r4", "i"])
+        if kind == "i":
+            value = "%d*%d - %d" % (r.randint(1, 4), r.randint(1, 4), r.randint(0, 3))
+        else:
+            lits = REAL8_LITS if kind == "r8" else REAL4_LITS
+            value = "%s %s %s" % (r.choice(lits), r.choice(["+", "*", "/", "-"]), r.choice(lits))
+            if "powconst" in FEATURES and r.random() < 0.5:
+                value = "%s**2" % r.choice(lits)
+        sub.params["c%d%d" % (n + 1, sub.index)] = (kind, value)
 
 
 def fits_write(a, depth):
@@ -533,7 +573,7 @@ def gen_stmt(r, g, sub, region, writes, nest):
             name = r.choice(existing)
             kind, op = region.reductions[name]
         else:
-            name = "s%s%d" % (sub.name[3:], len(sub.reductions) + 1)
+            name = "s%d%d" % (sub.index, len(sub.reductions) + 1)
             sub.reductions[name] = (kind, op)
             region.reductions[name] = (kind, op)
         if kind == "i":
@@ -670,6 +710,9 @@ def render_sub(p, sub, interface=False):
         L.append("  %s, intent(%s) :: %s%s" % (KIND_DECL[a.kind], intent, a.name, a.decl_shape()))
     if interface:
         return L + ["end subroutine %s" % sub.name]
+    for n in sorted(sub.params):
+        kind, value = sub.params[n]
+        L.append("  %s, parameter :: %s = %s" % (KIND_DECL[kind], n, value))
     for t in sorted(sub.temps):
         L.append("  %s :: %s" % (KIND_DECL[sub.temps[t]], t))
     L.append("  integer :: %s" % ", ".join(VARS[:d]))
@@ -690,7 +733,8 @@ def render_sub(p, sub, interface=False):
         for _ in region.loops:
             ind = ind[:-2]
             L.append(ind + "end do")
-    L.append("end subroutine %s" % sub.name)
+    # A fixed-form END statement may not be continued: a long name is left out.
+    L.append("end subroutine" if p.fixed and len(sub.name) > 40 else "end subroutine %s" % sub.name)
     return L
 
 

@@ -224,7 +224,7 @@ class Runner:
                 return Outcome("wrong-refusal", "expected '%s', got: %s" % (p.expect, out.strip()[:2000]))
             return Outcome("refused-ok", out.strip())
         if rc != 0:
-            if "Error:" in out or "undefined reference" in out:
+            if "f2stencil: error: Command '" in out:
                 kind = "library-build"
             elif ": error: " in out:
                 kind = "refused-inside"
@@ -379,7 +379,7 @@ def candidates(p):
 
 def minimise(runner, seed, mode, tuned, cuda, outcome, work):
     deletions = []
-    base = generator.generate(seed, mode)
+    base = generator.generate(seed, mode, runner.o.features)
     progress = True
     while progress:
         progress = False
@@ -402,7 +402,7 @@ def one(args):
     seed, opts = args
     runner = Runner(opts)
     mode, tuned, cuda = plan(seed, opts)
-    p = generator.generate(seed, mode)
+    p = generator.generate(seed, mode, opts.features)
     work = tempfile.mkdtemp(prefix="f2sfuzz%d_" % seed, dir=opts.work)
     t0 = time.time()
     try:
@@ -416,7 +416,8 @@ def one(args):
         os.makedirs(opts.regress_dir, exist_ok=True)
         stem = os.path.join(opts.regress_dir, "seed%d_%s" % (seed, mode))
         with open(stem + ".json", "w") as f:
-            json.dump({"seed": seed, "mode": mode, "tuned": tuned, "cuda": cuda, "status": got.status,
+            json.dump({"seed": seed, "mode": mode, "features": opts.features, "tuned": tuned, "cuda": cuda,
+                       "status": got.status,
                        "deletions": deletions, "detail": got.detail}, f, indent=1)
         with open(stem + os.path.splitext(small.filename)[1], "w") as f:
             f.write(small.text)
@@ -436,7 +437,8 @@ def replay(opts):
     for name in files:
         with open(os.path.join(opts.replay, name)) as f:
             case = json.load(f)
-        p = apply_deletions(generator.generate(case["seed"], case["mode"]), [tuple(d) for d in case["deletions"]])
+        p = apply_deletions(generator.generate(case["seed"], case["mode"], case.get("features", [])),
+                            [tuple(d) for d in case["deletions"]])
         work = tempfile.mkdtemp(prefix="f2sreplay_", dir=opts.work)
         got = runner.check(p, work, case.get("tuned", False), case.get("cuda", False))
         print("%s: %s %s" % (name, got.status, got.detail[:500] if got.failed() else ""))
@@ -464,10 +466,12 @@ def main():
     ap.add_argument("--print", dest="show", type=int, default=None, help="print seed's program and exit")
     ap.add_argument("--outside", action="store_true", help="with --print: the outside program")
     ap.add_argument("--replay", default=None, help="directory of saved cases to rerun")
+    ap.add_argument("--features", default="", help="comma list of what generator.FEATURES describes")
     opts = ap.parse_args()
     opts.f2stencil = os.path.abspath(opts.f2stencil)
+    opts.features = [f for f in opts.features.split(",") if f]
     if opts.show is not None:
-        sys.stdout.write(generator.generate(opts.show, "outside" if opts.outside else "inside").text)
+        sys.stdout.write(generator.generate(opts.show, "outside" if opts.outside else "inside", opts.features).text)
         return 0
     if opts.work is None:
         opts.work = tempfile.mkdtemp(prefix="f2sfuzz_")
