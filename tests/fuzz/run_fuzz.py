@@ -343,6 +343,23 @@ def delete(p, d):
         del p.subs[d[1]]
     elif kind == "region":
         del p.subs[d[1]].regions[d[2]]
+    elif kind == "rhs":
+        # A right-hand side becomes 0; a one-line IF its assignment.
+        _, si, ri, at = d
+        lines = p.subs[si].regions[ri].lines
+        line = lines[at]
+        ind = line[:len(line) - len(line.lstrip())]
+        t = line.strip()
+        if t.startswith("if ("):
+            depth = 0
+            for n, ch in enumerate(t):
+                depth += ch == "("
+                depth -= ch == ")"
+                if depth == 0 and n > 2:
+                    lines[at] = ind + t[n + 1:].strip()
+                    break
+        else:
+            lines[at] = ind + t[:t.index(" = ")] + " = 0"
     else:
         _, si, ri, lo, hi = d
         lines = p.subs[si].regions[ri].lines
@@ -374,6 +391,15 @@ def candidates(p):
                     continue
                 else:
                     out.append(("lines", si, ri, lo, lo + 1))
+    # Then simpler statements: terms go with their right-hand side.
+    for si, s in enumerate(p.subs):
+        for ri, rg in enumerate(s.regions):
+            for at, line in enumerate(rg.lines):
+                t = line.strip()
+                if t.startswith("if (") and not t.endswith("then"):
+                    out.append(("rhs", si, ri, at))
+                elif " = " in t and not t.startswith(("if (", "else")) and not t.endswith(" = 0"):
+                    out.append(("rhs", si, ri, at))
     return out
 
 
