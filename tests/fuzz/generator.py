@@ -488,6 +488,7 @@ def make_region(r, sub, reg, s, kernel_no):
                 o2 = [0] * d
                 o2[dd] = -1
                 offs_choices.append(o2)
+                a.halo = max(a.halo, 1)
             elif r.random() < 0.2:
                 shift = [r.randint(-a.halo, a.halo) if a.halo else 0 for _ in range(d)]
                 offs_choices = [shift]

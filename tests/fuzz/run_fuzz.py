@@ -203,7 +203,10 @@ class Runner:
         src = os.path.join(work, p.filename)
         with open(src, "w") as f:
             f.write(p.text)
-        rc, out = sh(["gfortran", "-c", "-O1", "-ffp-contract=off", "-w", "-o", "orig.o", p.filename], work)
+        # Bounds checked: an access outside an array in the original is the
+        # generator's bug, reported as `invalid`.
+        rc, out = sh(["gfortran", "-c", "-O1", "-ffp-contract=off", "-fcheck=bounds", "-w", "-o", "orig.o",
+                      p.filename], work)
         if rc != 0:
             return Outcome("invalid", out[:3000])
         lib = "f2s_fz%d" % p.seed
@@ -266,6 +269,8 @@ class Runner:
                 e["F2S_TARGET"] = "cuda"
             rc, out = sh(["./drv"] + [str(x) for x in n] + [suffix], work, timeout=120, env=e)
             if rc != 0:
+                if "Fortran runtime error" in out and "bound" in out:
+                    return Outcome("invalid", "the original reads out of bounds: " + out.strip()[:2000])
                 return Outcome("mismatch" if "MISMATCH" in out else "run-error",
                                "target %s, sizes %s: %s" % (suffix, n, out.strip()[:3000]))
         if tuned:
