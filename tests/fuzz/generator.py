@@ -637,7 +637,7 @@ def plant_illegal(r, p):
         region.loops = ["do %s = 1, %s" % (VARS[v], SIZES[v]) for v in reversed(range(sub.depth))]
     d = sub.depth
     grids = [a for a in sub.arrays if a.written and fits_write(a, d) and all(f == 1 for _, f in a.dims)]
-    kinds = ["fewer", "scalar_before"]
+    kinds = ["fewer", "scalar_before", "reduction_read"]
     if grids:
         kinds += ["carried", "carried", "carried_write"]
     k = r.choice(kinds)
@@ -673,6 +673,12 @@ def plant_illegal(r, p):
             subs[r.randrange(d)] = "1"
         region.lines = region.lines + ["%s(%s) = 0.5d0" % (a.name, ", ".join(subs))]
         p.expect = "must have one subscript for each of the loop variable"
+    elif k == "reduction_read":
+        # A sum whose partial value the point also reads.
+        a = next(x for x in sub.arrays if x.written and fits_write(x, d))
+        sub.reductions["sq"] = ("r8", "+")
+        region.lines = region.lines + ["sq = sq + abs(alpha)", "%s(%s) = sq" % (a.name, idx)]
+        p.expect = "and also read here"
     else:
         sub.temps["tq"] = "r8"
         region.lines = ["if (alpha > 0.5d0) then", "  tq = 1.0d0", "end if"] + region.lines
