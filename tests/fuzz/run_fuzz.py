@@ -327,11 +327,16 @@ class Runner:
         return ["lib_mod.o", "lib_c.o", "emu.o"]
 
 
+def have_nvcc():
+    """Whether f2stencil can build a library with CUDA (harness/CudaToolkit.cpp's search)."""
+    return bool(os.environ.get("NVCC") or shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc"))
+
+
 def plan(seed, opts):
     """What a seed runs: its mode, and whether it is also tuned and emulated."""
     mode = "outside" if opts.outside_every and seed % opts.outside_every == opts.outside_every - 1 else "inside"
     tuned = bool(opts.tuned_every) and seed % opts.tuned_every == 0
-    cuda = bool(opts.cuda_every) and seed % opts.cuda_every == 1
+    cuda = bool(opts.cuda_every) and seed % opts.cuda_every == 1 and have_nvcc()
     return mode, tuned, cuda
 
 
