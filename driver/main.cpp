@@ -88,6 +88,10 @@ int main(int argc, char **argv) {
                "sums, which reassociate a weighted sum)");
   app.add_flag("--keep-work", o.keep_work, "Keep the generated harnesses (their path is printed)");
   app.add_flag("-q,--quiet", o.quiet, "Print errors only");
+  bool sanitize = false;
+  app.add_flag("--sanitize", sanitize,
+               "Debugging: build the tuning harnesses and the library's C with AddressSanitizer "
+               "and UndefinedBehaviorSanitizer (link the program with the same flags)");
 
   // gfortran spells these with one dash, which CLI11 takes for a short
   // option with a value (`-f default-real-8`): give it the long spelling.
@@ -115,6 +119,11 @@ int main(int argc, char **argv) {
     o.default_real_kind = 8;
     o.double_precision_kind = r8 || double_8 ? 8 : 16;
   }
+  // Stop at the first report: a candidate whose accesses go out of bounds
+  // then fails (and is never chosen) even when its results happen to match.
+  if (sanitize)
+    o.cflags.insert(o.cflags.end(), {"-fsanitize=address,undefined",
+                                     "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"});
   o.emit = emit;
   o.targets = split(targets, ',');
   for (const std::string &t : o.targets) {

@@ -9,6 +9,7 @@
 #include "frontend/BoundingBox.h"
 #include "frontend/Directives.h"
 #include "frontend/ParseTree.h"
+#include "frontend/SourceLimits.h"
 
 #include "flang/Parser/parse-tree-visitor.h"
 #include "flang/Parser/parsing.h"
@@ -19,9 +20,11 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <pthread.h>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -926,6 +929,7 @@ ParsedFile parse_file(const std::string &path, const FrontendOptions &options,
            "; pass " + (fixed_form ? "--free-form" : "--fixed-form") + " if it is " +
            (fixed_form ? "free form" : "fixed form") + ")";
   }
+  check_source_limits(text, path, fixed_form);
   std::vector<Sentinel> sentinels = find_sentinels(text, fixed_form);
 
   fp::Options flang;
@@ -980,9 +984,11 @@ ParsedFile parse_file(const std::string &path, const FrontendOptions &options,
 } // namespace
 } // namespace fe
 
-std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
-                                const FrontendOptions &options) {
-  using namespace fe;
+namespace fe {
+namespace {
+
+std::vector<Kernel> lower_files_here(const std::vector<std::string> &paths,
+                                     const FrontendOptions &options) {
   fp::AllSources sources;
   fp::AllCookedSources cooked{sources};
   std::vector<ParsedFile> files;
@@ -1042,6 +1048,50 @@ std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
     }
   }
   return kernels;
+}
+
+/// The front end's own stack: Flang's parser and the lowering recurse once
+/// per level of an expression, and the parse tree of `a + b + c + ...` is
+/// as deep as the sum is long. check_source_limits bounds both; this stack
+/// holds what those bounds allow (a 100,000-character sum), which the 8 MiB
+/// of a main thread does not. Only the pages touched are ever allocated.
+constexpr size_t kFrontendStack = size_t(512) << 20;
+
+struct FrontendCall {
+  const std::vector<std::string> *paths;
+  const FrontendOptions *options;
+  std::vector<Kernel> kernels;
+  std::exception_ptr error;
+};
+
+void *run_frontend_call(void *arg) {
+  auto *call = static_cast<FrontendCall *>(arg);
+  try {
+    call->kernels = lower_files_here(*call->paths, *call->options);
+  } catch (...) {
+    call->error = std::current_exception();
+  }
+  return nullptr;
+}
+
+} // namespace
+} // namespace fe
+
+std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
+                                const FrontendOptions &options) {
+  fe::FrontendCall call{&paths, &options, {}, nullptr};
+  pthread_attr_t attr;
+  pthread_t thread;
+  bool started = pthread_attr_init(&attr) == 0 &&
+                 pthread_attr_setstacksize(&attr, fe::kFrontendStack) == 0 &&
+                 pthread_create(&thread, &attr, fe::run_frontend_call, &call) == 0;
+  pthread_attr_destroy(&attr);
+  if (!started)
+    return fe::lower_files_here(paths, options);
+  pthread_join(thread, nullptr);
+  if (call.error)
+    std::rethrow_exception(call.error);
+  return std::move(call.kernels);
 }
 
 std::vector<Kernel> lower_file(const std::string &path, const FrontendOptions &options) {

@@ -1,0 +1,22 @@
+subroutine sub1(nx, ny, alpha, a1, b1, c1)
+  implicit none
+  integer, intent(in) :: nx, ny
+  real(8), intent(in) :: alpha
+  real(8), intent(inout) :: a1(0:, 0:)
+  real(4), intent(in) :: b1(0:nx + 1, 0:ny + 1)
+  logical, intent(in) :: c1(0:, 0:)
+  real(4), parameter :: c11 = 1.5e0 / 1.25
+  integer :: it
+  logical :: lt
+  real(8) :: t1
+  real(8) :: t2
+  real(4) :: t3
+  integer :: i, j
+  !$f2s stencil name(k1) tune_size(9, 7)
+  do j = 2, ny - 1
+    do i = 2, nx
+      a1(i-1, j+1) = merge(i*0.7, t3, c1(i+1, j+1)) + 1.0d-1 + mod(sqrt(abs(t2)), 1.0d-1 + abs(t1))
+    end do
+  end do
+end subroutine sub1
+
