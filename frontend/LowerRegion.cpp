@@ -619,9 +619,18 @@ Expr RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string
 
 Stmt RegionLowering::lower_block(const fp::Block &b, const SourceLoc &loc) {
   std::vector<Stmt> stmts;
-  for (const fp::ExecutionPartConstruct &c : b)
-    if (!is_continue(c))
-      problems_.attempt([&] { stmts.push_back(lower_statement(c)); });
+  for (const fp::ExecutionPartConstruct &c : b) {
+    if (is_continue(c))
+      continue;
+    // A statement refused halfway through a named constant's value or an
+    // array's bounds must not leave the next one lowered as a bound.
+    auto bound_of = bound_of_;
+    bool in_dims = in_dims_;
+    if (!problems_.attempt([&] { stmts.push_back(lower_statement(c)); })) {
+      bound_of_ = bound_of;
+      in_dims_ = in_dims;
+    }
+  }
   return Block::make(std::move(stmts), loc);
 }
 

@@ -169,6 +169,29 @@ end subroutine
   EXPECT_THAT(got[1], HasSubstr(loc_of(src, "print") + ": A PRINT statement"));
 }
 
+// A named constant whose value is refused is one problem, at the value, however
+// many statements use it; the statements after it are lowered as statements,
+// not as part of the constant's value.
+TEST(SeveralProblems, AProblemInANamedConstantIsReportedOnce) {
+  std::string src = R"(subroutine s(n, a, b)
+  implicit none
+  integer :: n, i, j
+  real(8) :: a(n, n), b(n, n), t
+  real(8), parameter :: c = q
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      t = c*a(i, j)
+      b(i, j) = t + c
+    end do
+  end do
+end subroutine
+)";
+  EXPECT_EQ(problems_of(src),
+            (std::vector<std::string>{
+                at(src, "q\n", "'q' is not declared and IMPLICIT NONE is in force; declare it")}));
+}
+
 // A broken nest ends its own region, not the file.
 TEST(SeveralProblems, EveryRegionOfAFileIsChecked) {
   std::string src = R"(subroutine s(n, nb, a, b)
