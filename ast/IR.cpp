@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <map>
+#include <tuple>
 
 namespace f2s {
 
@@ -268,6 +269,35 @@ int Kernel::loop_depth() const {
 std::string Diagnostic::str() const {
   std::string where = loc.str();
   return (where.empty() ? std::string("f2stencil") : where) + ": error: " + message;
+}
+
+UserError::UserError(std::vector<Diagnostic> ds, const std::vector<std::string> &file_order)
+    : diags_(std::move(ds)) {
+  assert(!diags_.empty() && "a UserError names at least one problem");
+  std::vector<std::string> files = file_order;
+  for (const Diagnostic &d : diags_)
+    if (std::find(files.begin(), files.end(), d.loc.file) == files.end())
+      files.push_back(d.loc.file);
+  auto key = [&](const Diagnostic &d) {
+    auto file = std::find(files.begin(), files.end(), d.loc.file) - files.begin();
+    return std::tuple(file, d.loc.line, d.loc.column);
+  };
+  std::stable_sort(diags_.begin(), diags_.end(),
+                   [&](const Diagnostic &a, const Diagnostic &b) { return key(a) < key(b); });
+  // The same problem met twice (one undeclared name in two statements is
+  // two problems; one unknown kind in two statements, at its declaration,
+  // is one).
+  std::vector<Diagnostic> distinct;
+  for (Diagnostic &d : diags_) {
+    bool seen = std::any_of(distinct.begin(), distinct.end(), [&](const Diagnostic &o) {
+      return key(o) == key(d) && o.message == d.message;
+    });
+    if (!seen)
+      distinct.push_back(std::move(d));
+  }
+  diags_ = std::move(distinct);
+  for (const Diagnostic &d : diags_)
+    text_ += (text_.empty() ? "" : "\n") + d.str();
 }
 
 } // namespace f2s

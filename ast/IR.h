@@ -463,16 +463,58 @@ struct Diagnostic {
   std::string str() const; ///< "file:line:col: error: message"
 };
 
+/// The input is wrong: one problem, or every independent problem one run
+/// found, as a compiler reports several errors at once. what() is one
+/// "file:line:col: error: message" line per problem.
 class UserError : public std::exception {
 public:
-  explicit UserError(Diagnostic d) : diag_(std::move(d)), text_(diag_.str()) {}
+  explicit UserError(Diagnostic d) : UserError(std::vector<Diagnostic>{std::move(d)}) {}
   UserError(SourceLoc l, std::string m) : UserError(Diagnostic{std::move(l), std::move(m)}) {}
-  const Diagnostic &diagnostic() const { return diag_; }
+  /// `ds` (not empty) sorted by position, files in the order of
+  /// `file_order` (then in the order they first appear), with repeated
+  /// problems (same position, same message) dropped.
+  explicit UserError(std::vector<Diagnostic> ds, const std::vector<std::string> &file_order = {});
+  /// The first problem by position: all a caller that stops at one needs.
+  const Diagnostic &diagnostic() const { return diags_.front(); }
+  const std::vector<Diagnostic> &diagnostics() const { return diags_; }
   const char *what() const noexcept override { return text_.c_str(); }
 
 private:
-  Diagnostic diag_;
+  std::vector<Diagnostic> diags_;
   std::string text_;
+};
+
+/// Collects the problems of independent parts of the input (statements,
+/// regions, files), so that one run reports them all: a part that throws a
+/// UserError is recorded and the caller goes on with the next part. A
+/// problem that makes the rest meaningless is simply not caught.
+class Problems {
+public:
+  /// Runs `part`; false, with its problems recorded, when it throws a
+  /// UserError.
+  template <typename Part> bool attempt(Part &&part) {
+    try {
+      part();
+      return true;
+    } catch (const UserError &e) {
+      add_all(e.diagnostics());
+      return false;
+    }
+  }
+  void add(Diagnostic d) { list_.push_back(std::move(d)); }
+  void add_all(const std::vector<Diagnostic> &ds) {
+    list_.insert(list_.end(), ds.begin(), ds.end());
+  }
+  bool empty() const { return list_.empty(); }
+  const std::vector<Diagnostic> &list() const { return list_; }
+  /// Throws one UserError with every problem recorded, if there is one.
+  void throw_if_any(const std::vector<std::string> &file_order = {}) const {
+    if (!list_.empty())
+      throw UserError(list_, file_order);
+  }
+
+private:
+  std::vector<Diagnostic> list_;
 };
 
 } // namespace f2s

@@ -55,7 +55,9 @@ std::string default_lib_name(const std::string &first_file) {
 
 // ------------------------------------------------------------ parse, lower
 
-std::vector<Kernel> parse_and_lower(const DriverOptions &o) {
+/// The kernels of the regions that lowered; the problems of the others go
+/// to `problems`, to be reported with the analysis's.
+std::vector<Kernel> parse_and_lower(const DriverOptions &o, Problems &problems) {
   FrontendOptions fe;
   fe.include_dirs = o.include_dirs;
   fe.defines = o.defines;
@@ -63,34 +65,37 @@ std::vector<Kernel> parse_and_lower(const DriverOptions &o) {
     fe.fixed_form = o.form == "fixed";
   fe.default_real_kind = o.default_real_kind;
   fe.double_precision_kind = o.double_precision_kind;
-  return lower_files(o.files, fe);
+  LoweredFiles lowered = lower_files_collecting(o.files, fe);
+  problems.add_all(lowered.problems);
+  return std::move(lowered.kernels);
 }
 
 // ------------------------------------------------------------------ analyse
 
 /// Every kernel must be safe to run in parallel, or with one loop in order
-/// (recorded in the kernel), and every name the library exports must be unique.
+/// (recorded in the kernel), and every name the library exports must be
+/// unique; each problem goes to `problems`.
 void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
-                   const std::vector<std::string> &targets) {
+                   const std::vector<std::string> &targets, Problems &problems) {
   std::map<std::string, const Kernel *> exported;
   for (Kernel &k : kernels) {
     Ordering order = find_ordering(k);
     if (order.refusal)
-      throw UserError(*order.refusal);
+      problems.add(*order.refusal);
     k.ordered = order.ordered;
     std::vector<std::string> names = {k.name};
     for (const std::string &t : targets)
       names.push_back(k.name + "_" + t);
     for (const std::string &n : names) {
       if (n == lib_name)
-        throw UserError(k.loc, "Kernel name '" + n +
-                                   "' is also the library's module name; "
-                                   "choose another with name(...) or --lib");
+        problems.add({k.loc, "Kernel name '" + n +
+                                 "' is also the library's module name; "
+                                 "choose another with name(...) or --lib"});
       auto [it, fresh] = exported.emplace(n, &k);
       if (!fresh)
-        throw UserError(k.loc, "The library would export '" + n + "' twice (also for '" +
-                                   it->second->name + "' at " + it->second->loc.str() +
-                                   "); rename one kernel with name(...)");
+        problems.add({k.loc, "The library would export '" + n + "' twice (also for '" +
+                                 it->second->name + "' at " + it->second->loc.str() +
+                                 "); rename one kernel with name(...)"});
     }
   }
 }
@@ -193,9 +198,12 @@ int run_pipeline(const DriverOptions &o) {
       throw usage_error("Library name '" + lib_name +
                         "' is not a Fortran name (a letter, then letters, digits or '_')");
 
-    // Parse and lower, then analyse.
-    std::vector<Kernel> kernels = parse_and_lower(o);
-    check_kernels(kernels, lib_name, o.targets);
+    // Parse and lower, then analyse; every problem of both is reported at
+    // once.
+    Problems problems;
+    std::vector<Kernel> kernels = parse_and_lower(o, problems);
+    check_kernels(kernels, lib_name, o.targets, problems);
+    problems.throw_if_any(o.files);
     if (o.emit == "ir") {
       for (const Kernel &k : kernels)
         std::cout << print_kernel(k);

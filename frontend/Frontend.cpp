@@ -44,6 +44,10 @@ namespace fs = std::filesystem;
 
 // ------------------------------------------------------------ file lowering
 
+const std::string kNotBeforeDo = "A '!$f2s stencil' directive must be followed by a DO "
+                                 "construct; put it on the line before the nest's first DO "
+                                 "statement";
+
 /// What a module makes visible: its declarations, and the modules it uses
 /// that no file defines (what they bring is unknown to its users too).
 struct Module {
@@ -69,10 +73,12 @@ public:
   /// Every module seen so far, by name: its declarations.
   const std::map<std::string, Module> &modules() const { return modules_; }
 
-  std::vector<Kernel> finish() {
-    if (next_ < directives_.size())
-      throw UserError(directives_[next_].loc,
-                      "A '!$f2s stencil' directive must be followed by a DO construct");
+  /// The kernels of the regions that lowered; the problems of the others
+  /// go to `problems`.
+  std::vector<Kernel> finish(Problems &problems) {
+    for (; next_ < directives_.size(); ++next_)
+      problems_.add({directives_[next_].loc, kNotBeforeDo});
+    problems.add_all(problems_.list());
     return std::move(kernels_);
   }
 
@@ -186,9 +192,11 @@ private:
   template <typename Subprogram> void end_procedure(const Subprogram &p) {
     std::vector<LoweredRegion> regions;
     for (const auto &[loop, kernel] : regions_.back())
-      regions.push_back(LoweredRegion{loop, &kernels_[kernel]});
-    check_private_temps(map_, scopes_, std::get<fp::ExecutionPart>(p.t),
-                        std::get<std::optional<fp::InternalSubprogramPart>>(p.t), regions);
+      regions.push_back(LoweredRegion{loop, kernel == kRefused ? nullptr : &kernels_[kernel]});
+    problems_.attempt([&] {
+      check_private_temps(map_, scopes_, std::get<fp::ExecutionPart>(p.t),
+                          std::get<std::optional<fp::InternalSubprogramPart>>(p.t), regions);
+    });
     const Scope &done = scopes_.back();
     if (scopes_.size() >= 2 && scopes_[scopes_.size() - 2].is_procedure) {
       std::set<std::string> &own = scopes_[scopes_.size() - 2].internal_names[done.name];
@@ -216,8 +224,12 @@ private:
   size_t next_ = 0;
   std::vector<Scope> scopes_;
   std::vector<std::vector<const fp::Name *>> dummy_names_; ///< per scope
-  /// Per scope, its annotated DO constructs and their kernels' indices.
+  /// Per scope, its annotated DO constructs and their kernels' indices
+  /// (kRefused for a region that was refused).
   std::vector<std::vector<std::pair<const fp::DoConstruct *, size_t>>> regions_;
+  static constexpr size_t kRefused = SIZE_MAX;
+  /// The problems of the regions refused so far; the walk goes on to the next.
+  Problems problems_;
   std::map<std::string, Module> modules_;
   int in_interface_ = 0;
   int decl_counter_ = 0;
@@ -717,22 +729,27 @@ bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d,
     return false;
   if (next_ >= directives_.size() || directives_[next_].loc.line >= loc->line)
     return false;
-  const StencilDirective &dir = directives_[next_];
-  if (next_ + 1 < directives_.size() && directives_[next_ + 1].loc.line < loc->line)
-    throw UserError(dir.loc, "A '!$f2s stencil' directive must be followed by a DO construct");
+  // Directives with no statement between them: all but the last annotate
+  // nothing.
+  for (; next_ + 1 < directives_.size() && directives_[next_ + 1].loc.line < loc->line; ++next_)
+    problems_.add({directives_[next_].loc, kNotBeforeDo});
+  const StencilDirective &dir = directives_[next_++];
   // Label DO loops that end on their label have become DO constructs.
-  if (label_do)
-    throw UserError(*loc, std::string("This label DO loop does not end on a properly nested "
-                                      "statement with its label, so it cannot start a ") +
-                              kRegion);
-  if (!d)
-    throw UserError(dir.loc, "A '!$f2s stencil' directive must be followed by a DO construct");
-  ++next_;
+  if (label_do) {
+    problems_.add({*loc, std::string("This label DO loop does not end on a properly nested "
+                                     "statement with its label, so it cannot start a ") +
+                             kRegion});
+    return false;
+  }
+  if (!d) {
+    problems_.add({dir.loc, kNotBeforeDo});
+    return false;
+  }
   // A directive inside the region would never be honoured.
   if (auto end = last_line(map_, *d))
-    if (next_ < directives_.size() && directives_[next_].loc.line <= *end)
-      throw UserError(directives_[next_].loc,
-                      std::string("A '!$f2s' directive is not allowed inside a ") + kRegion);
+    for (; next_ < directives_.size() && directives_[next_].loc.line <= *end; ++next_)
+      problems_.add({directives_[next_].loc,
+                     std::string("A '!$f2s' directive is not allowed inside a ") + kRegion});
   lower_region(dir, *d);
   return true;
 }
@@ -740,17 +757,30 @@ bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d,
 void FileLowering::lower_region(const StencilDirective &dir, const fp::DoConstruct &d) {
   auto proc =
       std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) { return s.is_procedure; });
-  if (proc == scopes_.rend())
-    throw UserError(dir.loc, std::string("A ") + kRegion + " must be inside a procedure");
+  if (proc == scopes_.rend()) {
+    problems_.add({dir.loc, std::string("A ") + kRegion + " must be inside a procedure"});
+    return;
+  }
   ++proc->regions;
   std::string name = dir.name ? *dir.name : proc->name + "_" + std::to_string(proc->regions);
-  if (auto seen = kernel_names_.find(name); seen != kernel_names_.end())
-    throw UserError(dir.name ? dir.name_loc : dir.loc, "Kernel name '" + name +
-                                                           "' is already used by the " + kRegion +
-                                                           " at " + seen->second.str());
-  kernel_names_[name] = dir.loc;
-  regions_[proc.base() - scopes_.begin() - 1].emplace_back(&d, kernels_.size());
-  kernels_.push_back(fe::lower_region(map_, scopes_, dir, d, name));
+  auto &regions = regions_[proc.base() - scopes_.begin() - 1];
+  // A region with a name already taken is still lowered, for its own
+  // problems.
+  auto seen = kernel_names_.find(name);
+  bool named = seen == kernel_names_.end();
+  if (!named)
+    problems_.add({dir.name ? dir.name_loc : dir.loc,
+                   "Kernel name '" + name + "' is already used by the " + kRegion + " at " +
+                       seen->second.str() + "; give one of them another name with NAME(...)"});
+  kernel_names_.try_emplace(name, dir.loc);
+  bool lowered = problems_.attempt([&] {
+    Kernel k = fe::lower_region(map_, scopes_, dir, d, name);
+    regions.emplace_back(&d, named ? kernels_.size() : kRefused);
+    if (named)
+      kernels_.push_back(std::move(k));
+  });
+  if (!lowered)
+    regions.emplace_back(&d, kRefused);
 }
 
 // ------------------------------------------------------------------- parsing
@@ -907,6 +937,8 @@ struct ParsedFile {
   std::unique_ptr<fp::Parsing> parsing;
   const fp::SourceFile *file = nullptr;
   std::vector<StencilDirective> directives;
+  /// The directives that could not be read (each is left out).
+  std::vector<Diagnostic> problems;
 };
 
 ParsedFile parse_file(const std::string &path, const FrontendOptions &options,
@@ -962,9 +994,15 @@ ParsedFile parse_file(const std::string &path, const FrontendOptions &options,
   if (!parsed.file || parsing.messages().AnyFatalError())
     throw_flang_error(parsing, map, form);
   std::set<int> kept = kept_directive_lines(parsing, map);
-  for (const Sentinel &s : sentinels)
-    if (kept.count(s.line))
+  for (const Sentinel &s : sentinels) {
+    if (!kept.count(s.line))
+      continue;
+    try {
       parsed.directives.push_back(read_directive(text, s, path));
+    } catch (const UserError &e) {
+      parsed.problems.insert(parsed.problems.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
 
   parsing.Parse(llvm::nulls());
   if (parsing.messages().AnyFatalError())
@@ -987,8 +1025,8 @@ ParsedFile parse_file(const std::string &path, const FrontendOptions &options,
 namespace fe {
 namespace {
 
-std::vector<Kernel> lower_files_here(const std::vector<std::string> &paths,
-                                     const FrontendOptions &options) {
+LoweredFiles lower_files_here(const std::vector<std::string> &paths,
+                              const FrontendOptions &options) {
   fp::AllSources sources;
   fp::AllCookedSources cooked{sources};
   std::vector<ParsedFile> files;
@@ -996,11 +1034,18 @@ std::vector<Kernel> lower_files_here(const std::vector<std::string> &paths,
   const ImplicitRules defaults =
       ImplicitRules::standard(options.default_real_kind, options.double_precision_kind);
   size_t regions = 0;
-  for (const std::string &path : paths) {
-    files.push_back(parse_file(path, options, cooked));
-    user_paths[files.back().file] = path;
-    regions += files.back().directives.size();
-  }
+  // Each file's parse errors, before anything is lowered: a region may use
+  // a module of a file that did not parse.
+  Problems problems;
+  for (const std::string &path : paths)
+    problems.attempt([&] {
+      files.push_back(parse_file(path, options, cooked));
+      user_paths[files.back().file] = path;
+      regions += files.back().directives.size();
+      problems.add_all(files.back().problems);
+    });
+  if (files.size() != paths.size() || (regions == 0 && !problems.empty()))
+    problems.throw_if_any(paths);
   if (regions == 0)
     throw UserError(SourceLoc{paths.at(0)}, paths.size() == 1
                                                 ? "No '!$f2s stencil' region in '" + paths[0] + "'"
@@ -1032,22 +1077,23 @@ std::vector<Kernel> lower_files_here(const std::vector<std::string> &paths,
   // Declarations of other files' modules come before the locals in argument
   // order, as a module's declarations do in its own file.
   const int first_order = 1 << 20;
-  std::vector<Kernel> kernels;
+  LoweredFiles lowered;
   for (ParsedFile &f : files) {
     if (f.directives.empty())
       continue;
     SourceMap map(cooked, f.file, f.path, &user_paths);
     FileLowering lowering(map, std::move(f.directives), defaults, modules, first_order);
     fp::Walk(*f.parsing->parseTree(), lowering);
-    for (Kernel &k : lowering.finish()) {
+    for (Kernel &k : lowering.finish(problems)) {
       // Which loop, if any, must run in order: every later stage (and every
       // test that lowers a file) sees the kernel with it.
       k = bound_box(k);
       k.ordered = find_ordering(k).ordered;
-      kernels.push_back(std::move(k));
+      lowered.kernels.push_back(std::move(k));
     }
   }
-  return kernels;
+  lowered.problems = problems.list();
+  return lowered;
 }
 
 /// The front end's own stack: Flang's parser and the lowering recurse once
@@ -1060,14 +1106,14 @@ constexpr size_t kFrontendStack = size_t(512) << 20;
 struct FrontendCall {
   const std::vector<std::string> *paths;
   const FrontendOptions *options;
-  std::vector<Kernel> kernels;
+  LoweredFiles lowered;
   std::exception_ptr error;
 };
 
 void *run_frontend_call(void *arg) {
   auto *call = static_cast<FrontendCall *>(arg);
   try {
-    call->kernels = lower_files_here(*call->paths, *call->options);
+    call->lowered = lower_files_here(*call->paths, *call->options);
   } catch (...) {
     call->error = std::current_exception();
   }
@@ -1077,8 +1123,8 @@ void *run_frontend_call(void *arg) {
 } // namespace
 } // namespace fe
 
-std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
-                                const FrontendOptions &options) {
+LoweredFiles lower_files_collecting(const std::vector<std::string> &paths,
+                                    const FrontendOptions &options) {
   fe::FrontendCall call{&paths, &options, {}, nullptr};
   pthread_attr_t attr;
   pthread_t thread;
@@ -1091,7 +1137,16 @@ std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
   pthread_join(thread, nullptr);
   if (call.error)
     std::rethrow_exception(call.error);
-  return std::move(call.kernels);
+  return std::move(call.lowered);
+}
+
+std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
+                                const FrontendOptions &options) {
+  LoweredFiles lowered = lower_files_collecting(paths, options);
+  Problems problems;
+  problems.add_all(lowered.problems);
+  problems.throw_if_any(paths);
+  return std::move(lowered.kernels);
 }
 
 std::vector<Kernel> lower_file(const std::string &path, const FrontendOptions &options) {

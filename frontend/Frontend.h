@@ -35,11 +35,11 @@ struct FrontendOptions {
 /// preprocessed in either. A parse error names the form and how it was
 /// chosen.
 ///
-/// Throws UserError, naming file:line:column, for the first problem: Flang's
-/// own parse errors, a directive that is not followed by a DO construct, an
-/// unknown clause, a construct the IR cannot express (CALL, IF, a non-affine
-/// subscript, an unknown variable, a non-perfect nest, ...), or a file with no
-/// annotated region at all.
+/// Throws UserError, naming file:line:column, for every problem found (see
+/// lower_files_collecting): Flang's own parse errors, a directive that is not
+/// followed by a DO construct, an unknown clause, a construct the IR cannot
+/// express (CALL, IF, a non-affine subscript, an unknown variable, a
+/// non-perfect nest, ...), or a file with no annotated region at all.
 std::vector<Kernel> lower_file(const std::string &path, const FrontendOptions &options = {});
 
 /// lower_file for several files, read as one program: a region may use a
@@ -50,5 +50,21 @@ std::vector<Kernel> lower_file(const std::string &path, const FrontendOptions &o
 /// that module's USE statement.
 std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
                                 const FrontendOptions &options = {});
+
+/// The kernels of the regions that lowered, and every problem of the others.
+struct LoweredFiles {
+  std::vector<Kernel> kernels;
+  std::vector<Diagnostic> problems;
+};
+
+/// lower_files, going on past a refused region as a compiler goes on past an
+/// error: each statement of a region, each region and each procedure's
+/// temporaries are checked on their own, so that one run reports every
+/// independent problem with its position. Throws UserError only where nothing
+/// more could be checked: a file that cannot be read or parsed (the parse
+/// errors of every file at once), or no annotated region at all. A problem in
+/// a region's nest itself (a DO WHILE, a fourth loop) ends that region only.
+LoweredFiles lower_files_collecting(const std::vector<std::string> &paths,
+                                    const FrontendOptions &options = {});
 
 } // namespace f2s

@@ -137,6 +137,19 @@ private:
                                        : "") +
                           "; pass the file that defines '" + u.module + "' to f2stencil too");
   }
+  /// Why `name` has no type: nothing declares it and IMPLICIT NONE gives it
+  /// none.
+  static std::string not_declared(const std::string &name) {
+    return "'" + name + "' is not declared and IMPLICIT NONE is in force; declare it";
+  }
+  /// A scalar INTEGER variable of `e` that, as a named constant, would make
+  /// `e` a constant: the fix where a constant is needed.
+  std::optional<std::string> variable_to_fix(const fp::Expr &e) const;
+  /// "; make 'n' a named constant (PARAMETER)" where that fixes `e`.
+  std::string constant_fix(const fp::Expr &e) const {
+    auto name = variable_to_fix(e);
+    return name ? "; make '" + *name + "' a named constant (PARAMETER)" : "";
+  }
   bool declared(const std::string &name) const {
     return std::any_of(scopes_.begin(), scopes_.end(),
                        [&](const Scope &s) { return s.decls.count(name) > 0; });
@@ -231,6 +244,9 @@ private:
   /// point, whatever the order of their reads and writes (whether each read
   /// follows an assignment is for ast/Dependence to decide).
   std::set<std::string> assigned_;
+  /// The problems of the statements lowered so far: each statement is
+  /// lowered on its own, so that one run reports all of a region's.
+  Problems problems_;
 };
 
 /// Collects the scalar names on the left of assignments, in every branch.
@@ -247,6 +263,37 @@ struct AssignedScalars {
   }
 };
 
+/// The names of whole variables in an expression, in source order.
+struct WholeNames {
+  std::vector<std::string> names;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::Designator &d) {
+    const auto *ref = std::get_if<fp::DataRef>(&d.u);
+    if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr)
+      names.push_back(text_of(name->source));
+    return true;
+  }
+};
+
+std::optional<std::string> RegionLowering::variable_to_fix(const fp::Expr &e) const {
+  WholeNames whole;
+  fp::Walk(e, whole);
+  for (const std::string &n : whole.names) {
+    if (is_loop_var(n) || assigned_.count(n))
+      continue;
+    const Decl *d = nullptr;
+    for (auto it = scopes_.rbegin(); !d && it != scopes_.rend(); ++it)
+      if (auto found = it->decls.find(n); found != it->decls.end())
+        d = &found->second;
+    if (d && !d->shape && !d->parameter && !d->int_value && d->type == Type::Int32)
+      return n;
+    if (!d && scopes_.back().implicit.of(n).type == Type::Int32)
+      return n;
+  }
+  return std::nullopt;
+}
+
 // ------------------------------------------------------------- the loop nest
 
 SourceLoc RegionLowering::at(fp::CharBlock b) const {
@@ -262,7 +309,8 @@ const fp::LoopControl::Bounds &RegionLowering::loop_bounds(const fp::DoConstruct
   if (std::holds_alternative<fp::ScalarLogicalExpr>(control->u))
     fail(loc, std::string("A DO WHILE loop cannot be part of a ") + kRegion);
   if (std::holds_alternative<fp::LoopControl::Concurrent>(control->u))
-    fail(loc, std::string("A DO CONCURRENT loop cannot be part of a ") + kRegion);
+    fail(loc, std::string("A DO CONCURRENT loop cannot be part of a ") + kRegion +
+                  "; write it as nested DO loops");
   return std::get<fp::LoopControl::Bounds>(control->u);
 }
 
@@ -291,19 +339,29 @@ const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
     const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
     const auto *d = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
     if ((!d || &d->value() != found) && !is_continue(c))
-      fail(at_node(c), std::string("The DO loops of a ") + kRegion +
-                           " must be perfectly nested, with no other statement between them");
+      fail(at_node(c),
+           std::string("The DO loops of a ") + kRegion +
+               " must be perfectly nested, with no other statement between them; "
+               "annotate the inner nest at line " +
+               std::to_string(
+                   at(std::get<fp::Statement<fp::NonLabelDoStmt>>(found->t).source).line) +
+               " instead");
   }
   return found;
 }
 
 Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &name) {
   std::vector<const fp::DoConstruct *> nest{&outer};
-  while (const fp::DoConstruct *inner = only_do(std::get<fp::Block>(nest.back()->t))) {
+  while (const fp::DoConstruct *inner = only_do(std::get<fp::Block>(nest.back()->t)))
     nest.push_back(inner);
-    if (nest.size() > 3)
-      fail(at(std::get<fp::Statement<fp::NonLabelDoStmt>>(inner->t).source),
-           std::string("A ") + kRegion + " must be a nest of 1, 2 or 3 DO loops, not more");
+  if (nest.size() > 3) {
+    auto do_stmt = [](const fp::DoConstruct *d) {
+      return std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source;
+    };
+    fail(at(do_stmt(nest[3])),
+         std::string("A ") + kRegion + " must be a nest of 1, 2 or 3 DO loops, not " +
+             std::to_string(nest.size()) + "; annotate the inner nest at line " +
+             std::to_string(at(do_stmt(nest[nest.size() - 3])).line) + " instead");
   }
   for (const fp::DoConstruct *d : nest) {
     const auto &bounds = loop_bounds(*d);
@@ -318,7 +376,8 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     if (decl && !decl->shape && !decl->type)
       usable_type(*decl, at(bounds.name.thing.source));
     if (decl && (decl->shape || decl->type != Type::Int32))
-      fail(at(bounds.name.thing.source), "Loop variable '" + var + "' must be an INTEGER scalar");
+      problems_.add({at(bounds.name.thing.source),
+                     "Loop variable '" + var + "' must be an INTEGER scalar; declare it INTEGER"});
   }
   AssignedScalars assigned;
   fp::Walk(std::get<fp::Block>(nest.back()->t), assigned);
@@ -352,12 +411,14 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     // About 16 M points in 3D and 1 M in 2D and 1D: well beyond the caches.
     k.tune_size.assign(nest.size(), nest.size() == 3 ? 256 : nest.size() == 2 ? 1024 : 1 << 20);
   } else if (directive_.tune_size.size() != nest.size()) {
-    fail(directive_.tune_size_loc, "TUNE_SIZE needs one size per loop of the nest, " +
-                                       std::to_string(nest.size()) + ", not " +
-                                       std::to_string(directive_.tune_size.size()));
+    problems_.add({directive_.tune_size_loc, "TUNE_SIZE needs one size per loop of the nest, " +
+                                                 std::to_string(nest.size()) + ", not " +
+                                                 std::to_string(directive_.tune_size.size())});
   } else {
     k.tune_size = directive_.tune_size;
   }
+  // The arguments come from a body that lowered whole.
+  problems_.throw_if_any();
 
   // Arrays bring the scalars of their declared bounds along; lowering the
   // bounds adds those to free_ while we iterate over a snapshot.
@@ -392,14 +453,16 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
           continue;
         std::string name = bound_arg_name(d->name, dim, upper);
         if (declared(name))
-          fail(d->loc, "Array '" + d->name + "' needs an argument '" + name +
-                           "' for a bound, but the procedure has a variable of that name");
+          problems_.add({d->loc, "Array '" + d->name + "' needs an argument '" + name +
+                                     "' for a bound, but the procedure has a variable of that "
+                                     "name; rename that variable"});
         Variable b{name, Type::Int32, {}, d->loc};
         b.bound_of = BoundArg{d->name, dim, upper};
         bounds.push_back(b);
       }
     k.args.push_back(v);
   }
+  problems_.throw_if_any();
   k.args.insert(k.args.end(), bounds.begin(), bounds.end());
   std::vector<Reduction> in_arg_order;
   for (const Variable &v : k.args)
@@ -433,9 +496,16 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
     const fp::Expr &step_expr = bounds.step->thing.value();
     Expr s = fold_constants(lower_bound(step_expr, var));
     backward = as<IntImm>(s) && as<IntImm>(s)->value == -1;
+    // Another negative step: the loop counting up visits the same points,
+    // which is the same loop when they may run in any order.
+    std::string fix = as<IntImm>(s) && as<IntImm>(s)->value < 0
+                          ? "; swap its bounds and make the step positive if the points may run "
+                            "in any order"
+                          : constant_fix(step_expr);
     if (!as<IntImm>(s) || (as<IntImm>(s)->value < 1 && !backward))
       fail(at(step_expr.source), "The step of the DO loop over '" + var +
-                                     "' must be a positive INTEGER constant or -1 in a " + kRegion);
+                                     "' must be a positive INTEGER constant or -1 in a " + kRegion +
+                                     fix);
     step = backward ? 1 : as<IntImm>(s)->value;
     // The red-black form of the innermost loop, `do i = lo + mod(e, 2), hi, 2`,
     // is the colour test `mod(i - (lo + mod(e, 2)), 2) == 0` on every i from
@@ -477,7 +547,7 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
       fail(at(lower.source), "The DO loop over '" + var + "' has a step of " +
                                  std::to_string(step) + ", so its lower bound '" +
                                  text_of(lower.source) + "' must be an INTEGER constant in a " +
-                                 kRegion);
+                                 kRegion + constant_fix(lower));
     int64_t start = as<IntImm>(first)->value, shift = step - start;
     Expr span = shift == 0 ? hi
                            : Binary::make(shift > 0 ? BinaryOp::Add : BinaryOp::Sub, hi,
@@ -560,9 +630,18 @@ Expr RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string
 
 Stmt RegionLowering::lower_block(const fp::Block &b, const SourceLoc &loc) {
   std::vector<Stmt> stmts;
-  for (const fp::ExecutionPartConstruct &c : b)
-    if (!is_continue(c))
-      stmts.push_back(lower_statement(c));
+  for (const fp::ExecutionPartConstruct &c : b) {
+    if (is_continue(c))
+      continue;
+    // A statement refused halfway through a named constant's value or an
+    // array's bounds must not leave the next one lowered as a bound.
+    auto bound_of = bound_of_;
+    bool in_dims = in_dims_;
+    if (!problems_.attempt([&] { stmts.push_back(lower_statement(c)); })) {
+      bound_of_ = bound_of;
+      in_dims_ = in_dims;
+    }
+  }
   return Block::make(std::move(stmts), loc);
 }
 
@@ -635,6 +714,17 @@ Expr RegionLowering::lower_condition(const fp::ScalarLogicalExpr &e) {
 }
 
 void RegionLowering::reject(const fp::ExecutableConstruct &c, const SourceLoc &loc) const {
+  // The statements with a rewrite the region accepts.
+  std::string fix;
+  if (const auto *action = std::get_if<fp::Statement<fp::ActionStmt>>(&c.u)) {
+    const auto &stmt = action->statement.u;
+    if (std::holds_alternative<fc::Indirection<fp::CallStmt>>(stmt))
+      fix = "; write the subroutine's computation inline";
+    else if (std::holds_alternative<fc::Indirection<fp::CycleStmt>>(stmt))
+      fix = "; put the rest of the loop body in an IF construct instead";
+  } else if (std::holds_alternative<fc::Indirection<fp::CaseConstruct>>(c.u)) {
+    fix = "; use an IF construct instead";
+  }
   std::string what = std::visit(
       [](const auto &x) -> std::string {
         using T = std::decay_t<decltype(x)>;
@@ -700,7 +790,7 @@ void RegionLowering::reject(const fp::ExecutableConstruct &c, const SourceLoc &l
         }
       },
       c.u);
-  fail(loc, what + " is not allowed inside a " + kRegion);
+  fail(loc, what + " is not allowed inside a " + kRegion + fix);
 }
 
 Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceLoc &loc) {
@@ -745,7 +835,7 @@ Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceL
         fail(var_loc, "Loop variable '" + var + "' cannot be assigned inside a " + kRegion);
       const Decl *decl = lookup(var, var_loc);
       if (!decl)
-        fail(var_loc, "'" + var + "' is not declared");
+        fail(var_loc, not_declared(var));
       if (decl->shape)
         fail(var_loc, "Whole array '" + var + "' cannot be assigned inside a " + kRegion);
       if (decl->parameter)
@@ -767,7 +857,7 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
   SourceLoc name_loc = at(name.source);
   const Decl *decl = lookup(grid, name_loc);
   if (!decl)
-    fail(name_loc, "'" + grid + "' is not declared");
+    fail(name_loc, not_declared(grid));
   if (!decl->shape)
     fail(name_loc, "'" + grid + "' is not an array");
   // A mask is read where the C side sees 0 or 1; what a store would leave in
@@ -1006,7 +1096,7 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
   }
   const Decl *d = lookup(name, loc);
   if (!d)
-    fail(loc, "'" + name + "' is not declared");
+    fail(loc, not_declared(name));
   if (d->int_value)
     return IntImm::make(*d->int_value, loc);
   if (d->parameter)
@@ -1025,7 +1115,7 @@ Expr RegionLowering::lower_temp(const std::string &name, const SourceLoc &loc) {
       return Var::make(name, t.type, loc);
   const Decl *decl = lookup(name, loc);
   if (!decl)
-    fail(loc, "'" + name + "' is not declared");
+    fail(loc, not_declared(name));
   if (decl->shape)
     fail(loc, "Whole array '" + name + "' cannot be assigned inside a " + kRegion);
   if (decl->parameter)
@@ -1054,7 +1144,7 @@ Expr RegionLowering::lower_designator(const fp::Designator &d, fp::CharBlock sou
         fail(at(source), std::string("An array section is not allowed inside a ") + kRegion);
       const Decl *decl = lookup(text_of(name->source), at(name->source));
       if (!decl)
-        fail(at(name->source), "'" + text_of(name->source) + "' is not declared");
+        fail(at(name->source), not_declared(text_of(name->source)));
       return lower_grid_ref(*decl, *name, subs);
     }
   }
@@ -1074,8 +1164,8 @@ Expr RegionLowering::lower_function_reference(const fp::FunctionReference &f) {
   for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(call.t)) {
     const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u);
     if (!e || std::get<std::optional<fp::Keyword>>(arg.t))
-      fail(at(f.source),
-           "Keyword and alternate arguments are not allowed inside a " + std::string(kRegion));
+      fail(at(f.source), "Keyword and alternate arguments are not allowed inside a " +
+                             std::string(kRegion) + "; pass the arguments by position");
     args.push_back(&e->value());
   }
   if (const Decl *decl = declared(fn) ? lookup(fn) : nullptr) {
@@ -1097,7 +1187,8 @@ Expr RegionLowering::lower_function_reference(const fp::FunctionReference &f) {
                   "' is an unknown function, so what it reads and writes cannot be known; "
                   "only the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, COS and "
                   "MERGE are allowed inside a " +
-                  kRegion);
+                  kRegion + "; declare '" + fn +
+                  "' if it is an array, or write the function's computation inline");
   bool min_max = *intrinsic == Intrinsic::Min || *intrinsic == Intrinsic::Max;
   bool two = *intrinsic == Intrinsic::Mod || *intrinsic == Intrinsic::Sign;
   if (min_max && args.size() < 2)
@@ -1137,7 +1228,8 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
     auto a = affine(*s);
     if (!a)
       fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
-                              "' is not an integer multiple of a loop variable plus a constant");
+                              "' is not an integer multiple of a loop variable plus a constant" +
+                              constant_fix(*s));
     // Multigrid transfers scale by 2; a larger factor is more likely a
     // mistake than a stencil, and keeps index arithmetic far from overflow.
     auto stride = strides_.find(a->var);

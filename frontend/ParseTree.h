@@ -188,24 +188,28 @@ std::optional<int64_t> int_constant(const fp::Expr &e, const std::vector<Scope> 
                                     int depth = 0);
 
 /// Lowers the DO construct `d` that directive `dir` annotates, with the
-/// declarations of `scopes` (outermost first) in view.
+/// declarations of `scopes` (outermost first) in view. Throws a UserError
+/// with every problem of the region's statements, each lowered on its own.
 Kernel lower_region(const SourceMap &map, const std::vector<Scope> &scopes,
                     const StencilDirective &dir, const fp::DoConstruct &d, const std::string &name);
 
-/// An annotated DO construct and the kernel it became.
+/// An annotated DO construct and the kernel it became; null for a region
+/// that was refused.
 struct LoweredRegion {
   const fp::DoConstruct *loop;
   const Kernel *kernel;
 };
 
-/// Refuses the first scalar temporary of `regions` (the annotated nests of
-/// the procedure whose executable statements are `body`, the innermost of
-/// `scopes`) whose value after its region could be read: one the caller sees
-/// (a dummy argument, a COMMON, module or host variable) or one that `body`
-/// may read on a path from the region's end before assigning it (with jumps
-/// to labels, or SAVE: any read after the region, or before it inside a loop
-/// around it), or that one of its `internal` procedures reads. The library
-/// keeps temporaries private to each point, so such a value would differ.
+/// Refuses (all at once, in one UserError) each scalar temporary of `regions`
+/// (the annotated nests of the procedure whose executable statements are
+/// `body`, the innermost of `scopes`) whose value after its region could be
+/// read: one the caller sees (a dummy argument, a COMMON, module or host
+/// variable) or one that `body` may read on a path from the region's end
+/// before assigning it (with jumps to labels, or SAVE: any read after the
+/// region, or before it inside a loop around it), or that one of its
+/// `internal` procedures reads. The library keeps temporaries private to each
+/// point, so such a value would differ. A refused region's own reads and
+/// writes of a name count for nothing: its problems come first.
 void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
                          const fp::ExecutionPart &body,
                          const std::optional<fp::InternalSubprogramPart> &internal,

@@ -450,7 +450,10 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
   // last.
   if (internal)
     fp::Walk(*internal, reads);
+  Problems problems;
   for (size_t r = 0; r < regions.size(); ++r) {
+    if (!regions[r].kernel)
+      continue;
     const Kernel &k = *regions[r].kernel;
     // A region the dependence analysis refuses is refused for its reason
     // (a scalar carried between points, such as a reduction spoilt by another
@@ -464,13 +467,18 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
       SourceLoc at = first.at.count(t.name) ? first.at[t.name] : k.loc;
       std::string head = "'" + t.name + "' is assigned in the " + kRegion + " and ";
       std::string tail = ", but the library keeps it private to each point";
-      if (auto why = visible_to_caller(proc, scopes, t.name))
-        throw UserError(at,
-                        head + "is " + *why + ", so its value after the region can be read" + tail);
+      if (auto why = visible_to_caller(proc, scopes, t.name)) {
+        problems.add(
+            {at, head + "is " + *why + ", so its value after the region can be read" + tail});
+        continue;
+      }
       // A later region that assigns the name has a temporary of its own.
       auto sees_value = [&](const Reads::Read &read) {
-        return read.name == t.name && read.region != static_cast<int>(r) &&
-               (read.region < 0 || !is_temp(*regions[read.region].kernel, t.name));
+        if (read.region < 0)
+          return read.name == t.name;
+        const Kernel *other = regions[read.region].kernel;
+        return read.name == t.name && read.region != static_cast<int>(r) && other &&
+               !is_temp(*other, t.name);
       };
       const Reads::Read *seen = nullptr;
       bool saved = is_saved(proc, t.name);
@@ -510,13 +518,14 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
       std::string where = read_at.file == at.file ? "line " + std::to_string(read_at.line) +
                                                         ", column " + std::to_string(read_at.column)
                                                   : read_at.str();
-      throw UserError(at, head +
-                              (!seen || seen->seq > span.end || !saved
-                                   ? "read after it ("
-                                   : "read in the next call, as it is SAVEd (") +
-                              where + ")" + tail);
+      problems.add({at, head +
+                            (!seen || seen->seq > span.end || !saved
+                                 ? "read after it ("
+                                 : "read in the next call, as it is SAVEd (") +
+                            where + ")" + tail});
     }
   }
+  problems.throw_if_any();
 }
 
 } // namespace f2s::fe

@@ -1,12 +1,14 @@
-// What a user sees when something is wrong: one sentence with a position,
-// a nonzero exit, and no output directory.
+// What a user sees when something is wrong: one sentence with a position per
+// problem, a nonzero exit, and no output directory.
 #include "e2e/E2E.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <sstream>
 
 namespace f2s {
 namespace {
@@ -386,6 +388,120 @@ TEST(Cli, EmitsTheOrderedLoopInTheIr) {
             std::string::npos)
       << ir.out;
   EXPECT_NE(ir.out.find("reverse for k = 1, nz - 1 {"), std::string::npos) << ir.out;
+}
+
+/// "line:col" of the first `needle` in `text`.
+std::string position(const std::string &text, const std::string &needle) {
+  size_t at = text.find(needle);
+  if (at == std::string::npos)
+    return "<'" + needle + "' not in the source>";
+  size_t line_start = text.rfind('\n', at);
+  line_start = line_start == std::string::npos ? 0 : line_start + 1;
+  int line = static_cast<int>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
+  return std::to_string(line) + ":" + std::to_string(at - line_start + 1);
+}
+
+// A user fixing one real routine met four refusals in four runs: now one run
+// reports every independent problem of every region of every file, each at
+// its position and with its fix, and writes nothing.
+TEST(Cli, ReportsEveryProblemOfEveryRegionOfEveryFileInOneRun) {
+  test::ScratchDir dir;
+  const std::string relax = R"(subroutine relax(n, m, nb, w, u, v, f)
+  implicit none
+  integer :: n, m, nb, i, j, k
+  real(8) :: w, r, s
+  real(8) :: u(0:n+1, 0:n+1, 0:n+1), v(0:n+1, 0:n+1, 0:n+1), f(0:n+1, 0:n+1, 0:n+1)
+  !$f2s stencil name(relax_point)
+  do k = 1, n
+    do j = 1, n
+      do i = 1, n
+        r = u(i+m, j, k) - u(i-1, j, k)
+        s = tanh(r)
+        call clip(s)
+        v(i, j, k) = w*s + q*f(i, j, k)
+      end do
+    end do
+  end do
+  !$f2s stencil name(relax_fill)
+  do k = 1, n
+    do j = 1, n
+      do i = 1, n, nb
+        f(i, j, k) = 0.5d0*v(i, j, k)
+      end do
+    end do
+  end do
+end subroutine
+)";
+  // A time loop around the nest, and a sweep in which every loop carries a
+  // dependence: the first refused by the front end, the second by the
+  // analysis of what lowered.
+  const std::string sweep = R"(subroutine sweep(n, nt, a, b)
+  integer :: n, nt, i, j, k, it
+  real(8) :: a(n, n, n), b(n, n, n)
+  !$f2s stencil name(sweep_steps)
+  do it = 1, nt
+    do k = 1, n
+      do j = 1, n
+        do i = 1, n
+          b(i, j, k) = 0.25d0*a(i, j, k)
+        end do
+      end do
+    end do
+  end do
+  !$f2s stencil name(sweep_planes)
+  do k = 2, n
+    do j = 2, n
+      do i = 2, n
+        a(i, j, k) = a(i-1, j, k) + a(i, j-1, k) + a(i, j, k-1) + b(i, j, k)
+      end do
+    end do
+  end do
+end subroutine
+)";
+  std::string relax_path = dir.write("relax.f90", relax);
+  std::string sweep_path = dir.write("sweep.f90", sweep);
+  fs::path out = dir.path() / "out";
+  ProcessResult r = f2stencil({"-q", "-o", out.string(), relax_path, sweep_path});
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(r.out, "");
+  const std::string region = "'!$f2s stencil' region";
+  std::vector<std::string> lines;
+  std::istringstream err(r.err);
+  for (std::string l; std::getline(err, l);)
+    lines.push_back(l + "\n");
+  ASSERT_EQ(lines.size(), 7u) << r.err;
+  auto line = [](const std::string &path, const std::string &text, const std::string &needle,
+                 const std::string &message) {
+    return path + ":" + position(text, needle) + ": error: " + message + "\n";
+  };
+  EXPECT_EQ(lines[0], line(relax_path, relax, "i+m",
+                           "Subscript 'i+m' of 'u' is not an integer multiple of a loop variable "
+                           "plus a constant; make 'm' a named constant (PARAMETER)"));
+  EXPECT_EQ(lines[1], line(relax_path, relax, "tanh",
+                           "'tanh' is an unknown function, so what it reads and writes cannot be "
+                           "known; only the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, "
+                           "SIN, COS and MERGE are allowed inside a " +
+                               region +
+                               "; declare 'tanh' if it is an array, or write the function's "
+                               "computation inline"));
+  EXPECT_EQ(lines[2], line(relax_path, relax, "call clip",
+                           "A CALL statement is not allowed inside a " + region +
+                               "; write the subroutine's computation inline"));
+  EXPECT_EQ(lines[3], line(relax_path, relax, "q*",
+                           "'q' is not declared and IMPLICIT NONE is in force; declare it"));
+  EXPECT_EQ(lines[4], line(relax_path, relax, "nb\n",
+                           "The step of the DO loop over 'i' must be a positive INTEGER constant "
+                           "in a " +
+                               region + "; make 'nb' a named constant (PARAMETER)"));
+  EXPECT_EQ(lines[5], line(sweep_path, sweep, "do i =",
+                           "A " + region +
+                               " must be a nest of 1, 2 or 3 DO loops, not 4; annotate the inner "
+                               "nest at line 6 instead"));
+  // The dependence's wording is the analysis's; its position is the read.
+  EXPECT_EQ(lines[6].rfind(sweep_path + ":" + position(sweep, "a(i-1, j, k)") + ": error: 'a' ", 0),
+            0u)
+      << lines[6];
 }
 
 } // namespace

@@ -164,7 +164,7 @@ C$F2S STENCIL
   ProcessResult r = f2stencil({"-q", "-o", out.string(), src});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, src + ":7:10: error: A CALL statement is not allowed inside a '!$f2s "
-                         "stencil' region\n");
+                         "stencil' region; write the subroutine's computation inline\n");
   EXPECT_FALSE(fs::exists(out));
 }
 

@@ -128,7 +128,8 @@ end subroutine
   d = error_of(dir, grid);
   EXPECT_EQ(d.message, "'int' is an unknown function, so what it reads and writes cannot be "
                        "known; only the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, "
-                       "COS and MERGE are allowed inside a '!$f2s stencil' region");
+                       "COS and MERGE are allowed inside a '!$f2s stencil' region; declare "
+                       "'int' if it is an array, or write the function's computation inline");
   std::string self = R"(subroutine s(n, a)
   integer :: n, i, j
   real(8) :: a(n, n)

@@ -294,14 +294,18 @@ TEST(Dependence, RefusesAnUnknownFunctionOrProcedure) {
   expect_refusal(nest3("        u(i, j, k) = g(f(i, j, k))"),
                  "'g' is an unknown function, so what it reads and writes cannot be known; only "
                  "the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, COS and MERGE are "
-                 "allowed inside a '!$f2s stencil' region",
+                 "allowed inside a '!$f2s stencil' region; declare 'g' if it is an array, or write "
+                 "the function's computation inline",
                  "g(f");
   expect_refusal(nest3("        call g(u, i, j, k)"),
-                 "A CALL statement is not allowed inside a '!$f2s stencil' region", "call g");
+                 "A CALL statement is not allowed inside a '!$f2s stencil' region; write the "
+                 "subroutine's computation inline",
+                 "call g");
 }
 
 TEST(Dependence, RefusesAVariableWhoseValueIsUnknown) {
-  expect_refusal(nest3("        u(i, j, k) = f(i, j, k)*w"), "'w' is not declared", "w\n");
+  expect_refusal(nest3("        u(i, j, k) = f(i, j, k)*w"),
+                 "'w' is not declared and IMPLICIT NONE is in force; declare it", "w\n");
 }
 
 // ------------------------------------------------------------ ordered loops

@@ -186,7 +186,7 @@ C$F2S STENCIL
       END SUBROUTINE
       END MODULE
 )"),
-            "10:19: 'q' is not declared");
+            "10:19: 'q' is not declared and IMPLICIT NONE is in force; declare it");
 }
 
 TEST(FixedForm, ParameterForms) {
@@ -327,7 +327,7 @@ C$F2S STENCIL
       END
 )"),
             "5:7: The DO loops of a '!$f2s stencil' region must be perfectly nested, with no other "
-            "statement between them");
+            "statement between them; annotate the inner nest at line 6 instead");
 }
 
 } // namespace

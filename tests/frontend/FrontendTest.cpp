@@ -770,7 +770,9 @@ void expect_error(const std::string &src, const std::string &message, const std:
 
 TEST(FrontendErrors, CallStatement) {
   expect_error(kernel_2d("0\n      call foo(a)"),
-               "A CALL statement is not allowed inside a '!$f2s stencil' region", "call foo");
+               "A CALL statement is not allowed inside a '!$f2s stencil' region; write the "
+               "subroutine's computation inline",
+               "call foo");
 }
 
 TEST(FrontendErrors, IfStatementAroundACall) {
@@ -812,21 +814,23 @@ TEST(FrontendErrors, IndirectSubscript) {
 
 TEST(FrontendErrors, VariableSubscript) {
   expect_error(kernel_2d("a(i, n)"),
-               "Subscript 'n' of 'a' is not an integer multiple of a loop variable plus a constant",
+               "Subscript 'n' of 'a' is not an integer multiple of a loop variable plus a "
+               "constant; make 'n' a named constant (PARAMETER)",
                "n)\n", 2);
 }
 
 TEST(FrontendErrors, UndeclaredVariableUnderImplicitNone) {
   std::string src = kernel_2d("a(i, j) + q");
   src.insert(src.find('\n') + 1, "  implicit none\n");
-  expect_error(src, "'q' is not declared", "q");
+  expect_error(src, "'q' is not declared and IMPLICIT NONE is in force; declare it", "q");
 }
 
 TEST(FrontendErrors, UnknownFunction) {
   expect_error(kernel_2d("a(i, j) + tanh(a(i, j))"),
                "'tanh' is an unknown function, so what it reads and writes cannot be known; only "
                "the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, COS and MERGE are "
-               "allowed inside a '!$f2s stencil' region",
+               "allowed inside a '!$f2s stencil' region; declare 'tanh' if it is an array, or "
+               "write the function's computation inline",
                "tanh");
 }
 
@@ -845,7 +849,7 @@ end subroutine
 )";
   expect_error(src,
                "The DO loops of a '!$f2s stencil' region must be perfectly nested, with no "
-               "other statement between them",
+               "other statement between them; annotate the inner nest at line 7 instead",
                "t = 1.0");
 }
 
@@ -864,7 +868,7 @@ end subroutine
 )";
   expect_error(src,
                "The DO loops of a '!$f2s stencil' region must be perfectly nested, with no "
-               "other statement between them",
+               "other statement between them; annotate the inner nest at line 6 instead",
                "a(1, j)");
 }
 
@@ -882,13 +886,14 @@ end subroutine
 )";
   expect_error(src,
                "The step of the DO loop over 'i' must be a positive INTEGER constant or -1 in a "
-               "'!$f2s stencil' region",
+               "'!$f2s stencil' region; make 'm' a named constant (PARAMETER)",
                "m\n");
   std::string down = src;
   down.replace(down.find("1, n, m"), 7, "n, 1, -2");
   expect_error(down,
                "The step of the DO loop over 'i' must be a positive INTEGER constant or -1 in a "
-               "'!$f2s stencil' region",
+               "'!$f2s stencil' region; swap its bounds and make the step positive if the "
+               "points may run in any order",
                "-2\n");
 }
 
@@ -925,7 +930,7 @@ end subroutine
 )";
   expect_error(src,
                "The DO loop over 'i' has a step of 2, so its lower bound 'm' must be an INTEGER "
-               "constant in a '!$f2s stencil' region",
+               "constant in a '!$f2s stencil' region; make 'm' a named constant (PARAMETER)",
                "m, n");
 }
 
@@ -945,7 +950,9 @@ TEST(FrontendErrors, FourLoops) {
   end do
 end subroutine
 )";
-  expect_error(src, "A '!$f2s stencil' region must be a nest of 1, 2 or 3 DO loops, not more",
+  expect_error(src,
+               "A '!$f2s stencil' region must be a nest of 1, 2 or 3 DO loops, not 4; annotate "
+               "the inner nest at line 6 instead",
                "do i");
 }
 
@@ -1095,7 +1102,10 @@ TEST(FrontendErrors, DirectiveNotFollowedByDo) {
   end do
 end subroutine
 )";
-  expect_error(src, "A '!$f2s stencil' directive must be followed by a DO construct", "!$f2s");
+  expect_error(src,
+               "A '!$f2s stencil' directive must be followed by a DO construct; put it on the "
+               "line before the nest's first DO statement",
+               "!$f2s");
 }
 
 TEST(FrontendErrors, DirectiveAtEndOfProcedure) {
@@ -1106,7 +1116,10 @@ TEST(FrontendErrors, DirectiveAtEndOfProcedure) {
   !$f2s stencil
 end subroutine
 )";
-  expect_error(src, "A '!$f2s stencil' directive must be followed by a DO construct", "!$f2s");
+  expect_error(src,
+               "A '!$f2s stencil' directive must be followed by a DO construct; put it on the "
+               "line before the nest's first DO statement",
+               "!$f2s");
 }
 
 TEST(FrontendErrors, DuplicateKernelName) {
@@ -1130,7 +1143,8 @@ end subroutine
   TempDir dir;
   Diagnostic d = error_of(dir, src);
   std::string first = dir.path() + "/input.f90:" + loc_of(src, "!$f2s");
-  EXPECT_EQ(d.message, "Kernel name 'k' is already used by the '!$f2s stencil' region at " + first);
+  EXPECT_EQ(d.message, "Kernel name 'k' is already used by the '!$f2s stencil' region at " + first +
+                           "; give one of them another name with NAME(...)");
   EXPECT_EQ(line_col(d.loc), loc_of(src, "name(k)", 2));
 }
 

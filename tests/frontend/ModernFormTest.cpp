@@ -163,7 +163,8 @@ end subroutine
   EXPECT_EQ(error_at(src),
             "13:19: 'v' is an unknown function, so what it reads and writes cannot be known; only "
             "the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, COS and MERGE are "
-            "allowed inside a '!$f2s stencil' region");
+            "allowed inside a '!$f2s stencil' region; declare 'v' if it is an array, or write "
+            "the function's computation inline");
   // Renamed, under the local name.
   std::string renamed = src;
   renamed.replace(renamed.find("only: u"), 7, "only: u, w => v");
@@ -220,7 +221,7 @@ TEST(ModernFormErrors, BoundArgumentNameTaken) {
 end subroutine
 )"),
             "2:14: Array 'a' needs an argument 'a_ub1' for a bound, but the procedure has a "
-            "variable of that name");
+            "variable of that name; rename that variable");
 }
 
 TEST(ModernFormErrors, AssumedRankAndImpliedShape) {
