@@ -53,16 +53,6 @@ std::string comment_lines(const std::string &prefix, const std::string &text) {
   return out;
 }
 
-/// Whether a kernel has grids whose bounds its callers do not spell, or
-/// LOGICAL scalars, which the C side takes as an int of 0 or 1 (a default
-/// LOGICAL's bits are the compiler's), so that its entry points get a wrapper
-/// that passes the bounds and converts the LOGICALs.
-bool needs_wrapper(const Kernel &k) {
-  return std::any_of(k.args.begin(), k.args.end(), [](const Variable &v) {
-    return v.decl != ArrayDecl::Explicit || (!v.is_grid() && v.type == Type::Bool);
-  });
-}
-
 /// A LOGICAL grid is passed as the caller's default LOGICAL array, whose
 /// elements are 4-byte 0 or 1 in gfortran: `logical(c_int)`, which gfortran
 /// accepts in a BIND(C) interface, so that no copy is made.
@@ -107,11 +97,13 @@ std::string print_procedure(const EntryPoint &e, const std::set<std::string> &wr
       names += (names.empty() ? "" : ", ") + v.name;
     // `ubound(a,1)` without a blank, so that long lines break between
     // arguments only.
-    std::string actual = v.bound_of
-                             ? std::string(v.bound_of->upper ? "ubound(" : "lbound(") +
-                                   v.bound_of->grid + "," + std::to_string(v.bound_of->dim) + ")"
-                         : v.type == Type::Bool ? "merge(1_c_int,0_c_int," + v.name + ")"
-                                                : v.name;
+    std::string actual =
+        v.bound_of ? std::string(v.bound_of->upper ? "ubound(" : "lbound(") + v.bound_of->grid +
+                         "," + std::to_string(v.bound_of->dim) + ")"
+        // Only LOGICAL scalars are converted: a mask array is
+        // passed in place as logical(c_int).
+        : !v.is_grid() && v.type == Type::Bool ? "merge(1_c_int,0_c_int," + v.name + ")"
+                                               : v.name;
     call += (call.empty() ? "" : ", ") + actual;
   }
   std::string indent = wrap ? "  " : "    ";
@@ -150,6 +142,12 @@ std::string print_procedure(const EntryPoint &e, const std::set<std::string> &wr
 }
 
 } // namespace
+
+bool needs_wrapper(const Kernel &k) {
+  return std::any_of(k.args.begin(), k.args.end(), [](const Variable &v) {
+    return v.decl != ArrayDecl::Explicit || (!v.is_grid() && v.type == Type::Bool);
+  });
+}
 
 std::string print_fortran_module(const std::string &module_name,
                                  const std::vector<EntryPoint> &entries,

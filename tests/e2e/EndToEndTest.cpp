@@ -264,6 +264,13 @@ TEST(EndToEnd, LogicalMaskMatchesTheOriginal) {
   expect_2d_input_matches("mask2d");
 }
 
+// A LOGICAL mask beside a LOGICAL scalar and an assumed-shape array: the
+// module's wrapper converts the scalar only (gfortran refused the module
+// when it converted the mask too).
+TEST(EndToEnd, LogicalMaskThroughTheWrapperMatchesTheOriginal) {
+  expect_2d_input_matches("maskwrap2d");
+}
+
 // F77's PARAMETER without parentheses, typed by the IMPLICIT rules.
 TEST(EndToEnd, LegacyParameterWithoutParenthesesMatchesTheOriginal) {
   expect_2d_input_matches("legacy2d", ".f");
