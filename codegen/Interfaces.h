@@ -17,6 +17,13 @@ struct EntryPoint {
   std::string comment;      ///< one line: what it runs
 };
 
+/// Whether a kernel has grids whose bounds its callers do not spell, or
+/// LOGICAL scalars, which the C side takes as an int of 0 or 1 (a default
+/// LOGICAL's bits are the compiler's): then the module declares each of its
+/// entry points `E` as a wrapper that passes the bounds and converts the
+/// LOGICALs, around the BIND(C) interface `E_explicit`.
+bool needs_wrapper(const Kernel &k);
+
 /// `module <name>` with one interface per entry point: scalars by VALUE, grids
 /// as explicit-shape arrays with the kernel's declared bounds, INTENT(IN)
 /// for grids only read and INTENT(INOUT) for grids written (points the

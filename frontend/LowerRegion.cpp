@@ -15,14 +15,10 @@
 #include <climits>
 #include <cstdlib>
 #include <set>
+#include <tuple>
 
 namespace f2s::fe {
 namespace {
-
-/// The argument that holds a bound of an assumed-shape or allocatable array.
-std::string bound_arg_name(const std::string &array, int dim, bool upper) {
-  return array + (upper ? "_ub" : "_lb") + std::to_string(dim);
-}
 
 /// An affine subscript as it is being read: coeff*var + offset.
 struct Affine {
@@ -141,6 +137,26 @@ private:
     return std::any_of(scopes_.begin(), scopes_.end(),
                        [&](const Scope &s) { return s.decls.count(name) > 0; });
   }
+  /// The argument that holds a bound of an assumed-shape or allocatable
+  /// array: `<array>_ub<dim>`, or `<array>_lb<dim>`. Fortran names have at
+  /// most 63 characters, so a long array's name is cut to make room for the
+  /// suffix (and numbered, `_2`, ..., where two cut names would meet).
+  std::string bound_arg_name(const std::string &array, int dim, bool upper) const {
+    auto key = std::make_tuple(array, dim, upper);
+    if (auto it = bound_names_.find(key); it != bound_names_.end())
+      return it->second;
+    const size_t limit = 63;
+    std::string suffix = (upper ? "_ub" : "_lb") + std::to_string(dim), name = array + suffix;
+    if (name.size() > limit) {
+      name = array.substr(0, limit - suffix.size()) + suffix;
+      for (int n = 2; declared(name) || taken_bound_names_.count(name); ++n) {
+        std::string tag = suffix + "_" + std::to_string(n);
+        name = array.substr(0, limit - tag.size()) + tag;
+      }
+    }
+    taken_bound_names_.insert(name);
+    return bound_names_[key] = name;
+  }
   bool is_loop_var(const std::string &name) const {
     return std::find(loop_vars_.begin(), loop_vars_.end(), name) != loop_vars_.end();
   }
@@ -220,6 +236,8 @@ private:
   std::optional<std::string> bound_of_;
   bool in_dims_ = false;
   std::map<std::string, const Decl *> free_;
+  mutable std::map<std::tuple<std::string, int, bool>, std::string> bound_names_;
+  mutable std::set<std::string> taken_bound_names_;
   /// Names declared by use alone, with their implicit types; after every
   /// declared name in argument order.
   mutable std::map<std::string, Decl> implicit_;
