@@ -32,6 +32,12 @@ std::string print_fortran_module(const std::string &module_name,
                                  const std::vector<EntryPoint> &entries,
                                  const std::string &header_comment);
 
+/// Free-form Fortran text with every line of more than 132 characters (the
+/// length gfortran accepts by default) continued with '&' on lines that fit:
+/// after a comma where one fits, else anywhere, names and character literals
+/// included. Comment lines are continued as comments.
+std::string wrap_fortran_lines(const std::string &text);
+
 /// `<name>.h`: the prototypes of the entry points, for C and C++ callers.
 std::string print_c_header(const std::string &lib_name, const std::vector<EntryPoint> &entries,
                            const std::string &header_comment);

@@ -1,6 +1,7 @@
 // The printers: C that keeps Fortran's arithmetic, and interfaces that
 // gfortran and a C compiler accept.
 #include "codegen/CPrinter.h"
+#include "codegen/CudaPrinter.h"
 #include "codegen/Interfaces.h"
 #include "harness/Process.h"
 #include "transforms/CoreBlocking.h"
@@ -187,6 +188,48 @@ end subroutine
 end program
 )");
   ProcessResult r = run_cmd({"gfortran", "-fsyntax-only", "-J", dir.path().string(), path, caller});
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err << "\n" << mod;
+}
+
+// Long library, kernel and argument names (a 60-character assumed-shape
+// array, whose bound argument is cut to 63 characters) and a long comment:
+// every line of the module and of the CUDA data interfaces is continued
+// under free form's 132 columns, and gfortran compiles both at its default
+// line length.
+TEST(Interfaces, LongNamesAreContinuedUnder132Columns) {
+  if (!find_program("gfortran"))
+    GTEST_FAIL() << "gfortran is required (the setup script installs it)";
+  test::ScratchDir dir;
+  std::string field(60, 'f'), coef(58, 'c'), kernel(42, 'k'), lib(44, 'l');
+  Kernel k = test::lower_text(dir, "subroutine s(n, " + field + ", " + coef +
+                                       ", w)\n"
+                                       "  integer :: n, i\n"
+                                       "  real(8) :: " +
+                                       field + "(0:), " + coef +
+                                       "\n"
+                                       "  real(8) :: w(n)\n"
+                                       "  !$f2s stencil name(" +
+                                       kernel +
+                                       ")\n"
+                                       "  do i = 1, n\n"
+                                       "    w(i) = " +
+                                       coef + "*" + field +
+                                       "(i-1)\n"
+                                       "  end do\n"
+                                       "end subroutine\n");
+  EXPECT_EQ(k.args.back().name, field.substr(0, 59) + "_ub1");
+  std::vector<EntryPoint> entries;
+  for (std::string suffix : {"", "_pthreads", "_first_touch"})
+    entries.push_back({&k, kernel + suffix, lib + "_" + kernel + suffix,
+                       "a comment that is longer than a free-form line may be: " + field + coef});
+  std::string mod = print_fortran_module(lib, entries, "generated from " + field + "/" + coef);
+  mod.insert(mod.find("  end interface\n"), print_cuda_data_fortran_interfaces(lib));
+  for (size_t pos = 0, nl; pos < mod.size(); pos = nl + 1) {
+    nl = mod.find('\n', pos);
+    EXPECT_LE(nl - pos, 132u) << "line too long for free form: " << mod.substr(pos, nl - pos);
+  }
+  std::string path = dir.write("lib_mod.f90", mod);
+  ProcessResult r = run_cmd({"gfortran", "-fsyntax-only", "-J", dir.path().string(), path});
   EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err << "\n" << mod;
 }
 
