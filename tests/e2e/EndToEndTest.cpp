@@ -309,6 +309,12 @@ TEST(EndToEnd, FortranNamesThatAreCsBuildWithNvcc) {
   expect_c_names_match("c,pthreads,cuda");
 }
 
+// Named constants with powers (REAL(8), REAL(4) and INTEGER, negative
+// exponents too), folded as gfortran folds them: bitwise the same results.
+TEST(EndToEnd, PowersInNamedConstantsMatchTheOriginal) {
+  expect_2d_input_matches("power2d");
+}
+
 // F77's PARAMETER without parentheses, typed by the IMPLICIT rules.
 TEST(EndToEnd, LegacyParameterWithoutParenthesesMatchesTheOriginal) {
   expect_2d_input_matches("legacy2d", ".f");
