@@ -1,37 +1,14 @@
 #include "codegen/CExpr.h"
 
 #include <cstdio>
-#include <set>
 
 namespace f2s {
 
-namespace {
-
-// C keywords and the library functions the generated code calls: a Fortran
-// variable with one of these names gets a suffix in C.
-const std::set<std::string> &reserved_c_names() {
-  static const std::set<std::string> names = {
-      "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-      "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-      "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-      "union", "unsigned", "void", "volatile", "while", "bool", "main", "a", "tune", "nthreads",
-      "sqrt", "sqrtf", "fabs", "fabsf", "abs", "exp", "expf", "sin", "sinf", "cos", "cosf",
-      "int32_t", "int64_t", "NULL",
-      // Locals and parameters of the generated harnesses and CUDA launchers,
-      // which declare the kernel's scalars beside them (a reduction is often
-      // called s or r).
-      "r", "d", "s", "threads", "reps", "rep", "times", "median", "t0", "ms", "h2d", "d2h", "e0",
-      "e1", "argc", "argv"};
-  return names;
-}
-
-} // namespace
-
 std::string c_name(const std::string &fortran_name) {
-  // Names the printer makes itself all start with f2s_ and never end in _.
-  if (reserved_c_names().count(fortran_name) || fortran_name.rfind("f2s_", 0) == 0)
-    return fortran_name + "_";
-  return fortran_name;
+  // Fortran names are lower case (Flang's cooked source), so no user name in
+  // C starts like the printer's own names (f2s_..., F2S_..., a, tune, I), a
+  // C keyword, a libm function or a macro GCC predefines (unix, linux).
+  return "F_" + fortran_name;
 }
 
 const char *c_type(Type t) {

@@ -18,8 +18,10 @@
 
 namespace f2s {
 
-/// The name a Fortran identifier has in generated C: itself, unless that
-/// would collide with a C keyword, a libm function or the f2s_ prefix.
+/// The name a Fortran identifier has in generated C and CUDA: `F_<name>`.
+/// Every user name lives in this space of its own, whatever it is called
+/// (`fmod`, `asm`, `unix`, `a`), apart from C's and the printers' names.
+/// Kernel names, which are the library's exported symbols, are not renamed.
 std::string c_name(const std::string &fortran_name);
 
 /// The C type of a scalar argument or element: int32_t, float, double.

@@ -4,6 +4,7 @@
 #include "ast/IRVisitor.h"
 #include "codegen/CExpr.h"
 #include "codegen/CPrinter.h"
+#include "codegen/Interfaces.h"
 #include "runtime/CudaRuntimeText.h"
 
 #include <cassert>
@@ -863,7 +864,8 @@ std::string print_cuda_data_fortran_interfaces(const std::string &lib) {
       << "    integer(c_long_long) function " << n << "() bind(C, name='" << n << "')\n"
       << "      use, intrinsic :: iso_c_binding, only: c_long_long\n"
       << "    end function " << n << "\n";
-  return out.str();
+  // A long library name makes these lines longer than free form allows.
+  return wrap_fortran_lines(out.str());
 }
 
 } // namespace f2s

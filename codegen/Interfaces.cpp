@@ -45,22 +45,56 @@ std::string fortran_line(const std::string &indent, const std::string &text) {
   return out + line + "\n";
 }
 
+/// One free-form line of at most `limit` characters: a comment is continued
+/// on comment lines; a statement is cut after the last ", " that fits, or
+/// else anywhere (in a name or a character literal too), with '&' at the end
+/// of the line and '&' at the start of the next, where the statement resumes
+/// at the next character.
+std::string wrap_line(const std::string &line, size_t limit) {
+  size_t indent = line.find_first_not_of(' ');
+  if (line.size() <= limit || indent == std::string::npos || indent + 16 > limit)
+    return line + "\n";
+  std::string pad(indent, ' ');
+  if (line[indent] == '!') {
+    std::string out, rest = line.substr(indent);
+    while (pad.size() + rest.size() > limit) {
+      size_t room = limit - pad.size(), cut = rest.rfind(' ', room);
+      cut = cut == std::string::npos || cut < 3 ? room : cut;
+      out += pad + rest.substr(0, cut) + "\n";
+      rest = "! " + rest.substr(cut == room ? cut : cut + 1);
+    }
+    return out + pad + rest + "\n";
+  }
+  std::string out, rest = line.substr(indent), cont = pad + "    ";
+  bool quoted = false; // in a character literal where `rest` starts
+  for (std::string lead = pad; lead.size() + rest.size() > limit;) {
+    size_t room = limit - lead.size() - 2, cut = std::string::npos;
+    bool q = quoted;
+    for (size_t i = 0; i < room; ++i) {
+      q = rest[i] == '\'' ? !q : q;
+      if (!q && rest[i] == ',' && rest[i + 1] == ' ')
+        cut = i + 1;
+    }
+    if (cut != std::string::npos) {
+      out += lead + rest.substr(0, cut) + " &\n";
+      rest = rest.substr(cut + 1);
+      quoted = false;
+    } else {
+      out += lead + rest.substr(0, room) + "&\n";
+      rest = "&" + rest.substr(room);
+      quoted = q;
+    }
+    lead = cont;
+  }
+  return out + (out.empty() ? pad : cont) + rest + "\n";
+}
+
 std::string comment_lines(const std::string &prefix, const std::string &text) {
   std::string out;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);)
     out += prefix + line + "\n";
   return out;
-}
-
-/// Whether a kernel has grids whose bounds its callers do not spell, or
-/// LOGICAL scalars, which the C side takes as an int of 0 or 1 (a default
-/// LOGICAL's bits are the compiler's), so that its entry points get a wrapper
-/// that passes the bounds and converts the LOGICALs.
-bool needs_wrapper(const Kernel &k) {
-  return std::any_of(k.args.begin(), k.args.end(), [](const Variable &v) {
-    return v.decl != ArrayDecl::Explicit || (!v.is_grid() && v.type == Type::Bool);
-  });
 }
 
 /// A LOGICAL grid is passed as the caller's default LOGICAL array, whose
@@ -107,11 +141,13 @@ std::string print_procedure(const EntryPoint &e, const std::set<std::string> &wr
       names += (names.empty() ? "" : ", ") + v.name;
     // `ubound(a,1)` without a blank, so that long lines break between
     // arguments only.
-    std::string actual = v.bound_of
-                             ? std::string(v.bound_of->upper ? "ubound(" : "lbound(") +
-                                   v.bound_of->grid + "," + std::to_string(v.bound_of->dim) + ")"
-                         : v.type == Type::Bool ? "merge(1_c_int,0_c_int," + v.name + ")"
-                                                : v.name;
+    std::string actual =
+        v.bound_of ? std::string(v.bound_of->upper ? "ubound(" : "lbound(") + v.bound_of->grid +
+                         "," + std::to_string(v.bound_of->dim) + ")"
+        // Only LOGICAL scalars are converted: a mask array is
+        // passed in place as logical(c_int).
+        : !v.is_grid() && v.type == Type::Bool ? "merge(1_c_int,0_c_int," + v.name + ")"
+                                               : v.name;
     call += (call.empty() ? "" : ", ") + actual;
   }
   std::string indent = wrap ? "  " : "    ";
@@ -151,6 +187,22 @@ std::string print_procedure(const EntryPoint &e, const std::set<std::string> &wr
 
 } // namespace
 
+std::string wrap_fortran_lines(const std::string &text) {
+  // gfortran's default -ffree-line-length-132.
+  const size_t limit = 132;
+  std::string out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    out += wrap_line(line, limit);
+  return out;
+}
+
+bool needs_wrapper(const Kernel &k) {
+  return std::any_of(k.args.begin(), k.args.end(), [](const Variable &v) {
+    return v.decl != ArrayDecl::Explicit || (!v.is_grid() && v.type == Type::Bool);
+  });
+}
+
 std::string print_fortran_module(const std::string &module_name,
                                  const std::vector<EntryPoint> &entries,
                                  const std::string &header_comment) {
@@ -181,7 +233,7 @@ std::string print_fortran_module(const std::string &module_name,
   if (!wrappers.str().empty())
     out << "\ncontains\n\n" << wrappers.str();
   out << "end module " << module_name << "\n";
-  return out.str();
+  return wrap_fortran_lines(out.str());
 }
 
 std::string print_c_header(const std::string &lib_name, const std::vector<EntryPoint> &entries,

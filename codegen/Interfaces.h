@@ -17,6 +17,13 @@ struct EntryPoint {
   std::string comment;      ///< one line: what it runs
 };
 
+/// Whether a kernel has grids whose bounds its callers do not spell, or
+/// LOGICAL scalars, which the C side takes as an int of 0 or 1 (a default
+/// LOGICAL's bits are the compiler's): then the module declares each of its
+/// entry points `E` as a wrapper that passes the bounds and converts the
+/// LOGICALs, around the BIND(C) interface `E_explicit`.
+bool needs_wrapper(const Kernel &k);
+
 /// `module <name>` with one interface per entry point: scalars by VALUE, grids
 /// as explicit-shape arrays with the kernel's declared bounds, INTENT(IN)
 /// for grids only read and INTENT(INOUT) for grids written (points the
@@ -24,6 +31,12 @@ struct EntryPoint {
 std::string print_fortran_module(const std::string &module_name,
                                  const std::vector<EntryPoint> &entries,
                                  const std::string &header_comment);
+
+/// Free-form Fortran text with every line of more than 132 characters (the
+/// length gfortran accepts by default) continued with '&' on lines that fit:
+/// after a comma where one fits, else anywhere, names and character literals
+/// included. Comment lines are continued as comments.
+std::string wrap_fortran_lines(const std::string &text);
 
 /// `<name>.h`: the prototypes of the entry points, for C and C++ callers.
 std::string print_c_header(const std::string &lib_name, const std::vector<EntryPoint> &entries,

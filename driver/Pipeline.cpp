@@ -3,6 +3,7 @@
 #include "ast/Analysis.h"
 #include "ast/Dependence.h"
 #include "ast/IRPrinter.h"
+#include "codegen/Interfaces.h"
 #include "frontend/Frontend.h"
 #include "harness/CudaBuild.h"
 #include "harness/LibraryBuilder.h"
@@ -13,6 +14,7 @@
 #include "strategy/PerformanceModel.h"
 #include "strategy/Search.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -72,6 +74,56 @@ std::vector<Kernel> parse_and_lower(const DriverOptions &o, Problems &problems) 
 
 // ------------------------------------------------------------------ analyse
 
+/// The procedures the library's Fortran module declares for kernel `k`
+/// (harness/Package.cpp's entry points, and the BIND(C) interfaces behind
+/// their wrappers): `K`, `K_<target>`, `K_first_touch` with a CPU target, and
+/// each of those with `_explicit` when the kernel needs a wrapper.
+std::vector<std::string> module_procedures(const Kernel &k,
+                                           const std::vector<std::string> &targets) {
+  std::vector<std::string> names = {k.name};
+  for (const std::string &t : targets)
+    names.push_back(k.name + "_" + t);
+  if (std::any_of(targets.begin(), targets.end(), [](const std::string &t) { return t != "cuda"; }))
+    names.push_back(k.name + "_first_touch");
+  if (needs_wrapper(k))
+    for (size_t i = 0, n = names.size(); i < n; ++i)
+      names.push_back(names[i] + "_explicit");
+  return names;
+}
+
+/// Fortran names have at most 63 characters.
+constexpr size_t kMaxFortranName = 63;
+
+/// The module must compile: no procedure has the name of one of its own
+/// arguments, and no name is longer than Fortran allows.
+void check_module_names(const Kernel &k, const std::vector<std::string> &targets,
+                        Problems &problems) {
+  std::vector<std::string> procedures = module_procedures(k, targets);
+  for (const Variable &v : k.args) {
+    if (v.name == k.name)
+      problems.add({k.loc, "Kernel '" + k.name +
+                               "' has the name of one of its arguments, which its procedure in "
+                               "the library's module cannot have; choose another name with "
+                               "name(...)"});
+    else if (std::find(procedures.begin(), procedures.end(), v.name) != procedures.end())
+      problems.add({k.loc, "Argument '" + v.name + "' of kernel '" + k.name +
+                               "' has the name of the library's procedure '" + v.name +
+                               "'; choose another kernel name with name(...)"});
+  }
+  const std::string *longest = &procedures.front();
+  for (const std::string &n : procedures)
+    longest = n.size() > longest->size() ? &n : longest;
+  if (longest->size() > kMaxFortranName)
+    problems.add({k.loc, "Kernel name '" + k.name +
+                             "' is too long: the library's module would "
+                             "declare '" +
+                             *longest + "', " + std::to_string(longest->size()) +
+                             " characters where Fortran allows " + std::to_string(kMaxFortranName) +
+                             "; choose a name of at most " +
+                             std::to_string(kMaxFortranName - (longest->size() - k.name.size())) +
+                             " characters with name(...)"});
+}
+
 /// Every kernel must be safe to run in parallel, or with one loop in order
 /// (recorded in the kernel), and every name the library exports must be
 /// unique; each problem goes to `problems`.
@@ -83,6 +135,7 @@ void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
     if (order.refusal)
       problems.add(*order.refusal);
     k.ordered = order.ordered;
+    check_module_names(k, targets, problems);
     std::vector<std::string> names = {k.name};
     for (const std::string &t : targets)
       names.push_back(k.name + "_" + t);
@@ -197,6 +250,17 @@ int run_pipeline(const DriverOptions &o) {
     if (!is_fortran_name(lib_name))
       throw usage_error("Library name '" + lib_name +
                         "' is not a Fortran name (a letter, then letters, digits or '_')");
+    // The CUDA target's data procedures are named after the library.
+    const std::string longest_data = lib_name + "_data_update_device";
+    if (std::find(o.targets.begin(), o.targets.end(), "cuda") != o.targets.end() &&
+        longest_data.size() > kMaxFortranName)
+      throw usage_error("Library name '" + lib_name +
+                        "' is too long for the CUDA target: its "
+                        "module would declare '" +
+                        longest_data + "', longer than Fortran's " +
+                        std::to_string(kMaxFortranName) + " characters; choose one of at most " +
+                        std::to_string(kMaxFortranName - (longest_data.size() - lib_name.size())) +
+                        " characters with --lib");
 
     // Parse and lower, then analyse; every problem of both is reported at
     // once.

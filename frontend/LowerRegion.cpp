@@ -12,17 +12,15 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cfloat>
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <set>
+#include <tuple>
 
 namespace f2s::fe {
 namespace {
-
-/// The argument that holds a bound of an assumed-shape or allocatable array.
-std::string bound_arg_name(const std::string &array, int dim, bool upper) {
-  return array + (upper ? "_ub" : "_lb") + std::to_string(dim);
-}
 
 /// An affine subscript as it is being read: coeff*var + offset.
 struct Affine {
@@ -31,9 +29,160 @@ struct Affine {
   int64_t offset = 0;
 };
 
+/// An unsigned integer of any size, little-endian 32-bit words: the exact
+/// powers below.
+using Big = std::vector<uint32_t>;
+
+Big big_mul(const Big &a, const Big &b) {
+  Big r(a.size() + b.size(), 0);
+  for (size_t i = 0; i < a.size(); ++i) {
+    uint64_t carry = 0;
+    for (size_t j = 0; j < b.size(); ++j) {
+      uint64_t t = static_cast<uint64_t>(a[i]) * b[j] + r[i + j] + carry;
+      r[i + j] = static_cast<uint32_t>(t);
+      carry = t >> 32;
+    }
+    r[i + b.size()] = static_cast<uint32_t>(carry);
+  }
+  while (r.size() > 1 && r.back() == 0)
+    r.pop_back();
+  return r;
+}
+
+size_t big_bits(const Big &a) {
+  for (size_t w = a.size(); w-- > 0;)
+    if (a[w])
+      return 32 * w + 32 - static_cast<size_t>(__builtin_clz(a[w]));
+  return 0;
+}
+
+bool big_bit(const Big &a, size_t i) {
+  return i / 32 < a.size() && (a[i / 32] >> (i % 32)) & 1;
+}
+
+/// q * 2^exp rounded to `precision` bits, to nearest with ties to even, where
+/// `sticky` says whether nonzero bits below q were dropped.
+double round_bits(uint64_t q, bool sticky, int precision, int64_t exp) {
+  int bits = 64 - __builtin_clzll(q);
+  if (bits > precision) {
+    int shift = bits - precision;
+    bool half = (q >> (shift - 1)) & 1;
+    sticky = sticky || (q & ((uint64_t{1} << (shift - 1)) - 1)) != 0;
+    q >>= shift;
+    exp += shift;
+    if (half && (sticky || (q & 1)))
+      ++q;
+  }
+  return std::ldexp(static_cast<double>(q), static_cast<int>(exp));
+}
+
+/// x**n, the exact power rounded once to the precision of `t`, as gfortran
+/// folds a constant power (MPFR's mpfr_pow_z); nothing where the result
+/// would overflow, be subnormal or divide by zero.
+std::optional<double> real_power(double x, int64_t n, Type t) {
+  const int precision = t == Type::Float32 ? 24 : 53;
+  // Exponents beyond 512 are not folded (the exact power gets long).
+  if (!std::isfinite(x) || n < -512 || n > 512 || (x == 0 && n < 0))
+    return std::nullopt;
+  if (n == 0)
+    return 1.0;
+  if (x == 0)
+    return n % 2 ? x : 0.0;
+  int e2;
+  double f = std::frexp(std::fabs(x), &e2);
+  // |x| = m * 2^e with an integer m of at most 53 bits.
+  uint64_t m = static_cast<uint64_t>(std::ldexp(f, 53));
+  int64_t e = e2 - 53;
+  for (; !(m & 1); m >>= 1)
+    ++e;
+  Big p = {1}, base = {static_cast<uint32_t>(m), static_cast<uint32_t>(m >> 32)};
+  for (int64_t k = 0; k < (n < 0 ? -n : n); ++k)
+    p = big_mul(p, base);
+  size_t bits = big_bits(p);
+  double value;
+  if (n > 0) {
+    // The top bits of m^n with the rest as a sticky bit.
+    size_t keep = std::min<size_t>(bits, precision + 2);
+    uint64_t q = 0;
+    bool sticky = false;
+    for (size_t i = bits; i-- > 0;) {
+      if (bits - i <= keep)
+        q = q << 1 | big_bit(p, i);
+      else
+        sticky = sticky || big_bit(p, i);
+    }
+    value = round_bits(q, sticky, precision, e * n + static_cast<int64_t>(bits - keep));
+  } else {
+    // 2^s / m^|n| by long division, to precision + 2 bits and a sticky bit.
+    size_t s = bits + precision + 2;
+    Big r = {0};
+    uint64_t q = 0;
+    auto r_ge_p = [&] {
+      size_t rb = big_bits(r);
+      if (rb != bits)
+        return rb > bits;
+      for (size_t w = std::max(r.size(), p.size()); w-- > 0;) {
+        uint32_t a = w < r.size() ? r[w] : 0, b = w < p.size() ? p[w] : 0;
+        if (a != b)
+          return a > b;
+      }
+      return true;
+    };
+    for (size_t i = s + 1; i-- > 0;) {
+      // r = 2r + (the bit of 2^s at i)
+      uint32_t carry = i == s;
+      for (uint32_t &w : r) {
+        uint32_t next = w >> 31;
+        w = w << 1 | carry;
+        carry = next;
+      }
+      if (carry)
+        r.push_back(carry);
+      q <<= 1;
+      if (r_ge_p()) {
+        int64_t borrow = 0;
+        for (size_t w = 0; w < r.size(); ++w) {
+          int64_t d = static_cast<int64_t>(r[w]) - (w < p.size() ? p[w] : 0) - borrow;
+          borrow = d < 0;
+          r[w] = static_cast<uint32_t>(d + (borrow << 32));
+        }
+        q |= 1;
+      }
+    }
+    bool sticky = big_bits(r) > 0;
+    value = round_bits(q, sticky, precision, -static_cast<int64_t>(s) + e * n);
+  }
+  if (x < 0 && n % 2)
+    value = -value;
+  double smallest = t == Type::Float32 ? FLT_MIN : DBL_MIN;
+  double largest = t == Type::Float32 ? FLT_MAX : DBL_MAX;
+  if (!(std::fabs(value) >= smallest && std::fabs(value) <= largest))
+    return std::nullopt;
+  return value;
+}
+
+/// b**n for INTEGER b and n, as Fortran defines it (1/b**|n| in integer
+/// division for n < 0); nothing on overflow or a division by zero.
+std::optional<int64_t> integer_power(int64_t b, int64_t n) {
+  if (n < 0) {
+    if (b == 0)
+      return std::nullopt;
+    return b == 1 ? 1 : b == -1 ? (n % 2 ? -1 : 1) : 0;
+  }
+  int64_t r = 1;
+  for (int64_t k = 0; k < n; ++k) {
+    r *= b;
+    if (r > INT32_MAX || r < INT32_MIN)
+      return std::nullopt;
+  }
+  return r;
+}
+
 /// Arithmetic on constants done now, each operation rounded in its type as
-/// Fortran rounds it: the value of `PARAMETER (W = 1.0D0/6.0D0)`. Anything
-/// else (a power, a division by zero) stays as it is.
+/// Fortran rounds it: the value of `PARAMETER (W = 1.0D0/6.0D0)`, and of
+/// `PARAMETER (C = 0.5D0**2)` with an integer exponent, rounded once as
+/// gfortran folds it. Anything else (a division by zero, an overflow) stays
+/// as it is.
 Expr fold_constants(const Expr &e) {
   if (const auto *u = as<Unary>(e)) {
     if (u->op != UnaryOp::Neg)
@@ -46,7 +195,18 @@ Expr fold_constants(const Expr &e) {
     return e;
   }
   const auto *b = as<Binary>(e);
-  if (!b || b->op == BinaryOp::Pow || is_comparison(b->op) || is_logical(b->op))
+  if (b && b->op == BinaryOp::Pow) {
+    Expr x = fold_constants(b->a);
+    const auto *n = as<IntImm>(fold_constants(b->b));
+    if (const auto *i = as<IntImm>(x); n && i)
+      if (auto v = integer_power(i->value, n->value))
+        return IntImm::make(*v, e->loc);
+    if (const auto *f = as<FloatImm>(x); n && f)
+      if (auto v = real_power(f->value, n->value, e->type))
+        return FloatImm::make(*v, e->type, e->loc);
+    return e;
+  }
+  if (!b || is_comparison(b->op) || is_logical(b->op))
     return e;
   Expr x = fold_constants(b->a), y = fold_constants(b->b);
   auto value = [](const Expr &c) -> std::optional<double> {
@@ -154,6 +314,26 @@ private:
     return std::any_of(scopes_.begin(), scopes_.end(),
                        [&](const Scope &s) { return s.decls.count(name) > 0; });
   }
+  /// The argument that holds a bound of an assumed-shape or allocatable
+  /// array: `<array>_ub<dim>`, or `<array>_lb<dim>`. Fortran names have at
+  /// most 63 characters, so a long array's name is cut to make room for the
+  /// suffix (and numbered, `_2`, ..., where two cut names would meet).
+  std::string bound_arg_name(const std::string &array, int dim, bool upper) const {
+    auto key = std::make_tuple(array, dim, upper);
+    if (auto it = bound_names_.find(key); it != bound_names_.end())
+      return it->second;
+    const size_t limit = 63;
+    std::string suffix = (upper ? "_ub" : "_lb") + std::to_string(dim), name = array + suffix;
+    if (name.size() > limit) {
+      name = array.substr(0, limit - suffix.size()) + suffix;
+      for (int n = 2; declared(name) || taken_bound_names_.count(name); ++n) {
+        std::string tag = suffix + "_" + std::to_string(n);
+        name = array.substr(0, limit - tag.size()) + tag;
+      }
+    }
+    taken_bound_names_.insert(name);
+    return bound_names_[key] = name;
+  }
   bool is_loop_var(const std::string &name) const {
     return std::find(loop_vars_.begin(), loop_vars_.end(), name) != loop_vars_.end();
   }
@@ -233,6 +413,8 @@ private:
   std::optional<std::string> bound_of_;
   bool in_dims_ = false;
   std::map<std::string, const Decl *> free_;
+  mutable std::map<std::tuple<std::string, int, bool>, std::string> bound_names_;
+  mutable std::set<std::string> taken_bound_names_;
   /// Names declared by use alone, with their implicit types; after every
   /// declared name in argument order.
   mutable std::map<std::string, Decl> implicit_;

@@ -2,6 +2,7 @@
 
 #include "codegen/CPrinter.h"
 #include "codegen/CudaPrinter.h"
+#include "codegen/Interfaces.h"
 
 #include <nlohmann/json.hpp>
 
@@ -42,7 +43,7 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
   std::string publics;
   for (const char *what : {"enter", "update_host", "update_device", "exit", "delete", "transfers"})
     publics += "  public :: " + info.name + "_data_" + what + "\n";
-  insert_before(files.fortran_module, "\n  interface\n", publics);
+  insert_before(files.fortran_module, "\n  interface\n", wrap_fortran_lines(publics));
   insert_before(files.fortran_module, "  end interface\n",
                 print_cuda_data_fortran_interfaces(info.name));
 

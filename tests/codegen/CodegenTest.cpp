@@ -2,6 +2,7 @@
 // gfortran and a C compiler accept.
 #include "ast/Aliasing.h"
 #include "codegen/CPrinter.h"
+#include "codegen/CudaPrinter.h"
 #include "codegen/Interfaces.h"
 #include "harness/Process.h"
 #include "transforms/CoreBlocking.h"
@@ -32,31 +33,33 @@ TEST(CPrinter, PrintsConditionsWithCsPrecedence) {
   Expr eq = bin(BinaryOp::Eq, v("x"), v("y"));
   Expr gt = bin(BinaryOp::Gt, v("z"), v("x"));
   EXPECT_EQ(print_c_expr(k, bin(BinaryOp::And, bin(BinaryOp::Or, lt, eq), gt)),
-            "(x < y + z || x == y) && z > x");
+            "(F_x < F_y + F_z || F_x == F_y) && F_z > F_x");
   EXPECT_EQ(print_c_expr(k, bin(BinaryOp::Or, lt, bin(BinaryOp::And, eq, gt))),
-            "x < y + z || x == y && z > x");
-  EXPECT_EQ(print_c_expr(k, Unary::make(UnaryOp::Not, eq)), "!(x == y)");
+            "F_x < F_y + F_z || F_x == F_y && F_z > F_x");
+  EXPECT_EQ(print_c_expr(k, Unary::make(UnaryOp::Not, eq)), "!(F_x == F_y)");
   EXPECT_EQ(print_c_expr(k, bin(BinaryOp::Mul, Select::make(gt, v("x"), v("y")), v("z"))),
-            "(z > x ? x : y)*z");
+            "(F_z > F_x ? F_x : F_y)*F_z");
   Expr i = v("i", Type::Int32), j = v("j", Type::Int32);
   EXPECT_EQ(
       print_c_expr(k, bin(BinaryOp::Eq,
                           Call::make(Intrinsic::Mod, {bin(BinaryOp::Add, i, j), IntImm::make(2)}),
                           IntImm::make(0))),
-      "((i + j) % 2) == 0");
-  EXPECT_EQ(print_c_expr(k, Call::make(Intrinsic::Mod, {v("x"), v("y")})), "fmod(x, y)");
-  EXPECT_EQ(print_c_expr(k, Call::make(Intrinsic::Sign, {v("x"), v("y")})), "copysign(x, y)");
+      "((F_i + F_j) % 2) == 0");
+  EXPECT_EQ(print_c_expr(k, Call::make(Intrinsic::Mod, {v("x"), v("y")})), "fmod(F_x, F_y)");
+  EXPECT_EQ(print_c_expr(k, Call::make(Intrinsic::Sign, {v("x"), v("y")})), "copysign(F_x, F_y)");
   EXPECT_EQ(print_c_expr(k, Call::make(Intrinsic::Sign, {i, bin(BinaryOp::Sub, j, i)})),
-            "(j - i >= 0 ? labs(i) : -labs(i))");
+            "(F_j - F_i >= 0 ? labs(F_i) : -labs(F_i))");
   EXPECT_EQ(print_c_expr(k, Call::make(Intrinsic::Log, {Var::make("x", Type::Float32)})),
-            "logf(x)");
+            "logf(F_x)");
 }
 
-TEST(CPrinter, RenamesNamesThatCollideInC) {
-  EXPECT_EQ(c_name("u"), "u");
-  EXPECT_EQ(c_name("int"), "int_");
-  EXPECT_EQ(c_name("sqrt"), "sqrt_");
-  EXPECT_EQ(c_name("f2s_tid"), "f2s_tid_");
+// Every user name lives in a space of its own, whatever it is called.
+TEST(CPrinter, PrefixesEveryUserName) {
+  EXPECT_EQ(c_name("u"), "F_u");
+  EXPECT_EQ(c_name("int"), "F_int");
+  EXPECT_EQ(c_name("fmodf"), "F_fmodf");
+  EXPECT_EQ(c_name("unix"), "F_unix");
+  EXPECT_EQ(c_name("f2s_tid"), "F_f2s_tid");
 }
 
 TEST(CPrinter, KeepsFortranKindsAndPowers) {
@@ -76,23 +79,25 @@ end subroutine
 )");
   std::string c = print_c_variant(k, "serial");
   // 0.1 is a REAL(4) literal: it is rounded to float before it meets REAL(8).
-  EXPECT_TRUE(contains(c, "0.100000001f*__builtin_powi(p[")) << c;
+  EXPECT_TRUE(contains(c, "0.100000001f*__builtin_powi(F_p[")) << c;
   EXPECT_TRUE(contains(c, "+ 0.10000000000000001 +")) << c;
-  EXPECT_TRUE(contains(c, "fabs(p[")) << c;
-  EXPECT_TRUE(contains(c, "sqrtf(c[")) << c;
+  EXPECT_TRUE(contains(c, "fabs(F_p[")) << c;
+  EXPECT_TRUE(contains(c, "sqrtf(F_c[")) << c;
   EXPECT_TRUE(contains(c, "+ 2.5f;")) << c;
-  // A scalar named like the generated code's own argument pointer is renamed.
-  EXPECT_TRUE(contains(c, "const double a_ = a->a_;")) << c;
-  EXPECT_TRUE(contains(c, ", a_);")) << c;
+  // A scalar named like the generated code's own argument pointer.
+  EXPECT_TRUE(contains(c, "const double F_a = a->F_a;")) << c;
+  EXPECT_TRUE(contains(c, ", F_a);")) << c;
 }
 
 TEST(CPrinter, DividesTheParallelLoopAmongThreads) {
   Kernel k = parallelize_outer(block_loops(test::example_kernel("laplacian")));
   std::string c = print_c_variant(k, "blocked");
   EXPECT_TRUE(contains(c, "f2s_parallel_run(nthreads, f2s_laplacian_blocked_task, &f2s_shared);"));
-  EXPECT_TRUE(contains(c, "const long f2s_k_blk_first = f2s_k_blk_trips * f2s_tid / f2s_nthreads"));
-  EXPECT_TRUE(contains(c, "const long cz = tune[2] > 0 ? tune[2] : 1;"));
-  EXPECT_TRUE(contains(c, "for (long k = k_blk; k <= f2s_min_long(k_blk + cz - 1, nz); ++k) {"))
+  EXPECT_TRUE(
+      contains(c, "const long f2s_F_k_blk_first = f2s_F_k_blk_trips * f2s_tid / f2s_nthreads"));
+  EXPECT_TRUE(contains(c, "const long F_cz = tune[2] > 0 ? tune[2] : 1;"));
+  EXPECT_TRUE(contains(
+      c, "for (long F_k = F_k_blk; F_k <= f2s_min_long(F_k_blk + F_cz - 1, F_nz); ++F_k) {"))
       << c;
 }
 
@@ -215,12 +220,54 @@ end program
   EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err << "\n" << mod;
 }
 
+// Long library, kernel and argument names (a 60-character assumed-shape
+// array, whose bound argument is cut to 63 characters) and a long comment:
+// every line of the module and of the CUDA data interfaces is continued
+// under free form's 132 columns, and gfortran compiles both at its default
+// line length.
+TEST(Interfaces, LongNamesAreContinuedUnder132Columns) {
+  if (!find_program("gfortran"))
+    GTEST_FAIL() << "gfortran is required (the setup script installs it)";
+  test::ScratchDir dir;
+  std::string field(60, 'f'), coef(58, 'c'), kernel(42, 'k'), lib(44, 'l');
+  Kernel k = test::lower_text(dir, "subroutine s(n, " + field + ", " + coef +
+                                       ", w)\n"
+                                       "  integer :: n, i\n"
+                                       "  real(8) :: " +
+                                       field + "(0:), " + coef +
+                                       "\n"
+                                       "  real(8) :: w(n)\n"
+                                       "  !$f2s stencil name(" +
+                                       kernel +
+                                       ")\n"
+                                       "  do i = 1, n\n"
+                                       "    w(i) = " +
+                                       coef + "*" + field +
+                                       "(i-1)\n"
+                                       "  end do\n"
+                                       "end subroutine\n");
+  EXPECT_EQ(k.args.back().name, field.substr(0, 59) + "_ub1");
+  std::vector<EntryPoint> entries;
+  for (std::string suffix : {"", "_pthreads", "_first_touch"})
+    entries.push_back({&k, kernel + suffix, lib + "_" + kernel + suffix,
+                       "a comment that is longer than a free-form line may be: " + field + coef});
+  std::string mod = print_fortran_module(lib, entries, "generated from " + field + "/" + coef);
+  mod.insert(mod.find("  end interface\n"), print_cuda_data_fortran_interfaces(lib));
+  for (size_t pos = 0, nl; pos < mod.size(); pos = nl + 1) {
+    nl = mod.find('\n', pos);
+    EXPECT_LE(nl - pos, 132u) << "line too long for free form: " << mod.substr(pos, nl - pos);
+  }
+  std::string path = dir.write("lib_mod.f90", mod);
+  ProcessResult r = run_cmd({"gfortran", "-fsyntax-only", "-J", dir.path().string(), path});
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err << "\n" << mod;
+}
+
 TEST(Interfaces, CHeaderCompilesAsCAndCxx) {
   test::ScratchDir dir;
   Kernel k = test::example_kernel("laplacian");
   std::string h = print_c_header("lib_lap", {{&k, "laplacian", "lib_lap_laplacian", "x"}}, "t");
-  EXPECT_TRUE(contains(h, "void lib_lap_laplacian(int32_t nx, int32_t ny, int32_t nz, double "
-                          "alpha, double beta, const double *u, double *unew);"))
+  EXPECT_TRUE(contains(h, "void lib_lap_laplacian(int32_t F_nx, int32_t F_ny, int32_t F_nz, double "
+                          "F_alpha, double F_beta, const double *F_u, double *F_unew);"))
       << h;
   dir.write("lib_lap.h", h);
   std::string c = dir.write("use.c", "#include \"lib_lap.h\"\nint main(void) { return 0; }\n");
@@ -235,19 +282,20 @@ TEST(Interfaces, CHeaderCompilesAsCAndCxx) {
 TEST(CPrinter, ReductionsAccumulateSeriallyOrInThreadPartials) {
   Kernel k = test::example_kernel("maxnorm2d");
   std::string serial = print_c_variant(k, "serial");
-  EXPECT_TRUE(contains(serial, "  double err = *a->err;\n")) << serial;
-  EXPECT_TRUE(contains(serial, "err = f2s_max_double(err, fabs(")) << serial;
-  EXPECT_TRUE(contains(serial, "  *a->err = err;\n")) << serial;
+  EXPECT_TRUE(contains(serial, "  double F_err = *a->F_err;\n")) << serial;
+  EXPECT_TRUE(contains(serial, "F_err = f2s_max_double(F_err, fabs(")) << serial;
+  EXPECT_TRUE(contains(serial, "  *a->F_err = F_err;\n")) << serial;
   std::string par = print_c_variant(parallelize_outer(k), "parallel");
-  EXPECT_TRUE(contains(par, "  double err = -INFINITY; /* this thread's partial */\n")) << par;
-  EXPECT_TRUE(contains(par, "  f2s_shared->err_part[f2s_tid] = err;\n")) << par;
-  EXPECT_TRUE(contains(par, "  for (int f2s_t = 0; f2s_t < f2s_nparts; ++f2s_t)\n"
-                            "    f2s_err = f2s_err_part[f2s_t] > f2s_err ? f2s_err_part[f2s_t] : "
-                            "f2s_err;\n  *a->err = f2s_err;\n"))
-      << par;
-  EXPECT_TRUE(contains(print_c_args_struct(k), "  double *err; /* reduced: in and out */\n"));
+  EXPECT_TRUE(contains(par, "  double F_err = -INFINITY; /* this thread's partial */\n")) << par;
+  EXPECT_TRUE(contains(par, "  f2s_shared->F_err_part[f2s_tid] = F_err;\n")) << par;
   EXPECT_TRUE(
-      contains(print_c_entry_prototype(k, "f"), "const double *u, double *unew, double *err)"));
+      contains(par, "  for (int f2s_t = 0; f2s_t < f2s_nparts; ++f2s_t)\n"
+                    "    f2s_F_err = f2s_F_err_part[f2s_t] > f2s_F_err ? f2s_F_err_part[f2s_t] : "
+                    "f2s_F_err;\n  *a->F_err = f2s_F_err;\n"))
+      << par;
+  EXPECT_TRUE(contains(print_c_args_struct(k), "  double *F_err; /* reduced: in and out */\n"));
+  EXPECT_TRUE(contains(print_c_entry_prototype(k, "f"),
+                       "const double *F_u, double *F_unew, double *F_err)"));
   std::string mod = print_fortran_module("m", {{&k, "maxnorm2d", "m_maxnorm2d", "x"}}, "t");
   EXPECT_TRUE(contains(mod, "real(c_double), intent(inout) :: err\n")) << mod;
   EXPECT_FALSE(contains(mod, "value :: err")) << mod;

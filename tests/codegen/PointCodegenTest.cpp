@@ -33,54 +33,62 @@ Kernel all_point_passes(const Kernel &k, RegisterBlockingOptions rb) {
 TEST(PointCodegen, RowPointersIndexTheInnermostLoopByXAlone) {
   Kernel k = choose_array_indexing(test::example_kernel("laplacian"), {1});
   std::string c = print_c_variant(k, "rows");
-  EXPECT_TRUE(contains(c, "const double *restrict f2s_u_r1 = u + f2s_u_s1*(j + 1 - f2s_u_lo1) + "
-                          "f2s_u_s2*(k - f2s_u_lo2) - f2s_u_lo0;\n"))
+  EXPECT_TRUE(
+      contains(c, "const double *restrict f2s_F_u_r1 = F_u + f2s_F_u_s1*(F_j + 1 - f2s_F_u_lo1) + "
+                  "f2s_F_u_s2*(F_k - f2s_F_u_lo2) - f2s_F_u_lo0;\n"))
       << c;
-  EXPECT_TRUE(contains(c, "double *restrict f2s_unew_r5 = unew + f2s_unew_s1*(j - f2s_unew_lo1) + "
-                          "f2s_unew_s2*(k - f2s_unew_lo2) - f2s_unew_lo0;\n"))
+  EXPECT_TRUE(contains(
+      c, "double *restrict f2s_F_unew_r5 = F_unew + f2s_F_unew_s1*(F_j - f2s_F_unew_lo1) + "
+         "f2s_F_unew_s2*(F_k - f2s_F_unew_lo2) - f2s_F_unew_lo0;\n"))
       << c;
-  EXPECT_TRUE(contains(c, "        #pragma GCC ivdep\n        for (long i = 1; i <= nx; ++i) {\n"))
+  EXPECT_TRUE(
+      contains(c, "        #pragma GCC ivdep\n        for (long F_i = 1; F_i <= F_nx; ++F_i) {\n"))
       << c;
-  EXPECT_TRUE(contains(c, "f2s_unew_r5[i] = alpha*f2s_u_r0[i] + beta*(f2s_u_r0[i + 1] + "
-                          "f2s_u_r0[i - 1] + f2s_u_r1[i]"))
+  EXPECT_TRUE(
+      contains(c, "f2s_F_unew_r5[F_i] = F_alpha*f2s_F_u_r0[F_i] + F_beta*(f2s_F_u_r0[F_i + 1] + "
+                  "f2s_F_u_r0[F_i - 1] + f2s_F_u_r1[F_i]"))
       << c;
   // Without the attribute the full index stays, and the loop is still ivdep.
   std::string full = print_c_variant(test::example_kernel("laplacian"), "full");
   EXPECT_FALSE(contains(full, "_r0"));
-  EXPECT_TRUE(contains(full, "      #pragma GCC ivdep\n      for (long i = 1; i <= nx; ++i) {\n"));
-  EXPECT_TRUE(contains(full, "unew[(i - f2s_unew_lo0) + f2s_unew_s1*(j - f2s_unew_lo1)"));
+  EXPECT_TRUE(
+      contains(full, "      #pragma GCC ivdep\n      for (long F_i = 1; F_i <= F_nx; ++F_i) {\n"));
+  EXPECT_TRUE(
+      contains(full, "F_unew[(F_i - f2s_F_unew_lo0) + f2s_F_unew_s1*(F_j - f2s_F_unew_lo1)"));
 }
 
 TEST(PointCodegen, StreamedRowsGoThroughRowBuffers) {
   Kernel k = bypass_cache(register_block(test::example_kernel("gradient"), {2, 1, 1}), {});
   std::string c = print_c_variant(k, "nt");
   // One buffer per streamed grid, as long as its x extent, freed and fenced.
-  EXPECT_TRUE(contains(c,
-                       "  double *restrict f2s_buf_y_0 = f2s_alloc_row(sizeof(double), (long)(nx "
-                       "+ 1) - f2s_y_lo0 + 1);\n"))
+  EXPECT_TRUE(
+      contains(c, "  double *restrict f2s_buf_F_y_0 = f2s_alloc_row(sizeof(double), (long)(F_nx "
+                  "+ 1) - f2s_F_y_lo0 + 1);\n"))
       << c;
-  EXPECT_TRUE(contains(c, "  free(f2s_buf_z_0);\n  f2s_stream_fence();")) << c;
-  EXPECT_TRUE(contains(c, "f2s_buf_x_0[i + 1 - f2s_x_lo0] = alpha*(u[")) << c;
+  EXPECT_TRUE(contains(c, "  free(f2s_buf_F_z_0);\n  f2s_stream_fence();")) << c;
+  EXPECT_TRUE(contains(c, "f2s_buf_F_x_0[F_i + 1 - f2s_F_x_lo0] = F_alpha*(F_u[")) << c;
   // After the main loop (step 2): the stretch it wrote, 2 per iteration.
-  EXPECT_TRUE(contains(c, "        if (1 <= nx - 1) {\n"
-                          "          const long i = 1;\n"
-                          "          const long f2s_n = ((nx - 1) - i) / 2 + 1;\n"
-                          "          f2s_stream_double(&x[(i - f2s_x_lo0) + f2s_x_s1*(j - "
-                          "f2s_x_lo1) + f2s_x_s2*(k - f2s_x_lo2)], f2s_buf_x_0 + (i - f2s_x_lo0), "
-                          "f2s_n * 2);\n"))
+  EXPECT_TRUE(contains(
+      c, "        if (1 <= F_nx - 1) {\n"
+         "          const long F_i = 1;\n"
+         "          const long f2s_n = ((F_nx - 1) - F_i) / 2 + 1;\n"
+         "          f2s_stream_double(&F_x[(F_i - f2s_F_x_lo0) + f2s_F_x_s1*(F_j - "
+         "f2s_F_x_lo1) + f2s_F_x_s2*(F_k - f2s_F_x_lo2)], f2s_buf_F_x_0 + (F_i - f2s_F_x_lo0), "
+         "f2s_n * 2);\n"))
       << c;
   // u is read, so it is not streamed.
-  EXPECT_FALSE(contains(c, "f2s_buf_u"));
+  EXPECT_FALSE(contains(c, "f2s_buf_F_u"));
 }
 
 TEST(PointCodegen, PrefetchesAheadWithinTheRow) {
   Kernel k = add_prefetch(block_loops(test::example_kernel("divergence")), {});
   std::string c = print_c_variant(k, "pf");
-  EXPECT_TRUE(contains(c, "const long pf = tune[3] > 0 ? tune[3] : 0;")) << c;
-  EXPECT_TRUE(contains(c, "if (pf > 0) {")) << c;
-  EXPECT_TRUE(contains(c, "__builtin_prefetch(&x[(f2s_min_long(i + 1 + pf, (long)(nx + 1)) - "
-                          "f2s_x_lo0) + f2s_x_s1*(j - f2s_x_lo1) + f2s_x_s2*(k - f2s_x_lo2)], 0, "
-                          "0);"))
+  EXPECT_TRUE(contains(c, "const long F_pf = tune[3] > 0 ? tune[3] : 0;")) << c;
+  EXPECT_TRUE(contains(c, "if (F_pf > 0) {")) << c;
+  EXPECT_TRUE(contains(
+      c, "__builtin_prefetch(&F_x[(f2s_min_long(F_i + 1 + F_pf, (long)(F_nx + 1)) - "
+         "f2s_F_x_lo0) + f2s_F_x_s1*(F_j - f2s_F_x_lo1) + f2s_F_x_s2*(F_k - f2s_F_x_lo2)], 0, "
+         "0);"))
       << c;
 }
 

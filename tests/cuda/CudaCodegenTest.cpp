@@ -109,20 +109,20 @@ TEST(CudaCodegenReductions, BlockTreesAndHostCombination) {
   VariantCode code = cuda_variant_code(test::example_kernel("maxnorm2d"), shape(32, 8, 1, 1, 0));
   const std::string &cu = code.cuda_source;
   auto has = [&](const std::string &s) { return cu.find(s) != std::string::npos; };
-  EXPECT_TRUE(has("  double err = -INFINITY; /* this thread's partial */\n")) << cu;
-  EXPECT_TRUE(has("    __shared__ double f2s_red_err[256];\n")) << cu;
+  EXPECT_TRUE(has("  double F_err = -INFINITY; /* this thread's partial */\n")) << cu;
+  EXPECT_TRUE(has("    __shared__ double f2s_red_F_err[256];\n")) << cu;
   EXPECT_TRUE(has("    for (int f2s_n = 256; f2s_n > 1; f2s_n = (f2s_n + 1) / 2) {\n")) << cu;
-  EXPECT_TRUE(has("      a.err[blockIdx.x + gridDim.x * (blockIdx.y + (size_t)gridDim.y * "
-                  "blockIdx.z)] = f2s_red_err[0];\n"))
+  EXPECT_TRUE(has("      a.F_err[blockIdx.x + gridDim.x * (blockIdx.y + (size_t)gridDim.y * "
+                  "blockIdx.z)] = f2s_red_F_err[0];\n"))
       << cu;
-  EXPECT_TRUE(has("    double f2s_acc = *d->err;\n"
+  EXPECT_TRUE(has("    double f2s_acc = *d->F_err;\n"
                   "    for (size_t f2s_b = 0; f2s_b < f2s_nblocks; ++f2s_b)\n"))
       << cu;
   // The kernel gets the device array of partials, not the host address;
   // the array is kept between calls (no cudaMalloc/cudaFree per call).
-  EXPECT_TRUE(has("  f2s_args.err = f2s_err_part;\n")) << cu;
-  EXPECT_TRUE(has("  static thread_local double *f2s_err_part = NULL;\n")) << cu;
-  EXPECT_TRUE(has("  if (f2s_err_part_size < f2s_nblocks) {\n")) << cu;
+  EXPECT_TRUE(has("  f2s_args.F_err = f2s_F_err_part;\n")) << cu;
+  EXPECT_TRUE(has("  static thread_local double *f2s_F_err_part = NULL;\n")) << cu;
+  EXPECT_TRUE(has("  if (f2s_F_err_part_size < f2s_nblocks) {\n")) << cu;
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, CudaCodegen,

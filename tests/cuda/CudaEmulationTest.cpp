@@ -199,6 +199,19 @@ TEST(CudaEmulationBranches, MatchTheSerialReference) {
   }
 }
 
+// Fortran names that are C's (libm functions, GNU C keywords, macros GCC
+// predefines) in every role, one role per region: nine kernels.
+TEST(CudaEmulationNames, FortranNamesThatAreCsMatchTheSerialReference) {
+  std::vector<Kernel> kernels =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/cnames2d.f90");
+  ASSERT_EQ(kernels.size(), 9u);
+  for (const Kernel &k : kernels) {
+    SCOPED_TRACE(k.name);
+    test::ScratchDir dir;
+    expect_every_mapping_verified(dir, k);
+  }
+}
+
 // An INTEGER count, a sum with two updates per point and a REAL(4) minimum
 // under an IF, with the block trees of all three side by side; and a nest
 // whose only results are reductions (no grid written).

@@ -39,7 +39,7 @@ TEST(CudaPlaneSums, BoxColumnSumsEachPlaneOnceForThreeOutputs) {
   EXPECT_NE(ir.find("f2s_sum3 = 0"), std::string::npos);
   std::string cuda = print_cuda_variant(s, "cuda_t");
   // Per plane, one pointer to the column's element and the 9 in-plane loads.
-  EXPECT_NE(cuda.find("const double *__restrict__ f2s_at_a_ = &a_["), std::string::npos) << cuda;
+  EXPECT_NE(cuda.find("const double *__restrict__ f2s_at_F_a = &F_a["), std::string::npos) << cuda;
   // Mapped without a stream, or with two points per thread: unchanged.
   Kernel plain = map_cuda(test::example_kernel("box27"), {32, 8, 1, 1, 0});
   EXPECT_EQ(print_kernel(sum_planes(plain)), print_kernel(plain));

@@ -53,7 +53,7 @@ TEST(CudaStaging, StarStagesItsInputWithoutCorners) {
   std::string cuda = print_cuda_variant(s, "cuda_t");
   EXPECT_NE(cuda.find("__shared__ double f2s_sh_u[4][10][34];"), std::string::npos) << cuda;
   // A neighbour in y one plane up, read from the slot of that plane.
-  EXPECT_NE(cuda.find("f2s_sh_u[f2s_sh_u_z1][j - j_b + 1][i - i_b + 1]"), std::string::npos)
+  EXPECT_NE(cuda.find("f2s_sh_u[f2s_sh_u_z1][F_j - F_j_b + 1][F_i - F_i_b + 1]"), std::string::npos)
       << cuda;
   EXPECT_NE(cuda.find("/* a corner: no read needs it */"), std::string::npos);
   EXPECT_NE(cuda.find("__syncthreads();"), std::string::npos);
@@ -96,7 +96,7 @@ TEST(CudaStaging, DeclinesGridsReadAtScaledSubscripts) {
   EXPECT_TRUE(cols.register_columns.empty());
   EXPECT_FALSE(plane_sums_pay(test::example_kernel("restrict3d")));
   std::string cuda = print_cuda_variant(cols, "cuda_t");
-  EXPECT_NE(cuda.find("r_[(2*i + 1 - f2s_r__lo0)"), std::string::npos) << cuda;
+  EXPECT_NE(cuda.find("F_r[(2*F_i + 1 - f2s_F_r_lo0)"), std::string::npos) << cuda;
 }
 
 TEST(CudaStaging, StreamKeepsColumnsReadAlongZInRegisters) {
@@ -107,7 +107,8 @@ TEST(CudaStaging, StreamKeepsColumnsReadAlongZInRegisters) {
   EXPECT_NE(ir.find("  registers z z[-1:1]\n"), std::string::npos) << ir;
   EXPECT_EQ(ir.find("registers x"), std::string::npos) << ir;
   std::string cuda = print_cuda_variant(d, "cuda_t");
-  EXPECT_EQ(cuda.find("z[f2s_"), std::string::npos) << "z read from memory at the point:\n" << cuda;
+  EXPECT_EQ(cuda.find("F_z[f2s_"), std::string::npos) << "z read from memory at the point:\n"
+                                                      << cuda;
   // Two points per thread in x or no stream: no columns.
   Kernel two = pipeline_columns(map_cuda(test::example_kernel("divergence"), {32, 8, 2, 1, 16}));
   EXPECT_EQ(print_kernel(two).find("registers"), std::string::npos);
@@ -118,8 +119,8 @@ TEST(CudaStaging, StreamKeepsColumnsReadAlongZInRegisters) {
   Kernel cols = pipeline_columns(star);
   EXPECT_NE(print_kernel(cols).find("  registers u z[-1:1]\n"), std::string::npos);
   cuda = print_cuda_variant(cols, "cuda_t");
-  EXPECT_NE(cuda.find("f2s_rc_u_m1"), std::string::npos) << cuda;
-  EXPECT_NE(cuda.find("f2s_at_u[-1]"), std::string::npos) << cuda;
+  EXPECT_NE(cuda.find("f2s_rc_F_u_m1"), std::string::npos) << cuda;
+  EXPECT_NE(cuda.find("f2s_at_F_u[-1]"), std::string::npos) << cuda;
   if (const char *dump = std::getenv("F2S_DUMP_CUDA_COLUMNS"))
     std::ofstream(dump) << cuda;
   // A staged grid is not also kept in registers.

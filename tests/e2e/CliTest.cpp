@@ -146,6 +146,54 @@ TEST(Cli, RefusesAnUnknownClause) {
                    "4:17", "fast");
 }
 
+// The module would declare a procedure with a dummy argument of its own
+// name, which gfortran refuses: refused before anything is written.
+TEST(Cli, RefusesAKernelNamedLikeItsArgument) {
+  test::ScratchDir dir;
+  expect_one_error(fail_on(dir, region("      b(i, j) = a(i, j)\n", "!$f2s stencil name(a)")),
+                   "4:3", "Kernel 'a' has the name of one of its arguments");
+  std::string derived = "subroutine s(n, a, x_c)\n"
+                        "  integer :: n, i\n"
+                        "  real(8) :: a(n), x_c\n"
+                        "  !$f2s stencil name(x)\n"
+                        "  do i = 1, n\n"
+                        "    a(i) = x_c\n"
+                        "  end do\n"
+                        "end subroutine\n";
+  expect_one_error(fail_on(dir, derived, {"--target=c"}), "4:3",
+                   "Argument 'x_c' of kernel 'x' has the name of the library's procedure 'x_c'; "
+                   "choose another kernel name with name(...)");
+}
+
+// Names the module would declare beyond Fortran's 63 characters: the
+// default name of a 63-character procedure, and `<K>_first_touch` of a
+// 52-character name(...).
+TEST(Cli, RefusesKernelNamesTooLongForTheModule) {
+  test::ScratchDir dir;
+  std::string proc(63, 'p');
+  std::string src = region("      b(i, j) = a(i, j)\n");
+  src.replace(src.find("subroutine s("), 13, "subroutine " + proc + "(");
+  expect_one_error(fail_on(dir, src), "4:3",
+                   "Kernel name '" + proc +
+                       "_1' is too long: the library's module would declare '" + proc +
+                       "_1_first_touch'");
+  std::string name(52, 'k');
+  expect_one_error(
+      fail_on(dir, region("      b(i, j) = a(i, j)\n", "!$f2s stencil name(" + name + ")")), "4:3",
+      "'" + name +
+          "_first_touch', 64 characters where Fortran allows 63; choose a name of at "
+          "most 51 characters with name(...)");
+  // The CUDA target adds data procedures named after the library.
+  Failure f = fail_on(dir, region("      b(i, j) = a(i, j)\n"),
+                      {"--target=cuda", "--lib=" + std::string(45, 'l')});
+  EXPECT_EQ(f.result.exit_code, 1);
+  EXPECT_FALSE(f.wrote_output);
+  EXPECT_NE(f.result.err.find("is too long for the CUDA target"), std::string::npos)
+      << f.result.err;
+  EXPECT_NE(f.result.err.find("choose one of at most 44 characters with --lib"), std::string::npos)
+      << f.result.err;
+}
+
 TEST(Cli, RefusesAFileWithoutRegions) {
   test::ScratchDir dir;
   Failure f = fail_on(dir, "subroutine s(n)\n  integer :: n\nend subroutine\n");

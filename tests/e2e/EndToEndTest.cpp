@@ -2,6 +2,8 @@
 // by a Fortran program that compares it with the gfortran-compiled original.
 #include "e2e/E2E.h"
 
+#include "harness/CudaToolkit.h"
+
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
@@ -333,6 +335,55 @@ TEST(EndToEnd, LogicalTemporariesAndArgumentMatchTheOriginal) {
 // A LOGICAL array read as a mask, passed in place.
 TEST(EndToEnd, LogicalMaskMatchesTheOriginal) {
   expect_2d_input_matches("mask2d");
+}
+
+// A LOGICAL mask beside a LOGICAL scalar and an assumed-shape array: the
+// module's wrapper converts the scalar only (gfortran refused the module
+// when it converted the mask too).
+TEST(EndToEnd, LogicalMaskThroughTheWrapperMatchesTheOriginal) {
+  expect_2d_input_matches("maskwrap2d");
+}
+
+/// Builds tests/inputs/e2e/cnames2d.f90 for `targets` without tuning, links
+/// its checking program (which calls each kernel's `_c` and `_pthreads`
+/// procedures) and runs it at odd sizes.
+void expect_c_names_match(const std::string &targets) {
+  test::ScratchDir dir;
+  fs::path out = dir.path() / "out";
+  std::string f90 = source("tests/inputs/e2e/cnames2d.f90");
+  ProcessResult r = f2stencil(
+      {"--no-tune", "-q", "--target=" + targets, "--lib=f2s_cnames2d", "-o", out.string(), f90});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  std::string exe = (dir.path() / "cnames").string();
+  r = run({"gfortran", "-O2", "-o", exe, f90, source("tests/inputs/e2e/cnames2d_main.f90"),
+           "-I" + out.string(), "-L" + out.string(), "-Wl,-rpath," + out.string(), "-lf2s_cnames2d",
+           "-lpthread"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  for (std::vector<std::string> size :
+       std::vector<std::vector<std::string>>{{}, {"1", "1"}, {"513", "3"}, {"4", "77"}})
+    expect_passes(exe, size, {{"F2S_NUM_THREADS", "3"}});
+}
+
+// Fortran names that are C's (fmod, fmodf, copysign, copysignf, logf: libm
+// functions the generated C calls; asm, typeof: GNU C keywords; unix,
+// linux: macros GCC predefines) as loop variables, arrays read and written,
+// scalar arguments, temporaries and sums: every user name is F_<name> in C.
+TEST(EndToEnd, FortranNamesThatAreCsMatchTheOriginal) {
+  expect_c_names_match("c,pthreads");
+}
+
+// The same through nvcc: the CUDA source compiles, and without a GPU the
+// entry points run on the CPU.
+TEST(EndToEnd, FortranNamesThatAreCsBuildWithNvcc) {
+  if (!find_nvcc())
+    GTEST_SKIP() << "nvcc not found";
+  expect_c_names_match("c,pthreads,cuda");
+}
+
+// Named constants with powers (REAL(8), REAL(4) and INTEGER, negative
+// exponents too), folded as gfortran folds them: bitwise the same results.
+TEST(EndToEnd, PowersInNamedConstantsMatchTheOriginal) {
+  expect_2d_input_matches("power2d");
 }
 
 // F77's PARAMETER without parentheses, typed by the IMPLICIT rules.
