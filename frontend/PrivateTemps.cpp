@@ -199,6 +199,15 @@ struct Jumps {
   bool Pre(const fp::LabelDoStmt &) { return !(any = true); }
 };
 
+/// Whether a construct holds an EXIT or CYCLE.
+struct LeavesLoops {
+  bool any = false;
+  template <typename T> bool Pre(const T &) { return !any; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::ExitStmt &) { return !(any = true); }
+  bool Pre(const fp::CycleStmt &) { return !(any = true); }
+};
+
 /// A read of the temporary that some path reaches: the first in the source
 /// of those found, or none.
 using Witness = std::optional<fp::CharBlock>;
@@ -294,8 +303,11 @@ private:
   /// may leave for any enclosing loop.
   template <typename Node> Witness opaque(const Node &n, Witness out) {
     Witness in = first_of(first_read(n, name_), out);
+    LeavesLoops leaves;
+    fp::Walk(n, leaves);
     for (const Loop &l : loops_)
-      in = first_of(in, first_of(l.exit, l.cycle));
+      if (leaves.any)
+        in = first_of(in, first_of(l.exit, l.cycle));
     return in;
   }
 

@@ -96,6 +96,20 @@ TEST(PrivateTempsLiveness, ALaterLoopThatAssignsBeforeReadingIsAccepted) {
     b(1,1) = t
   end do
   a(1,1) = t)"));
+  // Another region in that loop is no way out of it.
+  std::string two = around("", R"(  do
+    !$f2s stencil
+    do j = 2, n
+      do i = 1, n
+        a(i,j) = b(i,j) * 0.5d0
+      end do
+    end do
+    t = a(2,2)
+    if (t < 1d0) exit
+  end do
+  b(1,1) = t)");
+  test::TempDir dir;
+  EXPECT_EQ(test::lower_text(dir, two).size(), 2u);
 }
 
 TEST(PrivateTempsLiveness, ALaterLoopThatReadsFirstOrMayNotRunIsRefused) {
