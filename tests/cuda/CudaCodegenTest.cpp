@@ -52,6 +52,10 @@ void expect_example_compiles(const test::ScratchDir &dir, const Kernel &k) {
                                  shape(32, 4, 2, 2, 7, 1)};
   if (plane_sums_pay(k))
     shapes.push_back(shape(64, 4, 1, 1, 16, 0, 1));
+  // An ordered loop is never streamed (map_cuda runs it in each thread).
+  if (k.ordered)
+    shapes = {shape(32, 8, 1, 1, 0), shape(32, 4, 2, 2, 0), shape(64, 2, 1, 4, 0),
+              shape(32, 3, 3, 1, 0)};
   std::string c_code;
   for (const Variant &v : shapes) {
     VariantCode code = cuda_variant_code(k, v);
@@ -146,5 +150,7 @@ INSTANTIATE_TEST_SUITE_P(Reductions, CudaCodegen, ::testing::Values("maxnorm2d",
 // dimensions, constant subscripts): read at full index where a grid does not
 // fit staging, register columns or plane sums.
 INSTANTIATE_TEST_SUITE_P(Ranks, CudaCodegen, ::testing::Values("stress2d", "mapfactor3d"));
+// Sweeps with an ordered loop, one running backwards.
+INSTANTIATE_TEST_SUITE_P(Ordered, CudaCodegen, ::testing::Values("tridiag_column"));
 
 } // namespace f2s

@@ -259,7 +259,7 @@ TEST(CudaEmulationBoundingBox, TriangleAndWedgeMatchTheSerialReference) {
     SCOPED_TRACE(name);
     test::ScratchDir dir;
     for (const Kernel &k :
-         test::lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90")) {
+         lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90")) {
       SCOPED_TRACE(k.name);
       expect_every_mapping_verified(dir, k);
     }
@@ -273,7 +273,7 @@ TEST(CudaEmulationOrdered, LineAndColumnRecurrencesMatchTheSerialReference) {
     SCOPED_TRACE(name);
     test::ScratchDir dir;
     for (const Kernel &k :
-         test::lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90")) {
+         lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90")) {
       SCOPED_TRACE(k.name);
       ASSERT_TRUE(k.ordered);
       expect_every_mapping_verified(dir, k);

@@ -194,6 +194,20 @@ TEST(PassesCorrectness, Branches2D) {
   expect_all_verified(ks[0], {{13, 7}, {1, 1}, {37, 11}});
 }
 
+// Bounds of outer loop variables (a triangle, a band cut by MIN, a 3D
+// wedge), run over their bounding box under a guard: every decomposition
+// and point pass keeps exactly the source's points.
+TEST(PassesCorrectness, TriangleBandAndWedge) {
+  for (const Kernel &k : lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/tri2d.f90")) {
+    SCOPED_TRACE(k.name);
+    expect_all_verified(k, {{13, 7}, {1, 1}, {11, 37}});
+  }
+  std::vector<Kernel> ks =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/wedge3d.f90");
+  ASSERT_EQ(ks.size(), 1u);
+  expect_all_verified(ks[0], kSizes3D);
+}
+
 TEST(PassesCorrectness, Jacobi1D) {
   expect_all_verified(test::example_kernel("jacobi1d"), {{13}, {1}, {1001}});
 }
