@@ -262,8 +262,8 @@ static inline int f2s_check_aliasing(const char *kernel, int n, int maxrank, con
         continue;
       if (gpu)
         fprintf(stderr,
-                "f2stencil: kernel '%s' on the GPU: arguments '%s' and '%s' are the same array and "
-                "%s written; the GPU code copies each argument to the device separately, so call "
+                "f2stencil: kernel '%s' on target cuda: arguments '%s' and '%s' are the same "
+                "array and %s written; the GPU code copies each argument to the device separately, so call "
                 "a CPU entry point or the original loops for this call\n",
                 kernel, names[j], names[i], f2s_written_text(written, i, j, names, w, sizeof w));
       else
