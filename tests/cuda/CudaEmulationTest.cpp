@@ -227,5 +227,8 @@ INSTANTIATE_TEST_SUITE_P(KernelClass, CudaEmulation,
 INSTANTIATE_TEST_SUITE_P(Multigrid, CudaEmulation,
                          ::testing::Values("restrict3d", "interp3d", "refine2d"));
 INSTANTIATE_TEST_SUITE_P(Reductions, CudaEmulation, ::testing::Values("maxnorm2d", "himeno_gosa"));
+// Imperfect nests as written, made perfect by canonicalization: a red-black
+// colour offset computed between the loops.
+INSTANTIATE_TEST_SUITE_P(Imperfect, CudaEmulation, ::testing::Values("rb_colour"));
 
 } // namespace f2s

@@ -192,7 +192,10 @@ INSTANTIATE_TEST_SUITE_P(
                       // Multigrid transfers (subscripts 2*i + o, several stores of one
                       // grid) and a nest of stride-2 loops.
                       KernelClassExample{"restrict3d", 3}, KernelClassExample{"interp3d", 3},
-                      KernelClassExample{"refine2d", 2}),
+                      KernelClassExample{"refine2d", 2},
+                      // Imperfect as written: a red-black colour offset computed between the
+                      // loops.
+                      KernelClassExample{"rb_colour", 3}),
     [](const auto &info) { return info.param.name; });
 
 TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {

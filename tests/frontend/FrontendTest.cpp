@@ -836,7 +836,7 @@ TEST(FrontendErrors, NonPerfectNest) {
   real :: a(n, n), t
   !$f2s stencil
   do j = 1, n
-    t = 1.0
+    a(1, j) = t
     do i = 1, n
       a(i, j) = t
     end do
@@ -844,9 +844,9 @@ TEST(FrontendErrors, NonPerfectNest) {
 end subroutine
 )";
   expect_error(src,
-               "The DO loops of a '!$f2s stencil' region must be perfectly nested, with no "
-               "other statement between them",
-               "t = 1.0");
+               "The DO loops of a '!$f2s stencil' region must be perfectly nested; only "
+               "assignments to scalars may come between them, before the inner DO loop",
+               "a(1, j) = t");
 }
 
 TEST(FrontendErrors, StatementAfterInnerLoop) {
@@ -863,8 +863,8 @@ TEST(FrontendErrors, StatementAfterInnerLoop) {
 end subroutine
 )";
   expect_error(src,
-               "The DO loops of a '!$f2s stencil' region must be perfectly nested, with no "
-               "other statement between them",
+               "The DO loops of a '!$f2s stencil' region must be perfectly nested; only "
+               "assignments to scalars may come between them, before the inner DO loop",
                "a(1, j)");
 }
 
