@@ -247,18 +247,29 @@ private:
   /// values, so that the colour test is in the loop variables.
   bool colour_scalars_ = false;
   bool read_between_ = false;
+  /// How many assignments to each scalar the region holds.
+  std::map<std::string, int> assignments_;
+  /// INTEGER scalars assigned once in the region, outside any IF, from an
+  /// affine expression of one loop variable (`ic = 2*j - 1`): a subscript
+  /// after the assignment reads the expression (`r(ic, jc)` is
+  /// `r(2*j - 1, ...)`), so the point still writes and reads known elements.
+  std::map<std::string, Affine> integer_defs_;
+  int in_if_ = 0; ///< IF constructs and statements around the statement being lowered
 };
 
 /// Collects the scalar names on the left of assignments, in every branch.
 struct AssignedScalars {
   std::set<std::string> names;
+  std::map<std::string, int> count;
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
   bool Pre(const fp::AssignmentStmt &a) {
     const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a.t).u);
     const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
-    if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr)
+    if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr) {
       names.insert(text_of(name->source));
+      ++count[text_of(name->source)];
+    }
     return false;
   }
 };
@@ -358,6 +369,7 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   for (const std::string &n : assigned.names)
     if (!is_loop_var(n))
       assigned_.insert(n);
+  assignments_ = assigned.count;
 
   Kernel k;
   k.name = name;
@@ -751,7 +763,9 @@ Stmt RegionLowering::lower_action(const fp::ActionStmt &a, const SourceLoc &loc,
     const fp::IfStmt &stmt = i->value();
     Expr cond = lower_condition(std::get<fp::ScalarLogicalExpr>(stmt.t));
     const auto &action = std::get<fp::UnlabeledStatement<fp::ActionStmt>>(stmt.t);
+    ++in_if_;
     Stmt then_case = lower_action(action.statement, at(action.source), nullptr);
+    --in_if_;
     return IfThenElse::make(cond, then_case, nullptr, loc);
   }
   if (construct)
@@ -765,6 +779,11 @@ Stmt RegionLowering::lower_if_construct(const fp::IfConstruct &c) {
   const auto &if_then = std::get<fp::Statement<fp::IfThenStmt>>(c.t);
   SourceLoc loc = at(if_then.source);
   Expr cond = lower_condition(std::get<fp::ScalarLogicalExpr>(if_then.statement.t));
+  struct InIf {
+    int &depth;
+    explicit InIf(int &d) : depth(++d) {}
+    ~InIf() { --depth; }
+  } in_if(in_if_);
   Stmt then_case = lower_block(std::get<fp::Block>(c.t), loc);
   struct Arm {
     Expr cond;
@@ -916,6 +935,9 @@ Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceL
       Type type = usable_type(*decl, var_loc);
       Expr value = type == Type::Bool ? logical(rhs) : numeric(rhs);
       lower_temp(var, var_loc);
+      if (type == Type::Int32 && in_if_ == 0 && assignments_[var] == 1)
+        if (auto a = affine(rhs))
+          integer_defs_[var] = *a;
       return Assign::make(var, value, loc);
     }
   }
@@ -1338,6 +1360,8 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
           if (!name)
             return std::nullopt;
           std::string n = text_of(name->source);
+          if (auto def = integer_defs_.find(n); def != integer_defs_.end())
+            return def->second;
           if (is_loop_var(n)) {
             auto stride = strides_.find(n);
             if (stride == strides_.end())

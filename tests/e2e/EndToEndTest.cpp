@@ -250,6 +250,12 @@ TEST(EndToEnd, StrideTwoRedBlackMatchesTheOriginal) {
   expect_2d_input_matches("stride2rb");
 }
 
+// Fine indices in INTEGER temporaries (`ic = 2*i - 1`, and `jc` computed
+// between the loops) as subscripts of the stores.
+TEST(EndToEnd, IntegerTemporariesAsSubscriptsMatchTheOriginal) {
+  expect_2d_input_matches("prolong2d");
+}
+
 // A nest whose only results are a sum and a maximum: tuned, verified on the
 // reduced values alone, and called from Fortran.
 TEST(EndToEnd, ReductionsWithoutWrittenGridsMatchTheOriginal) {

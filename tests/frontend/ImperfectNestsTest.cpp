@@ -110,5 +110,62 @@ end subroutine
   EXPECT_EQ(line_col(d.loc), loc_of(src, "t = 0.0"));
 }
 
+/// Bilinear interpolation of a coarse grid into a fine one, with the fine
+/// indices in INTEGER temporaries, one computed between the loops.
+const char *const kInterpolation = R"(subroutine interp(n, c, f)
+  integer :: n, i, j, ic, jc
+  real(8) :: c(0:n+1, 0:n+1), f(0:2*n+1, 0:2*n+1)
+  !$f2s stencil
+  do j = 1, n
+    jc = 2*j - 1
+    do i = 1, n
+      ic = 2*i - 1
+      f(ic, jc) = c(i, j)
+      f(ic + 1, jc) = 0.5d0*(c(i, j) + c(i + 1, j))
+      f(ic, jc + 1) = 0.5d0*(c(i, j) + c(i, j + 1))
+    end do
+  end do
+end subroutine
+)";
+
+TEST(ImperfectNests, IntegerTemporariesInSubscriptsReadAsTheirValues) {
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, kInterpolation);
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(print_stmt(ks[0].body), "for j = 1, n {\n"
+                                    "  for i = 1, n {\n"
+                                    "    jc = 2*j - 1\n"
+                                    "    ic = 2*i - 1\n"
+                                    "    f(2*i - 1, 2*j - 1) = c(i, j)\n"
+                                    "    f(2*i, 2*j - 1) = 0.5d0*(c(i, j) + c(i + 1, j))\n"
+                                    "    f(2*i - 1, 2*j) = 0.5d0*(c(i, j) + c(i, j + 1))\n"
+                                    "  }\n"
+                                    "}\n");
+  EXPECT_FALSE(find_dependence(ks[0]));
+}
+
+TEST(ImperfectNests, AnIntegerTemporaryAssignedTwiceOrUnderAnIfIsNotASubscript) {
+  for (const char *assign : {"ic = 2*i - 1\n      if (i > 1) ic = 2*i",
+                             "if (i > 0) then\n        ic = 2*i - 1\n      end if"}) {
+    SCOPED_TRACE(assign);
+    std::string src = std::string(R"(subroutine s(n, c, f)
+  integer :: n, i, j, ic
+  real(8) :: c(n, n), f(2*n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      )") + assign + R"(
+      f(ic, j) = c(i, j)
+    end do
+  end do
+end subroutine
+)";
+    TempDir dir;
+    Diagnostic d = error_of(dir, src);
+    EXPECT_EQ(d.message, "Subscript 'ic' of 'f' is not an integer multiple of a loop variable "
+                         "plus a constant");
+  }
+}
+
 } // namespace
 } // namespace f2s::test
