@@ -3,6 +3,7 @@
 // pre-semantic, so every name is resolved here against the declarations that
 // Frontend.cpp collected.
 #include "ast/Reductions.h"
+#include "canonicalize/Canonicalize.h"
 #include "frontend/ParseTree.h"
 
 #include "ast/IRVisitor.h"
@@ -16,6 +17,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <set>
 #include <tuple>
 
@@ -358,8 +360,14 @@ private:
   const fp::LoopControl::Bounds &loop_bounds(const fp::DoConstruct &d) const;
   const fp::DoConstruct *only_do(const fp::Block &b) const;
   Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
-  /// The start of the red-black form, or null when `lower` is not `lo + MOD(e, 2)`.
-  Expr lower_colour_start(const fp::Expr &lower, const std::string &loop_var);
+  /// The start of the red-black form and the loop's first index: `lo +
+  /// MOD(e, 2)` starts at lo; none when `lower` is not of that form.
+  struct ColourStart {
+    Expr start, lo;
+  };
+  std::optional<ColourStart> lower_colour_start(const fp::Expr &lower, const std::string &loop_var);
+  std::optional<ColourStart> lower_colour_scalar(const fp::Expr &lower,
+                                                 const std::string &loop_var);
   Expr lower_bound(const fp::Expr &e, const std::string &loop_var);
 
   // Statements ---------------------------------------------------------------
@@ -429,18 +437,37 @@ private:
   /// The problems of the statements lowered so far: each statement is
   /// lowered on its own, so that one run reports all of a region's.
   Problems problems_;
+  /// Scalars assigned between the loops (before an inner DO), with the value
+  /// last assigned: canonicalize/SinkScalars moves them into the point, and a
+  /// red-black start may read them (`do i = 2 + joff, n, 2`).
+  std::map<std::string, Expr> between_;
+  /// Set while lowering a red-black start: names in between_ read as their
+  /// values, so that the colour test is in the loop variables.
+  bool colour_scalars_ = false;
+  bool read_between_ = false;
+  /// How many assignments to each scalar the region holds.
+  std::map<std::string, int> assignments_;
+  /// INTEGER scalars assigned once in the region, outside any IF, from an
+  /// affine expression of one loop variable (`ic = 2*j - 1`): a subscript
+  /// after the assignment reads the expression (`r(ic, jc)` is
+  /// `r(2*j - 1, ...)`), so the point still writes and reads known elements.
+  std::map<std::string, Affine> integer_defs_;
+  int in_if_ = 0; ///< IF constructs and statements around the statement being lowered
 };
 
 /// Collects the scalar names on the left of assignments, in every branch.
 struct AssignedScalars {
   std::set<std::string> names;
+  std::map<std::string, int> count;
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
   bool Pre(const fp::AssignmentStmt &a) {
     const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a.t).u);
     const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
-    if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr)
+    if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr) {
       names.insert(text_of(name->source));
+      ++count[text_of(name->source)];
+    }
     return false;
   }
 };
@@ -505,8 +532,24 @@ bool is_continue(const fp::ExecutionPartConstruct &c) {
   return action && std::holds_alternative<fp::ContinueStmt>(action->statement.u);
 }
 
-/// The DO construct that is the whole of `b` (CONTINUE aside), if any; a DO
-/// construct next to other statements makes the nest imperfect.
+/// Whether `c` assigns a scalar: `joff = mod(j + k, 2)` may come between the
+/// loops (canonicalize/SinkScalars moves it into the point).
+bool is_scalar_assignment(const fp::ExecutionPartConstruct &c) {
+  const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+  const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
+  const auto *a =
+      action ? std::get_if<fc::Indirection<fp::AssignmentStmt>>(&action->statement.u) : nullptr;
+  if (!a)
+    return false;
+  const auto *d =
+      std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a->value().t).u);
+  const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+  return ref && std::holds_alternative<fp::Name>(ref->u);
+}
+
+/// The DO construct that is the whole of `b` (CONTINUE and scalar assignments
+/// before it aside), if any; a DO construct next to other statements makes
+/// the nest imperfect.
 const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
   const fp::DoConstruct *found = nullptr;
   for (const fp::ExecutionPartConstruct &c : b) {
@@ -517,14 +560,17 @@ const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
   }
   if (!found)
     return nullptr;
+  bool before = true;
   for (const fp::ExecutionPartConstruct &c : b) {
     const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
     const auto *d = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
-    if ((!d || &d->value() != found) && !is_continue(c))
+    if (d && &d->value() == found)
+      before = false;
+    else if (!is_continue(c) && !(before && is_scalar_assignment(c)))
       fail(at_node(c),
            std::string("The DO loops of a ") + kRegion +
-               " must be perfectly nested, with no other statement between them; "
-               "annotate the inner nest at line " +
+               " must be perfectly nested; only assignments to scalars may come between them, "
+               "before the inner DO loop; annotate the inner nest at line " +
                std::to_string(
                    at(std::get<fp::Statement<fp::NonLabelDoStmt>>(found->t).source).line) +
                " instead");
@@ -562,10 +608,11 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
                      "Loop variable '" + var + "' must be an INTEGER scalar; declare it INTEGER"});
   }
   AssignedScalars assigned;
-  fp::Walk(std::get<fp::Block>(nest.back()->t), assigned);
+  fp::Walk(std::get<fp::Block>(nest.front()->t), assigned);
   for (const std::string &n : assigned.names)
     if (!is_loop_var(n))
       assigned_.insert(n);
+  assignments_ = assigned.count;
 
   Kernel k;
   k.name = name;
@@ -573,7 +620,7 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
                                     [](const Scope &s) { return s.is_procedure; });
   k.procedure = proc.name;
   k.loc = directive_.loc;
-  k.body = lower_nest(nest, 0);
+  k.body = canonicalize(lower_nest(nest, 0));
   for (const std::string &v : loop_vars_)
     if (auto st = strides_.find(v); st != strides_.end())
       k.strides.push_back(SourceStride{v, st->second.step, st->second.lo});
@@ -693,14 +740,17 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
     // is the colour test `mod(i - (lo + mod(e, 2)), 2) == 0` on every i from
     // lo to hi: the same points whenever MOD(e, 2) is not negative (for a
     // negative odd e, Fortran's loop would also visit lo - 1).
-    if (step == 2)
-      if (Expr start = lower_colour_start(bounds.lower.thing.value(), var)) {
+    if (step == 2) {
+      auto colour = lower_colour_start(bounds.lower.thing.value(), var);
+      if (!colour)
+        colour = lower_colour_scalar(bounds.lower.thing.value(), var);
+      if (colour) {
         if (!innermost)
           fail(at(step_expr.source), "The red-black form 'DO " + var +
                                          " = lo + MOD(e, 2), hi, 2' is allowed only on the "
                                          "innermost loop of a " +
                                          kRegion);
-        Expr lo = as<Binary>(start)->a;
+        Expr start = colour->start, lo = colour->lo;
         Expr hi = lower_bound(bounds.upper.thing.value(), var);
         Expr i = Var::make(var, Type::Int32, loc);
         Expr even = Binary::make(
@@ -712,6 +762,7 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
             IfThenElse::make(even, lower_block(std::get<fp::Block>(d.t), loc), nullptr, loc);
         return For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc);
       }
+    }
   }
   Expr lo = lower_bound(bounds.lower.thing.value(), var);
   Expr hi = lower_bound(bounds.upper.thing.value(), var);
@@ -742,7 +793,25 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
   }
   Stmt body;
   if (!innermost) {
+    // Scalar assignments before the inner loop stay there, as written.
+    std::vector<Stmt> stmts;
+    const fp::DoConstruct *inner = nest[level + 1];
+    for (const fp::ExecutionPartConstruct &c : std::get<fp::Block>(d.t)) {
+      const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+      const auto *dc = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
+      if (dc && &dc->value() == inner)
+        break;
+      if (is_continue(c))
+        continue;
+      Stmt s = lower_statement(c);
+      between_[as<Assign>(s)->var] = as<Assign>(s)->value;
+      stmts.push_back(s);
+    }
     body = lower_nest(nest, level + 1);
+    if (!stmts.empty()) {
+      stmts.push_back(body);
+      body = Block::make(std::move(stmts), loc);
+    }
   } else {
     body = lower_block(std::get<fp::Block>(d.t), loc);
   }
@@ -753,10 +822,11 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
 /// `lo + mod(e, 2)` (or `mod(e, 2) + lo`) as the start of a stride-2 loop,
 /// with lo free of the loops and e an INTEGER expression of the outer loop
 /// variables and the region's scalars.
-Expr RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string &loop_var) {
+std::optional<RegionLowering::ColourStart>
+RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string &loop_var) {
   const auto *add = std::get_if<fp::Expr::Add>(&lower.u);
   if (!add)
-    return nullptr;
+    return std::nullopt;
   auto as_mod = [&](const fp::Expr &x) -> const fp::Expr * {
     const auto *f = std::get_if<fc::Indirection<fp::FunctionReference>>(&x.u);
     if (!f)
@@ -783,7 +853,7 @@ Expr RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string
     base = &right;
   }
   if (!e)
-    return nullptr;
+    return std::nullopt;
   Expr lo = lower_bound(*base, loop_var);
   Expr parity = lower_expr(*e);
   struct Check : IRVisitor {
@@ -803,9 +873,122 @@ Expr RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string
                             "loop variables and scalar arguments to choose the colour of the DO "
                             "loop over '" +
                             loop_var + "'");
-  return Binary::make(BinaryOp::Add, lo,
-                      Call::make(Intrinsic::Mod, {parity, IntImm::make(2, lo->loc)}, lo->loc),
-                      lo->loc);
+  return ColourStart{
+      Binary::make(BinaryOp::Add, lo,
+                   Call::make(Intrinsic::Mod, {parity, IntImm::make(2, lo->loc)}, lo->loc),
+                   lo->loc),
+      lo};
+}
+
+/// A start `base + MOD(e, 2)` or `base - MOD(e, 2)` in IR, with base and e
+/// apart; sign is +1 or -1 and base null for none.
+struct ModSplit {
+  Expr base;
+  int sign = 1;
+  const Call *mod = nullptr;
+};
+
+bool is_mod2(const Expr &e) {
+  const auto *c = as<Call>(e);
+  const auto *two = c && c->fn == Intrinsic::Mod ? as<IntImm>(c->args[1]) : nullptr;
+  return two && two->value == 2;
+}
+
+bool has_mod2(const Expr &e) {
+  struct Find : IRVisitor {
+    bool found = false;
+    void visit_call(const Call *c) override {
+      found = found || (c->fn == Intrinsic::Mod && c->args.size() == 2 && as<IntImm>(c->args[1]) &&
+                        as<IntImm>(c->args[1])->value == 2);
+      IRVisitor::visit_call(c);
+    }
+  } find;
+  find.visit(e);
+  return find.found;
+}
+
+std::optional<ModSplit> split_mod2(const Expr &e) {
+  if (is_mod2(e))
+    return ModSplit{nullptr, 1, as<Call>(e)};
+  if (const auto *u = as<Unary>(e); u && u->op == UnaryOp::Neg) {
+    auto s = split_mod2(u->a);
+    if (s) {
+      s->base = s->base ? Unary::make(UnaryOp::Neg, s->base, e->loc) : nullptr;
+      s->sign = -s->sign;
+    }
+    return s;
+  }
+  const auto *b = as<Binary>(e);
+  if (!b || (b->op != BinaryOp::Add && b->op != BinaryOp::Sub))
+    return std::nullopt;
+  if (!has_mod2(b->b)) {
+    auto s = split_mod2(b->a);
+    if (s)
+      s->base = s->base                  ? Binary::make(b->op, s->base, b->b, e->loc)
+                : b->op == BinaryOp::Add ? b->b
+                                         : Unary::make(UnaryOp::Neg, b->b, e->loc);
+    return s;
+  }
+  if (has_mod2(b->a))
+    return std::nullopt;
+  auto s = split_mod2(b->b);
+  if (s) {
+    s->base = s->base ? Binary::make(b->op, b->a, s->base, e->loc) : b->a;
+    if (b->op == BinaryOp::Sub)
+      s->sign = -s->sign;
+  }
+  return s;
+}
+
+/// A red-black start that reads scalars assigned between the loops: `do i =
+/// 2 + joff, n - 1, 2` after `joff = mod(j + k, 2)`, and for the other colour
+/// `3 - joff` or `2 + (1 - joff)`. With each such scalar read as its value,
+/// the start is base + MOD(e, 2), which starts the loop at base, or
+/// base - MOD(e, 2), which starts it at base - 1; the colour test then reads
+/// the loop variables, as ast/Dependence needs to prove the sweep safe.
+std::optional<RegionLowering::ColourStart>
+RegionLowering::lower_colour_scalar(const fp::Expr &lower, const std::string &loop_var) {
+  colour_scalars_ = true;
+  read_between_ = false;
+  Expr start;
+  try {
+    start = lower_bound(lower, loop_var);
+  } catch (...) {
+    colour_scalars_ = false;
+    throw;
+  }
+  colour_scalars_ = false;
+  if (!read_between_ || !has_mod2(start))
+    return std::nullopt;
+  auto split = split_mod2(start);
+  // base may read neither loop variables nor what the region assigns; e no
+  // inner loop variable.
+  auto free_of = [&](const Expr &x, bool outer_loops) {
+    struct Check : IRVisitor {
+      std::function<bool(const std::string &)> bad;
+      bool ok = true;
+      void visit_grid_ref(const GridRef *) override { ok = false; }
+      void visit_var(const Var *v) override { ok = ok && !bad(v->name); }
+    } check;
+    check.bad = [&](const std::string &n) {
+      return n == loop_var || assigned_.count(n) > 0 || (!outer_loops && is_loop_var(n));
+    };
+    if (x)
+      check.visit(x);
+    return check.ok;
+  };
+  if (!split || !free_of(split->base, false) || !free_of(split->mod->args[0], true) ||
+      split->mod->args[0]->type != Type::Int32)
+    fail(at(lower.source), "The start '" + text_of(lower.source) + "' of the DO loop over '" +
+                               loop_var +
+                               "' must be lo + MOD(e, 2) or lo - MOD(e, 2) to choose a colour, "
+                               "with lo free of the loops and e an INTEGER expression of the outer "
+                               "loop variables and scalar arguments");
+  Expr base = split->base ? split->base : IntImm::make(0, start->loc);
+  Expr lo = split->sign > 0
+                ? base
+                : Binary::make(BinaryOp::Sub, base, IntImm::make(1, start->loc), start->loc);
+  return ColourStart{start, fold_constants(lo)};
 }
 
 // ---------------------------------------------------------------- statements
@@ -850,7 +1033,9 @@ Stmt RegionLowering::lower_action(const fp::ActionStmt &a, const SourceLoc &loc,
     const fp::IfStmt &stmt = i->value();
     Expr cond = lower_condition(std::get<fp::ScalarLogicalExpr>(stmt.t));
     const auto &action = std::get<fp::UnlabeledStatement<fp::ActionStmt>>(stmt.t);
+    ++in_if_;
     Stmt then_case = lower_action(action.statement, at(action.source), nullptr);
+    --in_if_;
     return IfThenElse::make(cond, then_case, nullptr, loc);
   }
   if (construct)
@@ -864,6 +1049,11 @@ Stmt RegionLowering::lower_if_construct(const fp::IfConstruct &c) {
   const auto &if_then = std::get<fp::Statement<fp::IfThenStmt>>(c.t);
   SourceLoc loc = at(if_then.source);
   Expr cond = lower_condition(std::get<fp::ScalarLogicalExpr>(if_then.statement.t));
+  struct InIf {
+    int &depth;
+    explicit InIf(int &d) : depth(++d) {}
+    ~InIf() { --depth; }
+  } in_if(in_if_);
   Stmt then_case = lower_block(std::get<fp::Block>(c.t), loc);
   struct Arm {
     Expr cond;
@@ -1026,6 +1216,9 @@ Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceL
       Type type = usable_type(*decl, var_loc);
       Expr value = type == Type::Bool ? logical(rhs) : numeric(rhs);
       lower_temp(var, var_loc);
+      if (type == Type::Int32 && in_if_ == 0 && assignments_[var] == 1)
+        if (auto a = affine(rhs))
+          integer_defs_[var] = *a;
       return Assign::make(var, value, loc);
     }
   }
@@ -1270,6 +1463,10 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
     return Binary::make(lo > 0 ? BinaryOp::Add : BinaryOp::Sub, scaled,
                         IntImm::make(lo > 0 ? lo : -lo, loc), loc);
   }
+  if (auto b = between_.find(name); colour_scalars_ && b != between_.end()) {
+    read_between_ = true;
+    return b->second;
+  }
   if (assigned_.count(name)) {
     if (bound_of_ || in_dims_)
       fail(loc, "'" + name + "' is assigned inside the " + kRegion +
@@ -1453,6 +1650,8 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
           if (!name)
             return std::nullopt;
           std::string n = text_of(name->source);
+          if (auto def = integer_defs_.find(n); def != integer_defs_.end())
+            return def->second;
           if (is_loop_var(n)) {
             auto stride = strides_.find(n);
             if (stride == strides_.end())

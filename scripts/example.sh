@@ -9,7 +9,8 @@
 # wider kernel class: 1D and 2D nests, several regions, branches, red-black),
 # laplacian_f77 jacobi3d_f77 heat3d_modern (legacy and modern source forms)
 # himeno_gosa maxnorm2d (reductions: a residual sum and a max norm) and
-# restrict3d interp3d refine2d (multigrid transfers and stride-2 loops).
+# restrict3d interp3d refine2d (multigrid transfers and stride-2 loops), and
+# rb_colour (a red-black smoother whose colour offset is computed between the loops).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:-laplacian}

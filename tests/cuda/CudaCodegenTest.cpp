@@ -152,5 +152,17 @@ INSTANTIATE_TEST_SUITE_P(Reductions, CudaCodegen, ::testing::Values("maxnorm2d",
 INSTANTIATE_TEST_SUITE_P(Ranks, CudaCodegen, ::testing::Values("stress2d", "mapfactor3d"));
 // Sweeps with an ordered loop, one running backwards.
 INSTANTIATE_TEST_SUITE_P(Ordered, CudaCodegen, ::testing::Values("tridiag_column"));
+// Imperfect as written: a red-black colour offset computed between the loops.
+INSTANTIATE_TEST_SUITE_P(Imperfect, CudaCodegen, ::testing::Values("rb_colour"));
+
+// INTEGER temporaries as subscripts, one computed between the loops.
+TEST(CudaCodegenImperfect, IntegerTemporariesAsSubscriptsCompileWithNvcc) {
+  if (!find_nvcc())
+    GTEST_SKIP() << "nvcc not found";
+  std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/prolong2d.f90");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  test::ScratchDir dir;
+  expect_example_compiles(dir, test::lower_text(dir, text));
+}
 
 } // namespace f2s

@@ -279,6 +279,16 @@ TEST(CudaEmulationOrdered, LineAndColumnRecurrencesMatchTheSerialReference) {
       expect_every_mapping_verified(dir, k);
     }
   }
+// Imperfect nests as written, made perfect by canonicalization: a red-black
+// colour offset computed between the loops.
+INSTANTIATE_TEST_SUITE_P(Imperfect, CudaEmulation, ::testing::Values("rb_colour"));
+
+// INTEGER temporaries as subscripts, one computed between the loops.
+TEST(CudaEmulationImperfect, IntegerTemporariesAsSubscriptsMatchTheSerialReference) {
+  std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/prolong2d.f90");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  test::ScratchDir dir;
+  expect_every_mapping_verified(dir, test::lower_text(dir, text));
 }
 
 } // namespace f2s

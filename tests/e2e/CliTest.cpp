@@ -120,7 +120,7 @@ TEST(Cli, RefusesANonPerfectNest) {
                     "  real(8) :: a(n, n), b(n, n), t\n"
                     "  !$f2s stencil\n"
                     "  do j = 1, n\n"
-                    "    t = 1d0\n"
+                    "    a(1, j) = 1d0\n"
                     "    do i = 1, n\n"
                     "      b(i, j) = t*a(i, j)\n"
                     "    end do\n"

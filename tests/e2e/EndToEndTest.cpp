@@ -201,7 +201,10 @@ INSTANTIATE_TEST_SUITE_P(
                       KernelClassExample{"stress2d", 2}, KernelClassExample{"mapfactor3d", 3},
                       // A tridiagonal solve per column: two sweeps ordered along k, the
                       // second running from the bottom up (DO k = nz - 1, 1, -1).
-                      KernelClassExample{"tridiag_column", 3}),
+                      KernelClassExample{"tridiag_column", 3},
+                      // Imperfect as written: a red-black colour offset computed between the
+                      // loops.
+                      KernelClassExample{"rb_colour", 3}),
     [](const auto &info) { return info.param.name; });
 
 TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {
@@ -318,6 +321,12 @@ TEST(EndToEnd, BranchesAndIntrinsicsMatchTheOriginal) {
 // The stride-2 inner loop of red-black Gauss-Seidel, in place.
 TEST(EndToEnd, StrideTwoRedBlackMatchesTheOriginal) {
   expect_2d_input_matches("stride2rb");
+}
+
+// Fine indices in INTEGER temporaries (`ic = 2*i - 1`, and `jc` computed
+// between the loops) as subscripts of the stores.
+TEST(EndToEnd, IntegerTemporariesAsSubscriptsMatchTheOriginal) {
+  expect_2d_input_matches("prolong2d");
 }
 
 // A nest whose only results are a sum and a maximum: tuned, verified on the

@@ -326,8 +326,8 @@ C$F2S STENCIL
    20 CONTINUE
       END
 )"),
-            "5:7: The DO loops of a '!$f2s stencil' region must be perfectly nested, with no other "
-            "statement between them; annotate the inner nest at line 6 instead");
+            "5:7: The DO loops of a '!$f2s stencil' region must be perfectly nested; only "
+            "assignments to scalars may come between them, before the inner DO loop; annotate the inner nest at line 6 instead");
 }
 
 } // namespace

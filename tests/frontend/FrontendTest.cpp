@@ -840,7 +840,7 @@ TEST(FrontendErrors, NonPerfectNest) {
   real :: a(n, n), t
   !$f2s stencil
   do j = 1, n
-    t = 1.0
+    a(1, j) = t
     do i = 1, n
       a(i, j) = t
     end do
@@ -848,9 +848,9 @@ TEST(FrontendErrors, NonPerfectNest) {
 end subroutine
 )";
   expect_error(src,
-               "The DO loops of a '!$f2s stencil' region must be perfectly nested, with no "
-               "other statement between them; annotate the inner nest at line 7 instead",
-               "t = 1.0");
+               "The DO loops of a '!$f2s stencil' region must be perfectly nested; only "
+               "assignments to scalars may come between them, before the inner DO loop; annotate the inner nest at line 7 instead",
+               "a(1, j) = t");
 }
 
 TEST(FrontendErrors, StatementAfterInnerLoop) {
@@ -867,8 +867,8 @@ TEST(FrontendErrors, StatementAfterInnerLoop) {
 end subroutine
 )";
   expect_error(src,
-               "The DO loops of a '!$f2s stencil' region must be perfectly nested, with no "
-               "other statement between them; annotate the inner nest at line 6 instead",
+               "The DO loops of a '!$f2s stencil' region must be perfectly nested; only "
+               "assignments to scalars may come between them, before the inner DO loop; annotate the inner nest at line 6 instead",
                "a(1, j)");
 }
 

@@ -1,0 +1,25 @@
+// Scalars assigned between the loops of a nest, moved into the point.
+//
+// Legacy sweeps compute per-row values between the loops: the colour offset
+// of a red-black sweep (`joff = mod(j + k, 2)` between the `j` and `i`
+// loops) or a constant (`dt2 = 1` between `k` and `j`). The front end lowers
+// them where they are, as Assigns before the inner loop in an outer loop's
+// body; the rest of the pipeline wants a perfect nest whose innermost body
+// is the point.
+#pragma once
+
+#include "ast/IR.h"
+
+namespace f2s {
+
+/// Moves every Assign that precedes the inner loop in an outer loop's body to
+/// the start of the innermost body, in source order. The value is the same
+/// at every point as long as it reads only outer loop variables and scalars
+/// that the nest does not change, and the scalar is assigned nowhere else in
+/// the nest: those conditions are checked, and a UserError at the assignment
+/// says which one fails. A statement after the inner loop, or anything but a
+/// scalar assignment before it, is refused too. A nest that is already
+/// perfect comes back as it was.
+Stmt sink_scalars(const Stmt &nest);
+
+} // namespace f2s

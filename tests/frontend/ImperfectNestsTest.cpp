@@ -1,0 +1,171 @@
+// Nests that are imperfect as written and perfect in substance: scalars
+// assigned between the loops (canonicalize/SinkScalars) and the red-black
+// start that reads one (`do i = 2 + joff, n - 1, 2`).
+#include "ast/IRPrinter.h"
+
+#include "frontend/FrontendTestUtil.h"
+
+namespace f2s::test {
+namespace {
+
+/// A red-black sweep in place over 2..n-1, with `joff = mod(j + k, 2)`
+/// between the `j` and `i` loops and the inner loop starting at `start`.
+std::string rb_sweep(const std::string &start, const std::string &after = "") {
+  return R"(subroutine rb(n, w, f, u)
+  integer :: n, i, j, k, joff
+  real(8) :: w, f(n, n, n), u(n, n, n), wd
+  !$f2s stencil
+  do k = 2, n - 1
+    wd = w/6.0d0
+    do j = 2, n - 1
+      joff = mod(j + k, 2)
+      do i = )" +
+         start + R"(, n - 1, 2
+        u(i,j,k) = wd*(u(i-1,j,k) + u(i+1,j,k) + u(i,j-1,k) + u(i,j+1,k) + u(i,j,k-1) &
+                 + u(i,j,k+1) - f(i,j,k))
+      end do
+    end do
+  end do
+)" + after +
+         "end subroutine\n";
+}
+
+/// The kernel's loops and the statements of its point, without the point's
+/// update (the same in every test here).
+std::string nest_of(const Kernel &k) {
+  std::string s = print_stmt(k.body);
+  return s.substr(0, s.find("        u(i, j, k) = "));
+}
+
+TEST(ImperfectNests, RedBlackStartFromAScalarBetweenTheLoops) {
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, rb_sweep("2 + joff"));
+  ASSERT_EQ(ks.size(), 1u);
+  // The scalars move into the point; the colour test reads the loops.
+  EXPECT_EQ(nest_of(ks[0]), "for k = 2, n - 1 {\n"
+                            "  for j = 2, n - 1 {\n"
+                            "    for i = 2, n - 1 {\n"
+                            "      wd = w/6.0d0\n"
+                            "      joff = mod(j + k, 2)\n"
+                            "      if mod(i - (2 + mod(j + k, 2)), 2) == 0 {\n");
+  // In place, and proved safe by the colour test.
+  EXPECT_FALSE(find_dependence(ks[0]));
+  ASSERT_EQ(ks[0].temps.size(), 2u);
+}
+
+TEST(ImperfectNests, TheOtherColourStartsOneEarlier) {
+  for (const char *start : {"3 - joff", "2 + (1 - joff)"}) {
+    SCOPED_TRACE(start);
+    TempDir dir;
+    std::vector<Kernel> ks = lower_text(dir, rb_sweep(start));
+    ASSERT_EQ(ks.size(), 1u);
+    std::string nest = nest_of(ks[0]);
+    EXPECT_NE(nest.find("    for i = 2, n - 1 {\n"), std::string::npos) << nest;
+    EXPECT_NE(nest.find("mod(i - (" + std::string(start[0] == '3' ? "3 - " : "2 + (1 - ") +
+                        "mod(j + k, 2)"),
+              std::string::npos)
+        << nest;
+    EXPECT_FALSE(find_dependence(ks[0]));
+  }
+}
+
+TEST(ImperfectNests, AStartThatIsNotAColourIsRefusedWithTheForm) {
+  std::string src = rb_sweep("2 + 2*joff");
+  TempDir dir;
+  Diagnostic d = error_of(dir, src);
+  EXPECT_EQ(d.message, "The start '2 + 2*joff' of the DO loop over 'i' must be lo + MOD(e, 2) or "
+                       "lo - MOD(e, 2) to choose a colour, with lo free of the loops and e an "
+                       "INTEGER expression of the outer loop variables and scalar arguments");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "2 + 2*joff"));
+}
+
+TEST(ImperfectNests, AScalarBetweenTheLoopsReadAfterTheRegionIsRefused) {
+  std::string src = rb_sweep("2 + joff", "  u(1,1,1) = joff\n");
+  Diagnostic d = refusal(src);
+  EXPECT_NE(d.message.find("'joff' is assigned in the '!$f2s stencil' region and read after it"),
+            std::string::npos)
+      << d.str();
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "joff = mod"));
+}
+
+TEST(ImperfectNests, AScalarReassignedInThePointIsRefused) {
+  std::string src = R"(subroutine s(n, a, b)
+  integer :: n, i, j
+  real :: a(n, n), b(n, n), t
+  !$f2s stencil
+  do j = 1, n
+    t = 0.0
+    do i = 1, n
+      t = t + a(i, j)
+      b(i, j) = t
+    end do
+  end do
+end subroutine
+)";
+  TempDir dir;
+  Diagnostic d = error_of(dir, src);
+  EXPECT_EQ(d.message, "'t' is assigned between the DO loops of the '!$f2s stencil' region and "
+                       "again inside the innermost loop (line 8); assign it in one place, inside "
+                       "the innermost loop");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "t = 0.0"));
+}
+
+/// Bilinear interpolation of a coarse grid into a fine one, with the fine
+/// indices in INTEGER temporaries, one computed between the loops.
+const char *const kInterpolation = R"(subroutine interp(n, c, f)
+  integer :: n, i, j, ic, jc
+  real(8) :: c(0:n+1, 0:n+1), f(0:2*n+1, 0:2*n+1)
+  !$f2s stencil
+  do j = 1, n
+    jc = 2*j - 1
+    do i = 1, n
+      ic = 2*i - 1
+      f(ic, jc) = c(i, j)
+      f(ic + 1, jc) = 0.5d0*(c(i, j) + c(i + 1, j))
+      f(ic, jc + 1) = 0.5d0*(c(i, j) + c(i, j + 1))
+    end do
+  end do
+end subroutine
+)";
+
+TEST(ImperfectNests, IntegerTemporariesInSubscriptsReadAsTheirValues) {
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, kInterpolation);
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(print_stmt(ks[0].body), "for j = 1, n {\n"
+                                    "  for i = 1, n {\n"
+                                    "    jc = 2*j - 1\n"
+                                    "    ic = 2*i - 1\n"
+                                    "    f(2*i - 1, 2*j - 1) = c(i, j)\n"
+                                    "    f(2*i, 2*j - 1) = 0.5d0*(c(i, j) + c(i + 1, j))\n"
+                                    "    f(2*i - 1, 2*j) = 0.5d0*(c(i, j) + c(i, j + 1))\n"
+                                    "  }\n"
+                                    "}\n");
+  EXPECT_FALSE(find_dependence(ks[0]));
+}
+
+TEST(ImperfectNests, AnIntegerTemporaryAssignedTwiceOrUnderAnIfIsNotASubscript) {
+  for (const char *assign : {"ic = 2*i - 1\n      if (i > 1) ic = 2*i",
+                             "if (i > 0) then\n        ic = 2*i - 1\n      end if"}) {
+    SCOPED_TRACE(assign);
+    std::string src = std::string(R"(subroutine s(n, c, f)
+  integer :: n, i, j, ic
+  real(8) :: c(n, n), f(2*n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      )") + assign + R"(
+      f(ic, j) = c(i, j)
+    end do
+  end do
+end subroutine
+)";
+    TempDir dir;
+    Diagnostic d = error_of(dir, src);
+    EXPECT_EQ(d.message, "Subscript 'ic' of 'f' is not an integer multiple of a loop variable "
+                         "plus a constant");
+  }
+}
+
+} // namespace
+} // namespace f2s::test
