@@ -11,8 +11,10 @@ rm -rf $D && mkdir -p $D/lib $D/bin $D/fortlibs
 cp $B/driver/f2stencil $D/ && strip $D/f2stencil
 # Every example; examples.txt lists each with its nest's rank (the number of
 # sizes its checking program takes), for run_device.sh's pass/fail table.
+# EXAMPLES="a b" limits this to the examples named.
 for dir in examples/*/; do
   e=$(basename $dir)
+  if [ -n "${EXAMPLES:-}" ] && [[ " $EXAMPLES " != *" $e "* ]]; then continue; fi
   src=examples/$e/$e.f90
   [ -f $src ] || src=examples/$e/$e.f
   $D/f2stencil -q --target=pthreads,cuda --no-tune -o $D/lib/$e $src

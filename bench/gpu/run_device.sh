@@ -60,11 +60,11 @@ start=$SECONDS
 } 2>&1 | tee $R/checks.log
 save
 # The kernels' sources per precision (single: REAL(8) declarations made REAL(4)).
+# Every example with a free-form source (examples.txt, from prepare.sh).
+srcs=$(while read -r e rank; do [ -f examples/$e/$e.f90 ] && echo $e; done < $D/examples.txt)
 for P in double single; do
   mkdir -p $R/src/$P
-  for e in laplacian divergence gradient star7 star13 himeno19 box27 \
-           jacobi1d jacobi2d poisson2d fdtd2d upwind2d gsrb3d himeno_gosa maxnorm2d \
-           restrict3d interp3d refine2d; do
+  for e in $srcs; do
     if [ "$P" = single ]; then
       sed 's/real(8)/real(4)/g' examples/$e/$e.f90 > $R/src/$P/$e.f90
     else
@@ -74,11 +74,12 @@ for P in double single; do
 done
 if [ "${ODD:-1}" = 1 ]; then
   echo "== every candidate verified at 259x131x97 (3D), 259x131 (2D), 100003 (1D)" | tee -a $R/checks.log
-  for spec in star7:259,131,97 laplacian:259,131,97 box27:259,131,97 star13:259,131,97 \
-              divergence:259,131,97 gradient:259,131,97 himeno19:259,131,97 \
-              gsrb3d:259,131,97 jacobi1d:100003 jacobi2d:259,131 poisson2d:259,131 \
-              fdtd2d:259,131 upwind2d:259,131 himeno_gosa:259,131,97 maxnorm2d:259,131 \
-              restrict3d:259,131,97 interp3d:259,131,97 refine2d:259,131; do
+  # The odd size of each example's rank.
+  specs=$(while read -r e rank; do
+    [ -f $R/src/double/$e.f90 ] || continue
+    case $rank in 1) echo $e:100003;; 2) echo $e:259,131;; *) echo $e:259,131,97;; esac
+  done < $D/examples.txt)
+  for spec in $specs; do
     e=${spec%%:*}; size=${spec#*:}
     if [ -n "${ODD_ONLY:-}" ] && [[ " $ODD_ONLY " != *" $e "* ]]; then continue; fi
     timeout 120 $D/f2stencil -q --target=cuda --tune-size $size --reps 1 -j 16 \
