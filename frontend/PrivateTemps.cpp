@@ -501,7 +501,7 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
       if (!jumps.any && !saved) {
         std::set<const fp::DoConstruct *> private_in;
         for (const LoweredRegion &other : regions)
-          if (other.loop != regions[r].loop && is_temp(*other.kernel, t.name))
+          if (other.loop != regions[r].loop && other.kernel && is_temp(*other.kernel, t.name))
             private_in.insert(other.loop);
         live =
             Liveness(t.name, regions[r].loop, std::move(private_in)).after_region(body, followed);

@@ -279,6 +279,8 @@ TEST(CudaEmulationOrdered, LineAndColumnRecurrencesMatchTheSerialReference) {
       expect_every_mapping_verified(dir, k);
     }
   }
+}
+
 // Imperfect nests as written, made perfect by canonicalization: a red-black
 // colour offset computed between the loops.
 INSTANTIATE_TEST_SUITE_P(Imperfect, CudaEmulation, ::testing::Values("rb_colour"));

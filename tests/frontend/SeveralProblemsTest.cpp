@@ -223,12 +223,12 @@ end subroutine
   std::vector<std::string> got = problems_of(src);
   ASSERT_EQ(got.size(), 3u);
   EXPECT_EQ(got[0], at(src, "b(1, j)",
-                       "The DO loops of a '!$f2s stencil' region must be perfectly nested, with "
-                       "no other statement between them; annotate the inner nest at line 8 "
-                       "instead"));
+                       "The DO loops of a '!$f2s stencil' region must be perfectly nested; only "
+                       "assignments to scalars may come between them, before the inner DO loop; "
+                       "annotate the inner nest at line 8 instead"));
   EXPECT_EQ(got[1], at(src, "nb\n",
-                       "The step of the DO loop over 'i' must be a positive INTEGER constant in a "
-                       "'!$f2s stencil' region; make 'nb' a named constant (PARAMETER)"));
+                       "The step of the DO loop over 'i' must be a positive INTEGER constant or -1 "
+                       "in a '!$f2s stencil' region; make 'nb' a named constant (PARAMETER)"));
   EXPECT_THAT(got[2], HasSubstr(loc_of(src, "idx") + ": 'idx' is an unknown function"));
 }
 
@@ -272,11 +272,15 @@ TEST(SeveralProblems, EveryTemporaryReadAfterItsRegionIsReported) {
   print *, u
 end subroutine
 )";
+  // t is read by the second region whatever its other problem: a real
+  // problem of the first region, reported with the others.
   std::vector<std::string> got = problems_of(src);
-  ASSERT_EQ(got.size(), 2u) << ::testing::PrintToString(got);
-  EXPECT_THAT(got[0], HasSubstr(loc_of(src, "u = 2d0") + ": 'u' is assigned in the '!$f2s stencil' "
+  ASSERT_EQ(got.size(), 3u) << ::testing::PrintToString(got);
+  EXPECT_THAT(got[0], HasSubstr(loc_of(src, "t = a(i)") + ": 't' is assigned in the '!$f2s "
+                                                          "stencil' region and read after it"));
+  EXPECT_THAT(got[1], HasSubstr(loc_of(src, "u = 2d0") + ": 'u' is assigned in the '!$f2s stencil' "
                                                          "region and read after it"));
-  EXPECT_THAT(got[1], HasSubstr(loc_of(src, "g(i)") + ": 'g' is an unknown function"));
+  EXPECT_THAT(got[2], HasSubstr(loc_of(src, "g(i)") + ": 'g' is an unknown function"));
 }
 
 TEST(SeveralProblems, DirectivesThatAnnotateNothingAreEachReported) {
@@ -345,15 +349,16 @@ TEST(SeveralProblems, AFourDeepNestNamesTheInnerNest) {
 }
 
 TEST(SeveralProblems, ANegativeStepIsSwapped) {
+  // -1 runs a sweep backwards; another negative step is the loop counting up.
   expect_fix(nest_2d("  do j = 1, n\n"
-                     "    do i = n, 1, -1\n"
+                     "    do i = n, 1, -2\n"
                      "      b(i, j) = a(i, j)\n"
                      "    end do\n"
                      "  end do\n"),
-             "-1",
-             "The step of the DO loop over 'i' must be a positive INTEGER constant in a '!$f2s "
-             "stencil' region; swap its bounds and make the step positive, as the points of a "
-             "'!$f2s stencil' region may run in any order");
+             "-2",
+             "The step of the DO loop over 'i' must be a positive INTEGER constant or -1 in a "
+             "'!$f2s stencil' region; swap its bounds and make the step positive if the points "
+             "may run in any order");
 }
 
 TEST(SeveralProblems, AStrideWithAVariableStartNamesTheVariable) {
@@ -369,14 +374,16 @@ TEST(SeveralProblems, AStrideWithAVariableStartNamesTheVariable) {
 
 // A temporary of the region is no constant to be: no fix is offered.
 TEST(SeveralProblems, ASubscriptWithATemporaryOffersNoFix) {
+  // A local, assigned under an IF: no named constant can replace it.
   expect_fix(nest_2d("  do j = 1, n\n"
                      "    do i = 1, n\n"
-                     "      m = 2\n"
-                     "      b(i, j) = a(i + m, j)\n"
+                     "      if (j > 1) l = 2\n"
+                     "      b(i, j) = a(i + l, j)\n"
                      "    end do\n"
-                     "  end do\n"),
-             "i + m",
-             "Subscript 'i + m' of 'a' is not an integer multiple of a loop variable plus a "
+                     "  end do\n",
+                     "  integer :: l\n"),
+             "i + l",
+             "Subscript 'i + l' of 'a' is not an integer multiple of a loop variable plus a "
              "constant");
 }
 
