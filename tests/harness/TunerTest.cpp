@@ -101,7 +101,7 @@ TEST(Tuner, SkipsCandidatesThatCrashOrDisagree) {
   Sabotage s;
   s.sabotage("blocked", "abort();");
   // Writes one wrong value in the halo, where the kernel must not write.
-  s.sabotage("parallel", "a->unew[0] += 1.0;");
+  s.sabotage("parallel", "a->F_unew[0] += 1.0;");
   KernelTuning t = s.tune(dir);
   for (const CandidateResult &r : t.results) {
     const std::string &name = s.space.variants[r.candidate.variant].name;
@@ -137,10 +137,10 @@ TEST(Tuner, RejectsAWrongReduction) {
   };
   for (VariantCode &v : code) {
     if (v.variant.name == "serial")
-      replace(v.c_function, "*a->gosa = gosa;", "*a->gosa = gosa * (1 + 1e-9);");
+      replace(v.c_function, "*a->F_gosa = F_gosa;", "*a->F_gosa = F_gosa * (1 + 1e-9);");
     if (v.variant.name == "parallel")
-      replace(v.c_function, "f2s_gosa = f2s_gosa + f2s_gosa_part[f2s_t];",
-              "f2s_gosa = f2s_gosa + f2s_gosa_part[f2s_t] * (1 + 1e-9);");
+      replace(v.c_function, "f2s_F_gosa = f2s_F_gosa + f2s_F_gosa_part[f2s_t];",
+              "f2s_F_gosa = f2s_F_gosa + f2s_F_gosa_part[f2s_t] * (1 + 1e-9);");
   }
   TuneOptions o;
   o.work_dir = dir.path();
