@@ -645,23 +645,31 @@ def plant_illegal(r, p):
     idx = ", ".join(VARS[:d])
     if k == "carried":
         a = r.choice(grids)
-        if a.halo == 0:
-            a.halo = 1
-        offs = [0] * d
-        offs[r.randrange(d)] = r.choice([-1, 1])
-        read = "%s(%s)" % (a.name, ", ".join(sub_text(v, 1, offs[v]) for v in range(d)))
-        # The write comes first, then a read of a neighbour: the neighbour is
-        # another point's element.
-        region.lines = region.lines + ["%s(%s) = %s(%s) + 0.5d0*%s" % (a.name, idx, a.name, idx, read)]
+        # Offsets of 2: another point's element also along a stride-2 loop.
+        a.halo = max(a.halo, 2)
+        # The write comes first, then reads of a neighbour along every loop:
+        # each neighbour is another point's element, and with every loop
+        # carrying a dependence none can be the ordered one (issue 11's
+        # sweeps accept a nest where only one loop carries).
+        reads = []
+        for dim in range(d):
+            offs = [0] * d
+            offs[dim] = r.choice([-2, 2])
+            reads.append("%s(%s)" % (a.name, ", ".join(sub_text(v, 1, offs[v]) for v in range(d))))
+        region.lines = region.lines + ["%s(%s) = %s(%s) + 0.5d0*(%s)" % (
+            a.name, idx, a.name, idx, " + ".join(reads))]
         p.expect = "depends on the loop order"
     elif k == "carried_write":
         a = r.choice(grids)
-        if a.halo == 0:
-            a.halo = 1
-        offs = [0] * d
-        offs[r.randrange(d)] = 1
-        region.lines = region.lines + ["%s(%s) = 1.0d0" % (a.name, ", ".join(
-            sub_text(v, 1, offs[v]) for v in range(d))), "%s(%s) = 2.0d0" % (a.name, idx)]
+        a.halo = max(a.halo, 2)
+        # Stores that meet another point's along every loop (one loop alone
+        # would be an ordered sweep), 2 away: also along a stride-2 loop.
+        for dim in range(d):
+            offs = [0] * d
+            offs[dim] = 2
+            region.lines = region.lines + ["%s(%s) = 1.0d0" % (a.name, ", ".join(
+                sub_text(v, 1, offs[v]) for v in range(d)))]
+        region.lines = region.lines + ["%s(%s) = 2.0d0" % (a.name, idx)]
         p.expect = "depends on the loop order"
     elif k == "fewer":
         a = r.choice([x for x in sub.arrays if fits_write(x, d)])
@@ -672,7 +680,7 @@ def plant_illegal(r, p):
         else:
             subs[r.randrange(d)] = "1"
         region.lines = region.lines + ["%s(%s) = 0.5d0" % (a.name, ", ".join(subs))]
-        p.expect = "must have one subscript for each of the loop variable"
+        p.expect = "writes the same element"
     elif k == "reduction_read":
         # A sum whose partial value the point also reads.
         a = next(x for x in sub.arrays if x.written and fits_write(x, d))
