@@ -445,6 +445,10 @@ struct Kernel {
   std::vector<RegisterColumn> register_columns;
   /// Set when one loop carries a dependence (a sweep or recurrence along it).
   std::optional<OrderedLoop> ordered;
+  /// Local 1D arrays that the source fills in an inner loop and reads in the
+  /// next, substituted by their definitions (canonicalize/ForwardLineBuffers):
+  /// the library neither reads nor writes them.
+  std::vector<std::string> line_buffers;
 
   const Variable *find_arg(const std::string &n) const;
   const Variable *find_temp(const std::string &n) const;

@@ -247,6 +247,9 @@ std::string print_kernel(const Kernel &k) {
     out << "  source " << st.var << " = " << print_index(Index{st.var, st.step, st.lo}) << "\n";
   if (k.ordered)
     out << "  ordered " << k.ordered->var << ": " << k.ordered->reason << "\n";
+  // Substituted into the point: the source's array is not touched.
+  for (const std::string &b : k.line_buffers)
+    out << "  line_buffer " << b << "\n";
   if (k.indexing == Indexing::RowPointers)
     out << "  indexing row_pointers\n";
   for (const std::string &g : k.streamed)

@@ -1,11 +1,13 @@
 #include "canonicalize/Canonicalize.h"
 
+#include "canonicalize/ForwardLineBuffers.h"
 #include "canonicalize/SinkScalars.h"
 
 namespace f2s {
 
-Stmt canonicalize(const Stmt &nest) {
-  return sink_scalars(nest);
+Canonical canonicalize(const Stmt &nest, const std::set<std::string> &buffer_candidates) {
+  ForwardedBuffers forwarded = forward_line_buffers(nest, buffer_candidates);
+  return {sink_scalars(forwarded.nest), std::move(forwarded.buffers)};
 }
 
 } // namespace f2s

@@ -5,12 +5,24 @@
 
 #include "ast/IR.h"
 
+#include <set>
+#include <string>
+#include <vector>
+
 namespace f2s {
 
+struct Canonical {
+  Stmt nest;                             ///< the perfect nest
+  std::vector<std::string> line_buffers; ///< local arrays that no longer appear in it
+};
+
 /// Runs the canonicalization passes on a region's lowered loop nest, in
-/// order: scalars assigned between the loops sink into the point
-/// (canonicalize/SinkScalars). Returns the perfect nest, or throws a
-/// UserError naming the statement that keeps the nest from being one.
-Stmt canonicalize(const Stmt &nest);
+/// order: line buffers are substituted into the loop that reads them
+/// (canonicalize/ForwardLineBuffers; `buffer_candidates` are the 1D arrays
+/// local to the procedure), then scalars assigned between the loops sink
+/// into the point (canonicalize/SinkScalars). Returns the perfect nest, or
+/// throws a UserError naming the statement that keeps the nest from being
+/// one.
+Canonical canonicalize(const Stmt &nest, const std::set<std::string> &buffer_candidates);
 
 } // namespace f2s

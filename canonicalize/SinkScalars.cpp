@@ -55,9 +55,11 @@ std::vector<Stmt> statements(const Stmt &body) {
   return {body};
 }
 
+/// `f` around `body`, reversed as `f` is (a backward sweep stays one).
 Stmt with_body(const For *f, Stmt body) {
-  return std::make_shared<const For>(f->var, f->lo, f->hi, f->step, f->exec, std::move(body),
-                                     f->loc, f->dist);
+  return For::reversed(std::make_shared<const For>(f->var, f->lo, f->hi, f->step, f->exec,
+                                                   std::move(body), f->loc, f->dist),
+                       f->reverse);
 }
 
 } // namespace

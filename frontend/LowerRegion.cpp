@@ -359,6 +359,8 @@ private:
   // The nest ---------------------------------------------------------------
   const fp::LoopControl::Bounds &loop_bounds(const fp::DoConstruct &d) const;
   const fp::DoConstruct *only_do(const fp::Block &b) const;
+  void check_siblings(const std::vector<const fp::DoConstruct *> &nest);
+  bool is_local_1d(const Decl &d) const;
   Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
   /// The start of the red-black form and the loop's first index: `lo +
   /// MOD(e, 2)` starts at lo; none when `lower` is not of that form.
@@ -453,6 +455,13 @@ private:
   /// `r(2*j - 1, ...)`), so the point still writes and reads known elements.
   std::map<std::string, Affine> integer_defs_;
   int in_if_ = 0; ///< IF constructs and statements around the statement being lowered
+  /// Inner DO loops side by side, in source order, under the last of them.
+  mutable std::map<const fp::DoConstruct *, std::vector<const fp::DoConstruct *>> siblings_;
+  /// Set while lowering an inner loop beside the last one.
+  bool filling_ = false;
+  /// Local 1D arrays stored in such loops: line buffers, if
+  /// canonicalize/ForwardLineBuffers can substitute them.
+  std::set<std::string> buffer_stores_;
 };
 
 /// Collects the scalar names on the left of assignments, in every branch.
@@ -549,33 +558,86 @@ bool is_scalar_assignment(const fp::ExecutionPartConstruct &c) {
 
 /// The DO construct that is the whole of `b` (CONTINUE and scalar assignments
 /// before it aside), if any; a DO construct next to other statements makes
-/// the nest imperfect.
+/// the nest imperfect. Several DO constructs side by side are line buffers
+/// filled and then read (canonicalize/ForwardLineBuffers): the last is the
+/// one the nest goes on with, and siblings_ keeps them all.
 const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
-  const fp::DoConstruct *found = nullptr;
+  std::vector<const fp::DoConstruct *> dos;
   for (const fp::ExecutionPartConstruct &c : b) {
     const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
-    const auto *d = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
-    if (d && !found)
-      found = &d->value();
+    if (const auto *d = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr)
+      dos.push_back(&d->value());
   }
-  if (!found)
+  if (dos.empty())
     return nullptr;
   bool before = true;
   for (const fp::ExecutionPartConstruct &c : b) {
     const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
     const auto *d = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
-    if (d && &d->value() == found)
+    if (d)
       before = false;
+    else if (!is_continue(c) && !(before && is_scalar_assignment(c)) && dos.size() > 1)
+      fail(at_node(c), std::string("The DO loops of a ") + kRegion +
+                           " must be perfectly nested; inner DO loops side by side (line "
+                           "buffers filled, then read) may have only assignments to scalars "
+                           "before them");
     else if (!is_continue(c) && !(before && is_scalar_assignment(c)))
       fail(at_node(c),
            std::string("The DO loops of a ") + kRegion +
                " must be perfectly nested; only assignments to scalars may come between them, "
                "before the inner DO loop; annotate the inner nest at line " +
                std::to_string(
-                   at(std::get<fp::Statement<fp::NonLabelDoStmt>>(found->t).source).line) +
+                   at(std::get<fp::Statement<fp::NonLabelDoStmt>>(dos.front()->t).source).line) +
                " instead");
   }
-  return found;
+  if (dos.size() > 1)
+    siblings_[dos.back()] = dos;
+  return dos.back();
+}
+
+/// Inner DO loops side by side must be the innermost loops, over one
+/// variable with a unit step: the loop the nest goes on with gives the
+/// variable its meaning in every one of them.
+void RegionLowering::check_siblings(const std::vector<const fp::DoConstruct *> &nest) {
+  for (const auto &[last, dos] : siblings_) {
+    const auto &last_bounds = loop_bounds(*last);
+    std::string var = text_of(last_bounds.name.thing.source);
+    for (const fp::DoConstruct *d : dos) {
+      SourceLoc loc = at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source);
+      if (last != nest.back() || only_do(std::get<fp::Block>(d->t)))
+        fail(loc, std::string("The DO loops of a ") + kRegion +
+                      " must be perfectly nested; inner DO loops side by side (line buffers "
+                      "filled, then read) are accepted only as the innermost loops");
+      const auto &bounds = loop_bounds(*d);
+      std::string v = text_of(bounds.name.thing.source);
+      if (v != var)
+        fail(at(bounds.name.thing.source),
+             "The DO loop over '" + v + "' beside the DO loop over '" + var + "' at line " +
+                 std::to_string(
+                     at(std::get<fp::Statement<fp::NonLabelDoStmt>>(last->t).source).line) +
+                 " must run over '" + var +
+                 "' too: line buffers are filled and read by loops over one variable");
+      if (bounds.step) {
+        Expr step = fold_constants(lower_bound(bounds.step->thing.value(), v));
+        if (!as<IntImm>(step) || as<IntImm>(step)->value != 1)
+          fail(at(bounds.step->thing.value().source),
+               "The DO loops over '" + v +
+                   "' side by side (line buffers filled, then read) must have a step of 1");
+      }
+    }
+  }
+}
+
+/// Whether `d` is a 1D array of the procedure itself, which nothing outside
+/// the procedure sees: a line buffer, if the nest fills it beside the loop
+/// that reads it.
+bool RegionLowering::is_local_1d(const Decl &d) const {
+  const Scope &proc = *std::find_if(scopes_.rbegin(), scopes_.rend(),
+                                    [](const Scope &s) { return s.is_procedure; });
+  auto own = proc.decls.find(d.name);
+  return d.shape && array_rank(d, d.loc) == 1 && own != proc.decls.end() && &own->second == &d &&
+         !d.common && d.module.empty() && d.name != proc.result &&
+         std::find(proc.dummies.begin(), proc.dummies.end(), d.name) == proc.dummies.end();
 }
 
 Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &name) {
@@ -591,6 +653,7 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
              std::to_string(nest.size()) + "; annotate the inner nest at line " +
              std::to_string(at(do_stmt(nest[nest.size() - 3])).line) + " instead");
   }
+  check_siblings(nest);
   for (const fp::DoConstruct *d : nest) {
     const auto &bounds = loop_bounds(*d);
     std::string var = text_of(bounds.name.thing.source);
@@ -620,7 +683,13 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
                                     [](const Scope &s) { return s.is_procedure; });
   k.procedure = proc.name;
   k.loc = directive_.loc;
-  k.body = canonicalize(lower_nest(nest, 0));
+  Canonical canonical = canonicalize(lower_nest(nest, 0), buffer_stores_);
+  k.body = canonical.nest;
+  // A line buffer substituted away is not passed: the library never reads
+  // or fills it (frontend/PrivateTemps checks that nothing else reads it).
+  for (const std::string &b : canonical.line_buffers)
+    free_.erase(b);
+  k.line_buffers = canonical.line_buffers;
   for (const std::string &v : loop_vars_)
     if (auto st = strides_.find(v); st != strides_.end())
       k.strides.push_back(SourceStride{v, st->second.step, st->second.lo});
@@ -803,6 +872,16 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
         break;
       if (is_continue(c))
         continue;
+      if (dc) {
+        // An inner loop beside the last one: line buffers filled, or read
+        // before the last loop reads them too.
+        std::vector<const fp::DoConstruct *> beside = nest;
+        beside[level + 1] = &dc->value();
+        filling_ = true;
+        stmts.push_back(lower_nest(beside, level + 1));
+        filling_ = false;
+        continue;
+      }
       Stmt s = lower_statement(c);
       between_[as<Assign>(s)->var] = as<Assign>(s)->value;
       stmts.push_back(s);
@@ -1247,6 +1326,12 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
   // write distinct elements (whether two stores, or a store and a read, meet
   // across points is ast/Dependence's question). A loop variable missing
   // from the subscripts makes every point along its loop write one element.
+  // A local 1D array filled in a loop beside the last inner loop is a line
+  // buffer (canonicalize/ForwardLineBuffers checks the rest).
+  if (filling_ && is_local_1d(*decl)) {
+    buffer_stores_.insert(grid);
+    return Store::make(grid, index, numeric(rhs), loc);
+  }
   std::set<std::string> seen;
   for (size_t d = 0; d < index.size(); ++d)
     if (!index[d].var.empty() && !seen.insert(index[d].var).second)

@@ -444,6 +444,28 @@ bool is_saved(const Scope &proc, const std::string &name) {
   return proc.save_all || (d != proc.decls.end() && d->second.saved);
 }
 
+/// The first use of `name` outside the regions that substitute it as a line
+/// buffer.
+struct BufferUses {
+  const std::string &name;
+  const std::vector<LoweredRegion> &regions;
+  std::optional<fp::CharBlock> first;
+  template <typename T> bool Pre(const T &) { return !first; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::DoConstruct &d) {
+    for (const LoweredRegion &r : regions)
+      if (r.loop == &d && r.kernel &&
+          std::count(r.kernel->line_buffers.begin(), r.kernel->line_buffers.end(), name))
+        return false;
+    return !first;
+  }
+  bool Pre(const fp::Name &n) {
+    if (!first && text_of(n.source) == name)
+      first = n.source;
+    return false;
+  }
+};
+
 } // namespace
 
 void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
@@ -472,6 +494,24 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
     // read, is a temporary here too).
     if (find_ordering(k).refusal)
       continue;
+    // A line buffer is computed where the region reads it: the library
+    // leaves the array as it was, so nothing else may read it.
+    for (const std::string &b : k.line_buffers) {
+      BufferUses uses{b, regions, std::nullopt};
+      fp::Walk(body, uses);
+      if (internal && !uses.first)
+        fp::Walk(*internal, uses);
+      if (uses.first) {
+        SourceLoc use = map.at(*uses.first);
+        problems.add(
+            {k.loc, "Line buffer '" + b + "' of the " + kRegion + " is also used at " +
+                        (use.file == k.loc.file ? "line " + std::to_string(use.line) + ", column " +
+                                                      std::to_string(use.column)
+                                                : use.str()) +
+                        ", but the library computes its values where the region reads "
+                        "them and never fills it; give the region a buffer of its own"});
+      }
+    }
     FirstAssignments first;
     first.visit(k.body);
     const Reads::Span &span = reads.span(r);

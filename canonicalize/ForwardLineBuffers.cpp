@@ -1,0 +1,393 @@
+#include "canonicalize/ForwardLineBuffers.h"
+
+#include "ast/IRPrinter.h"
+#include "ast/IRVisitor.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+namespace f2s {
+namespace {
+
+const char *const kRegion = "'!$f2s stencil' region";
+
+std::string at_line(const SourceLoc &l) {
+  return l.known() ? "at line " + std::to_string(l.line) : "beside it";
+}
+
+std::vector<Stmt> statements(const Stmt &body) {
+  if (const Block *b = as<Block>(body))
+    return b->stmts;
+  return {body};
+}
+
+Stmt with_body(const For *f, Stmt body) {
+  return For::reversed(std::make_shared<const For>(f->var, f->lo, f->hi, f->step, f->exec,
+                                                   std::move(body), f->loc, f->dist),
+                       f->reverse);
+}
+
+const char *fortran_type(Type t) {
+  switch (t) {
+  case Type::Int32:
+    return "INTEGER";
+  case Type::Float32:
+    return "REAL(4)";
+  case Type::Float64:
+    return "REAL(8)";
+  case Type::Bool:
+    return "LOGICAL";
+  }
+  return "?";
+}
+
+/// A loop bound as `base + c`: bounds that differ by a constant (`n - 1`
+/// and `n + 1`) share the base.
+struct Split {
+  std::string base;
+  int64_t c = 0;
+};
+Split split(const Expr &e) {
+  if (const IntImm *i = as<IntImm>(e))
+    return {"", i->value};
+  if (const Binary *b = as<Binary>(e)) {
+    if (b->op == BinaryOp::Add || b->op == BinaryOp::Sub)
+      if (const IntImm *i = as<IntImm>(b->b)) {
+        Split s = split(b->a);
+        s.c += b->op == BinaryOp::Add ? i->value : -i->value;
+        return s;
+      }
+    if (b->op == BinaryOp::Add)
+      if (const IntImm *i = as<IntImm>(b->a)) {
+        Split s = split(b->b);
+        s.c += i->value;
+        return s;
+      }
+  }
+  return {print_expr(e), 0};
+}
+
+/// Whether `lo <= e` for every value of the bases (same base, smaller
+/// constant): false when it cannot tell.
+bool at_most(const Expr &lo, const Expr &e, int64_t shift) {
+  Split a = split(lo), b = split(e);
+  return a.base == b.base && a.c <= b.c + shift;
+}
+
+/// One buffer: its value at the filling loop's index, and that loop.
+struct Definition {
+  Expr value;
+  const For *loop;
+  SourceLoc loc;
+};
+
+/// `e` with the loop variable `var` read as `var + c`.
+class Shift : public IRMutator {
+public:
+  Shift(std::string var, int64_t c) : var_(std::move(var)), c_(c) {}
+  using IRMutator::mutate;
+
+protected:
+  Expr visit_var(const Var *v, const Expr &self) override {
+    if (v->name != var_ || c_ == 0)
+      return self;
+    return Binary::make(c_ > 0 ? BinaryOp::Add : BinaryOp::Sub, self,
+                        IntImm::make(c_ > 0 ? c_ : -c_, v->loc), v->loc);
+  }
+  Expr visit_grid_ref(const GridRef *g, const Expr &self) override {
+    std::vector<Index> index = g->index;
+    bool changed = false;
+    for (Index &ix : index)
+      if (ix.var == var_ && c_ != 0) {
+        ix.offset += ix.coeff * c_;
+        changed = true;
+      }
+    return changed ? GridRef::make(g->grid, std::move(index), g->type, g->loc) : self;
+  }
+
+private:
+  std::string var_;
+  int64_t c_;
+};
+
+/// Replaces each read `b(var + c)` of a defined buffer in a loop's body by
+/// the buffer's value at var + c, after checking that the filling loop
+/// covered that element.
+class Substitute : public IRMutator {
+public:
+  Substitute(const std::map<std::string, Definition> &defs, const For *reader)
+      : defs_(defs), reader_(reader) {}
+  using IRMutator::mutate;
+
+protected:
+  Expr visit_grid_ref(const GridRef *g, const Expr &self) override {
+    auto def = defs_.find(g->grid);
+    if (def == defs_.end())
+      return self;
+    const Index &ix = g->index.front();
+    if (g->index.size() != 1 || ix.var != reader_->var || ix.coeff != 1)
+      throw UserError(g->loc, "Line buffer '" + g->grid + "' is read at '" + print_expr(self) +
+                                  "'; a " + kRegion + " reads line buffers at its loop variable '" +
+                                  reader_->var + "' plus a constant only");
+    const For *filler = def->second.loop;
+    int64_t c = ix.offset;
+    if (filler == reader_ && c != 0)
+      throw UserError(g->loc, "Line buffer '" + g->grid + "' is read at '" + print_expr(self) +
+                                  "' in the DO loop that fills it, where only the element "
+                                  "just filled, '" +
+                                  g->grid + "(" + reader_->var + ")', has its new value");
+    if (!at_most(filler->lo, reader_->lo, c) || !at_most(reader_->hi, filler->hi, -c))
+      throw UserError(g->loc, "Line buffer '" + g->grid + "' is read at '" + print_expr(self) +
+                                  "', which the DO loop " + at_line(filler->loc) +
+                                  " may not fill (it runs from " + print_expr(filler->lo) + " to " +
+                                  print_expr(filler->hi) +
+                                  "); fill the buffer over a range that covers every read, as "
+                                  "bounds that differ by constants");
+    if (def->second.value->type != g->type)
+      throw UserError(def->second.loc,
+                      "Line buffer '" + g->grid + "' is " + fortran_type(g->type) +
+                          " but is filled with a " + fortran_type(def->second.value->type) +
+                          " value; declare it " + fortran_type(def->second.value->type));
+    return Shift(reader_->var, c).mutate(def->second.value);
+  }
+
+private:
+  const std::map<std::string, Definition> &defs_;
+  const For *reader_;
+};
+
+/// What a statement stores and assigns, and every access to a grid.
+struct Accesses : IRVisitor {
+  struct Access {
+    std::string grid;
+    std::vector<Index> index;
+    SourceLoc loc;
+  };
+  std::vector<Access> all;
+  std::map<std::string, SourceLoc> stored;
+  std::map<std::string, SourceLoc> assigned;
+  std::map<std::string, SourceLoc> scalars; ///< assigned or read
+  void visit_grid_ref(const GridRef *g) override { all.push_back({g->grid, g->index, g->loc}); }
+  void visit_var(const Var *v) override { scalars.try_emplace(v->name, v->loc); }
+  void visit_store(const Store *s) override {
+    stored.try_emplace(s->grid, s->loc);
+    all.push_back({s->grid, s->index, s->loc});
+    IRVisitor::visit_store(s);
+  }
+  void visit_assign(const Assign *a) override {
+    assigned.try_emplace(a->var, a->loc);
+    scalars.try_emplace(a->var, a->loc);
+    IRVisitor::visit_assign(a);
+  }
+};
+
+/// Whether loop `f` only fills buffers: each statement `b(var) = e` with b
+/// a candidate.
+bool fills_buffers(const For *f, const std::set<std::string> &candidates) {
+  for (const Stmt &s : statements(f->body)) {
+    const Store *st = as<Store>(s);
+    if (!st || !candidates.count(st->grid) || st->index.size() != 1 ||
+        !(st->index.front() == Index{f->var, 1, 0}))
+      return false;
+  }
+  return true;
+}
+
+/// Refuses to fuse consumer loops `a` and `b` (a first) when an array one
+/// writes is accessed by the other at another element, or a scalar one
+/// assigns appears in the other: as one loop, a point would see the other
+/// loop's values of a different moment.
+void check_fusable(const For *a, const For *b) {
+  Accesses ia, ib;
+  ia.visit(a->body);
+  ib.visit(b->body);
+  auto refuse = [&](const SourceLoc &loc, const std::string &why) {
+    throw UserError(loc, "The DO loops " + at_line(a->loc) + " and " + at_line(b->loc) +
+                             " that read line buffers cannot run as one loop: " + why);
+  };
+  // An array written by either loop and accessed by both: every access at
+  // one element of the point, so that fusing moves no access past another.
+  std::set<std::string> written;
+  for (const Accesses *side : {&ia, &ib})
+    for (const auto &[grid, loc] : side->stored)
+      written.insert(grid);
+  auto touches = [](const Accesses &x, const std::string &grid) {
+    return std::any_of(x.all.begin(), x.all.end(),
+                       [&](const Accesses::Access &y) { return y.grid == grid; });
+  };
+  for (const std::string &grid : written) {
+    if (!touches(ia, grid) || !touches(ib, grid))
+      continue;
+    const std::vector<Index> *first = nullptr;
+    for (const Accesses *side : {&ia, &ib})
+      for (const Accesses::Access &x : side->all)
+        if (x.grid == grid && !first)
+          first = &x.index;
+        else if (x.grid == grid && x.index != *first)
+          refuse(x.loc, "'" + grid +
+                            "' is written by one and accessed at other elements by "
+                            "the other");
+  }
+  for (const Accesses *side : {&ia, &ib}) {
+    const Accesses &other = side == &ia ? ib : ia;
+    for (const auto &[name, loc] : side->assigned)
+      if (other.scalars.count(name))
+        refuse(other.scalars.at(name), "'" + name +
+                                           "' is assigned in one and used in the other; use a "
+                                           "name of its own in each");
+  }
+}
+
+} // namespace
+
+ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::string> &candidates) {
+  // Down the nest to the loop whose body holds several loops.
+  std::vector<const For *> loops;
+  const For *level = nullptr;
+  for (const For *f = as<For>(nest); f && !level;) {
+    loops.push_back(f);
+    const For *inner = nullptr;
+    int count = 0;
+    for (const Stmt &s : statements(f->body))
+      if (const For *g = as<For>(s)) {
+        inner = g;
+        ++count;
+      }
+    if (count > 1)
+      level = f;
+    f = inner;
+  }
+  if (!level)
+    return {nest, {}};
+
+  std::vector<Stmt> before;
+  std::vector<const For *> siblings;
+  for (const Stmt &s : statements(level->body)) {
+    if (const For *f = as<For>(s)) {
+      siblings.push_back(f);
+      const IntImm *step = as<IntImm>(f->step);
+      if (!step || step->value != 1 || f->reverse)
+        throw UserError(f->loc, std::string("The DO loops over '") + f->var +
+                                    "' that fill and read line buffers must have a step of 1");
+      if (f->var != siblings.front()->var)
+        throw UserError(f->loc, "The DO loop over '" + f->var + "' beside the DO loop over '" +
+                                    siblings.front()->var + "' " + at_line(siblings.front()->loc) +
+                                    " must run over '" + siblings.front()->var +
+                                    "' too: line buffers are filled and read by loops over "
+                                    "one variable");
+      if (contains_for(f->body))
+        throw UserError(f->loc, std::string("The DO loops of a ") + kRegion +
+                                    " must be perfectly nested; inner DO loops side by side "
+                                    "are accepted only as the innermost loops");
+    } else if (!siblings.empty()) {
+      throw UserError(s->loc, std::string("The DO loops of a ") + kRegion +
+                                  " must be perfectly nested; only DO loops may follow the "
+                                  "inner DO loop that fills line buffers");
+    } else {
+      before.push_back(s);
+    }
+  }
+
+  // The leading loops that only fill buffers, and the loops that read them.
+  size_t fillers = 0;
+  while (fillers < siblings.size() && fills_buffers(siblings[fillers], candidates))
+    ++fillers;
+  const For *first = siblings.front();
+  if (fillers == 0)
+    throw UserError(siblings[1]->loc,
+                    std::string("The DO loops of a ") + kRegion +
+                        " must be perfectly nested; inner DO loops side by side are accepted "
+                        "only when the first ones fill line buffers (local 1D arrays "
+                        "subscripted by the loop variable alone) that the later ones read, "
+                        "and the DO loop " +
+                        at_line(first->loc) + " fills none");
+  if (fillers == siblings.size())
+    throw UserError(siblings.back()->loc,
+                    "The DO loop " + at_line(siblings.back()->loc) +
+                        " only fills line buffers, and no DO loop after it reads them");
+
+  // The consumers' stores and assignments: a buffer filled from what they
+  // change would give its reads other values once substituted.
+  Accesses written;
+  for (size_t n = fillers; n < siblings.size(); ++n)
+    written.visit(siblings[n]->body);
+  std::map<std::string, Definition> defs;
+  std::vector<std::string> buffers;
+  for (size_t n = 0; n < fillers; ++n) {
+    const For *f = siblings[n];
+    std::map<std::string, Definition> in_this_loop;
+    for (const Stmt &s : statements(f->body)) {
+      const Store *st = as<Store>(s);
+      if (defs.count(st->grid) || in_this_loop.count(st->grid))
+        throw UserError(st->loc, "Line buffer '" + st->grid + "' is filled twice in the " +
+                                     kRegion + "; fill each buffer in one place");
+      Accesses reads;
+      reads.visit(st->value);
+      for (const Accesses::Access &x : reads.all) {
+        if (written.stored.count(x.grid))
+          throw UserError(x.loc, "Line buffer '" + st->grid + "' is filled from '" + x.grid +
+                                     "', which the " + kRegion +
+                                     " writes; a buffer may be filled only from arrays the "
+                                     "nest does not write");
+      }
+      for (const auto &[name, loc] : reads.scalars)
+        if (written.assigned.count(name))
+          throw UserError(loc, "Line buffer '" + st->grid + "' is filled from '" + name +
+                                   "', which the DO loop that reads the buffer assigns; a "
+                                   "buffer may be filled only from values that stay fixed in "
+                                   "the row");
+      // Buffers filled earlier, in this loop (at this element) or before.
+      std::map<std::string, Definition> visible = defs;
+      for (const auto &[name, d] : in_this_loop)
+        visible[name] = d;
+      Expr value = Substitute(visible, f).mutate(st->value);
+      in_this_loop[st->grid] = Definition{value, f, st->loc};
+      buffers.push_back(st->grid);
+    }
+    for (auto &[name, d] : in_this_loop)
+      defs[name] = d;
+  }
+
+  // Each consumer with the buffers substituted, then one loop of them all.
+  std::vector<Stmt> point;
+  for (size_t n = fillers; n < siblings.size(); ++n) {
+    const For *c = siblings[n];
+    Accesses own;
+    own.visit(c->body);
+    for (const auto &[grid, loc] : own.stored)
+      if (candidates.count(grid))
+        throw UserError(loc, "'" + grid + "' is assigned in the DO loop " + at_line(c->loc) +
+                                 ", which reads the line buffers; fill line buffers in DO loops "
+                                 "of their own, before the loops that read them");
+    if (n > fillers) {
+      const For *c0 = siblings[fillers];
+      if (print_expr(c->lo) != print_expr(c0->lo) || print_expr(c->hi) != print_expr(c0->hi))
+        throw UserError(c->loc, "The DO loops " + at_line(c0->loc) + " and " + at_line(c->loc) +
+                                    " read line buffers over different ranges; loops that read "
+                                    "them must have the same bounds");
+      for (size_t m = fillers; m < n; ++m)
+        check_fusable(siblings[m], c);
+    }
+    for (const Stmt &s : statements(Substitute(defs, c).mutate(c->body)))
+      point.push_back(s);
+  }
+  const For *c0 = siblings[fillers];
+  Accesses left;
+  left.visit(Block::make(point));
+  for (const Accesses::Access &x : left.all)
+    if (defs.count(x.grid))
+      throw UserError(x.loc, "Line buffer '" + x.grid +
+                                 "' is read before the DO loop that "
+                                 "fills it");
+  before.push_back(For::make(c0->var, c0->lo, c0->hi, c0->step, c0->exec,
+                             Block::make(std::move(point), c0->body->loc), c0->loc));
+
+  // Up the nest: the level with one inner loop, and each loop around it.
+  Stmt body = with_body(level, Block::make(std::move(before), level->body->loc));
+  for (size_t l = loops.size() - 1; l-- > 0;)
+    body = with_body(loops[l], body);
+  return {body, buffers};
+}
+
+} // namespace f2s
