@@ -1332,6 +1332,12 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
     buffer_stores_.insert(grid);
     return Store::make(grid, index, numeric(rhs), loc);
   }
+  if (filling_ && index.size() == 1 && index.front().var == loop_vars_.back())
+    fail(name_loc, "'" + grid +
+                       "' is filled like a line buffer, beside the inner DO loop that reads it, "
+                       "but its values are seen outside the procedure (a dummy argument, or in "
+                       "COMMON or a module); only a local array can be a line buffer, so fill "
+                       "a local array instead");
   std::set<std::string> seen;
   for (size_t d = 0; d < index.size(); ++d)
     if (!index[d].var.empty() && !seen.insert(index[d].var).second)

@@ -153,7 +153,7 @@ INSTANTIATE_TEST_SUITE_P(Ranks, CudaCodegen, ::testing::Values("stress2d", "mapf
 // Sweeps with an ordered loop, one running backwards.
 INSTANTIATE_TEST_SUITE_P(Ordered, CudaCodegen, ::testing::Values("tridiag_column"));
 // Imperfect as written: a red-black colour offset computed between the loops.
-INSTANTIATE_TEST_SUITE_P(Imperfect, CudaCodegen, ::testing::Values("rb_colour"));
+INSTANTIATE_TEST_SUITE_P(Imperfect, CudaCodegen, ::testing::Values("rb_colour", "mg_resid"));
 
 // INTEGER temporaries as subscripts, one computed between the loops.
 TEST(CudaCodegenImperfect, IntegerTemporariesAsSubscriptsCompileWithNvcc) {

@@ -283,7 +283,7 @@ TEST(CudaEmulationOrdered, LineAndColumnRecurrencesMatchTheSerialReference) {
 
 // Imperfect nests as written, made perfect by canonicalization: a red-black
 // colour offset computed between the loops.
-INSTANTIATE_TEST_SUITE_P(Imperfect, CudaEmulation, ::testing::Values("rb_colour"));
+INSTANTIATE_TEST_SUITE_P(Imperfect, CudaEmulation, ::testing::Values("rb_colour", "mg_resid"));
 
 // INTEGER temporaries as subscripts, one computed between the loops.
 TEST(CudaEmulationImperfect, IntegerTemporariesAsSubscriptsMatchTheSerialReference) {

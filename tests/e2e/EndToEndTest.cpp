@@ -203,8 +203,8 @@ INSTANTIATE_TEST_SUITE_P(
                       // second running from the bottom up (DO k = nz - 1, 1, -1).
                       KernelClassExample{"tridiag_column", 3},
                       // Imperfect as written: a red-black colour offset computed between the
-                      // loops.
-                      KernelClassExample{"rb_colour", 3}),
+                      // loops; line buffers filled beside the loops that read them.
+                      KernelClassExample{"rb_colour", 3}, KernelClassExample{"mg_resid", 3}),
     [](const auto &info) { return info.param.name; });
 
 TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {
@@ -327,6 +327,13 @@ TEST(EndToEnd, StrideTwoRedBlackMatchesTheOriginal) {
 // between the loops) as subscripts of the stores.
 TEST(EndToEnd, IntegerTemporariesAsSubscriptsMatchTheOriginal) {
   expect_2d_input_matches("prolong2d");
+}
+
+// Line buffers in F77 fixed form (labels, continuation lines): filled over a
+// row and its ends, one filled from another, read by two loops that become
+// one, with a weight computed between the loops.
+TEST(EndToEnd, LineBuffersInFixedFormMatchTheOriginal) {
+  expect_2d_input_matches("linebuf2d", ".f");
 }
 
 // A nest whose only results are a sum and a maximum: tuned, verified on the
