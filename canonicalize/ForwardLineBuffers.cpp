@@ -384,7 +384,10 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
                              Block::make(std::move(point), c0->body->loc), c0->loc));
 
   // Up the nest: the level with one inner loop, and each loop around it.
-  Stmt body = with_body(level, Block::make(std::move(before), level->body->loc));
+  // A lone loop is the body itself, as in a nest that was perfect.
+  Stmt body =
+      with_body(level, before.size() == 1 ? before.front()
+                                          : Block::make(std::move(before), level->body->loc));
   for (size_t l = loops.size() - 1; l-- > 0;)
     body = with_body(loops[l], body);
   return {body, buffers};
