@@ -329,6 +329,16 @@ TEST(EndToEnd, IntegerTemporariesAsSubscriptsMatchTheOriginal) {
   expect_2d_input_matches("prolong2d");
 }
 
+// Red-black in (i,j) with a lexicographic k: the colour test by MOD, each
+// point reading the level below in the same sweep; k runs in order in each
+// column, untuned and tuned, on both CPU targets.
+TEST(EndToEnd, RedBlackWithALexicographicVerticalMatchesTheOriginal) {
+  std::vector<nlohmann::json> records = expect_input_matches_untuned_and_tuned("rblex3d", 3);
+  ASSERT_EQ(records.size(), 2u);
+  for (const nlohmann::json &rec : records)
+    EXPECT_EQ(rec["kernels"].at(0)["ordered"]["loop"], "k");
+}
+
 // Line buffers in F77 fixed form (labels, continuation lines): filled over a
 // row and its ends, one filled from another, read by two loops that become
 // one, with a weight computed between the loops.
