@@ -449,6 +449,10 @@ struct Kernel {
   /// next, substituted by their definitions (canonicalize/ForwardLineBuffers):
   /// the library neither reads nor writes them.
   std::vector<std::string> line_buffers;
+  /// INTEGER scalars that offset the subscripts of arrays the region only
+  /// reads (`r(2*j - d)`): moved into those arrays' declared bounds, so each
+  /// sizes no grid by itself (harness/ProblemSize gives it a fixed value).
+  std::vector<std::string> subscript_offsets;
 
   const Variable *find_arg(const std::string &n) const;
   const Variable *find_temp(const std::string &n) const;

@@ -29,6 +29,10 @@ struct Affine {
   std::string var;
   int64_t coeff = 0;
   int64_t offset = 0;
+  /// A loop-invariant INTEGER scalar in the subscript, sym_coeff*sym
+  /// (`r(2*j - d)`): only while lowering the subscripts of a read.
+  std::string sym;
+  int64_t sym_coeff = 0;
 };
 
 /// An unsigned integer of any size, little-endian 32-bit words: the exact
@@ -459,6 +463,13 @@ private:
   mutable std::map<const fp::DoConstruct *, std::vector<const fp::DoConstruct *>> siblings_;
   /// Set while lowering an inner loop beside the last one.
   bool filling_ = false;
+  /// Set while lowering subscripts (affine() may read a loop-invariant
+  /// INTEGER scalar) and a store's target (where it may not).
+  mutable bool symbolic_ = false;
+  bool storing_ = false;
+  /// The variable part of each array dimension's subscripts, (name, factor):
+  /// one for every access (name empty for constant offsets).
+  std::map<std::pair<std::string, size_t>, std::pair<std::string, int64_t>> sym_shifts_;
   /// Local 1D arrays stored in such loops: line buffers, if
   /// canonicalize/ForwardLineBuffers can substitute them.
   std::set<std::string> buffer_stores_;
@@ -724,6 +735,26 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   for (auto [n, decl] : std::map<std::string, const Decl *>(free_))
     if (decl->shape)
       dims[n] = lower_dims(*decl);
+  // An array read at `2*j - d` is, to the kernel, one whose bounds in that
+  // dimension are d higher, read at `2*j`: the same elements, a constant
+  // offset in the subscript, and a halo that its declared bounds give.
+  for (const auto &[at_dim, shift] : sym_shifts_) {
+    const auto &[grid, dim] = at_dim;
+    if (shift.second == 0 || !dims.count(grid))
+      continue;
+    Dim &d = dims[grid][dim];
+    if (std::find(k.subscript_offsets.begin(), k.subscript_offsets.end(), shift.first) ==
+        k.subscript_offsets.end())
+      k.subscript_offsets.push_back(shift.first);
+    int64_t factor = shift.second;
+    Expr by = Var::make(shift.first, Type::Int32, d.lo->loc);
+    if (factor != 1 && factor != -1)
+      by = Binary::make(BinaryOp::Mul, IntImm::make(factor > 0 ? factor : -factor, d.lo->loc), by,
+                        d.lo->loc);
+    BinaryOp op = factor > 0 ? BinaryOp::Sub : BinaryOp::Add;
+    d.lo = Binary::make(op, d.lo, by, d.lo->loc);
+    d.hi = Binary::make(op, d.hi, by, d.hi->loc);
+  }
 
   std::vector<const Decl *> args;
   for (const auto &[n, decl] : free_)
@@ -1319,7 +1350,15 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
   if (decl->type == Type::Bool)
     fail(name_loc, "LOGICAL array '" + grid + "' cannot be assigned inside a " + kRegion +
                        "; LOGICAL arrays (masks) may only be read");
-  Expr target = lower_grid_ref(*decl, name, subs);
+  storing_ = true;
+  Expr target;
+  try {
+    target = lower_grid_ref(*decl, name, subs);
+  } catch (...) {
+    storing_ = false;
+    throw;
+  }
+  storing_ = false;
   const auto &index = as<GridRef>(target)->index;
   // Each loop variable in one subscript, scaled by a nonzero factor, and
   // constants in the other subscripts (`coef(i,j,k,3)`): then distinct points
@@ -1695,7 +1734,32 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
                                                     const std::vector<const fp::Expr *> &subs) {
   std::vector<Index> out;
   for (const fp::Expr *s : subs) {
+    symbolic_ = true;
     auto a = affine(*s);
+    symbolic_ = false;
+    // `r(2*j - d)` with d fixed in the nest: every access to r in this
+    // dimension must have the same -d, which then moves into r's declared
+    // bounds (lower()), so that the subscript keeps a constant offset.
+    size_t dim = out.size();
+    auto shift = std::make_pair(a ? a->sym : std::string(), a ? a->sym_coeff : 0);
+    auto [seen, first] = sym_shifts_.try_emplace({grid, dim}, shift);
+    if (a && a->sym_coeff != 0) {
+      if (storing_)
+        fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
+                                "' is offset by variable '" + a->sym +
+                                "'; such an offset is accepted only in arrays the " + kRegion +
+                                " does not write" + constant_fix(*s));
+      use_free(*lookup(a->sym), at(s->source));
+    }
+    if (a && !first && seen->second != shift)
+      fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid + "' is offset " +
+                              (a->sym_coeff != 0 ? "by variable '" + a->sym + "'"
+                                                 : std::string("by constants only")) +
+                              ", but another subscript of '" + grid +
+                              "' in this dimension is offset " +
+                              (seen->second.second != 0 ? "by variable '" + seen->second.first + "'"
+                                                        : std::string("by constants only")) +
+                              "; a variable offset must be the same in every access to an array");
     if (!a)
       fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
                               "' is not an integer multiple of a loop variable plus a constant" +
@@ -1750,6 +1814,9 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
             return Affine{n, stride->second.step, stride->second.lo};
           }
           const Decl *d = lookup(n);
+          if (symbolic_ && d && !d->parameter && !d->shape && d->type == Type::Int32 &&
+              !assigned_.count(n))
+            return Affine{"", 0, 0, n, 1};
           if (!d || !d->parameter || d->type != Type::Int32)
             return std::nullopt;
           Expr v = const_cast<RegionLowering *>(this)->lower_parameter(*d, SourceLoc{});
@@ -1762,6 +1829,7 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
           if (a) {
             a->coeff = -a->coeff;
             a->offset = -a->offset;
+            a->sym_coeff = -a->sym_coeff;
           }
           return a;
         } else if constexpr (std::is_same_v<T, fp::Expr::Add> ||
@@ -1773,19 +1841,26 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
           int64_t sign = std::is_same_v<T, fp::Expr::Add> ? 1 : -1;
           if (a->coeff != 0 && b->coeff != 0 && a->var != b->var)
             return std::nullopt;
+          if (a->sym_coeff != 0 && b->sym_coeff != 0 && a->sym != b->sym)
+            return std::nullopt;
           Affine r{a->coeff != 0 ? a->var : b->var, a->coeff + sign * b->coeff,
-                   a->offset + sign * b->offset};
+                   a->offset + sign * b->offset, a->sym_coeff != 0 ? a->sym : b->sym,
+                   a->sym_coeff + sign * b->sym_coeff};
           if (r.coeff == 0)
             r.var.clear();
+          if (r.sym_coeff == 0)
+            r.sym.clear();
           return r;
         } else if constexpr (std::is_same_v<T, fp::Expr::Multiply>) {
           R a = affine(std::get<0>(x.t).value());
           R b = affine(std::get<1>(x.t).value());
-          if (!a || !b || (a->coeff != 0 && b->coeff != 0))
+          auto constant = [](const Affine &x) { return x.coeff == 0 && x.sym_coeff == 0; };
+          if (!a || !b || (!constant(*a) && !constant(*b)))
             return std::nullopt;
-          if (a->coeff == 0)
+          if (constant(*a))
             std::swap(a, b);
-          return Affine{a->var, a->coeff * b->offset, a->offset * b->offset};
+          return Affine{a->var, a->coeff * b->offset, a->offset * b->offset, a->sym,
+                        a->sym_coeff * b->offset};
         } else {
           return std::nullopt;
         }

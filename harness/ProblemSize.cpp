@@ -211,6 +211,11 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
     if (e != access.extent.end())
       size.ints[v.name] = v.bound_of->upper ? e->second.second : e->second.first;
   }
+  // An offset moved into a read-only grid's bounds (`r(2*j - d)`) selects
+  // which elements are read, not how many: 1, the offset of an even fine
+  // grid in a multigrid restriction.
+  for (const std::string &n : k.subscript_offsets)
+    size.ints.try_emplace(n, 1);
   // Integers that only the point computation reads (a colour, a switch)
   // change what is computed, not how much: any fixed value times the same
   // work, and 1 takes the branches a colour test takes on odd sweeps.

@@ -293,4 +293,13 @@ TEST(CudaEmulationImperfect, IntegerTemporariesAsSubscriptsMatchTheSerialReferen
   expect_every_mapping_verified(dir, test::lower_text(dir, text));
 }
 
+// Subscripts offset by INTEGER arguments (`r(2*i - d1, 2*j - d2)`), moved
+// into the read grid's bounds.
+TEST(CudaImperfect, SubscriptsOffsetByArgumentsMatchTheSerialReference) {
+  std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/rprjd2d.f90");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  test::ScratchDir dir;
+  expect_every_mapping_verified(dir, test::lower_text(dir, text));
+}
+
 } // namespace f2s

@@ -339,6 +339,13 @@ TEST(EndToEnd, RedBlackWithALexicographicVerticalMatchesTheOriginal) {
     EXPECT_EQ(rec["kernels"].at(0)["ordered"]["loop"], "k");
 }
 
+// A multigrid restriction whose fine-grid subscripts are offset by INTEGER
+// arguments the caller computes (`r(2*i - d1, 2*j - d2)`): the offsets move
+// into the fine grid's bounds; untuned and tuned, on both CPU targets.
+TEST(EndToEnd, SubscriptsOffsetByArgumentsMatchTheOriginal) {
+  EXPECT_EQ(expect_input_matches_untuned_and_tuned("rprjd2d", 2).size(), 2u);
+}
+
 // Line buffers in F77 fixed form (labels, continuation lines): filled over a
 // row and its ends, one filled from another, read by two loops that become
 // one, with a weight computed between the loops.
