@@ -236,13 +236,22 @@ class Runner:
             return Outcome(kind, out.strip()[:3000])
         with open(os.path.join(work, "lib", lib + ".f90")) as f:
             module = f.read()
-        kernels = [rg.kernel for s in p.subs for rg in s.regions]
         args = {}
-        for k in kernels:
-            a = kernel_args(module, k)
-            if a is None:
-                return Outcome("harness", "no procedure '%s' in %s.f90" % (k, lib))
-            args[k] = a
+        for s in p.subs:
+            dummies = set(sub_dummies(s))
+            for rg in s.regions:
+                k = rg.kernel
+                a = kernel_args(module, k)
+                if a is None:
+                    return Outcome("harness", "no procedure '%s' in %s.f90" % (k, lib))
+                # A local the kernel takes as an argument is read before the
+                # region assigns it: the original reads an undefined value
+                # (the minimiser makes such programs, deleting assignments).
+                undefined = [x for x in a if x not in dummies]
+                if undefined:
+                    return Outcome("invalid", "kernel '%s' reads %s, locals of '%s' with no value" % (
+                        k, ", ".join("'%s'" % x for x in undefined), s.name))
+                args[k] = a
         suffixes = ["c", "pthreads"] + (["cuda"] if cuda else [])
         with open(os.path.join(work, "drv.f90"), "w") as f:
             f.write(driver_text(p, lib, args, suffixes))
@@ -502,10 +511,13 @@ def main():
     ap.add_argument("--print", dest="show", type=int, default=None, help="print seed's program and exit")
     ap.add_argument("--outside", action="store_true", help="with --print: the outside program")
     ap.add_argument("--replay", default=None, help="directory of saved cases to rerun")
-    ap.add_argument("--features", default="", help="comma list of what generator.FEATURES describes")
+    ap.add_argument("--features", default="",
+                    help="comma list of what generator.FEATURES describes, added to the default set (%s)"
+                    % ",".join(generator.DEFAULT_FEATURES))
     opts = ap.parse_args()
     opts.f2stencil = os.path.abspath(opts.f2stencil)
-    opts.features = [f for f in opts.features.split(",") if f]
+    opts.features = generator.DEFAULT_FEATURES + [
+        f for f in opts.features.split(",") if f and f not in generator.DEFAULT_FEATURES]
     if opts.show is not None:
         sys.stdout.write(generator.generate(opts.show, "outside" if opts.outside else "inside", opts.features).text)
         return 0
