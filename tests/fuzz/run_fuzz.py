@@ -456,7 +456,7 @@ def one(args):
         got = runner.check(p, work, tuned, cuda)
     except Exception as e:  # a harness bug must not stop the campaign
         got = Outcome("harness", repr(e))
-    result = {"seed": seed, "mode": mode, "tuned": tuned, "cuda": cuda, "status": got.status,
+    result = {"seed": seed, "mode": mode, "shape": p.outside_kind, "tuned": tuned, "cuda": cuda, "status": got.status,
               "detail": got.detail if got.failed() else "", "seconds": round(time.time() - t0, 1)}
     if got.failed() and opts.regress_dir and got.status != "harness":
         deletions, small = minimise(runner, seed, mode, tuned, cuda, got, opts.work) if opts.minimise else ([], p)
@@ -495,6 +495,41 @@ def replay(opts):
     return 1 if bad else 0
 
 
+def print_totals(path):
+    """Prints a campaign's counts from its --log: seeds, per outcome, per
+    check (tuned, cuda), and per outside shape (recomputed from the seed when
+    the log predates the "shape" field)."""
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            x = json.loads(line)
+            rows[x["seed"]] = x  # a seed run twice counts once, its last run
+    seeds = sorted(rows)
+    count = {}
+
+    def add(key):
+        count[key] = count.get(key, 0) + 1
+
+    for s in seeds:
+        x = rows[s]
+        add("status " + x["status"])
+        add("mode " + x["mode"])
+        if x["tuned"]:
+            add("tuned " + x["status"])
+        if x["cuda"]:
+            add("cuda " + x["status"])
+        if x["mode"] == "outside":
+            shape = x.get("shape") or generator.generate(s, "outside", generator.DEFAULT_FEATURES).outside_kind
+            add("shape %s %s" % (shape, x["status"]))
+    gaps = seeds[-1] - seeds[0] + 1 - len(seeds) if seeds else 0
+    print("programs %d, seeds %d-%d (%d missing), %.0f s of programs" % (
+        len(seeds), seeds[0] if seeds else 0, seeds[-1] if seeds else 0, gaps,
+        sum(rows[s]["seconds"] for s in seeds)))
+    for k in sorted(count):
+        print("  %-40s %d" % (k, count[k]))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--f2stencil", default=os.path.join(HERE, "..", "..", "build", "driver", "f2stencil"))
@@ -513,6 +548,7 @@ def main():
     ap.add_argument("--print", dest="show", type=int, default=None, help="print seed's program and exit")
     ap.add_argument("--outside", action="store_true", help="with --print: the outside program")
     ap.add_argument("--replay", default=None, help="directory of saved cases to rerun")
+    ap.add_argument("--totals", default=None, help="print the counts of a --log file and exit")
     ap.add_argument("--features", default="",
                     help="comma list of what generator.FEATURES describes, added to the default set (%s)"
                     % ",".join(generator.DEFAULT_FEATURES))
@@ -520,6 +556,8 @@ def main():
     opts.f2stencil = os.path.abspath(opts.f2stencil)
     opts.features = generator.DEFAULT_FEATURES + [
         f for f in opts.features.split(",") if f and f not in generator.DEFAULT_FEATURES]
+    if opts.totals:
+        return print_totals(opts.totals)
     if opts.show is not None:
         sys.stdout.write(generator.generate(opts.show, "outside" if opts.outside else "inside", opts.features).text)
         return 0
