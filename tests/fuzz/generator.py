@@ -350,12 +350,14 @@ class Gen:
         return self.real(kind, depth)
 
 
-# What is generated only when asked for (--features): "ranks", read-only
-# arrays of a rank other than the nest's depth (lower rank, an extra
-# dimension read at constant subscripts), which issue 11 adds; "cnames",
-# arrays named like C keywords, GNU macros and libm functions, and 63-character
-# subroutine names; "powconst", named constants whose value uses `**`. The
-# last two are the defect classes of issue 12's section 0.
+# Optional parts of the language: "ranks", read-only arrays of a rank other
+# than the nest's depth (lower rank, an extra dimension read at constant
+# subscripts), which issue 11 added; "cnames", arrays named like C keywords,
+# GNU macros and libm functions, and 63-character subroutine names; "powconst",
+# named constants whose value uses `**` (the last two are defect classes of
+# issue 12's section 0). All three are accepted now and on by default
+# (run_fuzz.py's --features adds to DEFAULT_FEATURES).
+DEFAULT_FEATURES = ["ranks", "cnames", "powconst"]
 FEATURES = set()
 
 # Names that collide with C: keywords, GNU C keywords and predefined macros,
@@ -375,13 +377,14 @@ def generate(seed, mode="inside", features=None):
     nsubs = r.choice([1, 1, 2, 2, 3])
     names = iter("abcdefghopqrstuvwyz")
     kernel_no = [0]
+    used = set()
     for s in range(nsubs):
         depth = r.choice([1, 2, 2, 3, 3])
         sub = Subroutine("sub%d" % (s + 1), depth)
         sub.index = s + 1
         if "cnames" in FEATURES and r.random() < 0.3:
             sub.name = sub.name + "_" + "x" * (63 - len(sub.name) - 1)
-        make_arrays(r, sub, names, s)
+        make_arrays(r, sub, names, s, used)
         make_scalars(r, sub, s)
         nreg = r.choice([1, 1, 1, 2])
         for reg in range(nreg):
@@ -394,15 +397,18 @@ def generate(seed, mode="inside", features=None):
     return p
 
 
-def make_arrays(r, sub, names, s):
+def make_arrays(r, sub, names, s, used):
     d = sub.depth
     n = r.randint(2, 4)
     for a in range(n):
         name = next(names) + str(s + 1)
         if "cnames" in FEATURES and r.random() < 0.3:
             name = C_NAMES[r.randrange(len(C_NAMES))]
-            if any(x.name == name for x in sub.arrays):
+            # Unique in the file: run_fuzz.py's driver declares one variable
+            # per array name for every subroutine's call.
+            if name in used:
                 name = next(names) + str(s + 1)
+        used.add(name)
         kind = r.choice(["r8", "r8", "r8", "r4", "r8", "i", "l"]) if a >= 2 else r.choice(["r8", "r8", "r4"])
         dims = [(v, 1) for v in range(d)]
         # Multigrid: a grid twice as fine along some dimensions.
@@ -454,6 +460,11 @@ def make_scalars(r, sub, s):
         sub.params["c%d%d" % (n + 1, sub.index)] = (kind, value)
 
 
+# The longest kernel name whose module procedures all fit Fortran's 63
+# characters: `<K>_first_touch_explicit` is the longest (driver/Pipeline.cpp).
+MAX_KERNEL_NAME = 63 - len("_first_touch_explicit")
+
+
 def fits_write(a, depth):
     return (not a.assumed or True) and len(a.dims) == depth and all(
         dim is not None and dim[1] > 0 for dim in a.dims) and [dim[0] for dim in a.dims] == list(
@@ -464,6 +475,11 @@ def make_region(r, sub, reg, s, kernel_no):
     d = sub.depth
     kernel_no[0] += 1
     name = "k%d" % kernel_no[0] if r.random() < 0.7 else None
+    if name is None and len(sub.name) + 2 > MAX_KERNEL_NAME:
+        # The default name `<sub>_<n>` of a long subroutine is refused (its
+        # module procedures would pass 63 characters): a name(...) clause of
+        # the longest length every target and wrapper allows.
+        name = ("k%d_" % kernel_no[0]).ljust(MAX_KERNEL_NAME, "y")
     region = Region(name, d)
     region.kernel = name if name else "%s_%d" % (sub.name, reg + 1)
     candidates = [a for a in sub.arrays if fits_write(a, d)]
@@ -637,7 +653,7 @@ def plant_illegal(r, p):
         region.loops = ["do %s = 1, %s" % (VARS[v], SIZES[v]) for v in reversed(range(sub.depth))]
     d = sub.depth
     grids = [a for a in sub.arrays if a.written and fits_write(a, d) and all(f == 1 for _, f in a.dims)]
-    kinds = ["fewer", "scalar_before", "reduction_read"]
+    kinds = ["fewer", "scalar_before", "reduction_read", "long_name"]
     if grids:
         kinds += ["carried", "carried", "carried_write"]
     k = r.choice(kinds)
@@ -681,6 +697,11 @@ def plant_illegal(r, p):
             subs[r.randrange(d)] = "1"
         region.lines = region.lines + ["%s(%s) = 0.5d0" % (a.name, ", ".join(subs))]
         p.expect = "writes the same element"
+    elif k == "long_name":
+        # A name(...) whose `<K>_first_touch` passes Fortran's 63 characters.
+        region.name = "kl_".ljust(MAX_KERNEL_NAME + 10, "y")
+        region.kernel = region.name
+        p.expect = "is too long: the library's module would declare"
     elif k == "reduction_read":
         # A sum whose partial value the point also reads.
         a = next(x for x in sub.arrays if x.written and fits_write(x, d))

@@ -17,7 +17,7 @@ subroutine sub2_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx(nx, n
   real(8) :: t2
   real(4) :: t3
   integer :: i, j, k
-  !$f2s stencil tune_size(9, 7, 5)
+  !$f2s stencil name(k2_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy) tune_size(9, 7, 5)
   do k = 1, nz - 1
     do j = 1, ny
       do i = 1 + mod(j+k + color, 2), nx - 1, 2

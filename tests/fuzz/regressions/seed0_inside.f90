@@ -18,7 +18,9 @@ subroutine sub2(nx, alpha, beta, m, s21, s22, e2, f2, g2)
   integer :: i
   !$f2s stencil tune_size(9)
   do i = 2, nx - 1
+    t1 = e2(i)
     f2(2*i) = sqrt(abs(mod(max(c12, e2(i+1)), 0.25d0 + abs(e2(i-1) - t1))))
+    f2(2*i-1) = abs(m) * (-alpha)**2
   end do
 end subroutine sub2
 
