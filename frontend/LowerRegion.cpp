@@ -4,6 +4,7 @@
 // Frontend.cpp collected.
 #include "ast/Reductions.h"
 #include "canonicalize/Canonicalize.h"
+#include "frontend/OffsetLoops.h"
 #include "frontend/ParseTree.h"
 
 #include "ast/IRVisitor.h"
@@ -243,7 +244,7 @@ Expr fold_constants(const Expr &e) {
 // ---------------------------------------------------------- region lowering
 
 /// Lowers one annotated DO construct to a kernel.
-class RegionLowering {
+class RegionLowering : OffsetLoopLowering {
 public:
   RegionLowering(const SourceMap &map, const std::vector<Scope> &scopes,
                  const StencilDirective &directive)
@@ -252,6 +253,24 @@ public:
   Kernel lower(const fp::DoConstruct &outer, const std::string &name);
 
 private:
+  // Loops inside the point (frontend/OffsetLoops) -------------------------
+  std::optional<int64_t> constant_name(const std::string &name) const override;
+  SourceLoc position(fp::CharBlock b) const override { return at(b); }
+  std::string fix_for_constant(const fp::Expr &e) const override { return constant_fix(e); }
+  void check_offset_var(const std::string &var, const SourceLoc &loc) override;
+  Stmt lower_copy(const fp::Block &body, const std::string &var, int64_t value,
+                  const SourceLoc &loc) override {
+    offsets_[var] = value;
+    unrolling_.insert(var);
+    struct Done {
+      std::set<std::string> &unrolling;
+      const std::string &var;
+      ~Done() { unrolling.erase(var); }
+    } done{unrolling_, var};
+    return lower_block(body, loc);
+  }
+  void end_offset_loop(const std::string &var, int64_t value) override { offsets_[var] = value; }
+
   // Where is this? ------------------------------------------------------
   SourceLoc at(fp::CharBlock b) const;
   template <typename T> SourceLoc at_node(const T &x) const {
@@ -453,6 +472,11 @@ private:
   /// `r(2*j - 1, ...)`), so the point still writes and reads known elements.
   std::map<std::string, Affine> integer_defs_;
   int in_if_ = 0; ///< IF constructs and statements around the statement being lowered
+  /// The variables of the DO loops inside the point (frontend/OffsetLoops)
+  /// met so far, each with the value it reads as: the copy's being lowered,
+  /// or after the loop, the value the loop left.
+  std::map<std::string, int64_t> offsets_;
+  std::set<std::string> unrolling_; ///< the offset loops being unrolled
 };
 
 /// Collects the scalar names on the left of assignments, in every branch.
@@ -489,7 +513,7 @@ std::optional<std::string> RegionLowering::variable_to_fix(const fp::Expr &e) co
   WholeNames whole;
   fp::Walk(e, whole);
   for (const std::string &n : whole.names) {
-    if (is_loop_var(n) || assigned_.count(n))
+    if (is_loop_var(n) || assigned_.count(n) || offsets_.count(n))
       continue;
     const Decl *d = nullptr;
     for (auto it = scopes_.rbegin(); !d && it != scopes_.rend(); ++it)
@@ -501,6 +525,49 @@ std::optional<std::string> RegionLowering::variable_to_fix(const fp::Expr &e) co
       return n;
   }
   return std::nullopt;
+}
+
+std::optional<int64_t> RegionLowering::constant_name(const std::string &name) const {
+  if (auto offset = offsets_.find(name); offset != offsets_.end())
+    return offset->second;
+  if (is_loop_var(name) || assigned_.count(name))
+    return std::nullopt;
+  // The declaration alone: a constant needs one (no IMPLICIT typing here).
+  const Decl *d = nullptr;
+  for (auto it = scopes_.rbegin(); !d && it != scopes_.rend(); ++it)
+    if (auto found = it->decls.find(name); found != it->decls.end())
+      d = &found->second;
+  if (!d || d->shape || d->type != Type::Int32)
+    return std::nullopt;
+  if (d->int_value)
+    return d->int_value;
+  if (!d->parameter)
+    return std::nullopt;
+  try {
+    Expr v = const_cast<RegionLowering *>(this)->lower_parameter(*d, SourceLoc{});
+    return as<IntImm>(v)->value;
+  } catch (const UserError &) {
+    return std::nullopt;
+  }
+}
+
+void RegionLowering::check_offset_var(const std::string &var, const SourceLoc &loc) {
+  if (is_loop_var(var) || unrolling_.count(var))
+    fail(loc, "Loop variable '" + var + "' is used by two loops of the " + kRegion);
+  const Decl *decl = lookup(var, loc);
+  if (!decl)
+    fail(loc, not_declared(var));
+  if (!decl->shape && !decl->type)
+    usable_type(*decl, loc);
+  if (decl->shape || decl->parameter || decl->type != Type::Int32)
+    fail(loc, "Loop variable '" + var + "' must be an INTEGER scalar; declare it INTEGER");
+  if (assigned_.count(var))
+    fail(loc, "Loop variable '" + var + "' of a DO loop inside the point is also assigned in the " +
+                  kRegion + "; use another variable for one of them");
+  if (free_.count(var) && !offsets_.count(var))
+    fail(loc, "Loop variable '" + var +
+                  "' is read in the point before its DO loop, where it would hold the value the "
+                  "loop left at the point before; use another variable there");
 }
 
 // ------------------------------------------------------------- the loop nest
@@ -560,6 +627,9 @@ const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
   }
   if (!found)
     return nullptr;
+  // A loop over offsets belongs to the point: it is unrolled there.
+  if (is_offset_loop(*found, b, *this))
+    return nullptr;
   bool before = true;
   for (const fp::ExecutionPartConstruct &c : b) {
     const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
@@ -580,8 +650,12 @@ const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
 
 Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &name) {
   std::vector<const fp::DoConstruct *> nest{&outer};
-  while (const fp::DoConstruct *inner = only_do(std::get<fp::Block>(nest.back()->t)))
+  while (const fp::DoConstruct *inner = only_do(std::get<fp::Block>(nest.back()->t))) {
+    // Inside three loops, a loop with constant bounds is unrolled in the point.
+    if (nest.size() == 3 && has_constant_bounds(*inner, *this))
+      break;
     nest.push_back(inner);
+  }
   if (nest.size() > 3) {
     auto do_stmt = [](const fp::DoConstruct *d) {
       return std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source;
@@ -1002,7 +1076,14 @@ Stmt RegionLowering::lower_block(const fp::Block &b, const SourceLoc &loc) {
     // array's bounds must not leave the next one lowered as a bound.
     auto bound_of = bound_of_;
     bool in_dims = in_dims_;
-    if (!problems_.attempt([&] { stmts.push_back(lower_statement(c)); })) {
+    if (!problems_.attempt([&] {
+          // An unrolled loop's copies (frontend/OffsetLoops) join the statements around it.
+          Stmt s = lower_statement(c);
+          if (const Block *copies = as<Block>(s))
+            stmts.insert(stmts.end(), copies->stmts.begin(), copies->stmts.end());
+          else
+            stmts.push_back(s);
+        })) {
       bound_of_ = bound_of;
       in_dims_ = in_dims;
     }
@@ -1017,6 +1098,8 @@ Stmt RegionLowering::lower_statement(const fp::ExecutionPartConstruct &c) {
     fail(loc, std::string("This statement is not allowed inside a ") + kRegion);
   if (const auto *i = std::get_if<fc::Indirection<fp::IfConstruct>>(&exec->u))
     return lower_if_construct(i->value());
+  if (const auto *d = std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u))
+    return unroll_offset_loop(d->value(), *this);
   const auto *action = std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u);
   if (!action)
     reject(*exec, loc);
@@ -1203,7 +1286,7 @@ Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceL
       // A scalar temporary.
       std::string var = text_of(name->source);
       SourceLoc var_loc = at(name->source);
-      if (is_loop_var(var))
+      if (is_loop_var(var) || unrolling_.count(var))
         fail(var_loc, "Loop variable '" + var + "' cannot be assigned inside a " + kRegion);
       const Decl *decl = lookup(var, var_loc);
       if (!decl)
@@ -1439,6 +1522,8 @@ Expr RegionLowering::lower_parameter(const Decl &d, const SourceLoc &loc) {
 Expr RegionLowering::lower_name(const fp::Name &n) {
   std::string name = text_of(n.source);
   SourceLoc loc = at(n.source);
+  if (auto offset = offsets_.find(name); offset != offsets_.end())
+    return IntImm::make(offset->second, loc);
   if (is_loop_var(name)) {
     // An inner loop's bounds may use the outer loops' variables (a triangle,
     // a wedge): frontend/BoundingBox makes the nest rectangular.
@@ -1650,6 +1735,8 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
           if (!name)
             return std::nullopt;
           std::string n = text_of(name->source);
+          if (auto offset = offsets_.find(n); offset != offsets_.end())
+            return Affine{"", 0, offset->second};
           if (auto def = integer_defs_.find(n); def != integer_defs_.end())
             return def->second;
           if (is_loop_var(n)) {
