@@ -562,8 +562,8 @@ void RegionLowering::check_offset_var(const std::string &var, const SourceLoc &l
   if (decl->shape || decl->parameter || decl->type != Type::Int32)
     fail(loc, "Loop variable '" + var + "' must be an INTEGER scalar; declare it INTEGER");
   if (assigned_.count(var))
-    fail(loc, "Loop variable '" + var + "' of a DO loop inside the point is also assigned in the " +
-                  kRegion + "; use another variable for one of them");
+    fail(loc, "Loop variable '" + var + "' of a DO loop inside the point is assigned in the " +
+                  kRegion + ", so the loop cannot be unrolled; assign another variable");
   if (free_.count(var) && !offsets_.count(var))
     fail(loc, "Loop variable '" + var +
                   "' is read in the point before its DO loop, where it would hold the value the "

@@ -95,13 +95,28 @@ struct Names {
   }
 };
 
-/// The variables of the DO loops in a block.
+/// The variables of the DO loops in a block, and the names their bounds read.
 struct LoopVars {
   std::set<std::string> names;
+  std::set<std::string> in_bounds;
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
   bool Pre(const fp::LoopControl::Bounds &b) {
     names.insert(text_of(b.name.thing.source));
+    Names n;
+    fp::Walk(b.lower, n);
+    fp::Walk(b.upper, n);
+    if (b.step)
+      fp::Walk(*b.step, n);
+    in_bounds.insert(n.names.begin(), n.names.end());
+    return true;
+  }
+  /// Whether the bounds of the loops read only constants and the variables
+  /// of these loops and `var`'s: what unrolling them needs.
+  bool constant_inside(const std::string &var, const OffsetLoopLowering &lowering) const {
+    for (const std::string &n : in_bounds)
+      if (n != var && !names.count(n) && !lowering.constant_name(n))
+        return false;
     return true;
   }
 };
@@ -213,12 +228,14 @@ bool is_offset_loop(const fp::DoConstruct &d, const fp::Block &body,
   fp::Walk(std::get<fp::Block>(d.t), inner);
   SubscriptUse use{var, lowering, inner.names};
   fp::Walk(std::get<fp::Block>(d.t), use);
-  // Added to another variable, the loop's variable can be no subscript of a
-  // nest loop: the loop is inside the point, and unrolling it needs
-  // constant bounds (which the unrolling asks for, with the fix).
-  if (use.beside_variable)
+  // An array assignment without the loop's variable, and the variable beside
+  // another one in a subscript: no loop of a nest, whatever its bounds; the
+  // unrolling refuses bounds that are not constants, with the fix.
+  if (use.store_without && use.beside_variable)
     return true;
-  return has_constant_bounds(d, lowering) && (use.store_without || shares_block(d, body));
+  // A loop over the grid inside makes it an outer loop of a nest.
+  return has_constant_bounds(d, lowering) && inner.constant_inside(var, lowering) &&
+         (use.beside_variable || use.store_without || shares_block(d, body));
 }
 
 Stmt unroll_offset_loop(const fp::DoConstruct &d, OffsetLoopLowering &lowering) {
@@ -226,9 +243,10 @@ Stmt unroll_offset_loop(const fp::DoConstruct &d, OffsetLoopLowering &lowering) 
   SourceLoc loc = lowering.position(stmt.source);
   const fp::LoopControl::Bounds *b = bounds_of(d);
   if (!b)
-    throw UserError(loc, std::string("A DO loop inside the point of a ") + kRegion +
-                             " is unrolled, so it needs a loop variable and constant bounds; " +
-                             "DO WHILE, DO CONCURRENT and DO without a control cannot be");
+    throw UserError(loc,
+                    std::string("A DO loop without a loop variable (DO WHILE, DO CONCURRENT, ") +
+                        "DO alone) cannot be inside the point of a " + kRegion +
+                        ", where loops are unrolled");
   std::string var = text_of(b->name.thing.source);
   lowering.check_offset_var(var, lowering.position(b->name.thing.source));
   auto constant = [&](const fp::Expr &e, const char *what) {

@@ -72,11 +72,14 @@ bool has_constant_bounds(const fp::DoConstruct &d, const OffsetLoopLowering &low
 
 /// Whether `d`, the first DO construct in `body` (the block of a loop of the
 /// nest), belongs inside the point rather than being the next loop of the
-/// nest: its variable is added to another variable in a subscript
-/// (`in(i+ii,j)`), or its bounds are constants and it cannot be a loop of a
-/// perfect nest (statements other than scalar assignments before it share
-/// `body`, or an array assignment in it does not subscript with its
-/// variable: `out(i,j) = out(i,j) + w(jj)*...`). A loop whose variable is a
+/// nest: its bounds are constants and its variable is beside a variable of
+/// the loops around in a subscript (`in(i+ii,j)`), or an array assignment in
+/// it does not subscript with its variable (`out(i,j) = out(i,j) + ...`), or
+/// statements other than scalar assignments before it share `body`; and
+/// the loops inside it have constant bounds too (a loop over the grid inside
+/// makes it an outer loop of a nest, as `do l = 1, 2` around `do j`). With
+/// both of the first two, whatever its bounds (the unrolling then refuses
+/// bounds that are not constants, with the fix). A loop whose variable is a
 /// subscript of its own, `q(i,j,k)` under `do k = 1, 4`, stays a nest loop.
 bool is_offset_loop(const fp::DoConstruct &d, const fp::Block &body,
                     const OffsetLoopLowering &lowering);
