@@ -256,6 +256,7 @@ private:
   // Loops inside the point (frontend/OffsetLoops) -------------------------
   std::optional<int64_t> constant_name(const std::string &name) const override;
   SourceLoc position(fp::CharBlock b) const override { return at(b); }
+  bool is_declared(const std::string &name) const override { return declared(name); }
   std::string fix_for_constant(const fp::Expr &e) const override { return constant_fix(e); }
   void check_offset_var(const std::string &var, const SourceLoc &loc) override;
   Stmt lower_copy(const fp::Block &body, const std::string &var, int64_t value,

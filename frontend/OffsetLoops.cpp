@@ -2,6 +2,7 @@
 
 #include "flang/Parser/parse-tree-visitor.h"
 
+#include <algorithm>
 #include <climits>
 
 namespace f2s::fe {
@@ -14,8 +15,10 @@ const fp::LoopControl::Bounds *bounds_of(const fp::DoConstruct &d) {
 }
 
 /// The value of an INTEGER constant expression, or none: literals, the names
-/// the lowering gives values, + - * / (truncating, as Fortran divides) and
-/// ** with an exponent that is not negative; none where a value leaves INTEGER(4).
+/// the lowering gives values, + - * / (truncating, as Fortran divides), **
+/// with an exponent that is not negative, and the intrinsics ABS, MIN, MAX
+/// and MOD (diamonds: `do ii = -(rad - abs(jj)), rad - abs(jj)`); none where
+/// a value leaves INTEGER(4).
 std::optional<int64_t> constant_value(const fp::Expr &e, const OffsetLoopLowering &lowering) {
   using R = std::optional<int64_t>;
   auto in_range = [](int64_t v) -> R {
@@ -35,6 +38,32 @@ std::optional<int64_t> constant_value(const fp::Expr &e, const OffsetLoopLowerin
           const auto *ref = std::get_if<fp::DataRef>(&x.value().u);
           const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
           return name ? lowering.constant_name(text_of(name->source)) : std::nullopt;
+        } else if constexpr (std::is_same_v<T, fc::Indirection<fp::FunctionReference>>) {
+          const fp::Call &call = x.value().v;
+          const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(call.t).u);
+          std::string fn = name ? text_of(name->source) : "";
+          if (fn.empty() || lowering.is_declared(fn))
+            return std::nullopt;
+          std::vector<int64_t> args;
+          for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(call.t)) {
+            const auto *e =
+                std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u);
+            R v = e && !std::get<std::optional<fp::Keyword>>(arg.t)
+                      ? constant_value(e->value(), lowering)
+                      : std::nullopt;
+            if (!v)
+              return std::nullopt;
+            args.push_back(*v);
+          }
+          if (fn == "abs" && args.size() == 1)
+            return in_range(args[0] < 0 ? -args[0] : args[0]);
+          if ((fn == "min" || fn == "max") && args.size() >= 2)
+            return fn == "min" ? *std::min_element(args.begin(), args.end())
+                               : *std::max_element(args.begin(), args.end());
+          // Fortran's MOD keeps the sign of the first argument, as C's %.
+          if (fn == "mod" && args.size() == 2 && args[1] != 0)
+            return args[0] % args[1];
+          return std::nullopt;
         } else if constexpr (std::is_same_v<T, fp::Expr::Parentheses> ||
                              std::is_same_v<T, fp::Expr::UnaryPlus>) {
           return constant_value(x.v.value(), lowering);

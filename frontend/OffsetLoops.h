@@ -39,6 +39,9 @@ public:
   /// name.
   virtual std::optional<int64_t> constant_name(const std::string &name) const = 0;
   virtual SourceLoc position(fp::CharBlock b) const = 0;
+  /// Whether the procedure or a scope around it declares `name` (then
+  /// `abs(...)` is no intrinsic).
+  virtual bool is_declared(const std::string &name) const = 0;
   /// "; make 'r' a named constant (PARAMETER)" where that makes `e` a
   /// constant, else "".
   virtual std::string fix_for_constant(const fp::Expr &e) const = 0;
@@ -67,7 +70,8 @@ protected:
 inline constexpr int64_t kMaxOffsetCopies = 512;
 
 /// Whether the bounds and step of `d` are INTEGER constants (named constants,
-/// literals and cpp macros, with + - * / **), as the lowering reads them now.
+/// literals and cpp macros, with + - * / ** and ABS, MIN, MAX, MOD), as the
+/// lowering reads them now.
 bool has_constant_bounds(const fp::DoConstruct &d, const OffsetLoopLowering &lowering);
 
 /// Whether `d`, the first DO construct in `body` (the block of a loop of the

@@ -237,6 +237,22 @@ TEST(OffsetLoops, StepsEmptyRangesAndTheValueAfterTheLoop) {
                              "    v(i, j) = v(i, j) + (4 + (-4))*u(i, j)\n");
 }
 
+TEST(OffsetLoops, ADiamondWithBoundsOfTheOuterOffsetLoop) {
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, nest2(R"(      do jj = -1, 1
+        do ii = -(1 - abs(jj)), max(1 - abs(jj), 0)
+          v(i,j) = v(i,j) + u(i+ii,j+jj)
+        end do
+      end do
+)"));
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(point_of(ks[0]), "    v(i, j) = v(i, j) + u(i, j - 1)\n"
+                             "    v(i, j) = v(i, j) + u(i - 1, j)\n"
+                             "    v(i, j) = v(i, j) + u(i, j)\n"
+                             "    v(i, j) = v(i, j) + u(i + 1, j)\n"
+                             "    v(i, j) = v(i, j) + u(i, j + 1)\n");
+}
+
 TEST(OffsetLoops, AnOffsetLoopInPlaceIsSeenByTheDependenceAnalysis) {
   // Unrolled, the point reads u(i-1,j) and u(i+1,j) where other points write.
   Diagnostic d = refusal(nest2(R"(      do ii = -1, 1, 2
