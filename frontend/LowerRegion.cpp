@@ -544,10 +544,15 @@ std::optional<int64_t> RegionLowering::constant_name(const std::string &name) co
     return d->int_value;
   if (!d->parameter)
     return std::nullopt;
+  // A value that does not lower is no constant here; its refusal, if any,
+  // comes where the name is used.
+  auto *self = const_cast<RegionLowering *>(this);
+  auto bound_of = bound_of_;
   try {
-    Expr v = const_cast<RegionLowering *>(this)->lower_parameter(*d, SourceLoc{});
+    Expr v = self->lower_parameter(*d, SourceLoc{});
     return as<IntImm>(v)->value;
   } catch (const UserError &) {
+    self->bound_of_ = bound_of;
     return std::nullopt;
   }
 }
