@@ -4,6 +4,7 @@
 // Frontend.cpp collected.
 #include "ast/Reductions.h"
 #include "canonicalize/Canonicalize.h"
+#include "frontend/OffsetLoops.h"
 #include "frontend/ParseTree.h"
 
 #include "ast/IRVisitor.h"
@@ -247,7 +248,7 @@ Expr fold_constants(const Expr &e) {
 // ---------------------------------------------------------- region lowering
 
 /// Lowers one annotated DO construct to a kernel.
-class RegionLowering {
+class RegionLowering : OffsetLoopLowering {
 public:
   RegionLowering(const SourceMap &map, const std::vector<Scope> &scopes,
                  const StencilDirective &directive)
@@ -256,6 +257,25 @@ public:
   Kernel lower(const fp::DoConstruct &outer, const std::string &name);
 
 private:
+  // Loops inside the point (frontend/OffsetLoops) -------------------------
+  std::optional<int64_t> constant_name(const std::string &name) const override;
+  SourceLoc position(fp::CharBlock b) const override { return at(b); }
+  bool is_declared(const std::string &name) const override { return declared(name); }
+  std::string fix_for_constant(const fp::Expr &e) const override { return constant_fix(e); }
+  void check_offset_var(const std::string &var, const SourceLoc &loc) override;
+  Stmt lower_copy(const fp::Block &body, const std::string &var, int64_t value,
+                  const SourceLoc &loc) override {
+    offsets_[var] = value;
+    unrolling_.insert(var);
+    struct Done {
+      std::set<std::string> &unrolling;
+      const std::string &var;
+      ~Done() { unrolling.erase(var); }
+    } done{unrolling_, var};
+    return lower_block(body, loc);
+  }
+  void end_offset_loop(const std::string &var, int64_t value) override { offsets_[var] = value; }
+
   // Where is this? ------------------------------------------------------
   SourceLoc at(fp::CharBlock b) const;
   template <typename T> SourceLoc at_node(const T &x) const {
@@ -469,10 +489,21 @@ private:
   bool storing_ = false;
   /// The variable part of each array dimension's subscripts, (name, factor):
   /// one for every access (name empty for constant offsets).
-  std::map<std::pair<std::string, size_t>, std::pair<std::string, int64_t>> sym_shifts_;
+  struct SymShift {
+    std::string sym;    ///< empty for constant offsets
+    int64_t factor = 0; ///< of sym
+    SourceLoc loc;      ///< the first such access, for messages
+    std::string text, fix;
+  };
+  std::map<std::pair<std::string, size_t>, SymShift> sym_shifts_;
   /// Local 1D arrays stored in such loops: line buffers, if
   /// canonicalize/ForwardLineBuffers can substitute them.
   std::set<std::string> buffer_stores_;
+  /// The variables of the DO loops inside the point (frontend/OffsetLoops)
+  /// met so far, each with the value it reads as: the copy's being lowered,
+  /// or after the loop, the value the loop left.
+  std::map<std::string, int64_t> offsets_;
+  std::set<std::string> unrolling_; ///< the offset loops being unrolled
 };
 
 /// Collects the scalar names on the left of assignments, in every branch.
@@ -509,7 +540,7 @@ std::optional<std::string> RegionLowering::variable_to_fix(const fp::Expr &e) co
   WholeNames whole;
   fp::Walk(e, whole);
   for (const std::string &n : whole.names) {
-    if (is_loop_var(n) || assigned_.count(n))
+    if (is_loop_var(n) || assigned_.count(n) || offsets_.count(n))
       continue;
     const Decl *d = nullptr;
     for (auto it = scopes_.rbegin(); !d && it != scopes_.rend(); ++it)
@@ -521,6 +552,54 @@ std::optional<std::string> RegionLowering::variable_to_fix(const fp::Expr &e) co
       return n;
   }
   return std::nullopt;
+}
+
+std::optional<int64_t> RegionLowering::constant_name(const std::string &name) const {
+  if (auto offset = offsets_.find(name); offset != offsets_.end())
+    return offset->second;
+  if (is_loop_var(name) || assigned_.count(name))
+    return std::nullopt;
+  // The declaration alone: a constant needs one (no IMPLICIT typing here).
+  const Decl *d = nullptr;
+  for (auto it = scopes_.rbegin(); !d && it != scopes_.rend(); ++it)
+    if (auto found = it->decls.find(name); found != it->decls.end())
+      d = &found->second;
+  if (!d || d->shape || d->type != Type::Int32)
+    return std::nullopt;
+  if (d->int_value)
+    return d->int_value;
+  if (!d->parameter)
+    return std::nullopt;
+  // A value that does not lower is no constant here; its refusal, if any,
+  // comes where the name is used.
+  auto *self = const_cast<RegionLowering *>(this);
+  auto bound_of = bound_of_;
+  try {
+    Expr v = self->lower_parameter(*d, SourceLoc{});
+    return as<IntImm>(v)->value;
+  } catch (const UserError &) {
+    self->bound_of_ = bound_of;
+    return std::nullopt;
+  }
+}
+
+void RegionLowering::check_offset_var(const std::string &var, const SourceLoc &loc) {
+  if (is_loop_var(var) || unrolling_.count(var))
+    fail(loc, "Loop variable '" + var + "' is used by two loops of the " + kRegion);
+  const Decl *decl = lookup(var, loc);
+  if (!decl)
+    fail(loc, not_declared(var));
+  if (!decl->shape && !decl->type)
+    usable_type(*decl, loc);
+  if (decl->shape || decl->parameter || decl->type != Type::Int32)
+    fail(loc, "Loop variable '" + var + "' must be an INTEGER scalar; declare it INTEGER");
+  if (assigned_.count(var))
+    fail(loc, "Loop variable '" + var + "' of a DO loop inside the point is assigned in the " +
+                  kRegion + ", so the loop cannot be unrolled; assign another variable");
+  if (free_.count(var) && !offsets_.count(var))
+    fail(loc, "Loop variable '" + var +
+                  "' is read in the point before its DO loop, where it would hold the value the "
+                  "loop left at the point before; use another variable there");
 }
 
 // ------------------------------------------------------------- the loop nest
@@ -573,18 +652,22 @@ bool is_scalar_assignment(const fp::ExecutionPartConstruct &c) {
 /// filled and then read (canonicalize/ForwardLineBuffers): the last is the
 /// one the nest goes on with, and siblings_ keeps them all.
 const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
-  std::vector<const fp::DoConstruct *> dos;
-  for (const fp::ExecutionPartConstruct &c : b) {
+  // A loop over offsets belongs to the point: it is unrolled there, and
+  // beside the nest's loops it is a statement between them.
+  auto nest_do = [&](const fp::ExecutionPartConstruct &c) -> const fp::DoConstruct * {
     const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
-    if (const auto *d = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr)
-      dos.push_back(&d->value());
-  }
+    const auto *d = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
+    return d && !is_offset_loop(d->value(), b, *this) ? &d->value() : nullptr;
+  };
+  std::vector<const fp::DoConstruct *> dos;
+  for (const fp::ExecutionPartConstruct &c : b)
+    if (const fp::DoConstruct *d = nest_do(c))
+      dos.push_back(d);
   if (dos.empty())
     return nullptr;
   bool before = true;
   for (const fp::ExecutionPartConstruct &c : b) {
-    const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
-    const auto *d = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
+    const fp::DoConstruct *d = nest_do(c);
     if (d)
       before = false;
     else if (!is_continue(c) && !(before && is_scalar_assignment(c)) && dos.size() > 1)
@@ -653,8 +736,12 @@ bool RegionLowering::is_local_1d(const Decl &d) const {
 
 Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &name) {
   std::vector<const fp::DoConstruct *> nest{&outer};
-  while (const fp::DoConstruct *inner = only_do(std::get<fp::Block>(nest.back()->t)))
+  while (const fp::DoConstruct *inner = only_do(std::get<fp::Block>(nest.back()->t))) {
+    // Inside three loops, a loop with constant bounds is unrolled in the point.
+    if (nest.size() == 3 && has_constant_bounds(*inner, *this))
+      break;
     nest.push_back(inner);
+  }
   if (nest.size() > 3) {
     auto do_stmt = [](const fp::DoConstruct *d) {
       return std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source;
@@ -740,14 +827,14 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   // offset in the subscript, and a halo that its declared bounds give.
   for (const auto &[at_dim, shift] : sym_shifts_) {
     const auto &[grid, dim] = at_dim;
-    if (shift.second == 0 || !dims.count(grid))
+    if (shift.factor == 0 || !dims.count(grid))
       continue;
     Dim &d = dims[grid][dim];
-    if (std::find(k.subscript_offsets.begin(), k.subscript_offsets.end(), shift.first) ==
+    if (std::find(k.subscript_offsets.begin(), k.subscript_offsets.end(), shift.sym) ==
         k.subscript_offsets.end())
-      k.subscript_offsets.push_back(shift.first);
-    int64_t factor = shift.second;
-    Expr by = Var::make(shift.first, Type::Int32, d.lo->loc);
+      k.subscript_offsets.push_back(shift.sym);
+    int64_t factor = shift.factor;
+    Expr by = Var::make(shift.sym, Type::Int32, d.lo->loc);
     if (factor != 1 && factor != -1)
       by = Binary::make(BinaryOp::Mul, IntImm::make(factor > 0 ? factor : -factor, d.lo->loc), by,
                         d.lo->loc);
@@ -1112,7 +1199,14 @@ Stmt RegionLowering::lower_block(const fp::Block &b, const SourceLoc &loc) {
     // array's bounds must not leave the next one lowered as a bound.
     auto bound_of = bound_of_;
     bool in_dims = in_dims_;
-    if (!problems_.attempt([&] { stmts.push_back(lower_statement(c)); })) {
+    if (!problems_.attempt([&] {
+          // An unrolled loop's copies (frontend/OffsetLoops) join the statements around it.
+          Stmt s = lower_statement(c);
+          if (const Block *copies = as<Block>(s))
+            stmts.insert(stmts.end(), copies->stmts.begin(), copies->stmts.end());
+          else
+            stmts.push_back(s);
+        })) {
       bound_of_ = bound_of;
       in_dims_ = in_dims;
     }
@@ -1127,6 +1221,8 @@ Stmt RegionLowering::lower_statement(const fp::ExecutionPartConstruct &c) {
     fail(loc, std::string("This statement is not allowed inside a ") + kRegion);
   if (const auto *i = std::get_if<fc::Indirection<fp::IfConstruct>>(&exec->u))
     return lower_if_construct(i->value());
+  if (const auto *d = std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u))
+    return unroll_offset_loop(d->value(), *this);
   const auto *action = std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u);
   if (!action)
     reject(*exec, loc);
@@ -1313,7 +1409,7 @@ Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceL
       // A scalar temporary.
       std::string var = text_of(name->source);
       SourceLoc var_loc = at(name->source);
-      if (is_loop_var(var))
+      if (is_loop_var(var) || unrolling_.count(var))
         fail(var_loc, "Loop variable '" + var + "' cannot be assigned inside a " + kRegion);
       const Decl *decl = lookup(var, var_loc);
       if (!decl)
@@ -1569,6 +1665,8 @@ Expr RegionLowering::lower_parameter(const Decl &d, const SourceLoc &loc) {
 Expr RegionLowering::lower_name(const fp::Name &n) {
   std::string name = text_of(n.source);
   SourceLoc loc = at(n.source);
+  if (auto offset = offsets_.find(name); offset != offsets_.end())
+    return IntImm::make(offset->second, loc);
   if (is_loop_var(name)) {
     // An inner loop's bounds may use the outer loops' variables (a triangle,
     // a wedge): frontend/BoundingBox makes the nest rectangular.
@@ -1741,25 +1839,28 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
     // dimension must have the same -d, which then moves into r's declared
     // bounds (lower()), so that the subscript keeps a constant offset.
     size_t dim = out.size();
-    auto shift = std::make_pair(a ? a->sym : std::string(), a ? a->sym_coeff : 0);
-    auto [seen, first] = sym_shifts_.try_emplace({grid, dim}, shift);
+    SymShift here{a ? a->sym : std::string(), a ? a->sym_coeff : 0, at(s->source),
+                  text_of(s->source), constant_fix(*s)};
+    auto [seen, first] = sym_shifts_.try_emplace({grid, dim}, here);
     if (a && a->sym_coeff != 0) {
       if (storing_)
-        fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
-                                "' is offset by variable '" + a->sym +
-                                "'; such an offset is accepted only in arrays the " + kRegion +
-                                " does not write" + constant_fix(*s));
-      use_free(*lookup(a->sym), at(s->source));
+        fail(here.loc, "Subscript '" + here.text + "' of '" + grid + "' is offset by variable '" +
+                           a->sym + "'; such an offset is accepted only in arrays the " + kRegion +
+                           " does not write" + here.fix);
+      use_free(*lookup(a->sym), here.loc);
     }
-    if (a && !first && seen->second != shift)
-      fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid + "' is offset " +
-                              (a->sym_coeff != 0 ? "by variable '" + a->sym + "'"
-                                                 : std::string("by constants only")) +
-                              ", but another subscript of '" + grid +
-                              "' in this dimension is offset " +
-                              (seen->second.second != 0 ? "by variable '" + seen->second.first + "'"
-                                                        : std::string("by constants only")) +
-                              "; a variable offset must be the same in every access to an array");
+    if (a && !first && (seen->second.sym != here.sym || seen->second.factor != here.factor)) {
+      // Said at the access with the variable offset, naming the other.
+      const SymShift &var = here.factor != 0 ? here : seen->second;
+      const SymShift &other = here.factor != 0 ? seen->second : here;
+      fail(var.loc, "Subscript '" + var.text + "' of '" + grid + "' is offset by variable '" +
+                        var.sym + "', but another subscript of '" + grid +
+                        "' in this dimension, '" + other.text + "', is offset " +
+                        (other.factor != 0 ? "by variable '" + other.sym + "'"
+                                           : std::string("by constants only")) +
+                        "; a variable offset must be the same in every access to an array" +
+                        var.fix);
+    }
     if (!a)
       fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
                               "' is not an integer multiple of a loop variable plus a constant" +
@@ -1805,6 +1906,8 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
           if (!name)
             return std::nullopt;
           std::string n = text_of(name->source);
+          if (auto offset = offsets_.find(n); offset != offsets_.end())
+            return Affine{"", 0, offset->second};
           if (auto def = integer_defs_.find(n); def != integer_defs_.end())
             return def->second;
           if (is_loop_var(n)) {

@@ -155,6 +155,20 @@ INSTANTIATE_TEST_SUITE_P(Ordered, CudaCodegen, ::testing::Values("tridiag_column
 // Imperfect as written: a red-black colour offset computed between the loops.
 INSTANTIATE_TEST_SUITE_P(Imperfect, CudaCodegen, ::testing::Values("rb_colour", "mg_resid"));
 
+// The shape as offset loops inside the point, unrolled.
+INSTANTIATE_TEST_SUITE_P(Offsets, CudaCodegen, ::testing::Values("star_offsets"));
+
+TEST(CudaCodegenOffsets, FixedFormOffsetLoopsCompileWithNvcc) {
+  if (!find_nvcc())
+    GTEST_SKIP() << "nvcc not found";
+  for (const Kernel &k :
+       lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/offsets3d.F")) {
+    SCOPED_TRACE(k.name);
+    test::ScratchDir dir;
+    expect_example_compiles(dir, k);
+  }
+}
+
 // INTEGER temporaries as subscripts, one computed between the loops.
 TEST(CudaCodegenImperfect, IntegerTemporariesAsSubscriptsCompileWithNvcc) {
   if (!find_nvcc())

@@ -285,6 +285,22 @@ TEST(CudaEmulationOrdered, LineAndColumnRecurrencesMatchTheSerialReference) {
 // colour offset computed between the loops.
 INSTANTIATE_TEST_SUITE_P(Imperfect, CudaEmulation, ::testing::Values("rb_colour", "mg_resid"));
 
+// The shape as offset loops inside the point: a radius-2 star with a weights
+// array; in fixed form, a 27-point box of nested offset loops (radius a cpp
+// macro) and a loop counting down.
+INSTANTIATE_TEST_SUITE_P(Offsets, CudaEmulation, ::testing::Values("star_offsets"));
+
+TEST(CudaEmulationOffsets, FixedFormOffsetLoopsMatchTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Kernel> kernels =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/offsets3d.F");
+  ASSERT_EQ(kernels.size(), 2u);
+  for (const Kernel &k : kernels) {
+    SCOPED_TRACE(k.name);
+    expect_every_mapping_verified(dir, k);
+  }
+}
+
 // INTEGER temporaries as subscripts, one computed between the loops.
 TEST(CudaEmulationImperfect, IntegerTemporariesAsSubscriptsMatchTheSerialReference) {
   std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/prolong2d.f90");

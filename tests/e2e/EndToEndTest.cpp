@@ -204,7 +204,9 @@ INSTANTIATE_TEST_SUITE_P(
                       KernelClassExample{"tridiag_column", 3},
                       // Imperfect as written: a red-black colour offset computed between the
                       // loops; line buffers filled beside the loops that read them.
-                      KernelClassExample{"rb_colour", 3}, KernelClassExample{"mg_resid", 3}),
+                      KernelClassExample{"rb_colour", 3}, KernelClassExample{"mg_resid", 3},
+                      // The shape as offset loops inside the point, with a weights array.
+                      KernelClassExample{"star_offsets", 2}),
     [](const auto &info) { return info.param.name; });
 
 TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {
@@ -249,13 +251,14 @@ TEST(EndToEnd, LineRecurrencesBothWaysMatchTheOriginal) {
   expect_2d_input_matches("linerec2d");
 }
 
-/// Builds tests/inputs/e2e/<name>.f90 untuned and tuned for both CPU
+/// Builds tests/inputs/e2e/<name><ext> untuned and tuned for both CPU
 /// targets into f2s_<name>, links <name>_main.f90 against each, and runs it
 /// at odd sizes of `rank` values; returns each library's tuning record.
-std::vector<nlohmann::json> expect_input_matches_untuned_and_tuned(const std::string &name,
-                                                                   int rank) {
+std::vector<nlohmann::json>
+expect_input_matches_untuned_and_tuned(const std::string &name, int rank,
+                                       const std::string &ext = ".f90") {
   test::ScratchDir dir;
-  std::string f90 = source("tests/inputs/e2e/" + name + ".f90");
+  std::string f90 = source("tests/inputs/e2e/" + name + ext);
   std::vector<nlohmann::json> records;
   for (bool tuned : {false, true}) {
     SCOPED_TRACE(tuned ? "tuned" : "untuned");
@@ -305,6 +308,14 @@ TEST(EndToEnd, ColumnRecurrenceInALevelFirstLayoutMatchesTheOriginal) {
 TEST(EndToEnd, TriangularAndWedgeDomainsMatchTheOriginal) {
   EXPECT_EQ(expect_input_matches_untuned_and_tuned("tri2d", 2).size(), 2u);
   EXPECT_EQ(expect_input_matches_untuned_and_tuned("wedge3d", 3).size(), 2u);
+}
+
+// Offset loops in fixed form: a 27-point box as three nested label DO loops
+// sharing a label, with the radius a cpp macro, and a loop counting down
+// with its variable in the arithmetic and an IF; unrolled in source order,
+// bitwise the original's.
+TEST(EndToEnd, OffsetLoopsInFixedFormWithACppRadiusMatchTheOriginal) {
+  EXPECT_EQ(expect_input_matches_untuned_and_tuned("offsets3d", 3, ".F").size(), 2u);
 }
 
 // Arguments u, u_n, u_ref, tolerance and terms: the tuning harness names

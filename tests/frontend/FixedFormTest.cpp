@@ -327,7 +327,8 @@ C$F2S STENCIL
       END
 )"),
             "5:7: The DO loops of a '!$f2s stencil' region must be perfectly nested; only "
-            "assignments to scalars may come between them, before the inner DO loop; annotate the inner nest at line 6 instead");
+            "assignments to scalars may come between them, before the inner DO loop; annotate the "
+            "inner nest at line 6 instead");
 }
 
 } // namespace

@@ -812,11 +812,14 @@ TEST(FrontendErrors, IndirectSubscript) {
       "idx(i),");
 }
 
+// A variable offset (`a(i, n)`, n fixed in the nest) is accepted in an
+// array the region only reads when every access has it.
 TEST(FrontendErrors, VariableSubscript) {
-  expect_error(kernel_2d("a(i, n)"),
-               "Subscript 'n' of 'a' is not an integer multiple of a loop variable plus a "
-               "constant; make 'n' a named constant (PARAMETER)",
-               "n)\n", 2);
+  expect_error(kernel_2d("a(i, n) + a(i, j)"),
+               "Subscript 'n' of 'a' is offset by variable 'n', but another subscript of 'a' in "
+               "this dimension, 'j', is offset by constants only; a variable offset must be the "
+               "same in every access to an array; make 'n' a named constant (PARAMETER)",
+               "n) + a");
 }
 
 TEST(FrontendErrors, UndeclaredVariableUnderImplicitNone) {
@@ -849,7 +852,8 @@ end subroutine
 )";
   expect_error(src,
                "The DO loops of a '!$f2s stencil' region must be perfectly nested; only "
-               "assignments to scalars may come between them, before the inner DO loop; annotate the inner nest at line 7 instead",
+               "assignments to scalars may come between them, before the inner DO loop; annotate "
+               "the inner nest at line 7 instead",
                "a(1, j) = t");
 }
 
@@ -868,7 +872,8 @@ end subroutine
 )";
   expect_error(src,
                "The DO loops of a '!$f2s stencil' region must be perfectly nested; only "
-               "assignments to scalars may come between them, before the inner DO loop; annotate the inner nest at line 6 instead",
+               "assignments to scalars may come between them, before the inner DO loop; annotate "
+               "the inner nest at line 6 instead",
                "a(1, j)");
 }
 

@@ -130,8 +130,10 @@ TEST(SeveralProblems, EveryStatementOfARegionIsCheckedOnItsOwn) {
   EXPECT_EQ(problems_of(src),
             (std::vector<std::string>{
                 at(src, "i+m",
-                   "Subscript 'i+m' of 'u' is not an integer multiple of a loop variable plus a "
-                   "constant; make 'm' a named constant (PARAMETER)"),
+                   "Subscript 'i+m' of 'u' is offset by variable 'm', but another subscript of "
+                   "'u' in this dimension, 'i-1', is offset by constants only; a variable offset "
+                   "must be the same in every access to an array; make 'm' a named constant "
+                   "(PARAMETER)"),
                 at(src, "tanh",
                    "'tanh' is an unknown function, so what it reads and writes cannot be known; "
                    "only the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, COS and "

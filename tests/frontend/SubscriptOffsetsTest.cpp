@@ -52,10 +52,11 @@ TEST(SubscriptOffsets, AWrittenArrayIsRefused) {
 TEST(SubscriptOffsets, OffsetsThatDifferBetweenAccessesAreRefused) {
   std::string text = restriction("c(i) = r(2*i - d) + r(2*i)");
   Diagnostic d = test::refusal(text);
-  EXPECT_EQ(d.message, "Subscript '2*i' of 'r' is offset by constants only, but another "
-                       "subscript of 'r' in this dimension is offset by variable 'd'; a "
-                       "variable offset must be the same in every access to an array");
-  EXPECT_EQ(test::line_col(d.loc), test::loc_of(text, "2*i)"));
+  EXPECT_EQ(d.message, "Subscript '2*i - d' of 'r' is offset by variable 'd', but another "
+                       "subscript of 'r' in this dimension, '2*i', is offset by constants only; a "
+                       "variable offset must be the same in every access to an array; make 'd' a "
+                       "named constant (PARAMETER)");
+  EXPECT_EQ(test::line_col(d.loc), test::loc_of(text, "2*i - d"));
 }
 
 TEST(SubscriptOffsets, AScalarTheNestAssignsIsNoOffset) {

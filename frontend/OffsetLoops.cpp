@@ -1,0 +1,322 @@
+#include "frontend/OffsetLoops.h"
+
+#include "flang/Parser/parse-tree-visitor.h"
+
+#include <algorithm>
+#include <climits>
+
+namespace f2s::fe {
+namespace {
+
+const fp::LoopControl::Bounds *bounds_of(const fp::DoConstruct &d) {
+  const auto &stmt = std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t);
+  const auto &control = std::get<std::optional<fp::LoopControl>>(stmt.statement.t);
+  return control ? std::get_if<fp::LoopControl::Bounds>(&control->u) : nullptr;
+}
+
+/// The value of an INTEGER constant expression, or none: literals, the names
+/// the lowering gives values, + - * / (truncating, as Fortran divides), **
+/// with an exponent that is not negative, and the intrinsics ABS, MIN, MAX
+/// and MOD (diamonds: `do ii = -(rad - abs(jj)), rad - abs(jj)`); none where
+/// a value leaves INTEGER(4).
+std::optional<int64_t> constant_value(const fp::Expr &e, const OffsetLoopLowering &lowering) {
+  using R = std::optional<int64_t>;
+  auto in_range = [](int64_t v) -> R {
+    return v >= INT32_MIN && v <= INT32_MAX ? R(v) : std::nullopt;
+  };
+  return std::visit(
+      [&](const auto &x) -> R {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, fp::LiteralConstant>) {
+          const auto *i = std::get_if<fp::IntLiteralConstant>(&x.u);
+          if (!i || std::get<std::optional<fp::KindParam>>(i->t))
+            return std::nullopt;
+          std::string digits = std::get<fp::CharBlock>(i->t).ToString();
+          return digits.size() > 10 ? std::nullopt
+                                    : in_range(std::strtoll(digits.c_str(), nullptr, 10));
+        } else if constexpr (std::is_same_v<T, fc::Indirection<fp::Designator>>) {
+          const auto *ref = std::get_if<fp::DataRef>(&x.value().u);
+          const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+          return name ? lowering.constant_name(text_of(name->source)) : std::nullopt;
+        } else if constexpr (std::is_same_v<T, fc::Indirection<fp::FunctionReference>>) {
+          const fp::Call &call = x.value().v;
+          const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(call.t).u);
+          std::string fn = name ? text_of(name->source) : "";
+          if (fn.empty() || lowering.is_declared(fn))
+            return std::nullopt;
+          std::vector<int64_t> args;
+          for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(call.t)) {
+            const auto *e =
+                std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u);
+            R v = e && !std::get<std::optional<fp::Keyword>>(arg.t)
+                      ? constant_value(e->value(), lowering)
+                      : std::nullopt;
+            if (!v)
+              return std::nullopt;
+            args.push_back(*v);
+          }
+          if (fn == "abs" && args.size() == 1)
+            return in_range(args[0] < 0 ? -args[0] : args[0]);
+          if ((fn == "min" || fn == "max") && args.size() >= 2)
+            return fn == "min" ? *std::min_element(args.begin(), args.end())
+                               : *std::max_element(args.begin(), args.end());
+          // Fortran's MOD keeps the sign of the first argument, as C's %.
+          if (fn == "mod" && args.size() == 2 && args[1] != 0)
+            return args[0] % args[1];
+          return std::nullopt;
+        } else if constexpr (std::is_same_v<T, fp::Expr::Parentheses> ||
+                             std::is_same_v<T, fp::Expr::UnaryPlus>) {
+          return constant_value(x.v.value(), lowering);
+        } else if constexpr (std::is_same_v<T, fp::Expr::Negate>) {
+          R a = constant_value(x.v.value(), lowering);
+          return a ? in_range(-*a) : std::nullopt;
+        } else if constexpr (std::is_same_v<T, fp::Expr::Add> ||
+                             std::is_same_v<T, fp::Expr::Subtract> ||
+                             std::is_same_v<T, fp::Expr::Multiply> ||
+                             std::is_same_v<T, fp::Expr::Divide> ||
+                             std::is_same_v<T, fp::Expr::Power>) {
+          R a = constant_value(std::get<0>(x.t).value(), lowering);
+          R b = constant_value(std::get<1>(x.t).value(), lowering);
+          if (!a || !b)
+            return std::nullopt;
+          if constexpr (std::is_same_v<T, fp::Expr::Add>)
+            return in_range(*a + *b);
+          else if constexpr (std::is_same_v<T, fp::Expr::Subtract>)
+            return in_range(*a - *b);
+          else if constexpr (std::is_same_v<T, fp::Expr::Multiply>)
+            return in_range(*a * *b);
+          else if constexpr (std::is_same_v<T, fp::Expr::Divide>)
+            return *b == 0 ? std::nullopt : in_range(*a / *b);
+          else {
+            if (*b < 0)
+              return std::nullopt;
+            int64_t r = 1;
+            for (int64_t n = 0; n < *b; ++n)
+              if (!in_range(r *= *a))
+                return std::nullopt;
+            return r;
+          }
+        } else {
+          return std::nullopt;
+        }
+      },
+      e.u);
+}
+
+/// The names of whole variables in an expression.
+struct Names {
+  std::set<std::string> names;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::Name &n) {
+    names.insert(text_of(n.source));
+    return false;
+  }
+  // The name of an array or function is not a variable of its subscripts.
+  bool Pre(const fp::FunctionReference &f) {
+    for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(f.v.t))
+      fp::Walk(arg, *this);
+    return false;
+  }
+  bool Pre(const fp::ArrayElement &e) {
+    fp::Walk(e.subscripts, *this);
+    return false;
+  }
+};
+
+/// The variables of the DO loops in a block, and the names their bounds read.
+struct LoopVars {
+  std::set<std::string> names;
+  std::set<std::string> in_bounds;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::LoopControl::Bounds &b) {
+    names.insert(text_of(b.name.thing.source));
+    Names n;
+    fp::Walk(b.lower, n);
+    fp::Walk(b.upper, n);
+    if (b.step)
+      fp::Walk(*b.step, n);
+    in_bounds.insert(n.names.begin(), n.names.end());
+    return true;
+  }
+  /// Whether the bounds of the loops read only constants and the variables
+  /// of these loops and `var`'s: what unrolling them needs.
+  bool constant_inside(const std::string &var, const OffsetLoopLowering &lowering) const {
+    for (const std::string &n : in_bounds)
+      if (n != var && !names.count(n) && !lowering.constant_name(n))
+        return false;
+    return true;
+  }
+};
+
+/// How the variable `var` of a DO loop is used in the subscripts of its body.
+struct SubscriptUse {
+  const std::string &var;
+  const OffsetLoopLowering &lowering;
+  /// The variables of the loops inside the loop over `var`.
+  std::set<std::string> inner;
+  /// `var` added to a variable of the loops around in one subscript:
+  /// `in(i+ii, j)`.
+  bool beside_variable = false;
+  /// An array assignment none of whose subscripts reads `var`.
+  bool store_without = false;
+
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+
+  void subscript(const fp::Expr &e) {
+    Names n;
+    fp::Walk(e, n);
+    if (!n.names.count(var))
+      return;
+    for (const std::string &other : n.names)
+      if (other != var && !inner.count(other) && !lowering.constant_name(other))
+        beside_variable = true;
+  }
+  bool Pre(const fp::FunctionReference &f) {
+    for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(f.v.t))
+      if (const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u))
+        subscript(e->value());
+    return true;
+  }
+  bool Pre(const fp::ArrayElement &a) {
+    for (const fp::SectionSubscript &s : a.subscripts)
+      if (const auto *i = std::get_if<fp::IntExpr>(&s.u))
+        subscript(i->thing.value());
+    return true;
+  }
+  bool Pre(const fp::AssignmentStmt &a) {
+    // `u(i,j) = ...` is a function reference to the parser; a scalar's
+    // assignment is a Name.
+    const fp::Variable &lhs = std::get<fp::Variable>(a.t);
+    bool element = std::holds_alternative<fc::Indirection<fp::FunctionReference>>(lhs.u);
+    if (const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&lhs.u))
+      if (const auto *ref = std::get_if<fp::DataRef>(&d->value().u))
+        element = std::holds_alternative<fc::Indirection<fp::ArrayElement>>(ref->u);
+    if (element) {
+      Names n;
+      fp::Walk(lhs, n);
+      store_without = store_without || !n.names.count(var);
+    }
+    return true;
+  }
+};
+
+/// Whether `c` is CONTINUE or assigns a scalar: what may share a block with
+/// the next loop of a nest (before it, for an assignment).
+bool is_continue(const fp::ExecutionPartConstruct &c) {
+  const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+  const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
+  return action && std::holds_alternative<fp::ContinueStmt>(action->statement.u);
+}
+
+bool assigns_scalar(const fp::ExecutionPartConstruct &c) {
+  const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+  const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
+  const auto *a =
+      action ? std::get_if<fc::Indirection<fp::AssignmentStmt>>(&action->statement.u) : nullptr;
+  const auto *d =
+      a ? std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a->value().t).u)
+        : nullptr;
+  const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+  return ref && std::holds_alternative<fp::Name>(ref->u);
+}
+
+/// Whether `body` holds, besides `d`, statements that a perfect nest cannot:
+/// anything after `d`, or before it anything but scalar assignments.
+bool shares_block(const fp::DoConstruct &d, const fp::Block &body) {
+  bool before = true;
+  for (const fp::ExecutionPartConstruct &c : body) {
+    const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+    const auto *loop = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
+    if (loop && &loop->value() == &d)
+      before = false;
+    else if (!is_continue(c) && !(before && assigns_scalar(c)))
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+bool has_constant_bounds(const fp::DoConstruct &d, const OffsetLoopLowering &lowering) {
+  const fp::LoopControl::Bounds *b = bounds_of(d);
+  return b && constant_value(b->lower.thing.value(), lowering) &&
+         constant_value(b->upper.thing.value(), lowering) &&
+         (!b->step || constant_value(b->step->thing.value(), lowering));
+}
+
+bool is_offset_loop(const fp::DoConstruct &d, const fp::Block &body,
+                    const OffsetLoopLowering &lowering) {
+  const fp::LoopControl::Bounds *b = bounds_of(d);
+  if (!b)
+    return false;
+  std::string var = text_of(b->name.thing.source);
+  LoopVars inner;
+  fp::Walk(std::get<fp::Block>(d.t), inner);
+  SubscriptUse use{var, lowering, inner.names};
+  fp::Walk(std::get<fp::Block>(d.t), use);
+  // An array assignment without the loop's variable, and the variable beside
+  // another one in a subscript: no loop of a nest, whatever its bounds; the
+  // unrolling refuses bounds that are not constants, with the fix.
+  if (use.store_without && use.beside_variable)
+    return true;
+  // A loop over the grid inside makes it an outer loop of a nest.
+  return has_constant_bounds(d, lowering) && inner.constant_inside(var, lowering) &&
+         (use.beside_variable || use.store_without || shares_block(d, body));
+}
+
+Stmt unroll_offset_loop(const fp::DoConstruct &d, OffsetLoopLowering &lowering) {
+  const auto &stmt = std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t);
+  SourceLoc loc = lowering.position(stmt.source);
+  const fp::LoopControl::Bounds *b = bounds_of(d);
+  if (!b)
+    throw UserError(loc,
+                    std::string("A DO loop without a loop variable (DO WHILE, DO CONCURRENT, ") +
+                        "DO alone) cannot be inside the point of a " + kRegion +
+                        ", where loops are unrolled");
+  std::string var = text_of(b->name.thing.source);
+  lowering.check_offset_var(var, lowering.position(b->name.thing.source));
+  auto constant = [&](const fp::Expr &e, const char *what) {
+    auto v = constant_value(e, lowering);
+    if (!v)
+      throw UserError(lowering.position(e.source),
+                      std::string("The ") + what + " '" + text_of(e.source) +
+                          "' of the DO loop over '" + var + "' must be an INTEGER constant, as " +
+                          "f2stencil unrolls the loops inside the point of a " + kRegion +
+                          lowering.fix_for_constant(e));
+    return *v;
+  };
+  int64_t lo = constant(b->lower.thing.value(), "lower bound");
+  int64_t hi = constant(b->upper.thing.value(), "upper bound");
+  int64_t step = b->step ? constant(b->step->thing.value(), "step") : 1;
+  if (step == 0)
+    throw UserError(lowering.position(b->step->thing.value().source),
+                    "The step of the DO loop over '" + var + "' must not be zero");
+  // Fortran's trip count.
+  int64_t trips = std::max<int64_t>((hi - lo + step) / step, 0);
+  int64_t around = lowering.copies;
+  if (around * trips > kMaxOffsetCopies)
+    throw UserError(loc, "The DO loop over '" + var + "' inside the point would make " +
+                             std::to_string(around * trips) +
+                             " copies of its body with the loops around it, more than the " +
+                             std::to_string(kMaxOffsetCopies) + " that f2stencil unrolls");
+  std::vector<Stmt> stmts;
+  lowering.copies = around * trips;
+  try {
+    for (int64_t t = 0; t < trips; ++t) {
+      Stmt copy = lowering.lower_copy(std::get<fp::Block>(d.t), var, lo + t * step, loc);
+      const auto &copied = as<Block>(copy)->stmts;
+      stmts.insert(stmts.end(), copied.begin(), copied.end());
+    }
+  } catch (...) {
+    lowering.copies = around;
+    throw;
+  }
+  lowering.copies = around;
+  lowering.end_offset_loop(var, lo + trips * step);
+  return Block::make(std::move(stmts), loc);
+}
+
+} // namespace f2s::fe
