@@ -962,6 +962,8 @@ ParsedFile parse_file(const std::string &path, const FrontendOptions &options,
            (fixed_form ? "free form" : "fixed form") + ")";
   }
   check_source_limits(text, path, fixed_form);
+  check_if_expressions(text, path, options.defines);
+  check_unclosed_constructs(text, path, fixed_form);
   std::vector<Sentinel> sentinels = find_sentinels(text, fixed_form);
 
   fp::Options flang;
