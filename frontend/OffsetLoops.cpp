@@ -175,6 +175,11 @@ struct SubscriptUse {
         beside_variable = true;
   }
   bool Pre(const fp::FunctionReference &f) {
+    // `a(i, j)` parses as a function reference; the arguments of an
+    // intrinsic (`mod(a(i, j), 3.0)`, undeclared) are no subscripts.
+    const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(f.v.t).u);
+    if (!name || !lowering.is_declared(text_of(name->source)))
+      return true;
     for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(f.v.t))
       if (const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u))
         subscript(e->value());

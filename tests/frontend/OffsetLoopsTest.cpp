@@ -356,5 +356,19 @@ TEST(OffsetLoops, ADoWhileInsideThePointIsRefused) {
   EXPECT_EQ(line_col(d.loc), loc_of(src, "do while"));
 }
 
+// The arguments of an intrinsic are no subscripts: `mod(u(i,j), 3.0)` does
+// not put i beside j, so with a store that leaves out i the loop over i stays
+// a loop of the nest, refused for the store (found by the random programs).
+TEST(OffsetLoops, AnIntrinsicsArgumentsAreNoSubscripts) {
+  std::string src = nest2(R"(      v(i,j) = mod(u(i,j), 3.0d0)
+      v(1,j) = 0.5d0
+)");
+  Diagnostic d = refusal(src);
+  EXPECT_EQ(d.message, "Assignment to 'v(1,j)' has no subscript in loop variable 'i', so every "
+                       "point of the DO loop over 'i' writes the same element; subscript 'v' "
+                       "with 'i' too");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "v(1,j)"));
+}
+
 } // namespace
 } // namespace f2s::test
