@@ -9,8 +9,9 @@
 #     build-fuzz/corpus/, findings go to build-fuzz/crashes/.
 #   tests/fuzz/fuzz_frontend.sh --carry
 #     only build and seed .fuzz-carry/ (git-ignored): frontend_fuzzer without
-#     its debug information, and corpus/, to run on another machine with
-#     tests/fuzz/run_fuzzer.sh .fuzz-carry/frontend_fuzzer .fuzz-carry/corpus CRASH_DIR SECONDS WORKERS
+#     its debug information, corpus/ and a copy of run_fuzzer.sh, to run on
+#     another machine with
+#     sh .fuzz-carry/run_fuzzer.sh .fuzz-carry/frontend_fuzzer .fuzz-carry/corpus CRASH_DIR SECONDS WORKERS
 # Each finding becomes a test in tests/frontend/RobustInputsTest.cpp.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -72,6 +73,7 @@ if [ "$carry" = yes ]; then
   # Debug information is most of the binary; ASan's reports keep the function
   # names, and a finding is reproduced here with the unstripped build.
   strip --strip-debug -o "$root/.fuzz-carry/frontend_fuzzer" "$fuzzer"
+  cp "$root/tests/fuzz/run_fuzzer.sh" "$root/.fuzz-carry/"
   du -sh "$root/.fuzz-carry"
   echo "fuzz_frontend.sh: .fuzz-carry/ holds frontend_fuzzer and $(ls "$corpus" | wc -l) seeds"
   exit 0
