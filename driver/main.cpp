@@ -4,8 +4,11 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <exception>
 #include <iostream>
 #include <sstream>
+
+#include <pthread.h>
 
 namespace {
 
@@ -15,6 +18,40 @@ std::vector<std::string> split(const std::string &list, char sep) {
   for (std::string item; std::getline(in, item, sep);)
     parts.push_back(item);
   return parts;
+}
+
+/// The pipeline runs on a stack of its own, as the front end does: every pass
+/// and printer recurses once per level of an expression, and a sum is as deep
+/// as it has terms; the front end accepts up to a 100,000-character statement
+/// (some 40,000 terms), which overflows the main thread's 8 MiB stack in the
+/// IR printer. Only the pages touched are ever allocated.
+int run_pipeline_on_large_stack(const f2s::DriverOptions &o) {
+  struct Call {
+    const f2s::DriverOptions *options;
+    int status = 1;
+    std::exception_ptr error;
+  } call{&o, 1, nullptr};
+  auto run = [](void *arg) -> void * {
+    auto *c = static_cast<Call *>(arg);
+    try {
+      c->status = f2s::run_pipeline(*c->options);
+    } catch (...) {
+      c->error = std::current_exception();
+    }
+    return nullptr;
+  };
+  pthread_attr_t attr;
+  pthread_t thread;
+  bool started = pthread_attr_init(&attr) == 0 &&
+                 pthread_attr_setstacksize(&attr, size_t(512) << 20) == 0 &&
+                 pthread_create(&thread, &attr, run, &call) == 0;
+  pthread_attr_destroy(&attr);
+  if (!started)
+    return f2s::run_pipeline(o);
+  pthread_join(thread, nullptr);
+  if (call.error)
+    std::rethrow_exception(call.error);
+  return call.status;
 }
 
 } // namespace
@@ -142,5 +179,5 @@ int main(int argc, char **argv) {
     }
     o.tune_size.push_back(v);
   }
-  return f2s::run_pipeline(o);
+  return run_pipeline_on_large_stack(o);
 }

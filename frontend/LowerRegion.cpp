@@ -203,8 +203,9 @@ Expr fold_constants(const Expr &e) {
   }
   const auto *b = as<Binary>(e);
   if (b && b->op == BinaryOp::Pow) {
-    Expr x = fold_constants(b->a);
-    const auto *n = as<IntImm>(fold_constants(b->b));
+    // `as` points into its argument: the folded exponent must outlive `n`.
+    Expr x = fold_constants(b->a), exponent = fold_constants(b->b);
+    const auto *n = as<IntImm>(exponent);
     if (const auto *i = as<IntImm>(x); n && i)
       if (auto v = integer_power(i->value, n->value))
         return IntImm::make(*v, e->loc);
@@ -1039,7 +1040,8 @@ RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string &loo
         std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(args.back().t).u);
     if (!e || !m)
       return nullptr;
-    const auto *two = as<IntImm>(lower_bound(m->value(), loop_var));
+    Expr modulus = lower_bound(m->value(), loop_var);
+    const auto *two = as<IntImm>(modulus);
     return two && two->value == 2 ? &e->value() : nullptr;
   };
   const fp::Expr &left = std::get<0>(add->t).value(), &right = std::get<1>(add->t).value();

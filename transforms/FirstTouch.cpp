@@ -106,7 +106,9 @@ Kernel first_touch_kernel(const Kernel &k) {
       vars[d] = names::fresh(used, g.name + "_d" + std::to_string(d + 1));
       element.push_back(Index{vars[d], 1, 0});
     }
-    Expr zero = g.type == Type::Int32 ? IntImm::make(0) : FloatImm::make(0.0, g.type);
+    Expr zero = g.type == Type::Int32  ? IntImm::make(0)
+                : g.type == Type::Bool ? IntImm::make_bool(false)
+                                       : FloatImm::make(0.0, g.type);
     Stmt body = Store::make(g.name, element, zero, g.loc);
     // Dimension 0 varies fastest (column-major), so it is the innermost loop.
     for (int d = 0; d < g.rank(); ++d) {

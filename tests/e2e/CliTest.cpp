@@ -438,6 +438,30 @@ TEST(Cli, EmitsTheOrderedLoopInTheIr) {
   EXPECT_NE(ir.out.find("reverse for k = 1, nz - 1 {"), std::string::npos) << ir.out;
 }
 
+// A sum of 40,000 terms fits the 100,000 characters a statement may have; its
+// IR is 40,000 levels deep, and every printer recurses once per level: the
+// driver ran them on the main thread's 8 MiB stack and crashed (SIGSEGV).
+TEST(Cli, ASumAsLongAsAStatementMayBeIsPrinted) {
+  test::ScratchDir dir;
+  std::string sum = "s";
+  for (int t = 1; t < 40000; ++t)
+    sum += t % 60 ? "+s" : " &\n      & +s";
+  fs::path file = dir.path() / "sum.f90";
+  std::ofstream(file) << "subroutine total(n, s, b)\n"
+                      << "  integer :: n, i\n"
+                      << "  real(8) :: s, b(n)\n"
+                      << "  !$f2s stencil name(total)\n"
+                      << "  do i = 1, n\n"
+                      << "    b(i) = " << sum << "\n"
+                      << "  end do\n"
+                      << "end subroutine\n";
+  for (const char *emit : {"--emit=ir", "--emit=c"}) {
+    ProcessResult r = f2stencil({emit, "-o", (dir.path() / "out").string(), file.string()});
+    EXPECT_TRUE(r.ok()) << emit << ": " << r.describe() << r.err;
+    EXPECT_NE(r.out.find("s + s + s"), std::string::npos) << emit;
+  }
+}
+
 /// "line:col" of the first `needle` in `text`.
 std::string position(const std::string &text, const std::string &needle) {
   size_t at = text.find(needle);

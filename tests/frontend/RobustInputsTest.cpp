@@ -133,5 +133,28 @@ TEST(RobustInputs, NonUtf8Bytes) {
   EXPECT_NE(d.message.find("0xe9"), std::string::npos) << d.message;
 }
 
+// Found by the fuzzer (tests/fuzz/run_fuzzer.sh) under AddressSanitizer: a
+// negative exponent folds to a new constant, which was read after it was
+// freed. The folded value must be exactly the constant written out; only a
+// sanitized build (scripts/test_sanitized.sh) sees the freed read itself.
+TEST(RobustInputs, ANegativeExponentInANamedConstantFolds) {
+  TempDir dir;
+  const char *text = R"(subroutine scale(n, m, a, b)
+  integer :: n, m, i, j
+  real(8), parameter :: c = VALUE
+  real(8) :: a(0:n+1, 0:m+1), b(0:n+1, 0:m+1)
+  !$f2s stencil name(scale)
+  do j = 1, m
+    do i = 1, n
+      b(i,j) = c*a(i,j)
+    end do
+  end do
+end subroutine
+)";
+  std::string power = replace_all(text, "VALUE", "0.5d0**(-2)");
+  std::string literal = replace_all(text, "VALUE", "4d0");
+  EXPECT_EQ(ir_of(dir, power, "power.f90"), ir_of(dir, literal, "power.f90"));
+}
+
 } // namespace
 } // namespace f2s

@@ -189,6 +189,26 @@ TEST(FirstTouch, TouchesEachElementAtThePointThatOwnsIt) {
                                     "}\n");
 }
 
+// A LOGICAL grid is touched with .FALSE.: a REAL zero of LOGICAL type failed
+// FloatImm's assertion (seen with the assertions of the sanitized build, on
+// tests/inputs/e2e/mask2d.f90) and was printed as a REAL literal without them.
+TEST(FirstTouch, TouchesALogicalGridWithFalse) {
+  test::ScratchDir dir;
+  Kernel k = first_touch_kernel(test::lower_text(dir, R"(subroutine s(n, wet, h, hnew)
+  integer :: n, i
+  logical :: wet(0:n+1)
+  real(8) :: h(0:n+1), hnew(0:n+1)
+  !$f2s stencil
+  do i = 1, n
+    hnew(i) = merge(h(i-1) + h(i+1), h(i), wet(i))
+  end do
+end subroutine
+)"));
+  std::string body = print_stmt(k.body);
+  EXPECT_NE(body.find("wet(wet_d1) = .false.\n"), std::string::npos) << body;
+  EXPECT_NE(body.find("h(h_d1) = 0.0d0\n"), std::string::npos) << body;
+}
+
 /// Runs a kernel's loops serially with eval_int and counts, for every element
 /// of every grid, the stores to it and the loop variables at the last one.
 struct Touches {
