@@ -548,8 +548,10 @@ end subroutine
     return path + ":" + position(text, needle) + ": error: " + message + "\n";
   };
   EXPECT_EQ(lines[0], line(relax_path, relax, "i+m",
-                           "Subscript 'i+m' of 'u' is not an integer multiple of a loop variable "
-                           "plus a constant; make 'm' a named constant (PARAMETER)"));
+                           "Subscript 'i+m' of 'u' is offset by variable 'm', but another "
+                           "subscript of 'u' in this dimension, 'i-1', is offset by constants "
+                           "only; a variable offset must be the same in every access to an "
+                           "array; make 'm' a named constant (PARAMETER)"));
   EXPECT_EQ(lines[1], line(relax_path, relax, "tanh",
                            "'tanh' is an unknown function, so what it reads and writes cannot be "
                            "known; only the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, "
