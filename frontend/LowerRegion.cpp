@@ -1834,8 +1834,14 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
                                                     const std::vector<const fp::Expr *> &subs) {
   std::vector<Index> out;
   for (const fp::Expr *s : subs) {
+    std::optional<Affine> a;
     symbolic_ = true;
-    auto a = affine(*s);
+    try {
+      a = affine(*s);
+    } catch (...) {
+      symbolic_ = false;
+      throw;
+    }
     symbolic_ = false;
     // `r(2*j - d)` with d fixed in the nest: every access to r in this
     // dimension must have the same -d, which then moves into r's declared
