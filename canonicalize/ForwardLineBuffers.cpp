@@ -2,6 +2,7 @@
 
 #include "ast/IRPrinter.h"
 #include "ast/IRVisitor.h"
+#include "canonicalize/LoopBodies.h"
 
 #include <algorithm>
 #include <map>
@@ -14,18 +15,6 @@ const char *const kRegion = "'!$f2s stencil' region";
 
 std::string at_line(const SourceLoc &l) {
   return l.known() ? "at line " + std::to_string(l.line) : "beside it";
-}
-
-std::vector<Stmt> statements(const Stmt &body) {
-  if (const Block *b = as<Block>(body))
-    return b->stmts;
-  return {body};
-}
-
-Stmt with_body(const For *f, Stmt body) {
-  return For::reversed(std::make_shared<const For>(f->var, f->lo, f->hi, f->step, f->exec,
-                                                   std::move(body), f->loc, f->dist),
-                       f->reverse);
 }
 
 const char *fortran_type(Type t) {

@@ -1,6 +1,7 @@
 #include "canonicalize/SinkScalars.h"
 
 #include "ast/IRVisitor.h"
+#include "canonicalize/LoopBodies.h"
 
 #include <map>
 #include <set>
@@ -46,20 +47,6 @@ std::string line_of(const SourceLoc &l) {
   throw UserError(loc, std::string("The DO loops of a ") + kRegion +
                            " must be perfectly nested; only assignments to scalars may come "
                            "between them, before the inner DO loop");
-}
-
-/// The statements of a loop body, a Block or a single statement.
-std::vector<Stmt> statements(const Stmt &body) {
-  if (const Block *b = as<Block>(body))
-    return b->stmts;
-  return {body};
-}
-
-/// `f` around `body`, reversed as `f` is (a backward sweep stays one).
-Stmt with_body(const For *f, Stmt body) {
-  return For::reversed(std::make_shared<const For>(f->var, f->lo, f->hi, f->step, f->exec,
-                                                   std::move(body), f->loc, f->dist),
-                       f->reverse);
 }
 
 } // namespace
