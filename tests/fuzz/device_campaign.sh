@@ -22,11 +22,12 @@ case "${1:-}" in
   c=$stage/.campaign-carry
   mkdir -p "$c/bin" "$c/lib" "$c/rt" "$c/gcc/x86_64-linux-gnu"
   cp "$(readlink -f "$(command -v gfortran)")" "$c/bin/gfortran-12"
-  # The Fortran compiler proper and what linking needs; not the C and C++
+  # The Fortran compiler proper and what linking needs (links followed:
+  # libgfortran.so points into /usr/lib); not the C and C++
   # compilers, plugins and sanitizer runtimes (the other machine has its own
   # gcc for the C side).
   mkdir -p "$c/gcc/x86_64-linux-gnu/12"
-  (cd "$gcc_dir" && tar cf - --exclude=cc1 --exclude=cc1plus --exclude=cc1obj --exclude=lto1 \
+  (cd "$gcc_dir" && tar chf - --exclude=cc1 --exclude=cc1plus --exclude=cc1obj --exclude=lto1 \
     --exclude=lto-dump --exclude=plugin --exclude='lib*san*' --exclude='libstdc++.a' \
     --exclude='libstdc++fs.a' --exclude='libsupc++.a' --exclude='libgo*' --exclude='libobjc*' \
     --exclude='libgphobos*' --exclude='libgdruntime*' --exclude='libitm*' --exclude='libatomic.a' \
