@@ -10,6 +10,7 @@ packages=(
   libzstd-dev zlib1g-dev                              # named by LLVM's CMake package
   libhwloc-dev libudev-dev hwloc                      # machine topology
   nlohmann-json3-dev libcli11-dev libgtest-dev        # JSON, command line, tests
+  libsqlitecpp-dev libsqlite3-dev                     # the tuning cache
 )
 missing=()
 for p in "${packages[@]}"; do
