@@ -201,21 +201,21 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
         if (times)
           (*times)[results.size()] = t;
         extra = {{"h2d_s", t.h2d_s}, {"d2h_s", t.d2h_s}};
-        if (o.progress) {
-          char line[256];
-          std::snprintf(line, sizeof line,
-                        "%s: %.3f ms kernel, %.1f GB/s (transfers excluded: %.2f ms in, %.2f ms "
-                        "out)",
-                        r.description.c_str(), r.seconds * 1e3, r.gbps, t.h2d_s * 1e3,
-                        t.d2h_s * 1e3);
-          o.progress(line);
-        }
       }
+    }
+    // Stored before it is reported, as the CPU tuner does.
+    if (o.log)
+      o.log->record(r, extra);
+    if (r.status == CandidateStatus::Verified && o.progress) {
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "%s: %.3f ms kernel, %.1f GB/s (transfers excluded: %.2f ms in, %.2f ms out)",
+                    r.description.c_str(), r.seconds * 1e3, r.gbps, extra.value("h2d_s", 0.0) * 1e3,
+                    extra.value("d2h_s", 0.0) * 1e3);
+      o.progress(line);
     }
     if (r.status != CandidateStatus::Verified && o.progress)
       o.progress(r.description + ": " + status_name(r.status) + ": " + r.detail);
-    if (o.log)
-      o.log->record(r, extra);
     results.push_back(r);
   }
   return reused;

@@ -265,9 +265,11 @@ size_t TuningSession::measure(const std::vector<size_t> &candidates) {
     else
       std::snprintf(line, sizeof line, "[%zu] %s: %s (%s)", n, r.description.c_str(),
                     status_name(r.status), r.detail.c_str());
-    say(options_, line);
+    // Stored before it is reported: a process killed after any progress
+    // line keeps the measurement that line shows.
     if (options_.log)
       options_.log->record(r);
+    say(options_, line);
     tuning_.results.push_back(std::move(r));
   }
   return done;
