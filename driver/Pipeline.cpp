@@ -217,7 +217,7 @@ KernelBuild tuned_build(const Kernel &k, const CpuModel &machine, const DriverOp
   // Threads are pinned NUMA nodes first; the list serves every thread count.
   topt.cpus = machine.placement(machine.pus);
   topt.progress = [&](const std::string &line) { progress(o, "'" + k.name + "' " + line); };
-  if (db)
+  if (db && !o.targets.empty())
     topt.log = db->log(cpu_tuning_key(k, o.targets, machine, o.cflags, size), o.retune);
   KernelTuning tuning = search(k, facts, machine, space, code, size, topt, o.search);
 

@@ -4,6 +4,9 @@
 #include "harness/TuningDb.h"
 
 #include "ast/IRPrinter.h"
+#include "harness/CudaToolkit.h"
+#include "harness/CudaTuner.h"
+#include "strategy/GpuEngine.h"
 #include "strategy/MachineModel.h"
 
 #include "common/TestUtil.h"
@@ -218,6 +221,45 @@ TEST(TuningDb, ASessionResumesFromTheStoredMeasurements) {
   auto stored = db->log(key, false)->stored();
   ASSERT_EQ(stored.size(), 4u);
   EXPECT_EQ(stored[3].result.description, space.describe(space.candidates[1]));
+}
+
+// The CUDA tuner takes what the log holds (with its transfer times) and
+// builds nothing for it: with every candidate stored, no GPU is needed.
+TEST(TuningDb, CudaCandidatesStoredAreNotBuilt) {
+  if (!find_nvcc())
+    GTEST_SKIP() << "nvcc not found";
+  test::ScratchDir dir;
+  Kernel k = test::lower_text(dir, test::kJacobi2D);
+  ProblemSize size = problem_size_for(k, {64, 48});
+  GpuModel gpu = gpu_model_h100();
+  SearchSpace space;
+  enumerate_cuda(space, k, analyze(k), size.extents, {&gpu, 12, true});
+  ASSERT_FALSE(space.candidates.empty());
+  std::vector<VariantCode> code = generate_variants(k, space);
+  auto db = TuningDb::open(dir.path() / "tuning.db", collect);
+  TuningKey key = cuda_tuning_key(k, gpu, *find_nvcc(), size, false);
+  EXPECT_EQ(key.machine, gpu.description());
+  {
+    auto log = db->log(key, false);
+    for (size_t i = 0; i < space.candidates.size(); ++i)
+      log->record(result(space.describe(space.candidates[i]), CandidateStatus::Verified,
+                         1e-3 * static_cast<double>(i + 1)),
+                  {{"h2d_s", 0.25}, {"d2h_s", 0.5}});
+  }
+  TuneOptions o;
+  o.work_dir = dir.path() / "work";
+  o.log = db->log(key, false);
+  std::vector<CandidateResult> results;
+  std::map<size_t, CudaCandidateTimes> times;
+  EXPECT_EQ(tune_cuda(k, space, code, size, o, results, &times), space.candidates.size());
+  ASSERT_EQ(results.size(), space.candidates.size());
+  for (size_t i = 0; i < results.size(); ++i) {
+    EXPECT_EQ(results[i].index, i);
+    EXPECT_EQ(results[i].seconds, 1e-3 * static_cast<double>(i + 1));
+    EXPECT_EQ(times.at(i).h2d_s, 0.25);
+    EXPECT_EQ(times.at(i).d2h_s, 0.5);
+  }
+  EXPECT_FALSE(fs::exists(dir.path() / "work" / "cuda" / "reference.o"));
 }
 
 } // namespace
