@@ -6,12 +6,12 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <map>
+#include <utility>
 
 #include <elf.h>
 #include <link.h>
@@ -210,7 +210,7 @@ std::unique_ptr<TuningDb> TuningDb::open(const fs::path &path,
                                          std::function<void(const std::string &)> warn) {
   auto db = std::make_unique<TuningDb>();
   db->path_ = path;
-  db->warn_ = warn;
+  db->warn_ = std::move(warn);
   try {
     if (path.has_parent_path())
       fs::create_directories(path.parent_path());
@@ -226,9 +226,9 @@ std::unique_ptr<TuningDb> TuningDb::open(const fs::path &path,
     db->db_->exec(kSchema);
     db->db_->exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
   } catch (const std::exception &e) {
-    warn("Cannot use the tuning database '" + path.string() + "' (" + e.what() +
-         "), so everything is measured again; delete the file or choose another with "
-         "--tuning-db");
+    db->warn_("Cannot use the tuning database '" + path.string() + "' (" + e.what() +
+              "), so everything is measured again; delete the file or choose another with "
+              "--tuning-db");
     return nullptr;
   }
   return db;
