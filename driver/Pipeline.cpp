@@ -9,6 +9,7 @@
 #include "harness/LibraryBuilder.h"
 #include "harness/Package.h"
 #include "harness/Tuner.h"
+#include "harness/TuningDb.h"
 #include "strategy/CpuEngine.h"
 #include "strategy/MachineModel.h"
 #include "strategy/PerformanceModel.h"
@@ -198,7 +199,7 @@ KernelTuning search(const Kernel &k, const KernelFacts &facts, const CpuModel &m
 }
 
 KernelBuild tuned_build(const Kernel &k, const CpuModel &machine, const DriverOptions &o,
-                        const fs::path &work_dir) {
+                        const fs::path &work_dir, TuningDb *db) {
   KernelFacts facts = analyze(k);
   ProblemSize size = problem_size_for(k, tuning_extents(k, o));
   SearchSpace space = enumerate_cpu(k, facts, size.extents, {o.targets, &machine});
@@ -216,6 +217,8 @@ KernelBuild tuned_build(const Kernel &k, const CpuModel &machine, const DriverOp
   // Threads are pinned NUMA nodes first; the list serves every thread count.
   topt.cpus = machine.placement(machine.pus);
   topt.progress = [&](const std::string &line) { progress(o, "'" + k.name + "' " + line); };
+  if (db && !o.targets.empty())
+    topt.log = db->log(cpu_tuning_key(k, o.targets, machine, o.cflags, size), o.retune);
   KernelTuning tuning = search(k, facts, machine, space, code, size, topt, o.search);
 
   KernelBuild b{k, {}, 0, tuning};
@@ -231,6 +234,20 @@ KernelBuild tuned_build(const Kernel &k, const CpuModel &machine, const DriverOp
     b.choices.push_back({code[c.variant], c});
   }
   return b;
+}
+
+/// The tuning cache, when tuning (--no-tune neither reads nor writes it:
+/// its library is the default variant whatever was measured); null, after a
+/// warning, when it cannot be used.
+std::unique_ptr<TuningDb> open_tuning_db(const DriverOptions &o) {
+  fs::path path = o.tuning_db.empty() ? default_tuning_db_path() : fs::path(o.tuning_db);
+  auto warn = [](const std::string &line) { std::cerr << "f2stencil: warning: " << line << "\n"; };
+  if (path.empty()) {
+    warn("Neither XDG_CACHE_HOME nor HOME is set, so tuning results are not kept; choose a "
+         "file with --tuning-db");
+    return nullptr;
+  }
+  return TuningDb::open(path, warn);
 }
 
 fs::path make_work_dir() {
@@ -283,11 +300,13 @@ int run_pipeline(const DriverOptions &o) {
     std::erase(cpu_o.targets, std::string("cuda"));
     const bool cuda = cpu_o.targets.size() != o.targets.size();
     std::vector<KernelBuild> builds;
+    std::unique_ptr<TuningDb> db;
     if (o.tune && o.emit.empty()) {
       progress(o, "tuning on " + machine.description);
       work_dir = make_work_dir();
+      db = open_tuning_db(o);
       for (const Kernel &k : kernels)
-        builds.push_back(tuned_build(k, machine, cpu_o, work_dir));
+        builds.push_back(tuned_build(k, machine, cpu_o, work_dir, db.get()));
     } else {
       for (const Kernel &k : kernels)
         builds.push_back(untuned_build(k, cpu_o));
@@ -304,6 +323,8 @@ int run_pipeline(const DriverOptions &o) {
       co.tune_options.progress = [&](const std::string &line) { progress(o, line); };
       co.tune_size = o.tune_size;
       co.exact = o.exact;
+      co.db = db.get();
+      co.retune = o.retune;
       cuda_builds = add_cuda_builds(builds, co);
     }
     if (o.emit == "c") {

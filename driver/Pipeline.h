@@ -26,6 +26,8 @@ struct DriverOptions {
   std::string search = "model"; ///< "model", "exhaustive" or "compare"
   double budget_s = 0;          ///< seconds of measuring per kernel; 0: no limit
   bool keep_work = false;
+  std::string tuning_db; ///< the tuning cache's file; empty: default_tuning_db_path()
+  bool retune = false;   ///< measure again what the tuning cache holds, replacing it
   bool quiet = false;
   bool exact = false; ///< CUDA: no candidate that reassociates sums
   std::vector<std::string> cflags = {"-march=native"};

@@ -61,7 +61,9 @@ int main(int argc, char **argv) {
   CLI::App app{"f2stencil: translates the '!$f2s stencil' loop nests of Fortran files into a\n"
                "verified, auto-tuned library with a Fortran module and a C header.",
                "f2stencil"};
-  app.set_version_flag("--version", "f2stencil " F2S_VERSION);
+  app.set_version_flag("--version",
+                       "f2stencil " F2S_VERSION "\nbuilt with Flang and LLVM " F2S_LLVM_VERSION,
+                       "Print f2stencil's version and the Flang/LLVM version it was built with");
   app.add_option("FILE", o.files,
                  "Fortran source files (free form: .f90, .F90, ...; fixed form: .f, .F, .for, "
                  ".ftn, .f77, .fpp); a region may use a module of any of them")
@@ -74,7 +76,9 @@ int main(int argc, char **argv) {
                  "Output directory (default: the library name); replaced atomically");
   app.add_option("--lib", o.lib_name, "Library and module name (default: f2s_<stem of FILE>)");
   bool no_tune = false;
-  app.add_flag("--no-tune", no_tune, "Package the default variant without timing anything");
+  app.add_flag("--no-tune", no_tune,
+               "Package the default variant without timing anything (the tuning cache is "
+               "neither read nor written)");
   std::string emit;
   app.add_option("--emit", emit, "Print the stencil IR (ir) or the library's C (c) and stop")
       ->check(CLI::IsMember({"ir", "c"}));
@@ -120,6 +124,13 @@ int main(int argc, char **argv) {
                  "Seconds of measuring allowed per kernel; the search stops when it is spent "
                  "(default: no limit)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--tuning-db", o.tuning_db,
+                 "The tuning cache, an SQLite file: what was measured before (same kernel, "
+                 "targets, machine, compiler, flags and size) is reused, not measured again "
+                 "(default: $XDG_CACHE_HOME/f2stencil/tuning.db, else "
+                 "~/.cache/f2stencil/tuning.db; see docs/tuning-cache.md)");
+  app.add_flag("--retune", o.retune,
+               "Measure again what the tuning cache holds for these kernels, replacing it");
   app.add_flag("--exact", o.exact,
                "CUDA: tune only candidates that round exactly as the serial code (no plane "
                "sums, which reassociate a weighted sum)");

@@ -2,6 +2,7 @@
 
 #include "harness/CudaToolkit.h"
 #include "harness/ProblemSize.h"
+#include "harness/TuningDb.h"
 #include "strategy/GpuEngine.h"
 
 #include <chrono>
@@ -54,12 +55,15 @@ CudaBuilds add_cuda_builds(std::vector<KernelBuild> &builds, const CudaBuildOpti
         o.tune_options.progress("'" + k.name + "' " + line);
     };
     topt.progress = say;
+    if (o.db)
+      topt.log = o.db->log(cuda_tuning_key(k, *gpu, *find_nvcc(), size, o.exact), o.retune);
     say(en.summary(t.space.candidates.size() - first_candidate) + ", in " +
         std::to_string(t.space.variants.size() - first_variant) + " variants");
     SearchSpace only_cuda = t.space;
     std::vector<CandidateResult> results;
     std::map<size_t, CudaCandidateTimes> times;
-    tune_cuda(k, only_cuda, code, size, topt, results, &times);
+    size_t reused = tune_cuda(k, only_cuda, code, size, topt, results, &times);
+    t.reused += reused;
     size_t base = t.results.size();
     for (auto &[i, tt] : times)
       out.times[k.name][base + i] = tt;
@@ -69,8 +73,8 @@ CudaBuilds add_cuda_builds(std::vector<KernelBuild> &builds, const CudaBuildOpti
       t.results.push_back(r);
     }
     t.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    say("CUDA: " + std::to_string(results.size()) + " built and run, " + std::to_string(verified) +
-        " verified and timed");
+    say("CUDA: " + std::to_string(results.size() - reused) + " built and run, " +
+        std::to_string(reused) + " reused, " + std::to_string(verified) + " verified and timed");
     auto best = t.best("cuda");
     if (!best)
       throw std::runtime_error("no CUDA candidate of '" + k.name +

@@ -13,6 +13,8 @@
 
 namespace f2s {
 
+class TuningDb;
+
 struct CudaBuildOptions {
   bool tune = true;               ///< false: the default CUDA variant, nothing timed
   std::filesystem::path work_dir; ///< harnesses and the probe go here (when tuning)
@@ -20,6 +22,8 @@ struct CudaBuildOptions {
   std::vector<int64_t> tune_size; ///< extents to tune at (x first); empty: the kernel's
   /// Only candidates that round as the serial code does (no plane sums).
   bool exact = false;
+  TuningDb *db = nullptr; ///< the tuning cache; null: none
+  bool retune = false;    ///< measure again what it holds
 };
 
 /// What packaging needs to know of the CUDA step.

@@ -3,6 +3,7 @@
 #include "codegen/CudaHarnessPrinter.h"
 #include "harness/CudaToolkit.h"
 #include "harness/Process.h"
+#include "harness/TuningDb.h"
 
 #include <nlohmann/json.hpp>
 
@@ -61,21 +62,47 @@ GpuModel probe_gpu(const fs::path &work_dir) {
   return *model;
 }
 
-void tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<VariantCode> &code,
-               const ProblemSize &size, const TuneOptions &o, std::vector<CandidateResult> &results,
-               std::map<size_t, CudaCandidateTimes> *times) {
+size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<VariantCode> &code,
+                 const ProblemSize &size, const TuneOptions &o,
+                 std::vector<CandidateResult> &results,
+                 std::map<size_t, CudaCandidateTimes> *times) {
   std::string nvcc = nvcc_or_throw();
   KernelFacts facts = analyze(k);
   fs::path dir = o.work_dir / "cuda";
   fs::create_directories(dir);
 
-  // The reference is the same for every variant: compiled once.
+  // Every candidate is measured (the space is pruned by the model already):
+  // those the tuning cache holds are taken from it, the others built and run.
+  std::map<std::string, const TuningLog::Stored *> stored;
+  if (o.log)
+    for (const TuningLog::Stored &s : o.log->stored())
+      stored.emplace(s.result.description, &s);
   std::vector<size_t> cands;
-  for (size_t i = 0; i < space.candidates.size(); ++i)
-    if (space.variants[space.candidates[i].variant].target == "cuda")
+  size_t reused = 0;
+  for (size_t i = 0; i < space.candidates.size(); ++i) {
+    if (space.variants[space.candidates[i].variant].target != "cuda")
+      continue;
+    auto it = stored.find(space.describe(space.candidates[i]));
+    if (it == stored.end()) {
       cands.push_back(i);
+      continue;
+    }
+    CandidateResult r = it->second->result;
+    r.index = i;
+    r.candidate = space.candidates[i];
+    const nlohmann::json &extra = it->second->extra;
+    if (times && r.status == CandidateStatus::Verified && extra.is_object())
+      (*times)[results.size()] = {r.seconds, extra.value("h2d_s", 0.0), extra.value("d2h_s", 0.0)};
+    results.push_back(r);
+    ++reused;
+  }
+  if (reused > 0 && o.progress)
+    o.progress(std::to_string(reused) + " CUDA candidate(s) reused from the tuning database, " +
+               std::to_string(cands.size()) + " to measure");
   if (cands.empty())
-    return;
+    return reused;
+
+  // The reference is the same for every variant: compiled once.
   const VariantCode &first = code[space.candidates[cands[0]].variant];
   CudaHarnessSource ref =
       print_cuda_harness(k, first.cuda_source, first.variant.target + "_" + first.variant.name);
@@ -125,12 +152,15 @@ void tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Vari
   for (size_t n = 0; n < cands.size(); ++n) {
     const Candidate &c = space.candidates[cands[n]];
     CandidateResult r;
+    nlohmann::json extra;
     r.index = cands[n];
     r.candidate = c;
     r.description = space.describe(c);
     if (!built[n].ok()) {
       r.status = CandidateStatus::BuildFailed;
       r.detail = first_line(built[n].err + built[n].out);
+      if (o.log)
+        o.log->record(r);
       results.push_back(r);
       continue;
     }
@@ -170,21 +200,25 @@ void tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Vari
         CudaCandidateTimes t{r.seconds, j.value("h2d_s", 0.0), j.value("d2h_s", 0.0)};
         if (times)
           (*times)[results.size()] = t;
-        if (o.progress) {
-          char line[256];
-          std::snprintf(line, sizeof line,
-                        "%s: %.3f ms kernel, %.1f GB/s (transfers excluded: %.2f ms in, %.2f ms "
-                        "out)",
-                        r.description.c_str(), r.seconds * 1e3, r.gbps, t.h2d_s * 1e3,
-                        t.d2h_s * 1e3);
-          o.progress(line);
-        }
+        extra = {{"h2d_s", t.h2d_s}, {"d2h_s", t.d2h_s}};
       }
+    }
+    // Stored before it is reported, as the CPU tuner does.
+    if (o.log)
+      o.log->record(r, extra);
+    if (r.status == CandidateStatus::Verified && o.progress) {
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "%s: %.3f ms kernel, %.1f GB/s (transfers excluded: %.2f ms in, %.2f ms out)",
+                    r.description.c_str(), r.seconds * 1e3, r.gbps, extra.value("h2d_s", 0.0) * 1e3,
+                    extra.value("d2h_s", 0.0) * 1e3);
+      o.progress(line);
     }
     if (r.status != CandidateStatus::Verified && o.progress)
       o.progress(r.description + ": " + status_name(r.status) + ": " + r.detail);
     results.push_back(r);
   }
+  return reused;
 }
 
 } // namespace f2s

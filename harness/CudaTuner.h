@@ -25,10 +25,12 @@ struct CudaCandidateTimes {
 /// builds the harnesses in parallel (options.jobs), runs each with a time
 /// limit, and appends one result per candidate to `results` (verified ones
 /// with GFlop/s and GB/s of compulsory traffic). `times` receives the
-/// transfer times per result index when given.
-void tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<VariantCode> &code,
-               const ProblemSize &size, const TuneOptions &options,
-               std::vector<CandidateResult> &results,
-               std::map<size_t, CudaCandidateTimes> *times = nullptr);
+/// transfer times per result index when given. Candidates whose results
+/// options.log holds are taken from it, not built; each new result is stored
+/// in it. Returns how many results were taken from the log.
+size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<VariantCode> &code,
+                 const ProblemSize &size, const TuneOptions &options,
+                 std::vector<CandidateResult> &results,
+                 std::map<size_t, CudaCandidateTimes> *times = nullptr);
 
 } // namespace f2s

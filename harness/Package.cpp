@@ -136,7 +136,9 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
                                {"enumerated", t.space.candidates.size()},
                                {"measured", t.results.size()},
                                {"budget_exhausted", t.budget_exhausted},
-                               {"seconds", t.seconds}};
+                               {"seconds", t.seconds},
+                               {"reused_measurements", t.reused},
+                               {"reused", t.reused > 0 && t.reused == t.results.size()}};
       if (t.comparison) {
         const KernelTuning::Comparison &c = *t.comparison;
         search["comparison"] = {{"cheap", c.cheap},
@@ -192,6 +194,11 @@ std::string report(const PackageInfo &info, const std::vector<KernelBuild> &kern
                   t.search.c_str(), t.results.size(), verified, t.seconds,
                   t.budget_exhausted ? " (budget spent)" : "");
     out << line;
+    if (t.reused > 0 && t.reused == t.results.size())
+      out << "  reused from the tuning database: nothing measured in this run\n";
+    else if (t.reused > 0)
+      out << "  resumed: " << t.reused
+          << " of the measurements were taken from the tuning database\n";
     if (t.comparison && t.comparison->cheap_best_s > 0) {
       const KernelTuning::Comparison &c = *t.comparison;
       std::snprintf(line, sizeof line,

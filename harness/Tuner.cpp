@@ -2,6 +2,7 @@
 
 #include "codegen/HarnessPrinter.h"
 #include "harness/Process.h"
+#include "harness/TuningDb.h"
 
 #include <nlohmann/json.hpp>
 
@@ -139,6 +140,28 @@ TuningSession::TuningSession(const Kernel &k, const SearchSpace &space,
   tuning_.size = size;
   tuning_.space = space;
   std::filesystem::create_directories(options.work_dir);
+  if (!options.log)
+    return;
+  // What a previous run measured counts as measured: a search replays its
+  // steps over it and measures only what it had not reached.
+  std::map<std::string, size_t> by_description;
+  for (size_t i = 0; i < space.candidates.size(); ++i)
+    by_description.emplace(space.describe(space.candidates[i]), i);
+  for (const TuningLog::Stored &s : options.log->stored()) {
+    auto it = by_description.find(s.result.description);
+    if (it == by_description.end() || measured_.count(it->second))
+      continue;
+    CandidateResult r = s.result;
+    r.index = it->second;
+    r.candidate = space.candidates[it->second];
+    measured_[r.index] =
+        r.status == CandidateStatus::Verified ? r.seconds : std::numeric_limits<double>::infinity();
+    tuning_.results.push_back(std::move(r));
+  }
+  tuning_.reused = tuning_.results.size();
+  if (tuning_.reused > 0 && options.log->finished_search().empty())
+    say(options, "resuming from " + std::to_string(tuning_.reused) +
+                     " measurement(s) stored in the tuning database");
 }
 
 bool TuningSession::budget_left() const {
@@ -242,6 +265,10 @@ size_t TuningSession::measure(const std::vector<size_t> &candidates) {
     else
       std::snprintf(line, sizeof line, "[%zu] %s: %s (%s)", n, r.description.c_str(),
                     status_name(r.status), r.detail.c_str());
+    // Stored before it is reported: a process killed after any progress
+    // line keeps the measurement that line shows.
+    if (options_.log)
+      options_.log->record(r);
     say(options_, line);
     tuning_.results.push_back(std::move(r));
   }
@@ -276,7 +303,11 @@ double best_seconds(const Measurements &m) {
 KernelTuning compare_searches(const Kernel &k, const SearchSpace &space,
                               const std::vector<VariantCode> &variants, const ProblemSize &size,
                               const TuneOptions &options, SearchMethod &cheap) {
-  TuningSession session(k, space, variants, size, options);
+  // The comparison's point is to measure: it neither reads nor writes the
+  // tuning cache.
+  TuneOptions measure_all = options;
+  measure_all.log = nullptr;
+  TuningSession session(k, space, variants, size, measure_all);
   run_search(session, space, cheap);
   KernelTuning::Comparison cmp;
   cmp.cheap = cheap.name();
@@ -299,10 +330,20 @@ KernelTuning tune_kernel(const Kernel &k, const SearchSpace &space,
                          const std::vector<VariantCode> &variants, const ProblemSize &size,
                          const TuneOptions &options, SearchMethod &search) {
   TuningSession session(k, space, variants, size, options);
-  bool exhausted = run_search(session, space, search);
+  // A search that ran to its end before (or to its budget) is not run
+  // again: its measurements hold its choice.
+  bool finished = options.log && options.log->finished_search() == search.name() &&
+                  !session.measurements().empty();
+  bool exhausted = finished ? options.log->budget_exhausted() : run_search(session, space, search);
   KernelTuning t = session.result();
   t.search = search.name();
   t.budget_exhausted = exhausted;
+  if (t.reused > 0 && t.reused == t.results.size())
+    say(options, "reused: " + std::to_string(t.reused) +
+                     " measurement(s) from the tuning database, none made (--retune measures "
+                     "again)");
+  if (options.log)
+    options.log->finish(t.search, exhausted);
   return t;
 }
 

@@ -12,11 +12,14 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace f2s {
+
+class TuningLog;
 
 struct TuneOptions {
   std::filesystem::path work_dir; ///< harness sources and binaries go here
@@ -31,6 +34,10 @@ struct TuneOptions {
   /// limit. A search stops at the first batch that starts after it.
   double budget_s = 0;
   std::function<void(const std::string &)> progress; ///< one line per step, may be empty
+  /// The tuning cache's rows for this kernel (harness/TuningDb.h): what was
+  /// measured before is taken from it, not measured again, and every new
+  /// measurement is stored in it as it is made. Null: no cache.
+  std::shared_ptr<TuningLog> log;
 };
 
 enum class CandidateStatus { Verified, WrongResult, Crashed, TimedOut, BuildFailed };
@@ -55,6 +62,9 @@ struct KernelTuning {
   std::string search;                   ///< the search method's name
   bool budget_exhausted = false;        ///< the budget ran out before the search ended
   double seconds = 0;                   ///< wall time of the whole tuning
+  /// How many of `results` were taken from the tuning cache; all of them:
+  /// the choice is reused, nothing was measured.
+  size_t reused = 0;
   /// With compare_searches: how the cheap search fared against the
   /// exhaustive one that continued from it.
   struct Comparison {

@@ -11,6 +11,7 @@ packages=(
   libhwloc-dev libudev-dev hwloc                      # machine topology
   libmpfr-dev                                         # constant folding as gfortran does
   nlohmann-json3-dev libcli11-dev libgtest-dev        # JSON, command line, tests
+  libsqlitecpp-dev libsqlite3-dev                     # the tuning cache
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -275,6 +275,9 @@ CpuModel model_from_topology(hwloc_topology_t topology, std::string source, Orig
                               : "hwloc reported no caches: sizes assumed";
   }
   model.description = describe(model, cache_note);
+  if (hwloc_obj_t package = hwloc_get_obj_by_type(topology, HWLOC_OBJ_PACKAGE, 0))
+    if (const char *name = hwloc_obj_get_info_by_name(package, "CPUModel"))
+      model.cpu_name = name;
   return model;
 }
 

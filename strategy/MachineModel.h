@@ -30,6 +30,9 @@ struct CpuModel {
   /// "2 packages, 4 NUMA nodes, 32 cores, 64 PUs; L1d 32 KiB per core, L2 1 MiB per core,
   ///  L3 32 MiB shared by 8 cores (x4)". Assumed figures are said to be assumed.
   std::string description;
+  /// The processor's name as hwloc reports it (the first package's CPUModel,
+  /// e.g. "AMD EPYC 9654 96-Core Processor"); "" where hwloc does not say.
+  std::string cpu_name;
 
   // Totals over the whole machine; each is at least 1.
   int packages = 1;

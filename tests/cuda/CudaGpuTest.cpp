@@ -34,7 +34,12 @@ TEST(CudaTarget, TuningWithoutAGpuIsAClearError) {
   if (gpu_visible(dir))
     GTEST_SKIP() << "a GPU is visible";
   Command c;
-  c.argv = {f2stencil(), "--target=cuda", "-o", (dir.path() / "out").string(),
+  c.argv = {f2stencil(),
+            "--target=cuda",
+            "--tuning-db",
+            (dir.path() / "tuning.db").string(),
+            "-o",
+            (dir.path() / "out").string(),
             std::string(F2S_SOURCE_DIR) + "/examples/laplacian/laplacian.f90"};
   c.timeout_s = 300;
   ProcessResult r = run_process(c);

@@ -236,8 +236,17 @@ TEST(Cli, RefusesBadOptionsAndFiles) {
 TEST(Cli, HelpListsTheOptions) {
   ProcessResult r = f2stencil({"--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char *opt : {"--target", "--no-tune", "--emit", "--lib", "-o"})
+  for (const char *opt :
+       {"--target", "--no-tune", "--emit", "--lib", "-o", "--tuning-db", "--retune", "--version"})
     EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
+}
+
+TEST(Cli, VersionNamesFlangAndLlvm) {
+  ProcessResult r = f2stencil({"--version"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("f2stencil " F2S_VERSION "\n", 0), 0u) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\nbuilt with Flang and LLVM [0-9]+\\.[0-9]+")))
+      << r.out;
 }
 
 // Untuned, the default entry point runs the parallel nest, whatever the

@@ -5,6 +5,8 @@
 
 #include "common/TestUtil.h"
 
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -19,9 +21,19 @@ inline ProcessResult run(std::vector<std::string> argv,
   return run_process(c);
 }
 
+/// Runs f2stencil with a tuning cache of its own, empty, so that no test
+/// depends on what another (or an earlier run of the suite) measured; a
+/// test of the cache passes --tuning-db itself.
 inline ProcessResult f2stencil(std::vector<std::string> args) {
   args.insert(args.begin(), std::string(F2S_BINARY_DIR) + "/driver/f2stencil");
-  return run(args);
+  std::string cache = (std::filesystem::temp_directory_path() / "f2s-cache-XXXXXX").string();
+  if (!mkdtemp(cache.data())) {
+    ADD_FAILURE() << "cannot create a directory like " << cache;
+    return run(args);
+  }
+  ProcessResult r = run(args, {{"XDG_CACHE_HOME", cache}});
+  std::filesystem::remove_all(cache);
+  return r;
 }
 
 inline std::string source(const std::string &relative) {

@@ -288,8 +288,10 @@ class Runner:
                 return Outcome("mismatch" if "MISMATCH" in out else "run-error",
                                "target %s, sizes %s: %s" % (suffix, n, out.strip()[:3000]))
         if tuned:
+            # A tuning cache of its own: every candidate is measured here.
             cmd = [o.f2stencil, "--target=c,pthreads", "-q", "-j", "1", "--budget=2", "--reps=1",
-                   "--lib=" + lib, "-o", "libt", p.filename]
+                   "--tuning-db", os.path.join(work, "tuning.db"), "--lib=" + lib, "-o", "libt",
+                   p.filename]
             rc, out = sh(cmd, work, timeout=600)
             if rc != 0:
                 return Outcome("tuned-refused" if rc == 1 else "crash", out.strip()[:3000])
