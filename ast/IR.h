@@ -466,6 +466,10 @@ struct Kernel {
   std::vector<Reduction> reductions;
   Stmt body;
   std::vector<int64_t> tune_size;    ///< problem size to tune at, one per loop
+  /// Every size tune_size(...) lists when it lists several (the first is
+  /// tune_size): the library dispatches among their variants by the call's
+  /// size. Empty with one size.
+  std::vector<std::vector<int64_t>> tune_sizes;
   std::vector<SourceStride> strides; ///< the source's loops with steps > 1, outermost first
   /// Code-shape attributes that the per-point passes set and the printers
   /// honour (they change how points are addressed and stored, not what is

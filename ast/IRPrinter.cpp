@@ -241,8 +241,11 @@ std::string print_kernel(const Kernel &k) {
     out << "  reduce " << reduce_op_name(r.op) << " " << r.var << ": " << type_name(r.type) << "\n";
   if (!k.tune_size.empty()) {
     out << "  tune_size(";
-    for (size_t i = 0; i < k.tune_size.size(); ++i)
-      out << (i ? ", " : "") << k.tune_size[i];
+    const auto sizes =
+        k.tune_sizes.size() > 1 ? k.tune_sizes : std::vector<std::vector<int64_t>>{k.tune_size};
+    for (size_t s = 0; s < sizes.size(); ++s)
+      for (size_t i = 0; i < sizes[s].size(); ++i)
+        out << (s && !i ? "; " : i ? ", " : "") << sizes[s][i];
     out << ")\n";
   }
   // The loop over a strided variable counts trips; the source's value is this.

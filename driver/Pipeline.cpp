@@ -3,6 +3,7 @@
 #include "ast/Analysis.h"
 #include "ast/Dependence.h"
 #include "ast/IRPrinter.h"
+#include "codegen/CSizeDispatch.h"
 #include "codegen/Interfaces.h"
 #include "frontend/Frontend.h"
 #include "harness/CudaBuild.h"
@@ -156,13 +157,36 @@ void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
 
 // -------------------------------------------- enumerate, transform, tune
 
-std::vector<int64_t> tuning_extents(const Kernel &k, const DriverOptions &o) {
-  if (o.tune_size.empty())
-    return k.tune_size;
-  if (static_cast<int>(o.tune_size.size()) != k.loop_depth())
-    throw usage_error("--tune-size has " + std::to_string(o.tune_size.size()) + " values but '" +
-                      k.name + "' has " + std::to_string(k.loop_depth()) + " loops");
-  return o.tune_size;
+/// The sizes to tune `k` at, each x first: --tune-size's, or the clause's,
+/// in the order of their working sets (the library's dispatch order).
+std::vector<std::vector<int64_t>> tuning_sizes(const Kernel &k, const DriverOptions &o) {
+  std::vector<std::vector<int64_t>> sizes = !o.tune_sizes.empty() ? o.tune_sizes
+                                            : k.tune_sizes.empty()
+                                                ? std::vector<std::vector<int64_t>>{k.tune_size}
+                                                : k.tune_sizes;
+  for (const std::vector<int64_t> &s : o.tune_sizes)
+    if (static_cast<int>(s.size()) != k.loop_depth())
+      throw usage_error("--tune-size has " + std::to_string(s.size()) + " values but '" + k.name +
+                        "' has " + std::to_string(k.loop_depth()) + " loops");
+  // Every grid element a point touches counts alike at every size, so the
+  // points order the sizes as their working sets do.
+  auto points = [](const std::vector<int64_t> &s) {
+    double p = 1;
+    for (int64_t e : s)
+      p *= static_cast<double>(e);
+    return p;
+  };
+  std::stable_sort(sizes.begin(), sizes.end(),
+                   [&](const auto &a, const auto &b) { return points(a) < points(b); });
+  return sizes;
+}
+
+/// `k` to be tuned at `extents` alone.
+Kernel at_size(const Kernel &k, const std::vector<int64_t> &extents) {
+  Kernel one = k;
+  one.tune_size = extents;
+  one.tune_sizes.clear();
+  return one;
 }
 
 KernelBuild untuned_build(const Kernel &k, const DriverOptions &o) {
@@ -201,7 +225,7 @@ KernelTuning search(const Kernel &k, const KernelFacts &facts, const CpuModel &m
 KernelBuild tuned_build(const Kernel &k, const CpuModel &machine, const DriverOptions &o,
                         const fs::path &work_dir, TuningDb *db) {
   KernelFacts facts = analyze(k);
-  ProblemSize size = problem_size_for(k, tuning_extents(k, o));
+  ProblemSize size = problem_size_for(k, k.tune_size);
   SearchSpace space = enumerate_cpu(k, facts, size.extents, {o.targets, &machine});
   std::vector<VariantCode> code = generate_variants(k, space);
   progress(o, "'" + k.name + "': " + space.summary());
@@ -248,6 +272,27 @@ std::unique_ptr<TuningDb> open_tuning_db(const DriverOptions &o) {
     return nullptr;
   }
   return TuningDb::open(path, warn);
+}
+
+/// Kernel `k` tuned at each of its sizes: the build at the smallest, with the
+/// others in its other_sizes (tuned_build once per size).
+KernelBuild tuned_at_sizes(const Kernel &k, const CpuModel &machine, const DriverOptions &o,
+                           const fs::path &work_dir, TuningDb *db) {
+  std::vector<std::vector<int64_t>> sizes = tuning_sizes(k, o);
+  if (sizes.size() == 1)
+    return tuned_build(at_size(k, sizes[0]), machine, o, work_dir, db);
+  std::vector<KernelBuild> builds;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    std::string name = size_name(sizes[i]);
+    progress(o, "'" + k.name + "': size " + std::to_string(i + 1) + " of " +
+                    std::to_string(sizes.size()) + ", " + name);
+    builds.push_back(
+        tuned_build(at_size(k, sizes[i]), machine, o, work_dir / ("size_" + name), db));
+  }
+  KernelBuild b = std::move(builds.front());
+  b.other_sizes.assign(std::make_move_iterator(builds.begin() + 1),
+                       std::make_move_iterator(builds.end()));
+  return b;
 }
 
 fs::path make_work_dir() {
@@ -306,7 +351,7 @@ int run_pipeline(const DriverOptions &o) {
       work_dir = make_work_dir();
       db = open_tuning_db(o);
       for (const Kernel &k : kernels)
-        builds.push_back(tuned_build(k, machine, cpu_o, work_dir, db.get()));
+        builds.push_back(tuned_at_sizes(k, machine, cpu_o, work_dir, db.get()));
     } else {
       for (const Kernel &k : kernels)
         builds.push_back(untuned_build(k, cpu_o));
@@ -321,7 +366,6 @@ int run_pipeline(const DriverOptions &o) {
       co.tune_options.timeout_s = o.timeout_s;
       co.tune_options.reps = o.reps;
       co.tune_options.progress = [&](const std::string &line) { progress(o, line); };
-      co.tune_size = o.tune_size;
       co.exact = o.exact;
       co.db = db.get();
       co.retune = o.retune;
@@ -338,7 +382,15 @@ int run_pipeline(const DriverOptions &o) {
     if (cuda)
       add_cuda_to_library(files, info, builds, cuda_builds.gpu, cuda_builds.times);
     build_library(files, out_dir);
-    for (const KernelBuild &b : builds) {
+    std::vector<std::pair<const KernelBuild *, std::string>> chosen;
+    for (const KernelBuild &whole : builds) {
+      chosen.push_back(
+          {&whole, whole.other_sizes.empty() ? "" : " at " + size_name(whole.kernel.tune_size)});
+      for (const KernelBuild &s : whole.other_sizes)
+        chosen.push_back({&s, " at " + size_name(s.kernel.tune_size)});
+    }
+    for (const auto &[at, where] : chosen) {
+      const KernelBuild &b = *at;
       const Choice &c = b.choices[b.default_choice];
       std::string how = b.tuning
                             ? b.tuning->space.describe(c.candidate)
@@ -351,7 +403,7 @@ int run_pipeline(const DriverOptions &o) {
             std::snprintf(buf, sizeof buf, " (%.2f GFlop/s, %.1f GB/s)", r.gflops, r.gbps);
             how += buf;
           }
-      progress(o, "'" + b.kernel.name + "': " + how);
+      progress(o, "'" + b.kernel.name + "'" + where + ": " + how);
     }
     progress(o, "wrote " + out_dir.string() + "/: lib" + lib_name + ".a, lib" + lib_name + ".so, " +
                     lib_name + ".f90, " + lib_name + ".h, " + lib_name + ".json");

@@ -19,7 +19,9 @@ struct DriverOptions {
   std::string form;                 ///< "free", "fixed", or "": by each file's extension
   int default_real_kind = 4;        ///< 8: -fdefault-real-8 or -r8
   int double_precision_kind = 8;    ///< 16: -fdefault-real-8 without -fdefault-double-8
-  std::vector<int64_t> tune_size;   ///< overrides every tune_size clause when set
+  /// Overrides every tune_size clause when set: one size, or several (a
+  /// library that dispatches by the call's size), each x first.
+  std::vector<std::vector<int64_t>> tune_sizes;
   int jobs = 0;                     ///< 0: one per processor
   int reps = 5;
   double timeout_s = 60;

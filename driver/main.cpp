@@ -108,7 +108,9 @@ int main(int argc, char **argv) {
                "the -r8 of ifort and nvfortran (gfortran's -fdefault-real-8 -fdefault-double-8)");
   std::string tune_size;
   app.add_option("--tune-size", tune_size,
-                 "Problem size to tune at, n1,n2[,n3] (innermost first); overrides tune_size(...)");
+                 "Problem size to tune at, n1,n2[,n3] (innermost first), or several separated "
+                 "by ':' (64,64,64:256,256,256), each tuned and dispatched to by the call's size; "
+                 "overrides tune_size(...)");
   app.add_option("-j,--jobs", o.jobs, "Compilations at once (default: one per processor)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--reps", o.reps, "Timed runs per candidate, median reported (default 5)")
@@ -180,15 +182,47 @@ int main(int argc, char **argv) {
     std::cerr << "f2stencil: error: Unknown target '" << t << "' (expected c, pthreads, cuda)\n";
     return 1;
   }
-  for (const std::string &n : split(tune_size, ',')) {
-    char *end = nullptr;
-    long v = std::strtol(n.c_str(), &end, 10);
-    if (n.empty() || *end || v <= 0) {
-      std::cerr << "f2stencil: error: --tune-size wants positive integers, got '" << tune_size
-                << "'\n";
+  // Sizes are separated by ':', which a shell passes unquoted; ';' as in the
+  // directive is accepted too.
+  std::replace(tune_size.begin(), tune_size.end(), ';', ':');
+  for (const std::string &one : split(tune_size, ':')) {
+    std::vector<int64_t> size;
+    for (const std::string &n : split(one, ',')) {
+      char *end = nullptr;
+      long v = std::strtol(n.c_str(), &end, 10);
+      if (n.empty() || *end || v <= 0) {
+        std::cerr << "f2stencil: error: --tune-size wants positive integers, got '" << tune_size
+                  << "'\n";
+        return 1;
+      }
+      size.push_back(v);
+    }
+    const auto &first = o.tune_sizes.empty() ? size : o.tune_sizes.front();
+    if (size.empty() || size.size() != first.size()) {
+      std::cerr << "f2stencil: error: --tune-size wants the same number of values in every size, "
+                   "got '"
+                << tune_size << "'\n";
       return 1;
     }
-    o.tune_size.push_back(v);
+    auto points = [](const std::vector<int64_t> &s) {
+      double p = 1;
+      for (int64_t e : s)
+        p *= static_cast<double>(e);
+      return p;
+    };
+    if (std::find(o.tune_sizes.begin(), o.tune_sizes.end(), size) != o.tune_sizes.end()) {
+      std::cerr << "f2stencil: error: --tune-size lists the size '" << one
+                << "' twice; give each size once\n";
+      return 1;
+    }
+    for (const std::vector<int64_t> &other : o.tune_sizes)
+      if (points(other) == points(size)) {
+        std::cerr << "f2stencil: error: --tune-size sizes '" << one
+                  << "' and another have as many points, and the library tells sizes apart by "
+                     "their working set; give one of them another number of points\n";
+        return 1;
+      }
+    o.tune_sizes.push_back(size);
   }
   return run_pipeline_on_large_stack(o);
 }

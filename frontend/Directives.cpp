@@ -119,8 +119,11 @@ private:
     d.name_loc = at(clause_at);
   }
 
+  /// `tune_size(n1, n2[, n3][; n1, n2[, n3]]...)`: one size, or several
+  /// separated by ';' (a library that dispatches by the call's size).
   void parse_tune_size(StencilDirective &d, size_t clause_at) {
     expect('(', "TUNE_SIZE");
+    std::vector<int64_t> size;
     while (true) {
       skip_blanks();
       size_t value_at = pos_;
@@ -136,17 +139,58 @@ private:
       if (!all_digits || value <= 0 || errno == ERANGE)
         throw UserError(at(value_at), "The TUNE_SIZE clause of a '!$f2s stencil' directive needs "
                                       "positive integers");
-      d.tune_size.push_back(value);
+      if (size.empty())
+        d.tune_sizes_loc.push_back(at(value_at));
+      size.push_back(value);
       pos_ = end;
       skip_blanks();
       if (pos_ < text_.size() && text_[pos_] == ',') {
         ++pos_;
         continue;
       }
-      expect(')', "TUNE_SIZE");
-      break;
+      bool more = pos_ < text_.size() && text_[pos_] == ';';
+      if (!more)
+        expect(')', "TUNE_SIZE");
+      else
+        ++pos_;
+      add_tune_size(d, std::move(size));
+      size.clear();
+      if (!more)
+        break;
     }
+    d.tune_size = d.tune_sizes.front();
     d.tune_size_loc = at(clause_at);
+  }
+
+  /// Appends the size just read, refusing one given twice (it would be tuned
+  /// twice for one variant) or with another number of values than the first.
+  void add_tune_size(StencilDirective &d, std::vector<int64_t> size) {
+    const SourceLoc &loc = d.tune_sizes_loc.back();
+    for (size_t i = 0; i < d.tune_sizes.size(); ++i) {
+      if (d.tune_sizes[i] == size)
+        throw UserError(loc, "Size " + std::to_string(d.tune_sizes.size() + 1) +
+                                 " of the TUNE_SIZE clause repeats size " + std::to_string(i + 1) +
+                                 "; give each size once");
+      auto points = [](const std::vector<int64_t> &s) {
+        double p = 1;
+        for (int64_t e : s)
+          p *= static_cast<double>(e);
+        return p;
+      };
+      if (d.tune_sizes[i].size() == size.size() && points(d.tune_sizes[i]) == points(size))
+        throw UserError(loc, "Size " + std::to_string(d.tune_sizes.size() + 1) +
+                                 " of the TUNE_SIZE clause has as many points as size " +
+                                 std::to_string(i + 1) +
+                                 ", and the library tells sizes apart by their working set; "
+                                 "give one of them another number of points");
+      if (d.tune_sizes[i].size() != size.size())
+        throw UserError(loc, "Size " + std::to_string(d.tune_sizes.size() + 1) +
+                                 " of the TUNE_SIZE clause has " + std::to_string(size.size()) +
+                                 " values where size 1 has " +
+                                 std::to_string(d.tune_sizes[0].size()) +
+                                 "; give every size one value per loop of the nest");
+    }
+    d.tune_sizes.push_back(std::move(size));
   }
 
   const std::string &text_;

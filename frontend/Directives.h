@@ -14,13 +14,19 @@
 
 namespace f2s {
 
-/// One `!$f2s stencil [name(ident)] [tune_size(n1,n2[,n3])]` line.
+/// One `!$f2s stencil [name(ident)] [tune_size(n1,n2[,n3][; n1,n2[,n3]]...)]`
+/// line.
 struct StencilDirective {
   SourceLoc loc;                   ///< the `!` of `!$f2s`
   std::optional<std::string> name; ///< lower case
   SourceLoc name_loc;
-  std::vector<int64_t> tune_size; ///< empty when the clause is absent
+  std::vector<int64_t> tune_size; ///< the first size; empty when the clause is absent
   SourceLoc tune_size_loc;        ///< the clause's keyword
+  /// Every size of the clause, in the order written (the first is
+  /// tune_size), each positive and none twice; several sizes ask for a
+  /// library that dispatches by the call's size (docs/per-size-variants.md).
+  std::vector<std::vector<int64_t>> tune_sizes;
+  std::vector<SourceLoc> tune_sizes_loc; ///< the first value of each size
 };
 
 /// Where a `!$f2s` sentinel starts: a 1-based line and a 0-based column.

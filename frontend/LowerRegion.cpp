@@ -606,6 +606,8 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
                                                  std::to_string(directive_.tune_size.size())});
   } else {
     k.tune_size = directive_.tune_size;
+    if (directive_.tune_sizes.size() > 1)
+      k.tune_sizes = directive_.tune_sizes;
   }
   // The arguments come from a body that lowered whole.
   problems_.throw_if_any();

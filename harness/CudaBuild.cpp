@@ -10,6 +10,10 @@
 
 namespace f2s {
 
+std::string cuda_times_key(const std::string &kernel, size_t size) {
+  return size ? kernel + "@" + std::to_string(size) : kernel;
+}
+
 CudaBuilds add_cuda_builds(std::vector<KernelBuild> &builds, const CudaBuildOptions &o) {
   CudaBuilds out;
   if (!find_nvcc())
@@ -22,7 +26,8 @@ CudaBuilds add_cuda_builds(std::vector<KernelBuild> &builds, const CudaBuildOpti
     if (o.tune_options.progress)
       o.tune_options.progress("tuning CUDA on " + out.gpu);
   }
-  for (KernelBuild &b : builds) {
+  // One kernel at one size (its tune_size); `key` names it in out.times.
+  auto add_one = [&](KernelBuild &b, const std::string &key) {
     const Kernel &k = b.kernel;
     if (!o.tune) {
       SearchSpace space;
@@ -30,11 +35,11 @@ CudaBuilds add_cuda_builds(std::vector<KernelBuild> &builds, const CudaBuildOpti
       std::vector<VariantCode> code = generate_variants(k, space);
       b.default_choice = b.choices.size();
       b.choices.push_back({code[c.variant], c});
-      continue;
+      return;
     }
     auto start = std::chrono::steady_clock::now();
     KernelFacts facts = analyze(k);
-    ProblemSize size = problem_size_for(k, o.tune_size.empty() ? k.tune_size : o.tune_size);
+    ProblemSize size = problem_size_for(k, k.tune_size);
     if (!b.tuning) {
       KernelTuning t;
       t.kernel = k.name;
@@ -49,7 +54,7 @@ CudaBuilds add_cuda_builds(std::vector<KernelBuild> &builds, const CudaBuildOpti
     cuda_space.variants = t.space.variants;
     std::vector<VariantCode> code = generate_variants(k, cuda_space);
     TuneOptions topt = o.tune_options;
-    topt.work_dir = o.work_dir / k.name;
+    topt.work_dir = o.work_dir / key;
     auto say = [&](const std::string &line) {
       if (o.tune_options.progress)
         o.tune_options.progress("'" + k.name + "' " + line);
@@ -66,7 +71,7 @@ CudaBuilds add_cuda_builds(std::vector<KernelBuild> &builds, const CudaBuildOpti
     t.reused += reused;
     size_t base = t.results.size();
     for (auto &[i, tt] : times)
-      out.times[k.name][base + i] = tt;
+      out.times[key][base + i] = tt;
     size_t verified = 0;
     for (CandidateResult &r : results) {
       verified += r.status == CandidateStatus::Verified;
@@ -82,6 +87,11 @@ CudaBuilds add_cuda_builds(std::vector<KernelBuild> &builds, const CudaBuildOpti
     const Candidate &c = t.results[*best].candidate;
     b.default_choice = b.choices.size();
     b.choices.push_back({code[c.variant], c});
+  };
+  for (KernelBuild &b : builds) {
+    add_one(b, b.kernel.name);
+    for (size_t i = 0; i < b.other_sizes.size(); ++i)
+      add_one(b.other_sizes[i], cuda_times_key(b.kernel.name, i + 1));
   }
   return out;
 }

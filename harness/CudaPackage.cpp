@@ -1,5 +1,7 @@
 #include "harness/CudaPackage.h"
 
+#include "harness/CudaBuild.h"
+
 #include "codegen/CPrinter.h"
 #include "codegen/CudaPrinter.h"
 #include "codegen/Interfaces.h"
@@ -31,9 +33,13 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
   for (const KernelBuild &b : kernels) {
     cu << print_c_args_struct(b.kernel);
     std::set<std::string> printed;
-    for (const Choice &c : b.choices)
-      if (c.code.variant.target == "cuda" && printed.insert(c.code.c_name).second)
-        cu << c.code.cuda_source;
+    std::vector<const KernelBuild *> sizes = {&b};
+    for (const KernelBuild &s : b.other_sizes)
+      sizes.push_back(&s);
+    for (const KernelBuild *s : sizes)
+      for (const Choice &c : s->choices)
+        if (c.code.variant.target == "cuda" && printed.insert(c.code.c_name).second)
+          cu << c.code.cuda_source;
   }
   cu << print_cuda_data_exports(info.name);
   files.cuda_source = cu.str();
@@ -51,16 +57,24 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
   // exclude cost.
   nlohmann::json record = nlohmann::json::parse(files.tuning_record);
   record["gpu"] = gpu.empty() ? nlohmann::json() : nlohmann::json(gpu);
-  for (nlohmann::json &kj : record["kernels"]) {
-    auto t = times.find(kj.value("name", ""));
+  // Candidates are recorded in the order of the tuning results, at each size
+  // of a kernel tuned at several (harness/Package.cpp's "sizes").
+  auto add_times = [&](nlohmann::json &kj, const std::string &key) {
+    auto t = times.find(key);
     if (t == times.end() || !kj.contains("candidates"))
-      continue;
-    // Candidates are recorded in the order of the tuning results.
+      return;
     for (const auto &[index, tt] : t->second)
       if (index < kj["candidates"].size()) {
         kj["candidates"][index]["h2d_s"] = tt.h2d_s;
         kj["candidates"][index]["d2h_s"] = tt.d2h_s;
       }
+  };
+  for (nlohmann::json &kj : record["kernels"]) {
+    std::string name = kj.value("name", "");
+    add_times(kj, cuda_times_key(name, 0));
+    if (kj.contains("sizes"))
+      for (size_t i = 0; i < kj["sizes"].size(); ++i)
+        add_times(kj["sizes"][i], cuda_times_key(name, i));
   }
   files.tuning_record = record.dump(2) + "\n";
 }

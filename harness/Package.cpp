@@ -3,14 +3,17 @@
 #include "ast/Aliasing.h"
 #include "ast/Analysis.h"
 #include "codegen/CPrinter.h"
+#include "codegen/CSizeDispatch.h"
 #include "codegen/Interfaces.h"
 #include "transforms/Parallelize.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace f2s {
 
@@ -28,22 +31,65 @@ std::string entry_symbol(const PackageInfo &info, const Kernel &k, const std::st
   return info.name + "_" + k.name + suffix;
 }
 
+/// The builds of a kernel at each of its tuning sizes, smallest working set
+/// first (one with one size).
+std::vector<const KernelBuild *> by_size(const KernelBuild &b) {
+  std::vector<const KernelBuild *> sizes = {&b};
+  for (const KernelBuild &o : b.other_sizes)
+    sizes.push_back(&o);
+  return sizes;
+}
+
+/// Bytes a call touches per point of the nest (each element the point reads
+/// or writes, once): the working set's unit, for dispatching by size.
+int64_t bytes_per_point(const Kernel &k) {
+  return std::max<int64_t>(1, analyze(k).bytes(false));
+}
+
+std::vector<TunedSize> tuned_sizes(const KernelBuild &b) {
+  std::vector<TunedSize> sizes;
+  for (const KernelBuild *s : by_size(b))
+    sizes.push_back(
+        {s->kernel.tune_size, working_set_bytes(s->kernel.tune_size, bytes_per_point(b.kernel))});
+  return sizes;
+}
+
+/// The choice of target `target` at one size.
+const Choice &choice_of(const KernelBuild &b, const std::string &target) {
+  for (const Choice &c : b.choices)
+    if (c.code.variant.target == target)
+      return c;
+  throw std::logic_error("no choice for target " + target + " at one size of '" + b.kernel.name +
+                         "'");
+}
+
 std::vector<EntryPoint> entry_points(const PackageInfo &info,
                                      const std::vector<KernelBuild> &kernels) {
   std::vector<EntryPoint> entries;
   for (const KernelBuild &b : kernels) {
     const Kernel &k = b.kernel;
     std::string where = k.loc.str();
+    auto describe = [&](const Choice &c) {
+      if (b.other_sizes.empty())
+        return describe_choice(b, c);
+      std::string at;
+      for (const KernelBuild *s : by_size(b))
+        at += (at.empty() ? "" : ", ") + size_name(s->kernel.tune_size);
+      return "tuned at " + at + "; each call runs the variant of the size nearest its own";
+    };
     entries.push_back({&k, k.name, entry_symbol(info, k, ""),
                        "'" + k.name + "' from '" + k.procedure + "' (" + where +
-                           "): " + describe_choice(b, b.choices[b.default_choice])});
+                           "): " + describe(b.choices[b.default_choice])});
     for (const Choice &c : b.choices)
       entries.push_back(
           {&k, k.name + "_" + c.code.variant.target,
            entry_symbol(info, k, "_" + c.code.variant.target),
-           "'" + k.name + "' on target " + c.code.variant.target + ": " + describe_choice(b, c)});
+           "'" + k.name + "' on target " + c.code.variant.target + ": " + describe(c)});
     const Choice &d = b.choices[b.default_choice];
-    if (!d.code.first_touch_name.empty())
+    bool first_touch = true;
+    for (const KernelBuild *s : by_size(b))
+      first_touch &= !s->choices[s->default_choice].code.first_touch_name.empty();
+    if (first_touch)
       entries.push_back({&d.code.first_touch_ir, k.name + "_first_touch",
                          entry_symbol(info, k, "_first_touch"),
                          "zero in every grid of '" + k.name + "', touched by the threads of '" +
@@ -153,29 +199,76 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
       auto best = t.best();
       kj["winner"] = best ? nlohmann::json(t.results[*best].description) : nlohmann::json();
     }
+    if (!b.other_sizes.empty()) {
+      std::vector<TunedSize> tuned = tuned_sizes(b);
+      std::vector<double> bounds = dispatch_bounds(tuned);
+      nlohmann::json sizes = nlohmann::json::array();
+      std::vector<const KernelBuild *> all = by_size(b);
+      for (size_t i = 0; i < all.size(); ++i) {
+        KernelBuild one = *all[i];
+        one.other_sizes.clear();
+        nlohmann::json sj = tuning_record(info, {one})["kernels"][0];
+        sj["working_set_bytes"] = tuned[i].bytes;
+        // The calls whose working set is in (from, up_to] run this size's
+        // choices; null: no bound.
+        sj["calls_from_bytes"] = i ? nlohmann::json(bounds[i - 1]) : nlohmann::json();
+        sj["calls_up_to_bytes"] = i < bounds.size() ? nlohmann::json(bounds[i]) : nlohmann::json();
+        sizes.push_back(sj);
+      }
+      kj["sizes"] = sizes;
+    }
     record["kernels"].push_back(kj);
   }
   return record;
 }
 
+std::string megabytes(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g MB", bytes * 1e-6);
+  return buf;
+}
+
 std::string report(const PackageInfo &info, const std::vector<KernelBuild> &kernels) {
   std::ostringstream out;
   out << header_comment(info) << "\n\n";
+  // A kernel tuned at several sizes has a section per size, after a line
+  // that says which calls run its choices.
+  std::vector<std::pair<const KernelBuild *, std::string>> sections;
   for (const KernelBuild &b : kernels) {
+    std::vector<const KernelBuild *> sizes = by_size(b);
+    std::vector<TunedSize> tuned = tuned_sizes(b);
+    std::vector<double> bounds = dispatch_bounds(tuned);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      std::string line;
+      if (sizes.size() > 1)
+        line = "  size " + std::to_string(i + 1) + " of " + std::to_string(sizes.size()) + ", " +
+               size_name(tuned[i].extents) + " (working set " + megabytes(tuned[i].bytes) +
+               "): runs the calls with a working set" +
+               (i ? " above " + megabytes(bounds[i - 1]) : "") +
+               (i && i < bounds.size() ? "," : "") +
+               (i < bounds.size() ? " up to " + megabytes(bounds[i]) : "") + "\n";
+      sections.push_back({sizes[i], line});
+    }
+  }
+  for (const auto &[section, size_line] : sections) {
+    const KernelBuild &b = *section;
     const Kernel &k = b.kernel;
-    KernelFacts f = analyze(k);
     char line[256];
-    out << "Kernel '" << k.name << "' from '" << k.procedure << "' at " << k.loc.str() << "\n";
-    std::snprintf(line, sizeof line,
-                  "  %lld flops, %lld bytes read, %lld written, %lld write-allocate per point; "
-                  "intensity %.3f (%.3f with write-allocate)\n",
-                  (long long)f.flops, (long long)f.read_bytes, (long long)f.write_bytes,
-                  (long long)f.write_allocate_bytes, f.intensity(false), f.intensity(true));
-    out << line;
-    if (k.ordered)
-      out << "  loop '" << k.ordered->var
-          << "' runs in order inside each column of the others: " << k.ordered->reason << " ("
-          << k.ordered->loc.str() << ")\n";
+    if (section->other_sizes.size() || size_line.empty()) {
+      KernelFacts f = analyze(k);
+      out << "Kernel '" << k.name << "' from '" << k.procedure << "' at " << k.loc.str() << "\n";
+      std::snprintf(line, sizeof line,
+                    "  %lld flops, %lld bytes read, %lld written, %lld write-allocate per point; "
+                    "intensity %.3f (%.3f with write-allocate)\n",
+                    (long long)f.flops, (long long)f.read_bytes, (long long)f.write_bytes,
+                    (long long)f.write_allocate_bytes, f.intensity(false), f.intensity(true));
+      out << line;
+      if (k.ordered)
+        out << "  loop '" << k.ordered->var
+            << "' runs in order inside each column of the others: " << k.ordered->reason << " ("
+            << k.ordered->loc.str() << ")\n";
+    }
+    out << size_line;
     for (const Choice &c : b.choices)
       out << "  " << c.code.variant.target << ": " << describe_choice(b, c) << "\n";
     if (!b.tuning) {
@@ -223,6 +316,97 @@ std::string report(const PackageInfo &info, const std::vector<KernelBuild> &kern
   return out.str();
 }
 
+/// The entry points of a kernel tuned at several sizes: each runs, for a
+/// call, the choice of the tuned size nearest the call's (one case per
+/// distinct choice, so a variant that won with the same values and threads at
+/// several sizes is called from one place; an entry whose choice is the same
+/// at every size does not dispatch at all).
+std::string sized_entries(const PackageInfo &info, const KernelBuild &b, AliasedCalls cpu_aliased,
+                          AliasedCalls gpu_aliased) {
+  const Kernel &k = b.kernel;
+  std::vector<const KernelBuild *> sizes = by_size(b);
+  std::vector<TunedSize> tuned = tuned_sizes(b);
+  const std::string selector = "f2s_" + k.name + "_nearest_size";
+  std::ostringstream out;
+  out << print_c_size_selector(k, k.name, selector, tuned, bytes_per_point(k))
+      << print_c_size_query(k, entry_symbol(info, k, "_tuned_size"), selector, tuned);
+
+  // The calls of one entry point: its choice at each size, merged where equal.
+  auto calls_of = [&](auto &&choice_at) {
+    std::vector<SizedCall> calls;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const Choice &c = choice_at(*sizes[i]);
+      SizedCall call{{i},
+                     c.code.variant.target + "_" + c.code.variant.name,
+                     tune_values(c.code, c.candidate),
+                     c.candidate.threads,
+                     describe_choice(*sizes[i], c)};
+      auto same = std::find_if(calls.begin(), calls.end(), [&](const SizedCall &o) {
+        return o.variant == call.variant && o.tune == call.tune && o.threads == call.threads;
+      });
+      if (same != calls.end()) {
+        same->sizes.push_back(i);
+        continue;
+      }
+      calls.push_back(call);
+    }
+    for (SizedCall &call : calls) {
+      std::string at;
+      for (size_t i : call.sizes)
+        at += (at.empty() ? "" : ", ") + size_name(tuned[i].extents);
+      call.comment = "tuned at " + at + ": " + call.comment;
+    }
+    return calls;
+  };
+  auto entry = [&](const Kernel &ek, const std::string &suffix, const std::string &sel,
+                   const std::vector<SizedCall> &calls, const std::string &comment,
+                   AliasedCalls aliased) {
+    if (calls.size() == 1)
+      out << print_c_entry(ek, entry_symbol(info, k, suffix), calls[0].variant, calls[0].tune,
+                           calls[0].threads, comment + "; " + calls[0].comment, aliased);
+    else
+      out << print_c_sized_entry(ek, entry_symbol(info, k, suffix), sel, calls,
+                                 comment + "; the variant tuned at the size nearest the call's",
+                                 aliased);
+  };
+  auto is_gpu = [](const Choice &c) { return c.code.variant.target == "cuda"; };
+  const Choice &d = b.choices[b.default_choice];
+  auto default_of = [](const KernelBuild &s) -> const Choice & {
+    return s.choices[s.default_choice];
+  };
+  entry(k, "", selector, calls_of(default_of), "'" + k.name + "'",
+        is_gpu(d) ? gpu_aliased : cpu_aliased);
+  for (const Choice &c : b.choices) {
+    const std::string &t = c.code.variant.target;
+    entry(k, "_" + t, selector,
+          calls_of([&](const KernelBuild &s) -> const Choice & { return choice_of(s, t); }),
+          "'" + k.name + "' on target " + t, is_gpu(c) ? gpu_aliased : cpu_aliased);
+  }
+  // The first touch runs, for a call with the same arguments, the first-touch
+  // function of the variant the plain entry point runs for it, with the same
+  // tuning values and threads: the same size is selected from the same
+  // extents, so each page goes to the thread that computes it at that size.
+  for (const KernelBuild *s : sizes)
+    if (s->choices[s->default_choice].code.first_touch_name.empty())
+      return out.str();
+  const Kernel &ft = d.code.first_touch_ir;
+  out << print_c_args_struct(ft);
+  std::set<std::string> printed;
+  for (const KernelBuild *s : sizes) {
+    const Choice &c = s->choices[s->default_choice];
+    if (printed.insert(c.code.first_touch_name).second)
+      out << c.code.first_touch_function;
+  }
+  std::vector<SizedCall> calls = calls_of(default_of);
+  const std::string ft_selector = "f2s_" + ft.name + "_nearest_size";
+  if (calls.size() > 1)
+    out << print_c_size_selector(k, ft.name, ft_selector, tuned, bytes_per_point(k));
+  entry(ft, "_first_touch", ft_selector, calls,
+        "'" + k.name + "_first_touch': zero in every grid, by the threads of '" + k.name + "'",
+        AliasedCalls::Unchecked);
+  return out.str();
+}
+
 } // namespace
 
 std::string library_c_source(const PackageInfo &info, const std::vector<KernelBuild> &kernels) {
@@ -231,10 +415,21 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
   for (const KernelBuild &b : kernels) {
     const Kernel &k = b.kernel;
     out << print_c_args_struct(k);
-    std::set<std::string> printed;
-    for (const Choice &c : b.choices)
-      if (printed.insert(c.code.c_name).second)
-        out << c.code.c_function;
+    // A variant chosen at several sizes (with other tuning values or not) is
+    // one function. Its code depends on the variant alone; the comment above
+    // it prints the kernel, whose tune_size is the size it was tuned at.
+    auto code_of = [](const std::string &function) {
+      size_t comment_end = function.find(" */\n");
+      return function.substr(comment_end == std::string::npos ? 0 : comment_end);
+    };
+    std::map<std::string, std::string> printed;
+    for (const KernelBuild *at : by_size(b))
+      for (const Choice &c : at->choices)
+        if (printed.emplace(c.code.c_name, code_of(c.code.c_function)).second)
+          out << c.code.c_function;
+        else if (printed[c.code.c_name] != code_of(c.code.c_function))
+          throw std::logic_error("variant '" + c.code.c_name + "' of '" + k.name +
+                                 "' has different code at two tuning sizes");
     // Calls that pass one array as two arguments: the plain parallel nest
     // without restrict where the nest with them identified is still free of
     // dependences, a stop with the arguments' names otherwise, and on the GPU
@@ -257,6 +452,10 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
                            c.code.variant.target == "cuda" ? gpu_aliased : cpu_aliased);
     };
     const Choice &d = b.choices[b.default_choice];
+    if (!b.other_sizes.empty()) {
+      out << sized_entries(info, b, cpu_aliased, gpu_aliased);
+      continue;
+    }
     entry(d, "", "'" + k.name + "': " + describe_choice(b, d));
     for (const Choice &c : b.choices)
       entry(c, "_" + c.code.variant.target,
@@ -282,6 +481,18 @@ LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBu
   files.c_source = library_c_source(info, kernels);
   std::vector<EntryPoint> entries = entry_points(info, kernels);
   files.header = print_c_header(info.name, entries, header_comment(info));
+  std::string queries;
+  for (const KernelBuild &b : kernels)
+    if (!b.other_sizes.empty())
+      queries +=
+          "/* Which tuned size of '" + b.kernel.name +
+          "' a call with these arguments runs the variant of, smallest working set "
+          "first (" +
+          std::to_string(b.other_sizes.size() + 1) + " sizes). */\nint " +
+          print_c_entry_prototype(b.kernel, entry_symbol(info, b.kernel, "_tuned_size")).substr(5) +
+          ";\n\n";
+  if (!queries.empty())
+    files.header.insert(files.header.rfind("#ifdef __cplusplus\n}"), queries);
   files.fortran_module = print_fortran_module(info.name, entries, header_comment(info));
   files.tuning_record = tuning_record(info, kernels).dump(2) + "\n";
   files.report = report(info, kernels);

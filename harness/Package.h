@@ -22,6 +22,12 @@ struct KernelBuild {
   std::vector<Choice> choices;        ///< one per target, in the order asked for
   size_t default_choice = 0;          ///< which one the plain entry point runs
   std::optional<KernelTuning> tuning; ///< absent with --no-tune
+  /// Tuned at several sizes: the builds at the others, each the kernel
+  /// (kernel.tune_size its size) with that size's choices and tuning, by
+  /// working set after this one (the smallest). The entry points run, for
+  /// each call, the choice of the size nearest the call's by working set
+  /// (codegen/CSizeDispatch.h). Empty: one size.
+  std::vector<KernelBuild> other_sizes;
 };
 
 struct PackageInfo {
@@ -39,6 +45,10 @@ struct PackageInfo {
 /// for each target, and, when the default choice is a CPU variant,
 /// `K_first_touch` (NAME_K_first_touch): zero in every element of every grid,
 /// written with the default choice's threads, pinning and decomposition.
+/// A kernel tuned at several sizes (KernelBuild::other_sizes) dispatches in
+/// each of these by the call's size, and also exports
+/// `int NAME_K_tuned_size(args...)` (C only): the index of the size whose
+/// choices a call with these arguments runs, smallest working set first.
 LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBuild> &kernels);
 
 /// The whole C source of the library (what --emit=c prints).

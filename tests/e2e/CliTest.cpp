@@ -221,6 +221,10 @@ TEST(Cli, RefusesBadOptionsAndFiles) {
                                              {"--lib=9lives", good},
                                              {"--emit=asm", good},
                                              {"--tune-size=4,x", good},
+                                             {"--tune-size=4,4,4:8,8,8:4,4,4", good},
+                                             {"--tune-size=4,4,4:8,8", good},
+                                             {"--tune-size=8,4,4:4,8,4", good},
+                                             {"--tune-size=4,4:8,8", good},
                                              {}}) {
     std::string shown;
     for (const std::string &a : args)
@@ -231,6 +235,27 @@ TEST(Cli, RefusesBadOptionsAndFiles) {
     EXPECT_NE(r.err.find("error"), std::string::npos) << shown << r.err;
     EXPECT_FALSE(fs::exists(dir.path() / "out")) << shown;
   }
+}
+
+TEST(Cli, SeveralTuneSizesErrorsSayWhatIsWrong) {
+  std::string good = test::source("examples/laplacian/laplacian.f90");
+  auto error_of = [&](const std::string &option) {
+    ProcessResult r = f2stencil({option, "--emit=ir", good});
+    EXPECT_EQ(r.exit_code, 1) << option;
+    return r.err;
+  };
+  EXPECT_EQ(error_of("--tune-size=4,4,4:8,8,8:4,4,4"),
+            "f2stencil: error: --tune-size lists the size '4,4,4' twice; give each size once\n");
+  EXPECT_EQ(error_of("--tune-size=8,4,4:4,8,4"),
+            "f2stencil: error: --tune-size sizes '4,8,4' and another have as many points, and "
+            "the library tells sizes apart by their working set; give one of them another "
+            "number of points\n");
+  EXPECT_EQ(error_of("--tune-size=4,4,4:8,8"),
+            "f2stencil: error: --tune-size wants the same number of values in every size, got "
+            "'4,4,4:8,8'\n");
+  // Separated by ';' as in the directive, the sizes are the same.
+  ProcessResult r = f2stencil({"--tune-size=4,4,4;8,8,8", "--emit=ir", good});
+  EXPECT_TRUE(r.ok()) << r.err;
 }
 
 TEST(Cli, HelpListsTheOptions) {

@@ -84,5 +84,44 @@ TEST(Directives, Errors) {
             "clause");
 }
 
+TEST(Directives, SeveralTuneSizesSeparatedBySemicolons) {
+  auto found = find_directives(
+      "!$f2s stencil tune_size(64,64,64; 256, 256,256 ;512,512,512) name(lap)\n", "f.f90");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].tune_sizes,
+            (std::vector<std::vector<int64_t>>{{64, 64, 64}, {256, 256, 256}, {512, 512, 512}}));
+  EXPECT_EQ(found[0].tune_size, (std::vector<int64_t>{64, 64, 64}));
+  EXPECT_EQ(found[0].tune_size_loc.str(), "f.f90:1:15");
+  ASSERT_EQ(found[0].tune_sizes_loc.size(), 3u);
+  EXPECT_EQ(found[0].tune_sizes_loc[1].str(), "f.f90:1:35");
+  EXPECT_EQ(found[0].tune_sizes_loc[2].str(), "f.f90:1:49");
+  EXPECT_EQ(found[0].name, "lap");
+  // One size is still one size.
+  EXPECT_EQ(find_directives("!$f2s stencil tune_size(8, 4)\n", "f.f90")[0].tune_sizes,
+            (std::vector<std::vector<int64_t>>{{8, 4}}));
+}
+
+TEST(Directives, SeveralTuneSizesErrors) {
+  EXPECT_EQ(error_of("!$f2s stencil tune_size(8, 8; 16, 16; 8, 8)\n"),
+            "f.f90:1:39: error: Size 3 of the TUNE_SIZE clause repeats size 1; give each size "
+            "once");
+  EXPECT_EQ(error_of("!$f2s stencil tune_size(8, 8; 16, 16, 16)\n"),
+            "f.f90:1:31: error: Size 2 of the TUNE_SIZE clause has 3 values where size 1 has 2; "
+            "give every size one value per loop of the nest");
+  EXPECT_EQ(error_of("!$f2s stencil tune_size(8, 4; 4, 8)\n"),
+            "f.f90:1:31: error: Size 2 of the TUNE_SIZE clause has as many points as size 1, "
+            "and the library tells sizes apart by their working set; give one of them another "
+            "number of points");
+  EXPECT_EQ(error_of("!$f2s stencil tune_size(8, 8; 0, 16)\n"),
+            "f.f90:1:31: error: The TUNE_SIZE clause of a '!$f2s stencil' directive needs "
+            "positive integers");
+  EXPECT_EQ(error_of("!$f2s stencil tune_size(8, 8;)\n"),
+            "f.f90:1:30: error: The TUNE_SIZE clause of a '!$f2s stencil' directive needs "
+            "positive integers");
+  EXPECT_EQ(error_of("!$f2s stencil tune_size(8, 8; 16, 16\n"),
+            "f.f90:1:37: error: Expected ')' in the TUNE_SIZE clause of a '!$f2s stencil' "
+            "directive");
+}
+
 } // namespace
 } // namespace f2s

@@ -725,6 +725,29 @@ end subroutine
   EXPECT_EQ(kernels[0].tune_size, (std::vector<int64_t>{64, 32, 16}));
 }
 
+TEST(FrontendLowering, SeveralTuneSizes) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(subroutine s(n, a)
+  integer :: n, i, j
+  real :: a(n, n)
+  !$f2s stencil name(lev) tune_size(64, 64; 1024, 1024; 256, 256)
+  do j = 1, n
+    do i = 1, n
+      a(i, j) = 1.0
+    end do
+  end do
+end subroutine
+)");
+  // The first size is tune_size; the order written is kept (the driver
+  // orders them by working set).
+  EXPECT_EQ(kernels.at(0).tune_size, (std::vector<int64_t>{64, 64}));
+  EXPECT_EQ(kernels[0].tune_sizes,
+            (std::vector<std::vector<int64_t>>{{64, 64}, {1024, 1024}, {256, 256}}));
+  EXPECT_NE(print_kernel(kernels[0]).find("\n  tune_size(64, 64; 1024, 1024; 256, 256)\n"),
+            std::string::npos)
+      << print_kernel(kernels[0]);
+}
+
 TEST(FrontendLowering, PreprocessedFileAndIncludeDirectories) {
   TempDir dir;
   std::string inc = dir.path() + "/inc";
@@ -1123,6 +1146,12 @@ TEST(FrontendErrors, NotStencil) {
 TEST(FrontendErrors, TuneSizeCount) {
   std::string bad = kernel_2d("1.0");
   bad.replace(bad.find("stencil"), 7, "stencil tune_size(10, 20, 30)");
+  expect_error(bad, "TUNE_SIZE needs one size per loop of the nest, 2, not 3", "tune_size");
+}
+
+TEST(FrontendErrors, TuneSizesCount) {
+  std::string bad = kernel_2d("1.0");
+  bad.replace(bad.find("stencil"), 7, "stencil tune_size(10, 20, 30; 40, 50, 60)");
   expect_error(bad, "TUNE_SIZE needs one size per loop of the nest, 2, not 3", "tune_size");
 }
 
