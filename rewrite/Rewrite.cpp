@@ -401,21 +401,21 @@ void FileRewriter::region(const RegionCall &c) {
     refuse(c, "the statement that ends its nest at line " + std::to_string(r.end_start_line) +
                   " comes from a macro expansion, whose text cannot be replaced; write it out");
   // Before the DO: a label (fixed form: columns 1-5) or a construct name.
+  // Flang's position of a labelled DO may be its label's.
   std::string label;
   std::string before = first.substr(0, std::min(at, first.size()));
-  if (fixed && before.size() >= 6) {
-    label = before.substr(0, 5);
-    before = before.substr(6);
-  } else if (fixed) {
-    label = before.substr(0, std::min<size_t>(5, before.size()));
-    before.clear();
+  if (fixed) {
+    label = first.substr(0, std::min<size_t>(5, first.size()));
+    before = before.size() > 6 ? before.substr(6) : "";
   } else {
-    size_t p = first_nonblank(before);
+    size_t p = first_nonblank(first);
     size_t q = p;
-    while (q < before.size() && std::isdigit(static_cast<unsigned char>(before[q])))
+    while (q < first.size() && std::isdigit(static_cast<unsigned char>(first[q])))
       ++q;
-    label = before.substr(p, q - p);
-    before = before.substr(q);
+    if (q > p && q < first.size() && (first[q] == ' ' || first[q] == '\t')) {
+      label = first.substr(p, q - p);
+      before = at > q ? first.substr(q, at - q) : "";
+    }
   }
   // Fixed form keeps the label where it was in columns 1-5 (a tab ends it).
   label = label.substr(0, label.find('\t'));

@@ -249,6 +249,34 @@ C$F2S STENCIL NAME(SWEEP_RELAX)
 )");
 }
 
+// The DO statement's label (a GOTO's target) goes to the call.
+TEST(Rewrite, FixedFormKeepsTheDoStatementsLabelOnTheCall) {
+  TempDir dir;
+  RewrittenSource r = rewritten(dir, "again.f", R"(      SUBROUTINE AGAIN(N, A, B, NIT)
+      INTEGER N, I, IT, NIT
+      REAL A(0:N+1), B(0:N+1)
+      IT = 0
+C$F2S STENCIL
+   10 DO 20 I = 1, N
+         B(I) = A(I-1) + A(I+1)
+   20 CONTINUE
+      IT = IT + 1
+      IF (IT .LT. NIT) GOTO 10
+      END
+)");
+  EXPECT_EQ(r.text, R"(      SUBROUTINE AGAIN(N, A, B, NIT)
+      use f2s_lib, only: again_1
+      INTEGER N, I, IT, NIT
+      REAL A(0:N+1), B(0:N+1)
+      IT = 0
+!f2s rewritten: STENCIL
+   10 call again_1(n, a, b)
+      IT = IT + 1
+      IF (IT .LT. NIT) GOTO 10
+      END
+)");
+}
+
 // `!$omp do` in a parallel region that does more: one thread calls; the
 // region is left and reported. A parallel region around the nest alone goes.
 TEST(Rewrite, OmpDoInABusyParallelRegionBecomesSingle) {
