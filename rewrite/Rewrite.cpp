@@ -101,9 +101,8 @@ std::optional<size_t> sentinel_at(const std::string &line, bool fixed) {
 }
 
 /// An OpenMP or OpenACC directive line: its sentinel ("omp" or "acc") and
-/// the text after it; `continued`: a continuation line of the directive
-/// before it (fixed form: a character other than blank or 0 in column 6;
-/// free form: the line before ended with '&').
+/// the text after it (in fixed form from column 6, which marks a
+/// continuation line).
 struct DirectiveLine {
   std::string sentinel;
   std::string body;
