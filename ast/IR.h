@@ -450,6 +450,42 @@ struct OrderedLoop {
 /// c*step*t + o, as c*var + (o - c*lo).
 Index source_index(const Index &ix, const std::vector<SourceStride> &strides);
 
+/// Where an annotated nest lies in the file the user named, for --rewrite
+/// (rewrite/Rewrite.h), which replaces its text by a call. Lines are 1-based
+/// lines of that file, columns 1-based.
+struct SourceRegion {
+  std::string file; ///< the path as the user gave it
+  bool fixed_form = false;
+  int directive_line = 0; ///< the `!$f2s` line
+  int do_line = 0;        ///< the nest's DO statement
+  int do_column = 0;
+  int end_line = 0;   ///< the last line of the statement that ends the nest
+  int end_column = 0; ///< the column of that statement's last character
+  /// The first line and column of the nest's end statement.
+  int end_start_line = 0, end_start_column = 0;
+  /// The first characters of the DO and end statements as Flang read them
+  /// (lower case, no blanks): the original text at their positions must
+  /// spell the same, or they came from a macro.
+  std::string do_head, end_head;
+  /// The end statement also ends an enclosing DO outside the nest (a shared
+  /// label, `do 10 j` around the region's `do 10 i`): its label stays.
+  bool shared_end = false;
+  /// The enclosing program unit's first line: the regions of one unit share
+  /// it, and one USE.
+  int unit_line = 0;
+  /// The USE of the library goes after this line (the unit's last USE
+  /// statement, or its header); 0 for a main program without a header: then
+  /// before `unit_line`.
+  int use_after_line = 0;
+  /// Set where the call must USE the kernel under another name, because the
+  /// unit already has one named as the kernel.
+  std::string local_name;
+  /// Why the nest's text cannot be replaced (a start or end in an INCLUDE
+  /// file, ...); empty when it can.
+  std::string refusal;
+  SourceLoc refusal_loc;
+};
+
 struct Kernel {
   std::string name;      ///< from the name(...) clause or <procedure>_<n>
   std::string procedure; ///< the enclosing Fortran procedure
@@ -497,6 +533,8 @@ struct Kernel {
   /// reads (`r(2*j - d)`): moved into those arrays' declared bounds, so each
   /// sizes no grid by itself (harness/ProblemSize gives it a fixed value).
   std::vector<std::string> subscript_offsets;
+  /// Where the nest is in its source file (see SourceRegion).
+  SourceRegion source;
 
   const Variable *find_arg(const std::string &n) const;
   const Variable *find_temp(const std::string &n) const;

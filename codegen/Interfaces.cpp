@@ -136,8 +136,10 @@ std::string print_procedure(const EntryPoint &e, const std::set<std::string> &wr
   const Kernel &k = *e.kernel;
   std::ostringstream out;
   std::string names, call;
+  for (const Variable *v : wrap ? module_arguments(k) : std::vector<const Variable *>{})
+    names += (names.empty() ? "" : ", ") + v->name;
   for (const Variable &v : k.args) {
-    if (!wrap || !v.bound_of)
+    if (!wrap)
       names += (names.empty() ? "" : ", ") + v.name;
     // `ubound(a,1)` without a blank, so that long lines break between
     // arguments only.
@@ -201,6 +203,15 @@ bool needs_wrapper(const Kernel &k) {
   return std::any_of(k.args.begin(), k.args.end(), [](const Variable &v) {
     return v.decl != ArrayDecl::Explicit || (!v.is_grid() && v.type == Type::Bool);
   });
+}
+
+std::vector<const Variable *> module_arguments(const Kernel &k) {
+  const bool wrap = needs_wrapper(k);
+  std::vector<const Variable *> args;
+  for (const Variable &v : k.args)
+    if (!wrap || !v.bound_of)
+      args.push_back(&v);
+  return args;
 }
 
 std::string print_fortran_module(const std::string &module_name,

@@ -24,6 +24,11 @@ struct EntryPoint {
 /// LOGICALs, around the BIND(C) interface `E_explicit`.
 bool needs_wrapper(const Kernel &k);
 
+/// The dummy arguments of the module's procedure `K` for kernel `k`, in
+/// order: what a Fortran call of `K` passes (the wrapper's, without the bound
+/// arguments, where the kernel needs a wrapper; else every argument).
+std::vector<const Variable *> module_arguments(const Kernel &k);
+
 /// `module <name>` with one interface per entry point: scalars by VALUE, grids
 /// as explicit-shape arrays with the kernel's declared bounds, INTENT(IN)
 /// for grids only read and INTENT(INOUT) for grids written (points the

@@ -5,12 +5,14 @@
 #include "ast/IRPrinter.h"
 #include "codegen/CSizeDispatch.h"
 #include "codegen/Interfaces.h"
+#include "frontend/Directives.h"
 #include "frontend/Frontend.h"
 #include "harness/CudaBuild.h"
 #include "harness/LibraryBuilder.h"
 #include "harness/Package.h"
 #include "harness/Tuner.h"
 #include "harness/TuningDb.h"
+#include "rewrite/Rewrite.h"
 #include "strategy/CpuEngine.h"
 #include "strategy/MachineModel.h"
 #include "strategy/PerformanceModel.h"
@@ -20,9 +22,12 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
+#include <sstream>
 #include <thread>
 
 namespace f2s {
@@ -72,6 +77,78 @@ std::vector<Kernel> parse_and_lower(const DriverOptions &o, Problems &problems) 
   LoweredFiles lowered = lower_files_collecting(o.files, fe);
   problems.add_all(lowered.problems);
   return std::move(lowered.kernels);
+}
+
+// ------------------------------------------------------------------ rewrite
+
+std::optional<std::string> read_text(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Said when no file has a region left and some were written by --rewrite
+/// (each region kept as a `!f2s rewritten:` comment above its call): running
+/// f2stencil on its own output is nothing to do, not an error.
+std::optional<std::string> already_rewritten(const DriverOptions &o) {
+  std::string said;
+  for (const std::string &f : o.files) {
+    std::optional<std::string> text = read_text(f);
+    if (!text)
+      return std::nullopt; // the front end says why
+    // Fixed form's column-1 spellings are a superset of free form's.
+    if (!find_sentinels(*text, true).empty())
+      return std::nullopt;
+    size_t calls = rewritten_directive_lines(*text).size();
+    if (calls)
+      said += std::string(said.empty() ? "" : "; ") + "'" + f + "' was written by --rewrite (" +
+              std::to_string(calls) + (calls == 1 ? " region is" : " regions are") + " a call now)";
+  }
+  if (said.empty())
+    return std::nullopt;
+  return "nothing to do: no file has a '!$f2s stencil' region left: " + said +
+         "; run f2stencil on the original sources to build the library";
+}
+
+/// Every file, its regions replaced by calls of the library `lib_name`, by
+/// file name (DIR/src/<name>); files without a region as they are, so that a
+/// build can compile DIR/src/ in place of the originals. Every file's
+/// problems are thrown at once, before anything is tuned or written.
+std::vector<std::pair<std::string, std::string>> rewrite_sources(const DriverOptions &o,
+                                                                 const std::vector<Kernel> &kernels,
+                                                                 const std::string &lib_name) {
+  std::vector<std::pair<std::string, std::string>> sources;
+  std::map<std::string, std::string> named;
+  Problems problems;
+  for (const std::string &f : o.files) {
+    std::string name = fs::path(f).filename().string();
+    if (auto [it, fresh] = named.emplace(name, f); !fresh)
+      throw usage_error("--rewrite writes each file to src/ under its own name, and '" +
+                        it->second + "' and '" + f + "' have the same; rename one of them");
+    std::optional<std::string> text = read_text(f);
+    if (!text)
+      throw usage_error("Cannot read '" + f + "' again to rewrite it");
+    std::vector<RegionCall> calls;
+    for (const Kernel &k : kernels)
+      if (k.source.file == f)
+        calls.push_back(region_call(k));
+    if (calls.empty()) {
+      sources.emplace_back(name, *text);
+      continue;
+    }
+    problems.attempt([&] {
+      RewrittenSource r = rewrite_source(*text, f, calls, lib_name);
+      for (const std::string &w : r.warnings)
+        if (!o.quiet)
+          std::cerr << w << "\n";
+      sources.emplace_back(name, std::move(r.text));
+    });
+  }
+  problems.throw_if_any(o.files);
+  return sources;
 }
 
 // ------------------------------------------------------------------ analyse
@@ -326,10 +403,19 @@ int run_pipeline(const DriverOptions &o) {
 
     // Parse and lower, then analyse; every problem of both is reported at
     // once.
+    if (auto said = already_rewritten(o)) {
+      progress(o, *said);
+      return 0;
+    }
     Problems problems;
     std::vector<Kernel> kernels = parse_and_lower(o, problems);
     check_kernels(kernels, lib_name, o.targets, problems);
     problems.throw_if_any(o.files);
+    // Before anything is tuned: a region that cannot be rewritten stops the
+    // run at once.
+    std::vector<std::pair<std::string, std::string>> rewritten;
+    if (o.rewrite)
+      rewritten = rewrite_sources(o, kernels, lib_name);
     if (o.emit == "ir") {
       for (const Kernel &k : kernels)
         std::cout << print_kernel(k);
@@ -379,6 +465,7 @@ int run_pipeline(const DriverOptions &o) {
     // Package.
     fs::path out_dir = o.output_dir.empty() ? fs::path(lib_name) : fs::path(o.output_dir);
     LibraryFiles files = package_library(info, builds);
+    files.rewritten_sources = std::move(rewritten);
     if (cuda)
       add_cuda_to_library(files, info, builds, cuda_builds.gpu, cuda_builds.times);
     build_library(files, out_dir);
@@ -406,7 +493,8 @@ int run_pipeline(const DriverOptions &o) {
       progress(o, "'" + b.kernel.name + "'" + where + ": " + how);
     }
     progress(o, "wrote " + out_dir.string() + "/: lib" + lib_name + ".a, lib" + lib_name + ".so, " +
-                    lib_name + ".f90, " + lib_name + ".h, " + lib_name + ".json");
+                    lib_name + ".f90, " + lib_name + ".h, " + lib_name + ".json" +
+                    (o.rewrite ? ", src/ (the sources, rewritten)" : ""));
     if (!o.keep_work && !work_dir.empty())
       fs::remove_all(work_dir);
     else if (!work_dir.empty())

@@ -27,6 +27,9 @@ struct DriverOptions {
   double timeout_s = 60;
   std::string search = "model"; ///< "model", "exhaustive" or "compare"
   double budget_s = 0;          ///< seconds of measuring per kernel; 0: no limit
+  /// Also write each file, with its regions replaced by calls, to
+  /// <output>/src/<file name> (rewrite/Rewrite.h).
+  bool rewrite = false;
   bool keep_work = false;
   std::string tuning_db; ///< the tuning cache's file; empty: default_tuning_db_path()
   bool retune = false;   ///< measure again what the tuning cache holds, replacing it
@@ -36,7 +39,8 @@ struct DriverOptions {
 };
 
 /// Runs the pipeline; returns the process exit status. User errors are
-/// printed as file:line:column diagnostics and give 1.
+/// printed as file:line:column diagnostics and give 1. Files that --rewrite
+/// wrote, with no region left in any file, are nothing to do: said, and 0.
 int run_pipeline(const DriverOptions &options);
 
 } // namespace f2s

@@ -136,6 +136,10 @@ int main(int argc, char **argv) {
   app.add_flag("--exact", o.exact,
                "CUDA: tune only candidates that round exactly as the serial code (no plane "
                "sums, which reassociate a weighted sum)");
+  app.add_flag("--rewrite", o.rewrite,
+               "Also write each FILE to <output>/src/ with every annotated loop nest replaced by "
+               "a CALL of its kernel, a USE of the library added, and OpenMP/OpenACC directives "
+               "around the nest removed (docs/rewrite.md); with --emit, only checked");
   app.add_flag("--keep-work", o.keep_work, "Keep the generated harnesses (their path is printed)");
   app.add_flag("-q,--quiet", o.quiet, "Print errors only");
   bool sanitize = false;

@@ -89,6 +89,8 @@ public:
   bool Pre(const fp::MainProgram &p) {
     const auto &stmt = std::get<std::optional<fp::Statement<fp::ProgramStmt>>>(p.t);
     push(stmt ? text_of(stmt->statement.v.source) : std::string("main"), true, {});
+    if (stmt)
+      see_header(stmt->source);
     return true;
   }
   void Post(const fp::MainProgram &p) { end_procedure(p); }
@@ -100,6 +102,7 @@ public:
       if (const auto *n = std::get_if<fp::Name>(&a.u))
         dummies.push_back(n);
     push(text_of(std::get<fp::Name>(stmt.t).source), true, std::move(dummies));
+    see_header(std::get<fp::Statement<fp::SubroutineStmt>>(s.t).source);
     return true;
   }
   void Post(const fp::SubroutineSubprogram &s) { end_procedure(s); }
@@ -110,6 +113,7 @@ public:
     for (const fp::Name &n : std::get<std::list<fp::Name>>(stmt.t))
       dummies.push_back(&n);
     push(text_of(std::get<fp::Name>(stmt.t).source), true, std::move(dummies));
+    see_header(std::get<fp::Statement<fp::FunctionStmt>>(f.t).source);
     const auto &suffix = std::get<std::optional<fp::Suffix>>(stmt.t);
     scopes_.back().result =
         suffix && suffix->resultName ? text_of(suffix->resultName->source) : scopes_.back().name;
@@ -120,6 +124,7 @@ public:
   bool Pre(const fp::SeparateModuleSubprogram &s) {
     const auto &stmt = std::get<fp::Statement<fp::MpSubprogramStmt>>(s.t).statement;
     push(text_of(stmt.v.source), true, {});
+    see_header(std::get<fp::Statement<fp::MpSubprogramStmt>>(s.t).source);
     return true;
   }
   void Post(const fp::SeparateModuleSubprogram &s) { end_procedure(s); }
@@ -154,8 +159,12 @@ public:
   bool Pre(const fp::SaveStmt &s);
   bool Pre(const fp::DataStmt &s);
   void Post(const fp::SpecificationPart &);
+  bool Pre(const fp::SpecificationPart &s);
 
   template <typename T> bool Pre(const fp::Statement<T> &s) {
+    if (!scopes_.empty() && !scopes_.back().first_line)
+      if (auto loc = map_.find(s.source))
+        scopes_.back().first_line = loc->line;
     constexpr bool label_do = std::is_same_v<T, fc::Indirection<fp::LabelDoStmt>>;
     see_statement(s.source, nullptr, label_do);
     return true;
@@ -165,8 +174,15 @@ public:
     return true;
   }
   bool Pre(const fp::DoConstruct &d) {
-    return !see_statement(std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source, &d, false);
+    if (see_statement(std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source, &d, false))
+      return false;
+    open_dos_.push_back(&d);
+    return true;
   }
+  void Post(const fp::DoConstruct &) { open_dos_.pop_back(); }
+
+  /// The file is fixed form (for the regions' SourceRegion).
+  void set_fixed_form(bool fixed) { fixed_form_ = fixed; }
 
 private:
   void push(std::string name, bool is_procedure, std::vector<const fp::Name *> dummies) {
@@ -209,6 +225,11 @@ private:
     pop();
   }
   bool declaring() const { return !in_interface_ && !scopes_.empty(); }
+  /// A program unit's header statement: a USE may follow its last line.
+  void see_header(fp::CharBlock source);
+  /// Where the nest `d` lies in the file, for --rewrite.
+  SourceRegion source_region(const StencilDirective &dir, const fp::DoConstruct &d,
+                             const Scope &unit, const std::string &name) const;
   Decl &declare(const fp::Name &n);
   bool declare_constants(const std::list<fp::NamedConstantDef> &defs);
 
@@ -235,6 +256,9 @@ private:
   int decl_counter_ = 0;
   std::vector<Kernel> kernels_;
   std::map<std::string, SourceLoc> kernel_names_;
+  /// The DO constructs around the statement being walked, outermost first.
+  std::vector<const fp::DoConstruct *> open_dos_;
+  bool fixed_form_ = false;
 };
 
 // --------------------------------------------------------------- declarations
@@ -704,22 +728,132 @@ bool FileLowering::Pre(const fp::UseStmt &u) {
 
 // ------------------------------------------------- matching directives to DOs
 
-/// The last line of a DO construct: its END DO, or for a loop that ended on a
-/// label (canonicalised, with no END DO of its own), its last statement.
-std::optional<int> last_line(const SourceMap &map, const fp::DoConstruct &d) {
-  if (auto end = map.find(std::get<fp::Statement<fp::EndDoStmt>>(d.t).source))
-    return end->line;
+/// The statement that ends a DO construct: its END DO, or for a loop that
+/// ended on a label (canonicalised, with no END DO of its own), its last
+/// statement.
+std::optional<fp::CharBlock> end_statement(const SourceMap &map, const fp::DoConstruct &d) {
+  // A canonicalised label DO has an END DO with no text at all; one from a
+  // macro has text that maps to no position, and is still the end.
+  fp::CharBlock end = std::get<fp::Statement<fp::EndDoStmt>>(d.t).source;
+  if (end.begin())
+    return end;
   const fp::Block &body = std::get<fp::Block>(d.t);
   if (body.empty())
     return std::nullopt;
   const auto *exec = std::get_if<fp::ExecutableConstruct>(&body.back().u);
   const auto *inner = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
   if (inner)
-    return last_line(map, inner->value());
+    return end_statement(map, inner->value());
   if (auto last = fp::GetLastSource(body.back()))
-    if (auto loc = map.find(*last))
+    if (map.find(*last))
+      return *last;
+  return std::nullopt;
+}
+
+/// The last character of `b`, blanks after it left out.
+fp::CharBlock last_char(fp::CharBlock b) {
+  size_t n = b.size();
+  while (n > 1 && b[n - 1] == ' ')
+    --n;
+  return fp::CharBlock{b.begin() + (n ? n - 1 : 0), 1};
+}
+
+/// The last line of a DO construct: that of its end statement.
+std::optional<int> last_line(const SourceMap &map, const fp::DoConstruct &d) {
+  if (auto end = end_statement(map, d))
+    if (auto loc = map.find(last_char(*end)))
       return loc->line;
   return std::nullopt;
+}
+
+/// The first characters of a statement as Flang read it: lower case,
+/// without blanks.
+std::string statement_head(fp::CharBlock b) {
+  std::string head;
+  for (size_t i = 0; i < b.size() && head.size() < 8; ++i)
+    if (b[i] != ' ')
+      head += static_cast<char>(std::tolower(static_cast<unsigned char>(b[i])));
+  return head;
+}
+
+void FileLowering::see_header(fp::CharBlock source) {
+  bool in_main = false;
+  auto loc = map_.find(last_char(source), &in_main);
+  if (loc && in_main)
+    scopes_.back().use_after_line = loc->line;
+  else
+    scopes_.back().where_not_rewritable =
+        "The header of procedure '" + scopes_.back().name + "' is not in '" + map_.path() +
+        "' itself (an INCLUDE file or a macro), so --rewrite cannot add the USE of the library "
+        "after it";
+}
+
+bool FileLowering::Pre(const fp::SpecificationPart &s) {
+  if (!declaring() || !scopes_.back().is_procedure)
+    return true;
+  const auto &uses = std::get<std::list<fp::Statement<fc::Indirection<fp::UseStmt>>>>(s.t);
+  if (uses.empty())
+    return true;
+  bool in_main = false;
+  auto loc = map_.find(last_char(uses.back().source), &in_main);
+  if (loc && in_main)
+    scopes_.back().use_after_line = loc->line;
+  else
+    scopes_.back().where_not_rewritable =
+        "The last USE statement of '" + scopes_.back().name + "' is not in '" + map_.path() +
+        "' itself (an INCLUDE file or a macro), so --rewrite cannot add the USE of the library "
+        "after it";
+  return true;
+}
+
+SourceRegion FileLowering::source_region(const StencilDirective &dir, const fp::DoConstruct &d,
+                                         const Scope &unit, const std::string &name) const {
+  SourceRegion r;
+  r.file = map_.path();
+  r.fixed_form = fixed_form_;
+  r.directive_line = dir.loc.line;
+  r.unit_line = unit.first_line;
+  r.use_after_line = unit.use_after_line;
+  const fp::CharBlock do_stmt = std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source;
+  if (auto loc = map_.find(do_stmt)) {
+    r.do_line = loc->line;
+    r.do_column = loc->column;
+  }
+  r.do_head = statement_head(do_stmt);
+  auto fail = [&](const std::string &why) {
+    if (r.refusal.empty()) {
+      r.refusal = why;
+      r.refusal_loc = dir.loc;
+    }
+  };
+  if (!unit.where_not_rewritable.empty())
+    fail(unit.where_not_rewritable);
+  if (!unit.first_line)
+    fail("The program unit of this " + std::string(kRegion) + " does not start in '" + map_.path() +
+         "' itself, so --rewrite cannot add the USE of the library to it");
+  bool in_main = false;
+  std::optional<fp::CharBlock> end = end_statement(map_, d);
+  std::optional<SourceLoc> end_loc = end ? map_.find(last_char(*end), &in_main) : std::nullopt;
+  if (!end_loc || !in_main) {
+    fail("The nest of this " + std::string(kRegion) + " does not end in '" + map_.path() +
+         "' itself (an INCLUDE file or a macro), so --rewrite cannot replace its text; end it "
+         "in the file");
+    return r;
+  }
+  r.end_line = end_loc->line;
+  r.end_column = end_loc->column;
+  if (auto start = map_.find(*end)) {
+    r.end_start_line = start->line;
+    r.end_start_column = start->column;
+  }
+  r.end_head = statement_head(*end);
+  if (!open_dos_.empty())
+    r.shared_end = last_line(map_, *open_dos_.back()) == r.end_line;
+  bool taken = name == unit.name || name == unit.result || unit.decls.count(name) ||
+               std::find(unit.dummies.begin(), unit.dummies.end(), name) != unit.dummies.end();
+  if (taken)
+    r.local_name = name + "_f2s";
+  return r;
 }
 
 bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d, bool label_do) {
@@ -775,6 +909,7 @@ void FileLowering::lower_region(const StencilDirective &dir, const fp::DoConstru
   kernel_names_.try_emplace(name, dir.loc);
   bool lowered = problems_.attempt([&] {
     Kernel k = fe::lower_region(map_, scopes_, dir, d, name);
+    k.source = source_region(dir, d, *proc, name);
     regions.emplace_back(&d, named ? kernels_.size() : kRefused);
     if (named)
       kernels_.push_back(std::move(k));
@@ -937,6 +1072,7 @@ struct ParsedFile {
   std::unique_ptr<fp::Parsing> parsing;
   const fp::SourceFile *file = nullptr;
   std::vector<StencilDirective> directives;
+  bool fixed_form = false;
   /// The directives that could not be read (each is left out).
   std::vector<Diagnostic> problems;
 };
@@ -947,6 +1083,7 @@ ParsedFile parse_file(const std::string &path, const FrontendOptions &options,
   parsed.path = path;
   std::string text = read_file(path);
   bool fixed_form = options.fixed_form.value_or(is_fixed_form(path));
+  parsed.fixed_form = fixed_form;
   // Free-form code in a .F file (or the reverse) fails to parse, with
   // messages about characters that are fine in the other form.
   std::string form_name = fixed_form ? "fixed form" : "free form";
@@ -1085,6 +1222,7 @@ LoweredFiles lower_files_here(const std::vector<std::string> &paths,
       continue;
     SourceMap map(cooked, f.file, f.path, &user_paths);
     FileLowering lowering(map, std::move(f.directives), defaults, modules, first_order);
+    lowering.set_fixed_form(f.fixed_form);
     fp::Walk(*f.parsing->parseTree(), lowering);
     for (Kernel &k : lowering.finish(problems)) {
       // Which loop, if any, must run in order: every later stage (and every

@@ -179,6 +179,11 @@ struct Scope {
   std::map<std::string, Decl> decls;
   ImplicitRules implicit = ImplicitRules::standard(); ///< inherited from the host
   int regions = 0;
+  /// For --rewrite: the unit's first statement's line, and the line after
+  /// which a USE statement may go (its last USE, else its header; 0: none).
+  int first_line = 0;
+  int use_after_line = 0;
+  std::string where_not_rewritable; ///< why a USE cannot be added (empty: it can)
 };
 
 /// The value of a constant INTEGER expression of the kind that spells kinds:

@@ -218,6 +218,10 @@ void build_library(const LibraryFiles &files, const fs::path &dir_in) {
   write_file(tmp.path() / (name + ".f90"), files.fortran_module);
   write_file(tmp.path() / (name + ".json"), files.tuning_record);
   write_file(tmp.path() / (name + ".txt"), files.report);
+  if (!files.rewritten_sources.empty())
+    fs::create_directory(tmp.path() / "src");
+  for (const auto &[file_name, text] : files.rewritten_sources)
+    write_file(tmp.path() / "src" / file_name, text);
   write_file(tmp.path() / kMarker, "This directory was written by f2stencil; it is replaced "
                                    "whole by the next run that writes here.\n");
   compile(files, tmp.path());

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace f2s {
@@ -20,6 +21,8 @@ struct LibraryFiles {
   /// CUDA C++ of the GPU variants (<NAME>_cuda.cu, compiled with nvcc, CUDA's
   /// runtime linked statically into the .so); empty without --target=cuda.
   std::string cuda_source;
+  /// --rewrite: the user's source files, by file name, written to src/.
+  std::vector<std::pair<std::string, std::string>> rewritten_sources;
 };
 
 class BuildError : public std::runtime_error {
@@ -29,8 +32,8 @@ public:
 
 /// Compiles and writes lib<NAME>.a, lib<NAME>.so, <NAME>.h, <NAME>.f90,
 /// <NAME>.mod (when gfortran is in PATH), <NAME>.json and <NAME>.txt, plus the
-/// C source <NAME>.c, into `dir`. Everything is built in a temporary directory
-/// beside `dir` and moved into place at the end, so a failure leaves `dir` as
+/// C source <NAME>.c, and the rewritten sources under src/, into `dir`. Everything is built in a
+/// temporary directory beside `dir` and moved into place at the end, so a failure leaves `dir` as
 /// it was. Throws BuildError with the compiler's output on failure.
 void build_library(const LibraryFiles &files, const std::filesystem::path &dir);
 
