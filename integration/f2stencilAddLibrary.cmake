@@ -139,16 +139,19 @@ function(f2stencil_add_library name)
   string(TOLOWER "${name}" module)
   set(outputs "${dir}/lib${name}.a" "${dir}/${module}.mod" "${dir}/${name}.h"
     "${dir}/${name}.f90")
-  set(complete_sources)
+  set(before)
+  set(after)
   if(arg_REWRITE)
     list(APPEND outputs ${rewritten})
-    set(complete_sources COMMAND "${CMAKE_COMMAND}" "-DDIR=${dir}"
-      -P "${_F2S_PACKAGE_DIR}/f2stencilCompleteSources.cmake" ${sources})
+    set(script "${_F2S_PACKAGE_DIR}/f2stencilRewrittenSources.cmake")
+    set(before COMMAND "${CMAKE_COMMAND}" "-DDIR=${dir}" -DSTEP=before -P "${script}")
+    set(after COMMAND "${CMAKE_COMMAND}" "-DDIR=${dir}" -DSTEP=after -P "${script}" ${sources})
   endif()
   add_custom_command(
     OUTPUT ${outputs}
+    ${before}
     COMMAND "${CMAKE_COMMAND}" -E env ${environment} "${f2stencil}" ${command_options} ${sources}
-    ${complete_sources}
+    ${after}
     DEPENDS ${sources} ${arg_DEPENDS} "${stamp}" "${f2stencil}"
     WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}"
     COMMENT "f2stencil: library ${name}"
