@@ -20,7 +20,9 @@ struct Canonical {
 /// order: line buffers are substituted into the loop that reads them
 /// (canonicalize/ForwardLineBuffers; `buffer_candidates` are the 1D arrays
 /// local to the procedure), then scalars assigned between the loops sink
-/// into the point (canonicalize/SinkScalars). Returns the perfect nest, or
+/// into the point (canonicalize/SinkScalars), and constant subexpressions
+/// are folded as gfortran folds them (canonicalize/FoldConstants). Returns
+/// the perfect nest, or
 /// throws a UserError naming the statement that keeps the nest from being
 /// one.
 Canonical canonicalize(const Stmt &nest, const std::set<std::string> &buffer_candidates);

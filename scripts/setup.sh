@@ -9,6 +9,7 @@ packages=(
   llvm-19-dev llvm-19-tools libflang-19-dev           # Flang's parser, LLVMSupport, FileCheck
   libzstd-dev zlib1g-dev                              # named by LLVM's CMake package
   libhwloc-dev libudev-dev hwloc                      # machine topology
+  libmpfr-dev                                         # constant folding as gfortran does
   nlohmann-json3-dev libcli11-dev libgtest-dev        # JSON, command line, tests
 )
 missing=()

@@ -354,7 +354,7 @@ C$F2S STENCIL NAME(P)
             "kernel p(n: i32, a: f64(1:n), b: f64(1:n))\n"
             "  tune_size(1048576)\n"
             "  for i = 1, n {\n"
-            "    b(i) = 3.0*a(i) + 0.1*2\n"
+            "    b(i) = 3.0*a(i) + 0.2\n"
             "  }\n");
   // In free form too, with a declared type.
   TempDir dir;

@@ -72,7 +72,7 @@ TEST(ModernForm, AssumedShapeAndAllocatableGridsTakeTheirBoundsAsArguments) {
             "cond_ub3: i32)\n"
             "  tune_size(256, 256, 256)\n"
             "  for k = 2, t_ub3 - 1 {\n"
-            "    for j = 0 + 1, t_ub2 + 1 - 2 {\n"
+            "    for j = 1, t_ub2 + 1 - 2 {\n"
             "      for i = 1, t_ub1 - 1 {\n"
             "        tnew(i, j, k) = t(i, j, k) + dt*cond(i, j, k)*(t(i + 1, j, k) + "
             "t(i - 1, j, k) + t(i, j, k - 1))\n"
@@ -139,7 +139,7 @@ TEST(ModernForm, BoundInquiriesOfExplicitShapeArrays) {
 end subroutine
 )");
   EXPECT_NE(p.find("for j = 1, m {"), std::string::npos) << p;
-  EXPECT_NE(p.find("for i = 0 + 1, n + 1 + 1 - 2 {"), std::string::npos) << p;
+  EXPECT_NE(p.find("for i = 1, n + 1 + 1 - 2 {"), std::string::npos) << p;
 }
 
 TEST(ModernForm, UseOnlyBringsOnlyWhatItNames) {

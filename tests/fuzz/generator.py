@@ -2,7 +2,7 @@
 
 generate(seed, mode) returns a Program: one Fortran file of one to three
 subroutines, each with one or two `!$f2s stencil` regions, written within what
-the README says f2stencil accepts ("inside" mode), or an inside program with
+docs/annotating.md says f2stencil accepts ("inside" mode), or an inside program with
 one known-illegal shape planted in a region ("outside" mode) together with the
 words its refusal must contain. The same seed and mode give the same text, byte
 for byte (only random.Random(seed) decides anything).
