@@ -219,5 +219,49 @@ TEST(LegacyApp, CMakePackageWithRewriteMatchesTheModelAsIs) {
   expect_same_output(as_is, build, build / "sw2d");
 }
 
+/// Mistakes in a project's call are reported when it is configured, each
+/// with what to change. The project enables no language: the checks come
+/// before anything is compiled.
+TEST(F2stencilPackage, RefusesABadCallWhenConfiguring) {
+  test::ScratchDir scratch;
+  fs::path prefix = scratch.path() / "prefix";
+  ASSERT_NO_FATAL_FAILURE(install(prefix));
+  struct Case {
+    std::string call, message;
+  };
+  const std::vector<Case> cases = {
+      {"f2stencil_add_library(k SOURCES a.f90 TARGETS gpu)",
+       "unknown target 'gpu' in TARGETS; the targets are c, pthreads and cuda"},
+      {"f2stencil_add_library(k SOURCES a.f90 sub/a.f90 REWRITE)",
+       "two SOURCES are named 'a.f90', but f2stencil writes the rewritten files into one folder "
+       "by their names; rename one"},
+      {"f2stencil_add_library(my-lib SOURCES a.f90)", "so it must be a Fortran identifier"},
+      {"f2stencil_add_library(k SOURCES a.f90 TUNE_SIZE 64 x)",
+       "TUNE_SIZE wants positive integers, innermost loop first"},
+      {"f2stencil_add_library(k a.f90)", "unknown arguments 'a.f90'"},
+      {"f2stencil_add_library(k TARGETS c)", "SOURCES is required"},
+  };
+  for (size_t n = 0; n < cases.size(); ++n) {
+    fs::path project = scratch.path() / ("project" + std::to_string(n));
+    fs::create_directories(project);
+    std::ofstream(project / "CMakeLists.txt")
+        << "cmake_minimum_required(VERSION 3.20)\nproject(p NONE)\n"
+        << "find_package(f2stencil REQUIRED)\n"
+        << cases[n].call << "\n";
+    ProcessResult r =
+        test::run({F2S_CMAKE_COMMAND, "-S", project.string(), "-B", (project / "build").string(),
+                   "-DCMAKE_PREFIX_PATH=" + prefix.string()});
+    EXPECT_FALSE(r.ok()) << cases[n].call;
+    // CMake wraps and indents a message: compare with blanks collapsed.
+    std::string err;
+    for (char c : r.err)
+      if (!std::isspace(static_cast<unsigned char>(c)))
+        err += c;
+      else if (!err.empty() && err.back() != ' ')
+        err += ' ';
+    EXPECT_NE(err.find(cases[n].message), std::string::npos) << cases[n].call << "\n" << r.err;
+  }
+}
+
 } // namespace
 } // namespace f2s
