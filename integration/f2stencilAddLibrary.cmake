@@ -103,13 +103,16 @@ function(f2stencil_add_library name)
   get_target_property(f2stencil f2stencil::f2stencil IMPORTED_LOCATION)
   set(environment)
   set(link_libraries)
+  # The library target is global, so the imported targets it links must be
+  # too (find_package's GLOBAL, CMake 3.24), for a project that links it in
+  # another directory.
+  set(global)
+  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.24)
+    set(global GLOBAL)
+  endif()
   if(uses_cuda)
     # The toolkit that links the program also compiles the library's GPU code.
-    if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.24)
-      find_package(CUDAToolkit REQUIRED GLOBAL)
-    else()
-      find_package(CUDAToolkit REQUIRED)
-    endif()
+    find_package(CUDAToolkit REQUIRED ${global})
     set(environment "NVCC=${CUDAToolkit_NVCC_EXECUTABLE}")
     # The archive holds nvcc's object, which needs CUDA's runtime and, for its
     # host code, the C++ library.
@@ -118,8 +121,8 @@ function(f2stencil_add_library name)
   # FindThreads needs C or C++ enabled, which a Fortran project may not have;
   # the libraries are built with -pthread, which on Linux is libpthread.
   get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
-  if(("C" IN_LIST languages OR "CXX" IN_LIST languages))
-    find_package(Threads REQUIRED)
+  if("C" IN_LIST languages OR "CXX" IN_LIST languages)
+    find_package(Threads REQUIRED ${global})
     list(APPEND link_libraries Threads::Threads m)
   else()
     list(APPEND link_libraries pthread m)
