@@ -132,12 +132,17 @@ void expect_rewritten(const fs::path &src) {
     lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (const char *kernel : {"sw_xflux", "sw_yflux", "sw_advance", "sw_waves", "sw_diag"})
     EXPECT_NE(lower.find("call " + std::string(kernel) + "("), std::string::npos) << kernel;
-  EXPECT_EQ(lower.find("!$omp parallel do"), std::string::npos) << text;
+  // A directive starts its line; the call's comment may name the one removed.
+  for (const std::string &line : lines(lower)) {
+    size_t start = line.find_first_not_of(' ');
+    EXPECT_FALSE(start != std::string::npos && line.compare(start, 5, "!$omp") == 0) << line;
+  }
 }
 
-/// Until --rewrite is merged (branch s4-rewrite) the f2stencil of this tree
-/// refuses it; the tests below skip rather than fail then. Remove this guard
-/// with the merge.
+/// MARKED: until --rewrite is merged (branch s4-rewrite) the f2stencil of
+/// this tree refuses it, and the two LegacyApp tests skip rather than fail.
+/// Both pass with s4-rewrite merged (tried at 2ca8f1c/ba24ccb); remove this
+/// guard and its two uses with the merge.
 bool has_rewrite() {
   return test::f2stencil({"--help"}).out.find("--rewrite") != std::string::npos;
 }
