@@ -86,19 +86,24 @@ bool is_logical(BinaryOp op) {
 
 Expr Binary::make(BinaryOp o, Expr x, Expr y, SourceLoc l) {
   assert(x && y && "Binary needs two operands");
-  Type t = is_comparison(o) || is_logical(o) ? Type::Bool
-           : o == BinaryOp::Pow              ? x->type
-                                             : promote(x->type, y->type);
+  Type t = is_comparison(o) || is_logical(o)              ? Type::Bool
+           : o == BinaryOp::Pow && y->type == Type::Int32 ? x->type
+                                                          : promote(x->type, y->type);
   return std::make_shared<Binary>(o, std::move(x), std::move(y), t, std::move(l));
 }
 
 namespace {
 const std::map<std::string, Intrinsic> &intrinsic_table() {
   static const std::map<std::string, Intrinsic> table = {
-      {"sqrt", Intrinsic::Sqrt}, {"abs", Intrinsic::Abs},   {"min", Intrinsic::Min},
-      {"max", Intrinsic::Max},   {"exp", Intrinsic::Exp},   {"sin", Intrinsic::Sin},
-      {"cos", Intrinsic::Cos},   {"sign", Intrinsic::Sign}, {"log", Intrinsic::Log},
-      {"mod", Intrinsic::Mod}};
+      {"sqrt", Intrinsic::Sqrt},   {"abs", Intrinsic::Abs},     {"min", Intrinsic::Min},
+      {"max", Intrinsic::Max},     {"exp", Intrinsic::Exp},     {"sin", Intrinsic::Sin},
+      {"cos", Intrinsic::Cos},     {"sign", Intrinsic::Sign},   {"log", Intrinsic::Log},
+      {"mod", Intrinsic::Mod},     {"tan", Intrinsic::Tan},     {"asin", Intrinsic::Asin},
+      {"acos", Intrinsic::Acos},   {"atan", Intrinsic::Atan},   {"atan2", Intrinsic::Atan2},
+      {"sinh", Intrinsic::Sinh},   {"cosh", Intrinsic::Cosh},   {"tanh", Intrinsic::Tanh},
+      {"log10", Intrinsic::Log10}, {"real", Intrinsic::Real},   {"int", Intrinsic::Int},
+      {"nint", Intrinsic::Nint},   {"floor", Intrinsic::Floor}, {"ceiling", Intrinsic::Ceiling},
+      {"aint", Intrinsic::Aint},   {"anint", Intrinsic::Anint}};
   return table;
 }
 } // namespace
@@ -123,6 +128,24 @@ Expr Call::make(Intrinsic f, std::vector<Expr> args, SourceLoc l) {
   for (const Expr &a : args)
     t = promote(t, a->type);
   return std::make_shared<Call>(f, std::move(args), t, std::move(l));
+}
+
+bool is_conversion(Intrinsic f) {
+  switch (f) {
+  case Intrinsic::Real:
+  case Intrinsic::Int:
+  case Intrinsic::Nint:
+  case Intrinsic::Floor:
+  case Intrinsic::Ceiling:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Expr Call::convert(Intrinsic f, Expr x, Type t, SourceLoc l) {
+  assert(is_conversion(f) && x && "Call::convert makes conversions");
+  return std::make_shared<Call>(f, std::vector<Expr>{std::move(x)}, t, std::move(l));
 }
 
 Expr Select::make(Expr cond, Expr a, Expr b, SourceLoc l) {

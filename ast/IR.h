@@ -114,7 +114,9 @@ struct Unary : ExprNode {
   static Expr make(UnaryOp o, Expr x, SourceLoc l = {});
 };
 
-/// Pow is Fortran's `**`; the front end accepts only integer exponents.
+/// Pow is Fortran's `**`: with an INTEGER exponent the product gfortran
+/// expands (x's type), with a REAL one the library's pow of both operands
+/// converted to the promoted type.
 /// The comparisons (`<` or `.lt.`, ...) take two numbers and the logical
 /// operators (`.and.`, `.or.`) two Bools; both give a Bool. Eq and Ne also
 /// take two Bools: Fortran's `.eqv.` and `.neqv.`.
@@ -133,10 +135,46 @@ struct Binary : ExprNode {
 };
 
 /// Mod is Fortran's MOD (the remainder truncated toward zero, as C's `%` and
-/// fmod); Sign is SIGN(a, b): |a| with the sign of b.
-enum class Intrinsic : uint8_t { Sqrt, Abs, Min, Max, Exp, Sin, Cos, Sign, Log, Mod };
+/// fmod); Sign is SIGN(a, b): |a| with the sign of b. The conversions take
+/// their result type from the Call node (Call::convert): Real is REAL(x,
+/// kind) (DBLE, FLOAT, SNGL too); Int truncates toward zero, Nint rounds half
+/// away from zero, Floor and Ceiling round down and up, each to a default
+/// INTEGER; Aint and Anint truncate and round in x's own REAL kind.
+enum class Intrinsic : uint8_t {
+  Sqrt,
+  Abs,
+  Min,
+  Max,
+  Exp,
+  Sin,
+  Cos,
+  Sign,
+  Log,
+  Mod,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Atan2,
+  Sinh,
+  Cosh,
+  Tanh,
+  Log10,
+  Real,
+  Int,
+  Nint,
+  Floor,
+  Ceiling,
+  Aint,
+  Anint
+};
 const char *intrinsic_name(Intrinsic f);
+/// The generic intrinsic of a name (`sqrt`, `atan2`, ...); the specific
+/// names of FORTRAN 77 (`dsqrt`, `amax1`) and the conversions that fix a
+/// kind (`dble`) are the front end's to map.
 std::optional<Intrinsic> intrinsic_by_name(const std::string &lower_name);
+/// Whether `f` is a conversion, whose type is not its arguments' promoted.
+bool is_conversion(Intrinsic f);
 
 struct Call : ExprNode {
   static constexpr ExprKind Kind = ExprKind::Call;
@@ -146,6 +184,8 @@ struct Call : ExprNode {
       : ExprNode(Kind, t, std::move(l)), fn(f), args(std::move(as)) {}
   /// min/max promote their arguments like Fortran's MIN/MAX do in practice.
   static Expr make(Intrinsic f, std::vector<Expr> args, SourceLoc l = {});
+  /// A conversion of `x` to type `t` (is_conversion(f)).
+  static Expr convert(Intrinsic f, Expr x, Type t, SourceLoc l = {});
 };
 
 /// Fortran's MERGE(a, b, cond): a where cond holds, else b. Both values are

@@ -208,6 +208,9 @@ std::string print_expr(const Expr &e) {
     std::string s = std::string(intrinsic_name(c->fn)) + "(";
     for (size_t i = 0; i < c->args.size(); ++i)
       s += (i ? ", " : "") + print_expr(c->args[i]);
+    // REAL(x) says which kind it makes, as the source may not.
+    if (c->fn == Intrinsic::Real)
+      s += c->type == Type::Float32 ? ", 4" : ", 8";
     return s + ")";
   }
   case ExprKind::Select: {

@@ -93,9 +93,15 @@ std::optional<Constant> integer_power(int64_t b, int64_t n) {
 }
 
 std::optional<Constant> fold_binary(BinaryOp op, Type t, const Constant &x, const Constant &y) {
+  if (op == BinaryOp::Pow && y.type != Type::Int32) {
+    // A REAL exponent: both operands in the result's kind, then MPFR's
+    // correctly rounded power, as gfortran folds it (NaN for a negative base
+    // and infinity for zero to a negative power are not folded).
+    Real r(t), base(t, x), exponent(t, y);
+    mpfr_pow(r.get(), base.get(), exponent.get(), MPFR_RNDN);
+    return r.value(t);
+  }
   if (op == BinaryOp::Pow) {
-    if (y.type != Type::Int32)
-      return std::nullopt; // the front end takes only INTEGER exponents
     if (t == Type::Int32)
       return integer_power(x.i, y.i);
     // MPFR's mpfr_pow_si is the exact power rounded once, as gfortran folds
@@ -140,7 +146,37 @@ std::optional<Constant> fold_binary(BinaryOp op, Type t, const Constant &x, cons
   return r.value(t);
 }
 
+/// The conversions, and AINT and ANINT: exact operations on the value.
+std::optional<Constant> fold_conversion(Intrinsic fn, Type t, const Constant &x) {
+  double f = x.type == Type::Int32 ? static_cast<double>(x.i) : x.f;
+  auto to_integer = [&](double v) -> std::optional<Constant> {
+    return std::fabs(v) < 2147483648.0 ? integer(static_cast<int64_t>(v)) : std::nullopt;
+  };
+  switch (fn) {
+  case Intrinsic::Real: {
+    Real r(t, x);
+    return r.value(t);
+  }
+  case Intrinsic::Int:
+    return x.type == Type::Int32 ? std::optional<Constant>(x) : to_integer(std::trunc(f));
+  case Intrinsic::Nint:
+    return to_integer(std::round(f)); // half away from zero
+  case Intrinsic::Floor:
+    return to_integer(std::floor(f));
+  case Intrinsic::Ceiling:
+    return to_integer(std::ceil(f));
+  case Intrinsic::Aint:
+    return x.type == Type::Int32 ? std::nullopt : std::optional<Constant>({t, 0, std::trunc(f)});
+  case Intrinsic::Anint:
+    return x.type == Type::Int32 ? std::nullopt : std::optional<Constant>({t, 0, std::round(f)});
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<Constant> fold_call(Intrinsic fn, Type t, const std::vector<Constant> &args) {
+  if (is_conversion(fn) || fn == Intrinsic::Aint || fn == Intrinsic::Anint)
+    return args.size() == 1 ? fold_conversion(fn, t, args[0]) : std::nullopt;
   if (t == Type::Int32) {
     int64_t a = args[0].i;
     switch (fn) {
@@ -220,6 +256,43 @@ std::optional<Constant> fold_call(Intrinsic fn, Type t, const std::vector<Consta
     mpfr_fmod(r.get(), a.get(), b.get(), MPFR_RNDN); // exact, truncated quotient
     break;
   }
+  case Intrinsic::Tan:
+    mpfr_tan(r.get(), a.get(), MPFR_RNDN);
+    break;
+  case Intrinsic::Asin:
+    mpfr_asin(r.get(), a.get(), MPFR_RNDN);
+    break;
+  case Intrinsic::Acos:
+    mpfr_acos(r.get(), a.get(), MPFR_RNDN);
+    break;
+  case Intrinsic::Atan:
+    mpfr_atan(r.get(), a.get(), MPFR_RNDN);
+    break;
+  case Intrinsic::Atan2: {
+    if (args.size() != 2)
+      return std::nullopt;
+    Real x(t, args[1]);
+    if (mpfr_zero_p(a.get()) && mpfr_zero_p(x.get()))
+      return std::nullopt; // gfortran refuses ATAN2(0, 0)
+    mpfr_atan2(r.get(), a.get(), x.get(), MPFR_RNDN);
+    break;
+  }
+  case Intrinsic::Sinh:
+    mpfr_sinh(r.get(), a.get(), MPFR_RNDN);
+    break;
+  case Intrinsic::Cosh:
+    mpfr_cosh(r.get(), a.get(), MPFR_RNDN);
+    break;
+  case Intrinsic::Tanh:
+    mpfr_tanh(r.get(), a.get(), MPFR_RNDN);
+    break;
+  case Intrinsic::Log10:
+    if (mpfr_sgn(a.get()) <= 0)
+      return std::nullopt;
+    mpfr_log10(r.get(), a.get(), MPFR_RNDN);
+    break;
+  default:
+    return std::nullopt;
   }
   return r.value(t);
 }

@@ -17,9 +17,9 @@ namespace f2s {
 
 /// `e` with every constant subtree replaced by its value: INTEGER arithmetic
 /// exactly (nothing folded that leaves the 32-bit range or divides by zero),
-/// REAL arithmetic, `**` and the intrinsics SQRT, EXP, LOG, SIN, COS, ABS,
-/// MIN, MAX, SIGN and MOD each rounded to nearest in its own kind, as
-/// gfortran's MPFR arithmetic does. A subtree whose value or an intermediate
+/// REAL arithmetic, `**` and the intrinsics (the elementary functions,
+/// MIN, MAX, ABS, SIGN, MOD and the conversions) each rounded to nearest in
+/// its own kind, as gfortran's MPFR arithmetic does. A subtree whose value or an intermediate
 /// value is not a finite normal number (or zero) in its kind stays as
 /// written, to be evaluated at run time as gfortran would then do too.
 Expr fold_constants(const Expr &e);

@@ -206,6 +206,11 @@ private:
   // exactly as gfortran expands it, so the products round the same way.
   std::string print_pow(const Binary *b) const {
     std::string base = print(b->a), exponent = print(b->b);
+    // A REAL exponent: both operands in the promoted type (C converts the
+    // arguments as Fortran's mixed-mode rules do), then the library's pow,
+    // which gfortran calls too.
+    if (b->b->type != Type::Int32)
+      return std::string("pow") + c_math_suffix(b->type) + "(" + base + ", " + exponent + ")";
     switch (b->a->type) {
     case Type::Float64:
       return "__builtin_powi(" + base + ", (int)(" + exponent + "))";
@@ -253,6 +258,20 @@ private:
         return std::string("fmod") + c_math_suffix(t) + "(" + args(0) + ")";
       return "(" + wrap(c->args[0], precedence(c->args[0]) < 4) + " % " +
              wrap(c->args[1], precedence(c->args[1]) < 4) + ")";
+    case Intrinsic::Real:
+      return std::string("((") + c_type(t) + ")(" + args(0) + "))";
+    case Intrinsic::Int: // C's conversion truncates toward zero, as INT does
+      return "((int)(" + args(0) + "))";
+    case Intrinsic::Nint: // half away from zero, as gfortran's lround
+      return std::string("((int)lround") + c_math_suffix(c->args[0]->type) + "(" + args(0) + "))";
+    case Intrinsic::Floor:
+      return std::string("((int)floor") + c_math_suffix(c->args[0]->type) + "(" + args(0) + "))";
+    case Intrinsic::Ceiling:
+      return std::string("((int)ceil") + c_math_suffix(c->args[0]->type) + "(" + args(0) + "))";
+    case Intrinsic::Aint:
+      return std::string("trunc") + c_math_suffix(t) + "(" + args(0) + ")";
+    case Intrinsic::Anint:
+      return std::string("round") + c_math_suffix(t) + "(" + args(0) + ")";
     default:
       return std::string(intrinsic_name(c->fn)) + c_math_suffix(t) + "(" + args(0) + ")";
     }

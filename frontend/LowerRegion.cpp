@@ -210,6 +210,8 @@ private:
   Expr lower_designator(const fp::Designator &d, fp::CharBlock source);
   Expr lower_function_reference(const fp::FunctionReference &f);
   Expr lower_temp(const std::string &name, const SourceLoc &loc);
+  Expr lower_intrinsic(const std::string &fn, const std::vector<const fp::Expr *> &args,
+                       const fp::Expr *kind_keyword, const SourceLoc &loc);
   Expr lower_grid_ref(const Decl &decl, const fp::Name &name,
                       const std::vector<const fp::Expr *> &subs);
   Expr lower_parameter(const Decl &d, const SourceLoc &loc);
@@ -1343,9 +1345,6 @@ Expr RegionLowering::lower_expr(const fp::Expr &e) {
           const fp::Expr &right = std::get<1>(x.t).value();
           Expr a = numeric(left);
           Expr b = numeric(right);
-          if (op == BinaryOp::Pow && b->type != Type::Int32)
-            fail(at(right.source), "The exponent '" + text_of(right.source) +
-                                       "' must be INTEGER inside a " + kRegion);
           return Binary::make(op, a, b, a->loc);
         } else {
           fail(loc, "Expression '" + text_of(e.source) + "' is not allowed inside a " + kRegion);
@@ -1561,9 +1560,16 @@ Expr RegionLowering::lower_function_reference(const fp::FunctionReference &f) {
   if ((fn == "lbound" || fn == "ubound" || fn == "size") && !declared(fn))
     return lower_bound_inquiry(fn, call, loc);
   std::vector<const fp::Expr *> args;
+  // The KIND= of a conversion (`real(x, kind=dp)`), the one keyword taken.
+  const fp::Expr *kind_keyword = nullptr;
   for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(call.t)) {
     const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u);
-    if (!e || std::get<std::optional<fp::Keyword>>(arg.t))
+    const auto &keyword = std::get<std::optional<fp::Keyword>>(arg.t);
+    if (e && keyword && text_of(keyword->v.source) == "kind" && !declared(fn) && !kind_keyword) {
+      kind_keyword = &e->value();
+      continue;
+    }
+    if (!e || keyword || kind_keyword)
       fail(at(f.source), "Keyword and alternate arguments are not allowed inside a " +
                              std::string(kRegion) + "; pass the arguments by position");
     args.push_back(&e->value());
@@ -1581,26 +1587,120 @@ Expr RegionLowering::lower_function_reference(const fp::FunctionReference &f) {
     Expr a = numeric(*args[0]), b = numeric(*args[1]);
     return Select::make(logical(*args[2]), a, b, loc);
   }
-  auto intrinsic = intrinsic_by_name(fn);
+  return lower_intrinsic(fn, args, kind_keyword, loc);
+}
+
+namespace {
+
+/// The specific names of FORTRAN 77 (and the common extensions) that are
+/// their generic intrinsic applied to the types they require; gfortran
+/// checks those types, so the generic's rules give the same result.
+const std::map<std::string, std::string> &specific_intrinsics() {
+  static const std::map<std::string, std::string> table = {
+      {"dsqrt", "sqrt"}, {"dabs", "abs"},    {"iabs", "abs"},     {"dexp", "exp"},
+      {"alog", "log"},   {"dlog", "log"},    {"alog10", "log10"}, {"dlog10", "log10"},
+      {"dsin", "sin"},   {"dcos", "cos"},    {"dtan", "tan"},     {"dasin", "asin"},
+      {"dacos", "acos"}, {"datan", "atan"},  {"datan2", "atan2"}, {"dsinh", "sinh"},
+      {"dcosh", "cosh"}, {"dtanh", "tanh"},  {"dsign", "sign"},   {"isign", "sign"},
+      {"dmod", "mod"},   {"amod", "mod"},    {"dmax1", "max"},    {"dmin1", "min"},
+      {"amax1", "max"},  {"amin1", "min"},   {"max0", "max"},     {"min0", "min"},
+      {"dint", "aint"},  {"dnint", "anint"}, {"idint", "int"},    {"ifix", "int"},
+      {"idnint", "nint"}};
+  return table;
+}
+
+} // namespace
+
+Expr RegionLowering::lower_intrinsic(const std::string &fn,
+                                     const std::vector<const fp::Expr *> &args,
+                                     const fp::Expr *kind_keyword, const SourceLoc &loc) {
+  auto specific = specific_intrinsics().find(fn);
+  std::string generic = specific != specific_intrinsics().end() ? specific->second : fn;
+  // The conversions that name their kind: DBLE and DFLOAT make DOUBLE
+  // PRECISION, FLOAT and SNGL default REAL and REAL(4), under the kinds the
+  // compiler's options give them.
+  std::optional<Type> fixed;
+  if (fn == "dble" || fn == "dfloat")
+    fixed = real_type(scopes_.back().implicit.double_kind);
+  else if (fn == "float")
+    fixed = real_type(scopes_.back().implicit.real_kind);
+  else if (fn == "sngl")
+    fixed = Type::Float32;
+  if (fn == "dble" || fn == "dfloat" || fn == "float" || fn == "sngl") {
+    if (!fixed)
+      fail(loc,
+           "Intrinsic '" + fn + "' makes a REAL kind that is not supported inside a " + kRegion);
+    generic = "real";
+  }
+  if (generic == "atan" && args.size() == 2)
+    generic = "atan2"; // ATAN(Y, X), Fortran 2008
+  auto intrinsic = intrinsic_by_name(generic);
   if (!intrinsic)
     fail(loc, "'" + fn +
                   "' is an unknown function, so what it reads and writes cannot be known; "
-                  "only the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, COS and "
-                  "MERGE are allowed inside a " +
-                  kRegion + "; declare '" + fn +
-                  "' if it is an array, or write the function's computation inline");
-  bool min_max = *intrinsic == Intrinsic::Min || *intrinsic == Intrinsic::Max;
-  bool two = *intrinsic == Intrinsic::Mod || *intrinsic == Intrinsic::Sign;
-  if (min_max && args.size() < 2)
+                  "inside a " +
+                  kRegion +
+                  " only the elementary intrinsics (SQRT, EXP, LOG, LOG10, SIN, COS, TAN, "
+                  "ASIN, ACOS, ATAN, ATAN2, SINH, COSH, TANH), ABS, SIGN, MIN, MAX, MOD, "
+                  "MERGE, the conversions (REAL, DBLE, FLOAT, INT, NINT, FLOOR, CEILING, AINT, "
+                  "ANINT) and their specific names (DSQRT, AMAX1, ...) are allowed; declare '" +
+                  fn + "' if it is an array, or write the function's computation inline");
+  Intrinsic f = *intrinsic;
+  bool min_max = f == Intrinsic::Min || f == Intrinsic::Max;
+  bool two = f == Intrinsic::Mod || f == Intrinsic::Sign || f == Intrinsic::Atan2;
+  // REAL, INT, NINT, FLOOR and CEILING take a kind as their second argument.
+  bool takes_kind = is_conversion(f) && !fixed;
+  const fp::Expr *kind = kind_keyword;
+  if (kind && !takes_kind)
+    fail(loc, "Intrinsic '" + fn + "' takes no KIND argument");
+  if (takes_kind && !kind && args.size() == 2)
+    kind = args[1];
+  size_t given = args.size() - (takes_kind && args.size() == 2 && !kind_keyword ? 1 : 0);
+  if (min_max && given < 2)
     fail(loc, "Intrinsic '" + fn + "' needs at least two arguments");
-  if (two && args.size() != 2)
+  if (two && given != 2)
     fail(loc, "Intrinsic '" + fn + "' needs exactly two arguments");
-  if (!min_max && !two && args.size() != 1)
-    fail(loc, "Intrinsic '" + fn + "' needs exactly one argument");
+  if (!min_max && !two && given != 1)
+    fail(loc, "Intrinsic '" + fn + "' needs exactly one argument" +
+                  (takes_kind ? std::string(" and may take a kind") : std::string()));
   std::vector<Expr> lowered;
-  for (const fp::Expr *a : args)
-    lowered.push_back(numeric(*a));
-  return Call::make(*intrinsic, std::move(lowered), loc);
+  for (size_t i = 0; i < given; ++i)
+    lowered.push_back(numeric(*args[i]));
+  if (!is_conversion(f)) {
+    if ((f == Intrinsic::Aint || f == Intrinsic::Anint) && !is_float(lowered[0]->type))
+      fail(loc, "Intrinsic '" + fn + "' needs a REAL argument");
+    return Call::make(f, std::move(lowered), loc);
+  }
+  // The kind of the result: the argument's own, the default, or the one given.
+  std::optional<int64_t> k;
+  if (kind) {
+    k = int_constant(*kind, scopes_);
+    if (!k)
+      fail(at(kind->source),
+           "The kind '" + text_of(kind->source) + "' of '" + fn + "' must be an INTEGER constant");
+  }
+  Type type = Type::Int32;
+  if (f == Intrinsic::Real) {
+    if (fixed)
+      type = *fixed;
+    else if (k)
+      type = real_type(*k).value_or(Type::Bool);
+    else
+      type = *real_type(scopes_.back().implicit.real_kind);
+    if (type == Type::Bool)
+      fail(at(kind->source), "REAL(" + std::to_string(*k) + ") is not supported inside a " +
+                                 kRegion + "; only kinds 4 and 8 are");
+  } else {
+    if (k && *k != 4)
+      fail(at(kind->source), "INTEGER(" + std::to_string(*k) + ") is not supported inside a " +
+                                 kRegion + "; only kind 4 is");
+    if (f != Intrinsic::Int && !is_float(lowered[0]->type))
+      fail(loc, "Intrinsic '" + fn + "' needs a REAL argument");
+  }
+  if (lowered[0]->type == type && f != Intrinsic::Nint && f != Intrinsic::Floor &&
+      f != Intrinsic::Ceiling)
+    return lowered[0]; // REAL(x) of a REAL of that kind, INT(i) of an INTEGER
+  return Call::convert(f, lowered[0], type, loc);
 }
 
 Expr RegionLowering::lower_grid_ref(const Decl &decl, const fp::Name &name,

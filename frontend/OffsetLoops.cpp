@@ -243,6 +243,79 @@ bool shares_block(const fp::DoConstruct &d, const fp::Block &body) {
   return false;
 }
 
+/// Finds an assignment to `b(var)`: a rank-1 array at the variable alone.
+struct BufferStore {
+  const std::string &var;
+  bool found = false;
+  template <typename T> bool Pre(const T &) { return !found; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::AssignmentStmt &a) {
+    const fp::Variable &lhs = std::get<fp::Variable>(a.t);
+    // `u1(i1) = ...` is a function reference to the parser.
+    if (const auto *f = std::get_if<fc::Indirection<fp::FunctionReference>>(&lhs.u)) {
+      const auto &args = std::get<std::list<fp::ActualArgSpec>>(f->value().v.t);
+      if (args.size() == 1)
+        if (const auto *e =
+                std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(args.front().t).u))
+          found = found || text_of(e->value().source) == var;
+    } else if (const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&lhs.u)) {
+      const auto *ref = std::get_if<fp::DataRef>(&d->value().u);
+      const auto *el = ref ? std::get_if<fc::Indirection<fp::ArrayElement>>(&ref->u) : nullptr;
+      if (el && el->value().subscripts.size() == 1)
+        if (const auto *i = std::get_if<fp::IntExpr>(&el->value().subscripts.front().u))
+          found = found || text_of(i->thing.value().source) == var;
+    }
+    return false;
+  }
+};
+
+/// Whether `body` holds a DO loop over `var` that fills a line buffer: an
+/// assignment to `b(var)`, a rank-1 array at the loop variable alone
+/// (`u1(i1) = u(i1,i2-1,i3) + ...`). Its siblings over `var` then are the
+/// innermost loops of the nest side by side (canonicalize/ForwardLineBuffers
+/// makes one loop of them), not loops over offsets inside the point, even
+/// when their bounds are named constants (`do i1 = 1, nx` with PARAMETER
+/// nx, as FORTRAN 77 codes size their grids).
+bool fills_line_buffer(const fp::Block &body, const std::string &var) {
+  for (const fp::ExecutionPartConstruct &c : body) {
+    const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+    const auto *loop = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
+    const fp::LoopControl::Bounds *b = loop ? bounds_of(loop->value()) : nullptr;
+    if (!b || text_of(b->name.thing.source) != var)
+      continue;
+    BufferStore store{var};
+    fp::Walk(std::get<fp::Block>(loop->value().t), store);
+    if (store.found)
+      return true;
+  }
+  return false;
+}
+
+/// Whether a DO loop inside `block`, at any depth, fills a line buffer (see
+/// fills_line_buffer): then the loops around it are loops of the nest, whose
+/// stores to the buffer do not subscript with their variables.
+/// Finds a DO loop that fills a line buffer, at any depth.
+struct BufferFills {
+  bool found = false;
+  template <typename T> bool Pre(const T &) { return !found; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::DoConstruct &d) {
+    if (const fp::LoopControl::Bounds *b = bounds_of(d)) {
+      std::string var = text_of(b->name.thing.source);
+      BufferStore store{var};
+      fp::Walk(std::get<fp::Block>(d.t), store);
+      found = found || store.found;
+    }
+    return !found;
+  }
+};
+
+bool fills_line_buffer_inside(const fp::Block &block) {
+  BufferFills fills;
+  fp::Walk(block, fills);
+  return fills.found;
+}
+
 } // namespace
 
 bool has_constant_bounds(const fp::DoConstruct &d, const OffsetLoopLowering &lowering) {
@@ -267,6 +340,9 @@ bool is_offset_loop(const fp::DoConstruct &d, const fp::Block &body,
   // unrolling refuses bounds that are not constants, with the fix.
   if (use.store_without && use.beside_variable)
     return true;
+  if (!use.beside_variable &&
+      (fills_line_buffer(body, var) || fills_line_buffer_inside(std::get<fp::Block>(d.t))))
+    return false;
   // A loop over the grid inside makes it an outer loop of a nest.
   return has_constant_bounds(d, lowering) && inner.constant_inside(var, lowering) &&
          (use.beside_variable || use.store_without || shares_block(d, body));

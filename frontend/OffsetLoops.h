@@ -84,7 +84,9 @@ bool has_constant_bounds(const fp::DoConstruct &d, const OffsetLoopLowering &low
 /// makes it an outer loop of a nest, as `do l = 1, 2` around `do j`). With
 /// both of the first two, whatever its bounds (the unrolling then refuses
 /// bounds that are not constants, with the fix). A loop whose variable is a
-/// subscript of its own, `q(i,j,k)` under `do k = 1, 4`, stays a nest loop.
+/// subscript of its own, `q(i,j,k)` under `do k = 1, 4`, stays a nest loop,
+/// and so does a loop whose variable a loop beside it uses to fill a line
+/// buffer (`u1(i1) = ...`), whatever its bounds.
 bool is_offset_loop(const fp::DoConstruct &d, const fp::Block &body,
                     const OffsetLoopLowering &lowering);
 

@@ -76,6 +76,50 @@ TEST(FoldConstants, TranscendentalsAndPowersRoundAsGfortranFoldsThem) {
   EXPECT_EQ(bits8(bin(BinaryOp::Pow, r8(1.1), i32(-3))), 0x3FE80AC5565BEFD6u);
 }
 
+TEST(FoldConstants, TheOtherIntrinsicsAndRealPowersRoundAsGfortranFoldsThem) {
+  auto add = [](Expr a, Expr b) { return bin(BinaryOp::Add, std::move(a), std::move(b)); };
+  EXPECT_EQ(bits4(add(call(Intrinsic::Tanh, {r4(0.3f)}), call(Intrinsic::Atan2, {r4(0.5), r4(2)}))),
+            0x3F094A63u);
+  EXPECT_EQ(bits4(Call::convert(Intrinsic::Real, r8(0.1), Type::Float32)), 0x3DCCCCCDu);
+  EXPECT_EQ(bits4(bin(BinaryOp::Pow, r4(2), r4(1.5))), 0x403504F3u);
+  EXPECT_EQ(bits4(add(add(call(Intrinsic::Log10, {r4(7)}), call(Intrinsic::Asin, {r4(0.3f)})),
+                      call(Intrinsic::Acos, {r4(0.3f)}))),
+            0x401A9E03u);
+  EXPECT_EQ(bits8(add(add(bin(BinaryOp::Mul, call(Intrinsic::Tanh, {r8(0.3)}),
+                              call(Intrinsic::Sinh, {r8(0.7)})),
+                          call(Intrinsic::Cosh, {r8(0.2)})),
+                      call(Intrinsic::Tan, {r8(1.2)}))),
+            0x400E8170C5C173E6u);
+  EXPECT_EQ(
+      bits8(add(call(Intrinsic::Atan, {r8(0.4)}), call(Intrinsic::Atan2, {r8(-0.5), r8(-2)}))),
+      0xC00420FD07447552u);
+  EXPECT_EQ(bits8(bin(BinaryOp::Pow, r8(2), r8(0.5))), 0x3FF6A09E667F3BCDu);
+  EXPECT_EQ(bits8(bin(BinaryOp::Pow, r8(1.7), r4(2.3f))), 0x400B1C0C3B5AA36Au);
+  EXPECT_EQ(
+      bits8(add(Call::convert(Intrinsic::Real, i32(16777217), Type::Float64),
+                bin(BinaryOp::Div, Call::convert(Intrinsic::Real, i32(3), Type::Float64), i32(7)))),
+      0x4170000016DB6DB7u);
+  EXPECT_EQ(bits8(add(call(Intrinsic::Aint, {r8(-2.5)}),
+                      bin(BinaryOp::Mul, call(Intrinsic::Anint, {r8(-2.5)}), i32(10)))),
+            0xC040000000000000u);
+  auto value = [](const Expr &e) {
+    const auto *i = as<IntImm>(fold_constants(e));
+    return i ? i->value : -999999;
+  };
+  EXPECT_EQ(value(bin(BinaryOp::Add, Call::convert(Intrinsic::Nint, r8(2.5), Type::Int32),
+                      bin(BinaryOp::Mul, i32(10),
+                          Call::convert(Intrinsic::Nint, r4(-2.5), Type::Int32)))),
+            -27);
+  EXPECT_EQ(value(Call::convert(Intrinsic::Int, r8(-3.7), Type::Int32)), -3);
+  EXPECT_EQ(value(Call::convert(Intrinsic::Floor, r8(-3.2), Type::Int32)), -4);
+  EXPECT_EQ(value(Call::convert(Intrinsic::Ceiling, r8(-3.7), Type::Int32)), -3);
+  EXPECT_EQ(value(Call::convert(Intrinsic::Nint, r4(1.7e9f), Type::Int32)), 1700000000);
+  // Out of INTEGER's range, and outside the domain of ASIN: not folded.
+  EXPECT_EQ(value(Call::convert(Intrinsic::Nint, r8(3e9), Type::Int32)), -999999);
+  EXPECT_EQ(bits8(call(Intrinsic::Asin, {r8(1.5)})), 0xdeadbeefu);
+  EXPECT_EQ(bits8(bin(BinaryOp::Pow, r8(-2), r8(0.5))), 0xdeadbeefu);
+}
+
 TEST(FoldConstants, MixedKindsConvertAsFortranConverts) {
   // 0.1 + 1d0: the REAL(4) literal widens exactly, then one REAL(8) sum.
   EXPECT_EQ(bits8(bin(BinaryOp::Add, r4(0.1f), r8(1))), 0x3FF199999A000000u);

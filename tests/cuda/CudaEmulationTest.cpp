@@ -199,6 +199,16 @@ TEST(CudaEmulationBranches, MatchTheSerialReference) {
   }
 }
 
+// The elementary intrinsics, the conversions and REAL powers as CUDA prints
+// them (lround, floor, trunc, pow, atan2, ...), from fixed form.
+TEST(CudaEmulationIntrinsics, ConversionsAndRealPowersMatchTheSerialReference) {
+  std::vector<Kernel> kernels =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/intrinsics2d.f");
+  ASSERT_EQ(kernels.size(), 1u);
+  test::ScratchDir dir;
+  expect_every_mapping_verified(dir, kernels[0]);
+}
+
 // Fortran names that are C's (libm functions, GNU C keywords, macros GCC
 // predefines) in every role, one role per region: nine kernels.
 TEST(CudaEmulationNames, FortranNamesThatAreCsMatchTheSerialReference) {

@@ -364,6 +364,19 @@ TEST(EndToEnd, LineBuffersInFixedFormMatchTheOriginal) {
   expect_2d_input_matches("linebuf2d", ".f");
 }
 
+// A 3D residual on a grid sized by PARAMETERs, two line buffers filled over
+// the whole row (its checking program has the one size the PARAMETERs give).
+TEST(EndToEnd, LineBuffersOnAGridSizedByParametersMatchTheOriginal) {
+  expect_2d_input_matches("linebufparam3d", ".f");
+}
+
+// FORTRAN 77's specific intrinsic names (DSQRT, AMAX1, IDNINT, ...), the
+// conversions (DBLE, FLOAT, REAL with a kind, INT, NINT, FLOOR, ...) and
+// REAL exponents, in fixed form: bitwise what gfortran computes.
+TEST(EndToEnd, SpecificIntrinsicsConversionsAndRealPowersMatchTheOriginal) {
+  expect_2d_input_matches("intrinsics2d", ".f");
+}
+
 // A nest whose only results are a sum and a maximum: tuned, verified on the
 // reduced values alone, and called from Fortran.
 TEST(EndToEnd, ReductionsWithoutWrittenGridsMatchTheOriginal) {

@@ -119,17 +119,20 @@ end subroutine
   real(8) :: a(n, n)
   !$f2s stencil
   do j = 1, n
-    do i = 1 + mod(j + int(a(1,j)), 2), n, 2
+    do i = 1 + mod(j + iround(a(1,j)), 2), n, 2
       a(i,j) = 0d0
     end do
   end do
 end subroutine
 )";
   d = error_of(dir, grid);
-  EXPECT_EQ(d.message, "'int' is an unknown function, so what it reads and writes cannot be "
-                       "known; only the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, "
-                       "COS and MERGE are allowed inside a '!$f2s stencil' region; declare "
-                       "'int' if it is an array, or write the function's computation inline");
+  EXPECT_EQ(d.message,
+            "'iround' is an unknown function, so what it reads and writes cannot be known; "
+            "inside a '!$f2s stencil' region only the elementary intrinsics (SQRT, EXP, LOG, "
+            "LOG10, SIN, COS, TAN, ASIN, ACOS, ATAN, ATAN2, SINH, COSH, TANH), ABS, SIGN, MIN, "
+            "MAX, MOD, MERGE, the conversions (REAL, DBLE, FLOAT, INT, NINT, FLOOR, CEILING, "
+            "AINT, ANINT) and their specific names (DSQRT, AMAX1, ...) are allowed; declare "
+            "'iround' if it is an array, or write the function's computation inline");
   std::string self = R"(subroutine s(n, a)
   integer :: n, i, j
   real(8) :: a(n, n)

@@ -292,10 +292,13 @@ end subroutine
 
 TEST(Dependence, RefusesAnUnknownFunctionOrProcedure) {
   expect_refusal(nest3("        u(i, j, k) = g(f(i, j, k))"),
-                 "'g' is an unknown function, so what it reads and writes cannot be known; only "
-                 "the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, COS and MERGE are "
-                 "allowed inside a '!$f2s stencil' region; declare 'g' if it is an array, or write "
-                 "the function's computation inline",
+                 "'g' is an unknown function, so what it reads and writes cannot be known; "
+                 "inside a '!$f2s stencil' region only the elementary intrinsics (SQRT, EXP, "
+                 "LOG, LOG10, SIN, COS, TAN, ASIN, ACOS, ATAN, ATAN2, SINH, COSH, TANH), ABS, "
+                 "SIGN, MIN, MAX, MOD, MERGE, the conversions (REAL, DBLE, FLOAT, INT, NINT, "
+                 "FLOOR, CEILING, AINT, ANINT) and their specific names (DSQRT, AMAX1, ...) "
+                 "are allowed; declare 'g' if it is an array, or write the function's "
+                 "computation inline",
                  "g(f");
   expect_refusal(nest3("        call g(u, i, j, k)"),
                  "A CALL statement is not allowed inside a '!$f2s stencil' region; write the "

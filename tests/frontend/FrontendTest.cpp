@@ -829,12 +829,15 @@ TEST(FrontendErrors, UndeclaredVariableUnderImplicitNone) {
 }
 
 TEST(FrontendErrors, UnknownFunction) {
-  expect_error(kernel_2d("a(i, j) + tanh(a(i, j))"),
-               "'tanh' is an unknown function, so what it reads and writes cannot be known; only "
-               "the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, COS and MERGE are "
-               "allowed inside a '!$f2s stencil' region; declare 'tanh' if it is an array, or "
-               "write the function's computation inline",
-               "tanh");
+  expect_error(kernel_2d("a(i, j) + erf(a(i, j))"),
+               "'erf' is an unknown function, so what it reads and writes cannot be known; "
+               "inside a '!$f2s stencil' region only the elementary intrinsics (SQRT, EXP, "
+               "LOG, LOG10, SIN, COS, TAN, ASIN, ACOS, ATAN, ATAN2, SINH, COSH, TANH), ABS, "
+               "SIGN, MIN, MAX, MOD, MERGE, the conversions (REAL, DBLE, FLOAT, INT, NINT, "
+               "FLOOR, CEILING, AINT, ANINT) and their specific names (DSQRT, AMAX1, ...) are "
+               "allowed; declare 'erf' if it is an array, or write the function's computation "
+               "inline",
+               "erf");
 }
 
 TEST(FrontendErrors, NonPerfectNest) {
@@ -1055,9 +1058,45 @@ TEST(FrontendErrors, StoreWithRepeatedLoopVariable) {
 
 // A scalar read before it is assigned: DependenceTest.cpp.
 
-TEST(FrontendErrors, RealExponent) {
-  expect_error(kernel_2d("a(i, j)**0.5d0"),
-               "The exponent '0.5d0' must be INTEGER inside a '!$f2s stencil' region", "0.5d0");
+TEST(FrontendLowering, SpecificNamesAreTheirGenericIntrinsics) {
+  TempDir dir;
+  auto kernels = lower_text(
+      dir, kernel_2d("dsqrt(dabs(a(i,j))) + dmax1(a(i,j), 0.5d0, a(i-1,j)) + amod(x, 0.3) + "
+                     "dtanh(a(i,j)) + atan(a(i,j), a(i,j-1)) + datan2(a(i,j), 2d0) + "
+                     "alog10(x) + dsign(a(i,j), -1d0)",
+                     "  real :: x\n  x = 1.5\n"));
+  EXPECT_EQ(print_expr(stored_value(kernels.at(0))),
+            "sqrt(abs(a(i, j))) + max(a(i, j), 0.5d0, a(i - 1, j)) + mod(x, 0.3) + "
+            "tanh(a(i, j)) + atan2(a(i, j), a(i, j - 1)) + atan2(a(i, j), 2.0d0) + log10(x) + "
+            "sign(a(i, j), -1.0d0)");
+}
+
+TEST(FrontendLowering, ConversionsSayTheirKindAndRealExponentsArePowers) {
+  TempDir dir;
+  auto kernels =
+      lower_text(dir, kernel_2d("dble(i)*float(j) + real(i, dp) + real(j, kind=dp) + real(a(i,j)) "
+                                "+ sngl(a(i,j)) + dble(a(i,j)) + int(a(i,j)) + nint(a(i,j), 4) + "
+                                "floor(a(i,j)) + ceiling(a(i,j)) + idnint(a(i,j)) + int(i) + "
+                                "dint(a(i,j)) + anint(a(i,j)) + a(i,j)**1.5d0 + 2**a(i,j)",
+                                "  integer, parameter :: dp = kind(1d0)\n"));
+  EXPECT_EQ(print_expr(stored_value(kernels.at(0))),
+            "real(i, 8)*real(j, 4) + real(i, 8) + real(j, 8) + real(a(i, j), 4) + "
+            "real(a(i, j), 4) + a(i, j) + int(a(i, j)) + nint(a(i, j)) + floor(a(i, j)) + "
+            "ceiling(a(i, j)) + nint(a(i, j)) + i + aint(a(i, j)) + anint(a(i, j)) + "
+            "a(i, j)**1.5d0 + 2**a(i, j)");
+}
+
+TEST(FrontendErrors, ConversionsToKindsNotSupported) {
+  expect_error(kernel_2d("real(a(i, j), 16)"),
+               "REAL(16) is not supported inside a '!$f2s stencil' region; only kinds 4 and 8 are",
+               "16)");
+  expect_error(kernel_2d("int(a(i, j), 8)"),
+               "INTEGER(8) is not supported inside a '!$f2s stencil' region; only kind 4 is", "8)\n");
+  expect_error(kernel_2d("nint(i)"), "Intrinsic 'nint' needs a REAL argument", "nint");
+  expect_error(kernel_2d("sqrt(a(i, j), kind=8)"), "Intrinsic 'sqrt' takes no KIND argument",
+               "sqrt");
+  expect_error(kernel_2d("real(a(i, j), n)"), "The kind 'n' of 'real' must be an INTEGER constant",
+               "n)\n    end do");
 }
 
 TEST(FrontendErrors, WholeArray) {

@@ -80,6 +80,41 @@ C$F2S STENCIL
   EXPECT_EQ(ks[0].find_arg("ul"), nullptr);
 }
 
+// Loops over a grid sized by PARAMETERs have constant bounds, as loops over
+// offsets inside the point do; filling a line buffer makes them the nest's
+// loops (they were unrolled as offset loops, 1,088 copies, and refused).
+TEST(LineBuffers, LoopsWithNamedConstantBoundsAreTheNestsLoops) {
+  test::TempDir dir;
+  std::vector<Kernel> ks = test::lower_text(dir, R"(subroutine resid(u, r)
+  integer, parameter :: nx = 34, ny = 34, nz = 34
+  double precision :: u(nx, ny, nz), r(nx, ny, nz), u1(nx)
+  integer :: i1, i2, i3
+  !$f2s stencil
+  do i3 = 2, nz - 1
+    do i2 = 2, ny - 1
+      do i1 = 1, nx
+        u1(i1) = u(i1, i2 - 1, i3) + u(i1, i2 + 1, i3)
+      end do
+      do i1 = 2, nx - 1
+        r(i1, i2, i3) = u1(i1 - 1) + u1(i1 + 1)
+      end do
+    end do
+  end do
+end subroutine
+)");
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(ks[0].line_buffers, std::vector<std::string>{"u1"});
+  EXPECT_EQ(print_stmt(ks[0].body),
+            "for i3 = 2, 33 {\n"
+            "  for i2 = 2, 33 {\n"
+            "    for i1 = 2, 33 {\n"
+            "      r(i1, i2, i3) = u(i1 - 1, i2 - 1, i3) + u(i1 - 1, i2 + 1, i3) + "
+            "(u(i1 + 1, i2 - 1, i3) + u(i1 + 1, i2 + 1, i3))\n"
+            "    }\n"
+            "  }\n"
+            "}\n");
+}
+
 struct Refused {
   std::string body, after, message, at;
 };

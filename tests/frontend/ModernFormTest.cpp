@@ -161,10 +161,12 @@ subroutine s(x)
 end subroutine
 )";
   EXPECT_EQ(error_at(src),
-            "13:19: 'v' is an unknown function, so what it reads and writes cannot be known; only "
-            "the intrinsics SQRT, ABS, SIGN, MIN, MAX, MOD, EXP, LOG, SIN, COS and MERGE are "
-            "allowed inside a '!$f2s stencil' region; declare 'v' if it is an array, or write "
-            "the function's computation inline");
+            "13:19: 'v' is an unknown function, so what it reads and writes cannot be known; "
+            "inside a '!$f2s stencil' region only the elementary intrinsics (SQRT, EXP, LOG, "
+            "LOG10, SIN, COS, TAN, ASIN, ACOS, ATAN, ATAN2, SINH, COSH, TANH), ABS, SIGN, MIN, "
+            "MAX, MOD, MERGE, the conversions (REAL, DBLE, FLOAT, INT, NINT, FLOOR, CEILING, "
+            "AINT, ANINT) and their specific names (DSQRT, AMAX1, ...) are allowed; declare "
+            "'v' if it is an array, or write the function's computation inline");
   // Renamed, under the local name.
   std::string renamed = src;
   renamed.replace(renamed.find("only: u"), 7, "only: u, w => v");

@@ -214,8 +214,58 @@ class Gen:
         a, b = self.real(kind, depth - 1), self.real(kind, depth - 1)
         return Expr("merge(%s, %s, %s)" % (a.text, b.text, cond.text), P_ATOM, kind)
 
+    def more_intrinsic(self, kind, depth):
+        """The elementary functions, conversions, specific names and REAL
+        powers of the "intrinsics" feature, each kept in its domain."""
+        r = self.r
+        a = self.real(kind, depth - 1)
+        other = "r4" if kind == "r8" else "r8"
+        lit = self.real_lit(kind)
+        f = r.choice(["tan", "atan", "tanh", "sinh", "cosh", "log10", "asin", "acos", "atan2",
+                      "conv", "convi", "aint", "pow", "specific"])
+        if f == "tan":
+            return Expr("tan(sin(%s))" % a.text, P_ATOM, kind)
+        if f in ("atan", "tanh"):
+            return Expr("%s(%s)" % (f, a.text), P_ATOM, kind)
+        if f in ("sinh", "cosh"):
+            return Expr("%s(sin(%s))" % (f, a.text), P_ATOM, kind)
+        if f == "log10":
+            return Expr("log10(%s + abs(%s))" % (lit, a.text), P_ATOM, kind)
+        if f in ("asin", "acos"):
+            return Expr("%s(sin(%s))" % (f, a.text), P_ATOM, kind)
+        if f == "atan2":
+            b = self.real(kind, depth - 1)
+            return Expr("atan2(%s, %s + abs(%s))" % (a.text, lit, b.text), P_ATOM, kind)
+        if f == "conv":
+            # A value of the other kind converted, REAL(x, k) or DBLE/SNGL.
+            b = self.real(other, depth - 1)
+            k = "8" if kind == "r8" else "4"
+            spelled = r.choice(["real(%s, %s)" % (b.text, k),
+                                ("dble(%s)" if kind == "r8" else "sngl(%s)") % b.text])
+            return Expr(spelled, P_ATOM, kind)
+        if f == "convi":
+            # An INTEGER from a bounded real, back to REAL.
+            g = r.choice(["int", "nint", "floor", "ceiling"])
+            i = "%s(7.5*sin(%s))" % (g, a.text)
+            k = "8" if kind == "r8" else "4"
+            return Expr(r.choice(["real(%s, %s)" % (i, k),
+                                  ("dble(%s)" if kind == "r8" else "float(%s)") % i]),
+                        P_ATOM, kind)
+        if f == "aint":
+            return Expr("%s(%s)" % (r.choice(["aint", "anint"]), a.text), P_ATOM, kind)
+        if f == "pow":
+            e = r.choice(["1.5", "0.5", "2.5", "0.25"]) + ("d0" if kind == "r8" else "")
+            return Expr("(%s + abs(%s))**%s" % (lit, a.text, e), P_POW, kind)
+        if kind == "r8":
+            g = r.choice(["dsqrt(dabs(%s))", "dexp(-dabs(%s))", "dsin(%s)", "dtanh(%s)"])
+            return Expr(g % a.text, P_ATOM, kind)
+        b = self.real(kind, depth - 1)
+        return Expr("%s(%s, %s)" % (r.choice(["amax1", "amin1"]), a.text, b.text), P_ATOM, kind)
+
     def real_intrinsic(self, kind, depth):
         r = self.r
+        if "intrinsics" in FEATURES and r.random() < 0.35:
+            return self.more_intrinsic(kind, depth)
         f = r.choice(["sqrt", "abs", "sign", "min", "max", "mod", "exp", "log", "sin", "cos"])
         a = self.real(kind, depth - 1)
         if f == "sqrt":
@@ -355,9 +405,11 @@ class Gen:
 # subscripts), which issue 11 added; "cnames", arrays named like C keywords,
 # GNU macros and libm functions, and 63-character subroutine names; "powconst",
 # named constants whose value uses `**` (the last two are defect classes of
-# issue 12's section 0). All three are accepted now and on by default
-# (run_fuzz.py's --features adds to DEFAULT_FEATURES).
-DEFAULT_FEATURES = ["ranks", "cnames", "powconst"]
+# issue 12's section 0); "intrinsics", the elementary functions, conversions,
+# FORTRAN 77 specific names and REAL powers added after the first campaign.
+# All are accepted now and on by default (run_fuzz.py's --features adds to
+# DEFAULT_FEATURES).
+DEFAULT_FEATURES = ["ranks", "cnames", "powconst", "intrinsics"]
 FEATURES = set()
 
 # Names that collide with C: keywords, GNU C keywords and predefined macros,
