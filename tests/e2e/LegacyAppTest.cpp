@@ -139,14 +139,6 @@ void expect_rewritten(const fs::path &src) {
   }
 }
 
-/// MARKED: until --rewrite is merged (branch s4-rewrite) the f2stencil of
-/// this tree refuses it, and the two LegacyApp tests skip rather than fail.
-/// Both pass with s4-rewrite merged (tried at 2ca8f1c/ba24ccb); remove this
-/// guard and its two uses with the merge.
-bool has_rewrite() {
-  return test::f2stencil({"--help"}).out.find("--rewrite") != std::string::npos;
-}
-
 /// (a): the example as is, with its own Makefile.
 void build_as_is(const fs::path &dir) {
   ProcessResult r = run_in(dir, {"make", "-j2"});
@@ -154,8 +146,6 @@ void build_as_is(const fs::path &dir) {
 }
 
 TEST(LegacyApp, MakeRecipeWithRewriteMatchesTheModelAsIs) {
-  if (!has_rewrite())
-    GTEST_SKIP() << "f2stencil has no --rewrite yet";
   test::ScratchDir scratch;
   fs::path prefix = scratch.path() / "prefix";
   ASSERT_NO_FATAL_FAILURE(install(prefix));
@@ -183,8 +173,6 @@ TEST(LegacyApp, MakeRecipeWithRewriteMatchesTheModelAsIs) {
 }
 
 TEST(LegacyApp, CMakePackageWithRewriteMatchesTheModelAsIs) {
-  if (!has_rewrite())
-    GTEST_SKIP() << "f2stencil has no --rewrite yet";
   test::ScratchDir scratch;
   fs::path prefix = scratch.path() / "prefix";
   ASSERT_NO_FATAL_FAILURE(install(prefix));
