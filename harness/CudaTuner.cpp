@@ -108,15 +108,10 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
       print_cuda_harness(k, first.cuda_source, first.variant.target + "_" + first.variant.name);
   write_file(dir / "reference.c", ref.c_reference);
   Command cc;
-  cc.argv = {c_compiler(),
-             "-O2",
-             "-std=gnu11",
-             "-pthread",
-             "-ffp-contract=off",
-             "-c",
-             (dir / "reference.c").string(),
-             "-o",
-             (dir / "reference.o").string()};
+  cc.argv = {c_compiler(), "-O2", "-std=gnu11", "-pthread"};
+  cc.argv.insert(cc.argv.end(), c_rounding_flags().begin(), c_rounding_flags().end());
+  cc.argv.insert(cc.argv.end(),
+                 {"-c", (dir / "reference.c").string(), "-o", (dir / "reference.o").string()});
   cc.timeout_s = 300;
   ProcessResult cr = run_process(cc);
   if (!cr.ok())

@@ -5,6 +5,7 @@
 #include "codegen/CPrinter.h"
 #include "codegen/CSizeDispatch.h"
 #include "codegen/Interfaces.h"
+#include "harness/Process.h"
 #include "transforms/Parallelize.h"
 
 #include <nlohmann/json.hpp>
@@ -497,7 +498,7 @@ LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBu
   files.tuning_record = tuning_record(info, kernels).dump(2) + "\n";
   files.report = report(info, kernels);
   files.cflags = info.cflags;
-  files.cflags.push_back("-ffp-contract=off");
+  files.cflags.insert(files.cflags.end(), c_rounding_flags().begin(), c_rounding_flags().end());
   return files;
 }
 

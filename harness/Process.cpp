@@ -295,4 +295,16 @@ std::string c_compiler() {
   return cc && *cc ? std::string(cc) : std::string("cc");
 }
 
+const std::vector<std::string> &c_rounding_flags() {
+  static const std::vector<std::string> flags = [] {
+    std::vector<std::string> f = {"-ffp-contract=off"};
+    for (const char *fn : {"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+                           "tanh", "exp", "log", "log10", "pow"})
+      for (const char *suffix : {"", "f"})
+        f.push_back(std::string("-fno-builtin-") + fn + suffix);
+    return f;
+  }();
+  return flags;
+}
+
 } // namespace f2s

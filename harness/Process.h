@@ -41,4 +41,13 @@ std::optional<std::string> find_program(const std::string &name);
 /// The system C compiler: $CC if set, else cc.
 std::string c_compiler();
 
+/// The flags every C the library and its harnesses compile from must have,
+/// so that it rounds as the Fortran does: no contraction into FMAs, and the
+/// inexact libm functions (sin, exp, log, pow, ...) always called, never
+/// folded by the compiler when a constant reaches them through a store. The
+/// compiler folds with MPFR, correctly rounded, where glibc may differ in
+/// the last bit, and gfortran calls glibc there (it folds only constant
+/// expressions as written, as canonicalize/FoldConstants does too).
+const std::vector<std::string> &c_rounding_flags();
+
 } // namespace f2s

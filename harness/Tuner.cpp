@@ -206,7 +206,8 @@ void TuningSession::build(const std::vector<size_t> &wanted) {
     std::ofstream(src) << print_c_harness(kernel_, code.c_function, code.c_name,
                                           code.ir.tuning.size(), extras);
     Command cc;
-    cc.argv = {c_compiler(), "-O3", "-std=gnu11", "-pthread", "-ffp-contract=off"};
+    cc.argv = {c_compiler(), "-O3", "-std=gnu11", "-pthread"};
+    cc.argv.insert(cc.argv.end(), c_rounding_flags().begin(), c_rounding_flags().end());
     cc.argv.insert(cc.argv.end(), options_.cflags.begin(), options_.cflags.end());
     cc.argv.insert(cc.argv.end(), {"-o", bin.string(), src.string(), "-lm"});
     cc.timeout_s = 600;

@@ -41,6 +41,11 @@ import generator  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EMULATION = os.path.join(HERE, "..", "cuda", "emulation")
+# harness/Process.cpp's c_rounding_flags, for the C this script compiles
+# itself: no FMA contraction, and libm's inexact functions always called.
+ROUNDING = ["-ffp-contract=off"] + ["-fno-builtin-%s%s" % (f, s) for f in (
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "log",
+    "log10", "pow") for s in ("", "f")]
 
 KIND_DECL = generator.KIND_DECL
 BITS = {"r8": "0_8", "r4": "0_4"}
@@ -326,11 +331,11 @@ class Runner:
         cu = launch.sub(r"f2s_emu_launch(\2, [&] { \1(\3); });", cu)
         with open(os.path.join(work, "emu.cpp"), "w") as f:
             f.write(cu)
-        rc, out = sh(["g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I", EMULATION,
+        rc, out = sh(["g++", "-std=c++20", "-O1"] + ROUNDING + ["-pthread", "-w", "-I", EMULATION,
                       "-c", "emu.cpp", "-o", "emu.o"], work)
         if rc != 0:
             return Outcome("build", "emulated CUDA: " + out[:3000])
-        rc, out = sh(["gcc", "-O3", "-march=native", "-ffp-contract=off", "-std=gnu11", "-pthread", "-w",
+        rc, out = sh(["gcc", "-O3", "-march=native"] + ROUNDING + ["-std=gnu11", "-pthread", "-w",
                       "-c", os.path.join("lib", lib + ".c"), "-o", "lib_c.o"], work)
         if rc != 0:
             return Outcome("build", "library C: " + out[:3000])
