@@ -427,7 +427,10 @@ def generate(seed, mode="inside", features=None):
     p = Program(seed, mode)
     p.fixed = r.random() < 0.3
     nsubs = r.choice([1, 1, 2, 2, 3])
-    names = iter("abcdefghopqrstuvwyz")
+    # Array names are a letter and the subroutine's number: no `t`, whose
+    # names would be the temporaries t1-t3 every subroutine declares (seed
+    # 141196 declared t3 twice).
+    names = iter("abcdefghopqrsxuvwyz")
     kernel_no = [0]
     used = set()
     for s in range(nsubs):
