@@ -33,7 +33,9 @@ Expr bin(BinaryOp op, Expr a, Expr b) {
 /// The bits of the REAL(4) constant `e` folds to; 0xdeadbeef when it did
 /// not fold to a constant.
 uint32_t bits4(const Expr &e) {
-  const auto *f = as<FloatImm>(fold_constants(e));
+  // `as` points into its argument: the folded node must outlive `f`.
+  Expr folded = fold_constants(e);
+  const auto *f = as<FloatImm>(folded);
   if (!f || f->type != Type::Float32)
     return 0xdeadbeef;
   float v = static_cast<float>(f->value);
@@ -42,7 +44,9 @@ uint32_t bits4(const Expr &e) {
   return u;
 }
 uint64_t bits8(const Expr &e) {
-  const auto *f = as<FloatImm>(fold_constants(e));
+  // `as` points into its argument: the folded node must outlive `f`.
+  Expr folded = fold_constants(e);
+  const auto *f = as<FloatImm>(folded);
   if (!f || f->type != Type::Float64)
     return 0xdeadbeef;
   uint64_t u;
@@ -103,7 +107,8 @@ TEST(FoldConstants, TheOtherIntrinsicsAndRealPowersRoundAsGfortranFoldsThem) {
                       bin(BinaryOp::Mul, call(Intrinsic::Anint, {r8(-2.5)}), i32(10)))),
             0xC040000000000000u);
   auto value = [](const Expr &e) {
-    const auto *i = as<IntImm>(fold_constants(e));
+    Expr folded = fold_constants(e);
+    const auto *i = as<IntImm>(folded);
     return i ? i->value : -999999;
   };
   EXPECT_EQ(value(bin(BinaryOp::Add, Call::convert(Intrinsic::Nint, r8(2.5), Type::Int32),
@@ -133,7 +138,8 @@ TEST(FoldConstants, MixedKindsConvertAsFortranConverts) {
 
 TEST(FoldConstants, IntegersFoldExactlyAndTruncateAsFortranDoes) {
   auto value = [](const Expr &e) {
-    const auto *i = as<IntImm>(fold_constants(e));
+    Expr folded = fold_constants(e);
+    const auto *i = as<IntImm>(folded);
     return i ? i->value : -999999;
   };
   EXPECT_EQ(value(bin(BinaryOp::Div, i32(-7), i32(2))), -3);
