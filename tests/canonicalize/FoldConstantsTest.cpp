@@ -6,6 +6,7 @@
 // differs, to show what the folding is for.
 #include "canonicalize/FoldConstants.h"
 #include "ast/IRPrinter.h"
+#include "tests/canonicalize/IRBuilders.h"
 
 #include <gtest/gtest.h>
 
@@ -14,21 +15,7 @@
 namespace f2s {
 namespace {
 
-Expr r4(double v) {
-  return FloatImm::make(v, Type::Float32);
-}
-Expr r8(double v) {
-  return FloatImm::make(v, Type::Float64);
-}
-Expr i32(int64_t v) {
-  return IntImm::make(v);
-}
-Expr call(Intrinsic f, std::vector<Expr> args) {
-  return Call::make(f, std::move(args));
-}
-Expr bin(BinaryOp op, Expr a, Expr b) {
-  return Binary::make(op, std::move(a), std::move(b));
-}
+using namespace irb;
 
 /// The bits of the REAL(4) constant `e` folds to; 0xdeadbeef when it did
 /// not fold to a constant.
@@ -81,7 +68,6 @@ TEST(FoldConstants, TranscendentalsAndPowersRoundAsGfortranFoldsThem) {
 }
 
 TEST(FoldConstants, TheOtherIntrinsicsAndRealPowersRoundAsGfortranFoldsThem) {
-  auto add = [](Expr a, Expr b) { return bin(BinaryOp::Add, std::move(a), std::move(b)); };
   EXPECT_EQ(bits4(add(call(Intrinsic::Tanh, {r4(0.3f)}), call(Intrinsic::Atan2, {r4(0.5), r4(2)}))),
             0x3F094A63u);
   EXPECT_EQ(bits4(Call::convert(Intrinsic::Real, r8(0.1), Type::Float32)), 0x3DCCCCCDu);

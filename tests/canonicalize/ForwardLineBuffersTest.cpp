@@ -3,24 +3,15 @@
 // with one inner loop after, printed by the IR printer; and a refusal.
 #include "canonicalize/ForwardLineBuffers.h"
 #include "ast/IRPrinter.h"
+#include "tests/canonicalize/IRBuilders.h"
 
 #include <gtest/gtest.h>
 
 namespace f2s {
 namespace {
 
-Expr i32(int64_t v) {
-  return IntImm::make(v);
-}
-Expr var(const std::string &n, Type t = Type::Int32) {
-  return Var::make(n, t);
-}
-Expr add(Expr a, Expr b) {
-  return Binary::make(BinaryOp::Add, std::move(a), std::move(b));
-}
-Expr mul(Expr a, Expr b) {
-  return Binary::make(BinaryOp::Mul, std::move(a), std::move(b));
-}
+using namespace irb;
+
 Expr ref(const std::string &g, std::vector<Index> ix) {
   return GridRef::make(g, std::move(ix), Type::Float64);
 }

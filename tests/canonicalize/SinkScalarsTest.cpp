@@ -3,24 +3,15 @@
 // printer; and each refusal with its reason and position.
 #include "canonicalize/SinkScalars.h"
 #include "ast/IRPrinter.h"
+#include "tests/canonicalize/IRBuilders.h"
 
 #include <gtest/gtest.h>
 
 namespace f2s {
 namespace {
 
-Expr i32(int64_t v) {
-  return IntImm::make(v);
-}
-Expr var(const std::string &n, Type t = Type::Int32) {
-  return Var::make(n, t);
-}
-Expr add(Expr a, Expr b) {
-  return Binary::make(BinaryOp::Add, std::move(a), std::move(b));
-}
-Expr mul(Expr a, Expr b) {
-  return Binary::make(BinaryOp::Mul, std::move(a), std::move(b));
-}
+using namespace irb;
+
 Expr mod2(Expr a) {
   return Call::make(Intrinsic::Mod, {std::move(a), i32(2)});
 }
