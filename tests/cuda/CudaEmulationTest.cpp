@@ -14,13 +14,13 @@
 #include "harness/Process.h"
 #include "tests/common/TestUtil.h"
 #include "tests/cuda/CudaShape.h"
+#include "tests/cuda/Emulation.h"
 #include "transforms/CudaPlaneSums.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <iterator>
-#include <regex>
 
 namespace f2s {
 
@@ -30,20 +30,7 @@ Variant shape(int bx, int by, int px, int py, int sz, int sh = 0, int sum = 0) {
   return test::cuda_shape("e", bx, by, px, py, sz, sh, sum);
 }
 
-/// `k<I, C><<<grid, block, shared, stream>>>(args);` as a call of the
-/// emulator. With `tiny_grid`, the launcher's caps on the grid become 1 block
-/// along x and 2 along y and z, so that blocks take several tiles of every
-/// axis: the grid-stride form a very long axis needs, at a test's size.
-std::string emulated(const std::string &cuda, bool tiny_grid = false) {
-  static const std::regex launch(
-      R"(([A-Za-z_][A-Za-z0-9_]*<[a-z]+, (?:true|false)>)<<<([^>]*)>>>\(([^;]*)\);)");
-  std::string text = std::regex_replace(cuda, launch, "f2s_emu_launch($2, [&] { $1($3); });");
-  if (tiny_grid) {
-    text = std::regex_replace(text, std::regex("2147483647L"), "1L");
-    text = std::regex_replace(text, std::regex("65535L"), "2L");
-  }
-  return text;
-}
+using test::emulated;
 
 /// Builds k's harness for each kind of mapping against the emulated runtime
 /// and runs it: every grid element must match the serial reference.

@@ -11,6 +11,7 @@
 #include "harness/Process.h"
 #include "tests/common/TestUtil.h"
 #include "tests/cuda/CudaShape.h"
+#include "tests/cuda/Emulation.h"
 
 #include <gtest/gtest.h>
 
@@ -45,13 +46,7 @@ KernelBuild build_at(const Kernel &k, std::vector<int64_t> size, const Variant &
   return b;
 }
 
-/// Launches `k<...><<<grid, block, shared, stream>>>(args);` as calls of the
-/// emulator (as CudaEmulationTest.cpp does).
-std::string emulated(const std::string &cuda) {
-  static const std::regex launch(
-      R"(([A-Za-z_][A-Za-z0-9_]*<[a-z]+, (?:true|false)>)<<<([^>]*)>>>\(([^;]*)\);)");
-  return std::regex_replace(cuda, launch, "f2s_emu_launch($2, [&] { $1($3); });");
-}
+using test::emulated;
 
 TEST(CudaPerSize, EachSizeRunsItsGpuVariantUnderEmulation) {
   if (!find_nvcc())
