@@ -15,6 +15,14 @@ namespace f2s {
 /// A C literal that rounds exactly as the Fortran literal of kind `t` does.
 std::string c_float_literal(double v, Type t);
 
+/// `base`**n for a constant n, in type `t`, as the products gfortran's code
+/// computes when optimizing: GCC expands x**n into a chain of multiplications
+/// (the same chain for every n). Printing the chain, rather than
+/// __builtin_powi, keeps each product rounded where GCC can fold the base as a
+/// constant (it folds a whole powi with one rounding, seed 140748), and gives
+/// CUDA the same products. A GNU statement expression (GCC and nvcc).
+std::string c_power_chain(const std::string &base, long long n, Type t);
+
 /// "f" for the single-precision libm functions, "" for double.
 inline const char *c_math_suffix(Type t) {
   return t == Type::Float32 ? "f" : "";
@@ -202,8 +210,9 @@ private:
     }
   }
 
-  // x**n with integer n is expanded by GCC's middle end from __builtin_powi
-  // exactly as gfortran expands it, so the products round the same way.
+  // x**n with integer n: a constant n as gfortran's chain of products; a
+  // variable one through __builtin_powi, which gfortran calls too (libgcc's
+  // repeated squaring; CUDA's f2s_powi does the same).
   std::string print_pow(const Binary *b) const {
     std::string base = print(b->a), exponent = print(b->b);
     // A REAL exponent: both operands in the promoted type (C converts the
@@ -211,6 +220,8 @@ private:
     // which gfortran calls too.
     if (b->b->type != Type::Int32)
       return std::string("pow") + c_math_suffix(b->type) + "(" + base + ", " + exponent + ")";
+    if (b->a->type != Type::Int32 && b->b->kind == ExprKind::IntImm)
+      return c_power_chain(base, as<IntImm>(b->b)->value, b->a->type);
     switch (b->a->type) {
     case Type::Float64:
       return "__builtin_powi(" + base + ", (int)(" + exponent + "))";

@@ -619,7 +619,7 @@ std::string print_cuda_prelude() {
          "      r *= b;\n"
          "  return r;\n"
          "}\n"
-         "/* x**n by repeated squaring, as GCC expands __builtin_powi for gfortran. */\n"
+         "/* x**n for a variable n by repeated squaring, as libgcc's __powidf2 that gfortran calls. */\n"
          "template <class T> static __host__ __device__ inline T f2s_powi(T b, int e) {\n"
          "  if (e < 0)\n"
          "    return T(1) / f2s_powi(b, -e);\n"
