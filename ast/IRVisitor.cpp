@@ -142,7 +142,13 @@ Expr IRMutator::visit_call(const Call *op, const Expr &self) {
     args.push_back(mutate(a));
     changed |= args.back() != a;
   }
-  return changed ? Call::make(op->fn, std::move(args), op->loc) : self;
+  if (!changed)
+    return self;
+  // A conversion's type is its kind, not its argument's (SNGL of a REAL(8)
+  // is REAL(4)): rebuilt with Call::make, a shifted copy lost it (seed 140250).
+  if (is_conversion(op->fn))
+    return Call::convert(op->fn, std::move(args.front()), op->type, op->loc);
+  return Call::make(op->fn, std::move(args), op->loc);
 }
 
 Expr IRMutator::visit_select(const Select *op, const Expr &self) {
