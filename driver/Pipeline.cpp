@@ -209,16 +209,29 @@ void check_module_names(const Kernel &k, const std::vector<std::string> &targets
 void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
                    const std::vector<std::string> &targets, Problems &problems) {
   std::map<std::string, const Kernel *> exported;
+  // The C symbols are <lib>_<name>: a kernel must not be named like what the
+  // CUDA target exports per library (<lib>_data_enter, ...).
+  std::set<std::string> reserved;
+  if (std::find(targets.begin(), targets.end(), "cuda") != targets.end())
+    for (const char *what :
+         {"enter", "update_host", "update_device", "exit", "delete", "transfers"})
+      reserved.insert(std::string("data_") + what);
   for (Kernel &k : kernels) {
     Ordering order = find_ordering(k);
     if (order.refusal)
       problems.add(*order.refusal);
     k.ordered = order.ordered;
     check_module_names(k, targets, problems);
-    std::vector<std::string> names = {k.name};
+    // Every name the library exports for the kernel: its procedure, one per
+    // target, its first-touch procedure, and the C query of per-size variants.
+    std::vector<std::string> names = {k.name, k.name + "_first_touch", k.name + "_tuned_size"};
     for (const std::string &t : targets)
       names.push_back(k.name + "_" + t);
     for (const std::string &n : names) {
+      if (reserved.count(n))
+        problems.add({k.loc, "Kernel name '" + n +
+                                 "' is the name of the CUDA library's procedure '" + lib_name +
+                                 "_" + n + "'; choose another with name(...)"});
       if (n == lib_name)
         problems.add({k.loc, "Kernel name '" + n +
                                  "' is also the library's module name; "

@@ -194,6 +194,29 @@ TEST(Cli, RefusesKernelNamesTooLongForTheModule) {
       << f.result.err;
 }
 
+// Every symbol the library exports is <lib>_<kernel><suffix>: a kernel named
+// like another's first-touch procedure or size query, or like the CUDA
+// library's data procedures, would export one symbol twice.
+TEST(Cli, RefusesKernelNamesThatCollideWithAnotherExportedName) {
+  test::ScratchDir dir;
+  std::string two = region("      b(i, j) = a(i, j)\n", "!$f2s stencil name(k)");
+  std::string second = region("      a(i, j) = b(i, j)\n", "!$f2s stencil name(k_first_touch)");
+  second.replace(second.find("subroutine s("), 13, "subroutine t(");
+  Failure f = fail_on(dir, two + second);
+  EXPECT_EQ(f.result.exit_code, 1);
+  EXPECT_FALSE(f.wrote_output);
+  EXPECT_NE(f.result.err.find("bad.f90:14:3: error: The library would export 'k_first_touch' "
+                              "twice (also for 'k' at "),
+            std::string::npos)
+      << f.result.err;
+  expect_one_error(fail_on(dir,
+                           region("      b(i, j) = a(i, j)\n", "!$f2s stencil name(data_exit)"),
+                           {"--target=cuda", "--lib=m"}),
+                   "4:3",
+                   "Kernel name 'data_exit' is the name of the CUDA library's procedure "
+                   "'m_data_exit'; choose another with name(...)");
+}
+
 TEST(Cli, RefusesAFileWithoutRegions) {
   test::ScratchDir dir;
   Failure f = fail_on(dir, "subroutine s(n)\n  integer :: n\nend subroutine\n");
