@@ -1,9 +1,11 @@
 # Writes OUTPUT, a C++ file defining f2s::cuda_runtime_text() as the text of
-# HEADER followed by SOURCE (runtime/f2s_cuda_runtime.{h,cu}). Run by
+# HEADER, SOURCE and COMMON (runtime/f2s_cuda_runtime.{h,cu}). Run by
 # runtime/CMakeLists.txt in script mode, like EmbedRuntime.cmake.
 file(READ ${HEADER} header_text)
 file(READ ${SOURCE} source_text)
-set(text "${header_text}\n${source_text}")
+# The launcher helpers both run-time texts share (runtime/f2s_launcher.c).
+file(READ ${COMMON} common_text)
+set(text "${header_text}\n${source_text}\n${common_text}")
 string(FIND "${text}" ")F2SRT\"" collision)
 if(NOT collision EQUAL -1)
   message(FATAL_ERROR "The CUDA runtime text contains the raw-string delimiter )F2SRT\"")

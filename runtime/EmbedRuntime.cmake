@@ -1,8 +1,10 @@
 # Writes OUTPUT, a C++ file defining f2s::runtime_c_text() as the text of
-# HEADER followed by SOURCE. Run by runtime/CMakeLists.txt in script mode.
+# HEADER, SOURCE and COMMON. Run by runtime/CMakeLists.txt in script mode.
 file(READ ${HEADER} header_text)
 file(READ ${SOURCE} source_text)
-set(text "${header_text}\n${source_text}")
+# The launcher helpers both run-time texts share (runtime/f2s_launcher.c).
+file(READ ${COMMON} common_text)
+set(text "${header_text}\n${source_text}\n${common_text}")
 # The raw string ends at the first )F2SRT" — the runtime must never contain it.
 string(FIND "${text}" ")F2SRT\"" collision)
 if(NOT collision EQUAL -1)

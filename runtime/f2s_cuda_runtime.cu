@@ -67,7 +67,41 @@ static int f2s_cuda_wanted(int n, const void *const *host) {
   return 1;
 }
 
+/* The GPU of this process. Under several MPI ranks per node (f2s_local_rank),
+ * rank r takes GPU r mod the GPUs it sees, unless the program chose one:
+ * F2S_CUDA_DEVICE set, or a device other than 0 made current (cudaSetDevice)
+ * before the library's first call. Outside MPI, whatever is current. The
+ * choice is made once and made current on every host thread that calls the
+ * library (CUDA's current device is per thread). */
+static int f2s_cuda_device = -1;
+static pthread_once_t f2s_cuda_device_once = PTHREAD_ONCE_INIT;
+static __thread int f2s_cuda_device_current;
+
+static void f2s_cuda_choose_device(void) {
+  int rank, size, count = 0, current = 0, chosen = f2s_env_int_("F2S_CUDA_DEVICE");
+  if (chosen >= 0) {
+    f2s_cuda_device = chosen;
+    return;
+  }
+  f2s_local_rank(&rank, &size);
+  if (size <= 1 || cudaGetDeviceCount(&count) != cudaSuccess || count <= 1)
+    return;
+  if (cudaGetDevice(&current) == cudaSuccess && current != 0)
+    return;
+  f2s_cuda_device = rank % count;
+}
+
+static void f2s_cuda_use_device(void) {
+  pthread_once(&f2s_cuda_device_once, f2s_cuda_choose_device);
+  if (f2s_cuda_device >= 0 && !f2s_cuda_device_current) {
+    f2s_cuda_check(cudaSetDevice(f2s_cuda_device), "selecting this rank's GPU (F2S_CUDA_DEVICE or "
+                                                   "the MPI local rank)");
+    f2s_cuda_device_current = 1;
+  }
+}
+
 static void *f2s_cuda_map(const void *host, size_t bytes, int copy_in, struct f2s_cuda_arg *m) {
+  f2s_cuda_use_device();
   m->host = host;
   m->bytes = bytes;
   m->dev = f2s_present_device(host);
@@ -90,12 +124,15 @@ static void f2s_cuda_unmap(struct f2s_cuda_arg *m, int copy_out) {
 }
 
 static void f2s_cuda_enter(const void *host, size_t bytes) {
+  f2s_cuda_use_device();
   pthread_mutex_lock(&f2s_present_lock);
   struct f2s_present *e = f2s_present_find(host);
   if (e) {
     if ((const char *)host + bytes > e->host + e->bytes) {
-      fprintf(stderr, "f2stencil runtime: data enter of %zu bytes at %p overlaps a present "
-                      "array it does not fit in\n", bytes, host);
+      fprintf(stderr,
+              "f2stencil runtime: data enter of %zu bytes at %p overlaps a present "
+              "array it does not fit in\n",
+              bytes, host);
       exit(EXIT_FAILURE);
     }
     ++e->refs;
@@ -117,8 +154,10 @@ static void f2s_cuda_enter(const void *host, size_t bytes) {
 static struct f2s_present *f2s_present_require(const void *host, size_t bytes, const char *what) {
   struct f2s_present *e = f2s_present_find(host);
   if (!e || (const char *)host + bytes > e->host + e->bytes) {
-    fprintf(stderr, "f2stencil runtime: %s of %zu bytes at %p: the array is not present on the "
-                    "device (call the data enter procedure first)\n", what, bytes, host);
+    fprintf(stderr,
+            "f2stencil runtime: %s of %zu bytes at %p: the array is not present on the "
+            "device (call the data enter procedure first)\n",
+            what, bytes, host);
     exit(EXIT_FAILURE);
   }
   return e;

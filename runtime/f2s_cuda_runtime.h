@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* From runtime/f2s_launcher.c, appended after this runtime. */
+static int f2s_env_int_(const char *name);
+static void f2s_local_rank(int *rank, int *size);
+
 /* One host range made present by a data region. */
 struct f2s_present {
   const char *host;

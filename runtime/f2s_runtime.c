@@ -19,7 +19,9 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -110,13 +112,24 @@ static int f2s_allowed_known_;
 #define F2S_UNPINNED (-1)
 #define F2S_UNKNOWN (-2)
 
+/* This rank's share of the node under MPI (f2s_rank_init_); n == 0: none,
+ * the library's own placement applies. */
+static struct {
+  int n;     /* CPUs in cpus[] */
+  int pin;   /* the share is this rank's alone: thread t on cpus[t] */
+  int limit; /* threads the rank may run */
+  int cpus[CPU_SETSIZE];
+} f2s_rank_;
+
 /* The CPU thread `tid` of the current job runs on, or F2S_UNPINNED. */
 static int f2s_cpu_for_(int tid) {
   const struct f2s_pool *p = &f2s_pool_;
+  const int *cpus = f2s_rank_.n ? f2s_rank_.cpus : p->cpus;
+  int ncpus = f2s_rank_.n ? (f2s_rank_.pin ? f2s_rank_.n : 0) : p->ncpus;
   int cpu;
-  if (!p->pinned || tid >= p->ncpus || !f2s_allowed_known_)
+  if (!p->pinned || tid >= ncpus || !f2s_allowed_known_)
     return F2S_UNPINNED;
-  cpu = p->cpus[tid];
+  cpu = cpus[tid];
   if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &f2s_allowed_))
     return F2S_UNPINNED;
   return cpu;
@@ -274,6 +287,136 @@ static void f2s_pool_after_fork_(void) {
 
 static pthread_once_t f2s_pool_once_ = PTHREAD_ONCE_INIT;
 
+#ifdef CPU_SETSIZE
+/* The core `cpu` belongs to, as a number that orders cores by package:
+ * Linux's topology files, or the CPU itself where they cannot be read. */
+static long f2s_core_of_(int cpu) {
+  char path[96];
+  long package = 0, core = -1;
+  FILE *f;
+  snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+  if ((f = fopen(path, "r"))) {
+    if (fscanf(f, "%ld", &package) != 1)
+      package = 0;
+    fclose(f);
+  }
+  snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+  if ((f = fopen(path, "r"))) {
+    if (fscanf(f, "%ld", &core) != 1)
+      core = -1;
+    fclose(f);
+  }
+  return core < 0 ? (long)cpu << 20 | 0xfffff : package << 40 | core << 20;
+}
+
+/* Rank `rank` of `size` ranks on CPUs cpus[0..n) (core[i] the core of
+ * cpus[i]; both are sorted here): the CPUs of its slice of the cores, cores
+ * [rank*C/size, (rank+1)*C/size) of the C in order, their first CPUs first
+ * and then their second (hyperthreads last, as OMP_PLACES=cores fills).
+ * With fewer cores than ranks the CPUs are sliced instead, and with fewer
+ * CPUs than ranks each rank gets one, shared. Returns how many CPUs it wrote
+ * to out; *exclusive says whether no other rank gets them. */
+static int f2s_rank_slice_(int *cpus, long *core, int n, int rank, int size, int *out,
+                           int *exclusive) {
+  int i, j, ncores = 0, first, last, k, m = 0, widest = 1;
+  for (i = 1; i < n; ++i) /* insertion sort by (core, cpu): n is small */
+    for (j = i;
+         j > 0 && (core[j - 1] > core[j] || (core[j - 1] == core[j] && cpus[j - 1] > cpus[j]));
+         --j) {
+      long c = core[j];
+      int u = cpus[j];
+      core[j] = core[j - 1];
+      cpus[j] = cpus[j - 1];
+      core[j - 1] = c;
+      cpus[j - 1] = u;
+    }
+  for (i = 0; i < n; ++i)
+    ncores += i == 0 || core[i] != core[i - 1];
+  *exclusive = 1;
+  if (n < size) {
+    out[0] = cpus[rank % n];
+    *exclusive = 0;
+    return 1;
+  }
+  if (ncores < size) {
+    for (i = (int)((long)rank * n / size); i < (int)((long)(rank + 1) * n / size); ++i)
+      out[m++] = cpus[i];
+    return m;
+  }
+  first = (int)((long)rank * ncores / size);
+  last = (int)((long)(rank + 1) * ncores / size);
+  /* k-th CPU of each core of the slice, k = 0, 1, ... */
+  for (k = 0; k < widest; ++k) {
+    int c = -1, at = 0;
+    for (i = 0; i < n; ++i) {
+      if (i == 0 || core[i] != core[i - 1]) {
+        ++c;
+        at = 0;
+      } else {
+        ++at;
+      }
+      if (at + 1 > widest)
+        widest = at + 1;
+      if (c >= first && c < last && at == k)
+        out[m++] = cpus[i];
+    }
+  }
+  return m;
+}
+
+/* The share of the node this process's threads use when an MPI launcher
+ * started several ranks on it (f2s_local_rank):
+ * - the launcher bound the rank (its affinity mask is narrower than the
+ *   node): the CPUs of the mask, pinned when the ranks' masks can be
+ *   disjoint; when they cannot (the local ranks times the mask's CPUs exceed
+ *   the node, as when several ranks are bound to one package), the rank runs
+ *   its fair part of the mask's CPUs as threads, unpinned, within the mask;
+ * - no binding (or OMP_PROC_BIND/OMP_PLACES set, whose binding of the calling
+ *   thread says nothing of the rank's): the node's cores split evenly by
+ *   local rank (f2s_rank_slice_), pinned.
+ * Outside MPI, nothing: the library's tuned placement on the whole node. */
+static void f2s_rank_init_(void) {
+  static int cpus[CPU_SETSIZE];
+  static long core[CPU_SETSIZE];
+  cpu_set_t mask;
+  int rank, size, n = 0, cpu, configured = (int)sysconf(_SC_NPROCESSORS_CONF), exclusive;
+  const char *bind = getenv("OMP_PROC_BIND");
+  int omp_bound = (bind && *bind && strcmp(bind, "false") != 0 && strcmp(bind, "FALSE") != 0) ||
+                  getenv("OMP_PLACES") != NULL;
+  f2s_local_rank(&rank, &size);
+  if (size <= 1 || configured < 1)
+    return;
+  if (configured > CPU_SETSIZE)
+    configured = CPU_SETSIZE;
+  if (!omp_bound && sched_getaffinity(0, sizeof mask, &mask) == 0 &&
+      CPU_COUNT(&mask) < configured) {
+    for (cpu = 0; cpu < configured; ++cpu)
+      if (CPU_ISSET(cpu, &mask)) {
+        cpus[n] = cpu;
+        core[n++] = f2s_core_of_(cpu);
+      }
+    /* All of the mask, in core order. */
+    f2s_rank_.n = f2s_rank_slice_(cpus, core, n, 0, 1, f2s_rank_.cpus, &exclusive);
+    if ((long)n * size <= configured) {
+      f2s_rank_.pin = 1;
+      f2s_rank_.limit = f2s_rank_.n;
+    } else {
+      int sharers = (int)(((long)n * size + configured - 1) / configured);
+      f2s_rank_.pin = 0;
+      f2s_rank_.limit = n / sharers > 0 ? n / sharers : 1;
+    }
+  } else {
+    for (cpu = 0; cpu < configured; ++cpu) {
+      cpus[n] = cpu;
+      core[n++] = f2s_core_of_(cpu);
+    }
+    f2s_rank_.n = f2s_rank_slice_(cpus, core, n, rank, size, f2s_rank_.cpus, &exclusive);
+    f2s_rank_.pin = exclusive;
+    f2s_rank_.limit = f2s_rank_.n;
+  }
+}
+#endif
+
 static void f2s_pool_init_(void) {
   pthread_atfork(NULL, NULL, f2s_pool_after_fork_);
 #ifdef CPU_SETSIZE
@@ -282,6 +425,14 @@ static void f2s_pool_init_(void) {
     f2s_allowed_known_ = sched_getaffinity(0, sizeof f2s_allowed_, &f2s_allowed_) == 0;
     for (cpu = 0; f2s_allowed_known_ && cpu < configured && cpu < CPU_SETSIZE; ++cpu)
       CPU_SET(cpu, &f2s_allowed_);
+    /* Under MPI, an unpinned thread stays within its rank's share. */
+    f2s_rank_init_();
+    if (f2s_allowed_known_ && f2s_rank_.n) {
+      int i;
+      CPU_ZERO(&f2s_allowed_);
+      for (i = 0; i < f2s_rank_.n; ++i)
+        CPU_SET(f2s_rank_.cpus[i], &f2s_allowed_);
+    }
   }
 #endif
 }
@@ -326,7 +477,12 @@ __attribute__((unused)) static void f2s_parallel_run(int nthreads, f2s_task_fn f
 
   p->fn = fn;
   p->arg = arg;
-  p->pinned = p->ncpus > 0 && nthreads <= p->ncpus && f2s_pin_enabled_();
+#ifdef CPU_SETSIZE
+  if (f2s_rank_.n)
+    p->pinned = f2s_rank_.pin && nthreads <= f2s_rank_.n && f2s_pin_enabled_();
+  else
+#endif
+    p->pinned = p->ncpus > 0 && nthreads <= p->ncpus && f2s_pin_enabled_();
   __atomic_store_n(&p->remaining, nthreads - 1, __ATOMIC_RELAXED);
   generation = (p->job_word >> F2S_JOB_THREAD_BITS) + 1;
   /* Publishes fn, arg and remaining with the word (see f2s_wait_job_). */
@@ -369,8 +525,12 @@ __attribute__((unused)) static int f2s_num_threads(int fallback) {
     if (end != env && *end == '\0' && n > 0 && n <= F2S_MAX_THREADS)
       return (int)n;
   }
-  if (fallback > 0)
-    return fallback;
-  n = sysconf(_SC_NPROCESSORS_ONLN);
+  n = fallback > 0 ? fallback : sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef CPU_SETSIZE
+  /* Under MPI, at most the threads of this rank's share. */
+  pthread_once(&f2s_pool_once_, f2s_pool_init_);
+  if (f2s_rank_.n && n > f2s_rank_.limit)
+    n = f2s_rank_.limit;
+#endif
   return n > 0 ? (int)n : 1;
 }

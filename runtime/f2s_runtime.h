@@ -31,8 +31,16 @@ static void f2s_parallel_run(int nthreads, f2s_task_fn fn, void *arg);
  * (a static array); ncpus 0 stops pinning. */
 static void f2s_set_placement(const int *cpus, int ncpus);
 
+/* This process's rank among the MPI ranks its launcher started on this node
+ * and their number, from the launcher's environment (Open MPI, MPICH and
+ * Intel MPI, MVAPICH2, PMI and PALS launchers, Slurm with --ntasks-per-node);
+ * 0 and 1 outside MPI. Under several ranks, the pool runs each rank's threads
+ * on a share of the node of its own (docs/mpi.md). */
+static void f2s_local_rank(int *rank, int *size);
+
 /* F2S_NUM_THREADS when set to a positive number, else `fallback` when
- * positive, else the number of online processors. */
+ * positive, else the number of online processors; under several MPI ranks
+ * per node, at most the threads of this rank's share. */
 static int f2s_num_threads(int fallback);
 
 #endif

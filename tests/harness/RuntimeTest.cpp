@@ -8,8 +8,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sstream>
+#include <vector>
 
 #include <stdlib.h>
+#include <unistd.h>
 
 namespace f2s {
 namespace {
@@ -284,6 +288,84 @@ int main(void) {
 }
 )";
 
+/* Under an MPI launcher, each rank's share of the node (issue 15): the slice
+ * of a synthetic node, then what this machine's ranks get. */
+const char *kRankSliceProgram = R"(
+#include <stdio.h>
+#include <string.h>
+
+static int failures;
+#define CHECK(cond, ...) do { if (!(cond)) { ++failures; printf("FAIL line %d: ", __LINE__); \
+  printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+/* 4 cores of 2 hyperthreads, numbered as Linux does: CPU c and c + 4 share core c. */
+static int slice(int rank, int size, int *out, int *exclusive) {
+  int cpus[8];
+  long core[8];
+  for (int c = 0; c < 8; ++c) {
+    cpus[c] = 7 - c; /* any order in */
+    core[c] = (7 - c) % 4;
+  }
+  return f2s_rank_slice_(cpus, core, 8, rank, size, out, exclusive);
+}
+
+static int same(const int *got, int n, const int *want, int m) {
+  return n == m && memcmp(got, want, sizeof(int) * (size_t)n) == 0;
+}
+
+int main(void) {
+  int out[8], ex, n;
+  static const int r0of2[] = {0, 1, 4, 5}, r1of2[] = {2, 3, 6, 7}, r2of3[] = {2, 3, 6, 7},
+                   r0of3[] = {0, 4}, r1of8[] = {4}, r5of8[] = {6};
+  n = slice(0, 2, out, &ex);
+  CHECK(same(out, n, r0of2, 4) && ex, "rank 0 of 2: cores 0-1, first threads first");
+  n = slice(1, 2, out, &ex);
+  CHECK(same(out, n, r1of2, 4) && ex, "rank 1 of 2: cores 2-3");
+  n = slice(0, 3, out, &ex);
+  CHECK(same(out, n, r0of3, 2) && ex, "rank 0 of 3: core 0");
+  n = slice(2, 3, out, &ex);
+  CHECK(same(out, n, r2of3, 4) && ex, "rank 2 of 3: cores 2-3");
+  /* More ranks than cores: CPUs sliced in core order 0 4 1 5 2 6 3 7. */
+  n = slice(1, 8, out, &ex);
+  CHECK(same(out, n, r1of8, 1) && ex, "rank 1 of 8: CPU 4");
+  n = slice(5, 8, out, &ex);
+  CHECK(same(out, n, r5of8, 1) && ex, "rank 5 of 8: CPU 6, core 2 with rank 4");
+  /* More ranks than CPUs: one CPU each, shared. */
+  n = slice(9, 10, out, &ex);
+  CHECK(n == 1 && !ex, "rank 9 of 10: one shared CPU");
+  if (!failures)
+    printf("PASSED\n");
+  return failures != 0;
+}
+)";
+
+/* Prints the threads a tuned count of 64 becomes, then this rank's share
+ * (pinned or not, its CPUs). With argument "bind0", binds itself to CPU 0
+ * first, as mpirun --bind-to core does for the first rank. */
+const char *kRankShareProgram = R"(
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "bind0") == 0) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(0, &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0) {
+      printf("SKIP: cannot bind to CPU 0\n");
+      return 0;
+    }
+  }
+  int threads = f2s_num_threads(64); /* computes the share */
+  printf("%d %d", threads, f2s_rank_.pin);
+  for (int i = 0; i < f2s_rank_.n; ++i)
+    printf(" %d", f2s_rank_.cpus[i]);
+  printf("\n");
+  return 0;
+}
+)";
+
 class Runtime : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -367,6 +449,89 @@ TEST_F(Runtime, PinningIsOffWithF2sPin0) {
   ProcessResult r = run("pinoff", {{"F2S_PIN", "0"}});
   EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
   EXPECT_EQ(r.out, "1 1\n");
+}
+
+TEST_F(Runtime, RanksOfANodeGetDisjointSlicesOfItsCores) {
+  ASSERT_EQ(compile(kRankSliceProgram, "slice"), "");
+  ProcessResult r = run("slice");
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+  EXPECT_EQ(r.out, "PASSED\n");
+}
+
+/// Words of one output line as integers.
+std::vector<int> numbers(const std::string &line) {
+  std::vector<int> v;
+  std::istringstream in(line);
+  for (int x; in >> x;)
+    v.push_back(x);
+  return v;
+}
+
+TEST_F(Runtime, UnderMpiEachRankRunsOnItsShareOfTheNode) {
+  ASSERT_EQ(compile(kRankShareProgram, "share"), "");
+  long cpus = ::sysconf(_SC_NPROCESSORS_CONF);
+  // Outside MPI: the tuned count, the whole machine.
+  ProcessResult r = run("share");
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+  EXPECT_EQ(r.out, "64 0\n");
+  // Two ranks unbound (Open MPI's and MPICH's variables): the node split in
+  // two, pinned, disjoint, each as many threads as CPUs.
+  std::set<int> seen;
+  for (int rank = 0; rank < 2; ++rank) {
+    for (auto env : {std::vector<std::pair<std::string, std::string>>{
+                         {"OMPI_COMM_WORLD_LOCAL_RANK", std::to_string(rank)},
+                         {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}},
+                     std::vector<std::pair<std::string, std::string>>{
+                         {"MPI_LOCALRANKID", std::to_string(rank)}, {"MPI_LOCALNRANKS", "2"}}}) {
+      r = run("share", env);
+      ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+      std::vector<int> v = numbers(r.out);
+      ASSERT_GE(v.size(), 3u) << r.out;
+      EXPECT_EQ(v[0], static_cast<int>(v.size()) - 2) << r.out;
+      EXPECT_EQ(v[1], cpus >= 2 ? 1 : 0) << r.out;
+      if (env.front().first[0] == 'O') {
+        for (size_t i = 2; i < v.size(); ++i)
+          EXPECT_TRUE(seen.insert(v[i]).second) << "CPU " << v[i] << " given to both ranks";
+      }
+    }
+  }
+  if (cpus >= 2) {
+    EXPECT_EQ(static_cast<long>(seen.size()), cpus);
+  }
+  // The user's F2S_NUM_THREADS wins over the share.
+  r = run("share", {{"OMPI_COMM_WORLD_LOCAL_RANK", "0"},
+                    {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"},
+                    {"F2S_NUM_THREADS", "3"}});
+  EXPECT_EQ(numbers(r.out).at(0), 3) << r.out;
+  // Bound by the launcher to CPU 0: that CPU, pinned, one thread.
+  Command bound;
+  bound.argv = {(dir / "share").string(), "bind0"};
+  bound.env = {{"OMPI_COMM_WORLD_LOCAL_RANK", "0"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}};
+  r = run_process(bound);
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+  if (r.out.rfind("SKIP", 0) == 0)
+    GTEST_SKIP() << r.out;
+  if (cpus >= 2) {
+    EXPECT_EQ(r.out, "1 1 0\n");
+  }
+  // Bound to CPU 0 with more ranks than CPUs: masks that must overlap, so
+  // one thread, not pinned.
+  bound.env = {{"OMPI_COMM_WORLD_LOCAL_RANK", "1"},
+               {"OMPI_COMM_WORLD_LOCAL_SIZE", std::to_string(2 * cpus)}};
+  r = run_process(bound);
+  EXPECT_EQ(r.out, "1 0 0\n") << r.describe() << r.err;
+  // OMP_PROC_BIND set: the caller's binding is OpenMP's, not the rank's:
+  // the node is split instead.
+  bound.env = {{"OMPI_COMM_WORLD_LOCAL_RANK", "0"},
+               {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"},
+               {"OMP_PROC_BIND", "true"}};
+  r = run_process(bound);
+  std::vector<int> v = numbers(r.out);
+  ASSERT_GE(v.size(), 3u) << r.out;
+  EXPECT_EQ(v[0], static_cast<int>(v.size()) - 2) << r.out;
+  if (cpus >= 4) {
+    EXPECT_GT(v[0], 1) << r.out;
+  }
 }
 
 } // namespace

@@ -56,6 +56,26 @@ inline cudaError_t cudaGetLastError() {
 inline cudaError_t cudaDeviceSynchronize() {
   return cudaSuccess;
 }
+// Devices: F2S_EMU_DEVICES of them (1 when unset), the current one per
+// host thread as in CUDA; tests read f2s_emu_device.
+inline thread_local int f2s_emu_device = 0;
+inline cudaError_t cudaGetDeviceCount(int *count) {
+  const char *n = std::getenv("F2S_EMU_DEVICES");
+  *count = n ? std::atoi(n) : 1;
+  return cudaSuccess;
+}
+inline cudaError_t cudaGetDevice(int *device) {
+  *device = f2s_emu_device;
+  return cudaSuccess;
+}
+inline cudaError_t cudaSetDevice(int device) {
+  int count;
+  cudaGetDeviceCount(&count);
+  if (device < 0 || device >= count)
+    return 101; // cudaErrorInvalidDevice
+  f2s_emu_device = device;
+  return cudaSuccess;
+}
 inline cudaError_t cudaMalloc(void **p, size_t bytes) {
   *p = std::malloc(bytes);
   return *p ? cudaSuccess : 2;
