@@ -1,0 +1,60 @@
+// The MPI side of a library (issue 15): per kernel, the exchange of exactly
+// the halo the kernel reads, over the user's Cartesian communicator.
+#pragma once
+
+#include "ast/Analysis.h"
+#include "ast/IR.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace f2s {
+
+/// How one grid dimension follows the nest: the Cartesian dimension of its
+/// loop variable (x first, as MPI_Cart_create's dims(1) is x), or -1 for a
+/// dimension subscripted by a constant (a component, exchanged whole).
+struct HaloDim {
+  int cart = -1;
+  int64_t below = 0; ///< cells read below the first owned one
+  int64_t above = 0; ///< cells read above the last owned one
+};
+
+/// One grid whose halo the kernel reads, and the neighbours it needs: each a
+/// direction in {-1, 0, 1} per Cartesian dimension, from which some read
+/// reaches (faces for a star, edges and corners too for a box).
+struct HaloGrid {
+  std::string name;
+  std::vector<HaloDim> dims;
+  std::vector<std::vector<int>> directions;
+};
+
+/// The halo exchange a kernel needs, or why it cannot have one.
+struct HaloPlan {
+  std::vector<HaloGrid> grids;
+  std::optional<std::string> refusal;
+};
+
+/// What `k` reads outside its own points, per grid and neighbour. Refused
+/// (with the reason) for what ranks cannot split at the nest's points: a loop
+/// in order, scaled subscripts, loop bounds that depend on other loops, a grid
+/// read with its loop variables in two orders, and grids that lack a loop
+/// variable but are read at offsets along it.
+HaloPlan plan_halo_exchange(const Kernel &k, const KernelFacts &facts);
+
+/// The helpers every exchange calls (needs <mpi.h>, <stdio.h>), once per C file.
+std::string print_c_mpi_prelude();
+
+/// The C prototype `void SYMBOL(const int *comm, <k's arguments>)`.
+std::string print_c_exchange_prototype(const Kernel &k, const std::string &symbol);
+
+/// The C function SYMBOL (needs <mpi.h>): on the Cartesian communicator
+/// `*comm` (a Fortran handle; its dimension d is the nest's loop d, x
+/// first), sends each neighbour the owned cells next to it that it reads and
+/// receives the halo cells this rank reads, for every grid of `plan`, all
+/// messages in flight at once. The owned cells are the nest's loop ranges of
+/// this call's arguments; a neighbour across a non-periodic edge is
+/// MPI_PROC_NULL (nothing moves there).
+std::string print_c_exchange(const Kernel &k, const HaloPlan &plan, const std::string &symbol);
+
+} // namespace f2s
