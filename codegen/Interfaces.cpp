@@ -2,6 +2,7 @@
 
 #include "ast/Analysis.h"
 #include "ast/IRPrinter.h"
+#include "codegen/CMpiPrinter.h"
 #include "codegen/CPrinter.h"
 
 #include <algorithm>
@@ -135,7 +136,7 @@ std::string print_procedure(const EntryPoint &e, const std::set<std::string> &wr
                             const std::string &interface_name) {
   const Kernel &k = *e.kernel;
   std::ostringstream out;
-  std::string names, call;
+  std::string names = e.halo_exchange ? "f2s_comm" : "", call = names;
   for (const Variable *v : wrap ? module_arguments(k) : std::vector<const Variable *>{})
     names += (names.empty() ? "" : ", ") + v->name;
   for (const Variable &v : k.args) {
@@ -159,6 +160,8 @@ std::string print_procedure(const EntryPoint &e, const std::set<std::string> &wr
                                   (wrap ? "" : " bind(C, name='" + e.symbol + "')"));
   if (!wrap)
     out << indent << "  import :: c_int, c_float, c_double\n";
+  if (e.halo_exchange)
+    out << indent << "  integer" << (wrap ? "" : "(c_int)") << ", intent(in) :: f2s_comm\n";
   // Scalars first: the grids' bounds name them, and an interface body has
   // the default implicit types.
   // A reduction's scalar is passed by reference: its value in is the
@@ -231,6 +234,10 @@ std::string print_fortran_module(const std::string &module_name,
   for (const EntryPoint &e : entries) {
     KernelFacts facts = analyze(*e.kernel);
     std::set<std::string> written(facts.write_set.begin(), facts.write_set.end());
+    if (e.halo_exchange) // it writes the halo of every grid it exchanges
+      for (const Variable &v : e.kernel->args)
+        if (v.is_grid())
+          written.insert(v.name);
     // A kernel with assumed-shape or allocatable grids: the BIND(C) procedure
     // takes their bounds (`<name>_explicit`), and a wrapper under the plain
     // name passes LBOUND and UBOUND, so that the call looks like the source's.
@@ -262,7 +269,10 @@ std::string print_c_header(const std::string &lib_name, const std::vector<EntryP
   out << "#ifndef " << guard << "\n#define " << guard << "\n\n#include <stdint.h>\n\n";
   out << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   for (const EntryPoint &e : entries) {
-    out << "/* " << e.comment << " */\n" << print_c_entry_prototype(*e.kernel, e.symbol) << ";\n\n";
+    out << "/* " << e.comment << " */\n"
+        << (e.halo_exchange ? print_c_exchange_prototype(*e.kernel, e.symbol)
+                            : print_c_entry_prototype(*e.kernel, e.symbol))
+        << ";\n\n";
   }
   out << "#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
   return out.str();

@@ -15,6 +15,10 @@ struct EntryPoint {
   std::string fortran_name; ///< the name Fortran code calls
   std::string symbol;       ///< the C symbol behind it
   std::string comment;      ///< one line: what it runs
+  /// The kernel's halo exchange (codegen/CMpiPrinter): a leading `f2s_comm`,
+  /// the Fortran handle of a Cartesian communicator (INTEGER, by reference),
+  /// then the kernel's arguments, every grid INTENT(INOUT).
+  bool halo_exchange = false;
 };
 
 /// Whether a kernel has grids whose bounds its callers do not spell, or

@@ -3,6 +3,7 @@
 #include "ast/Analysis.h"
 #include "ast/Dependence.h"
 #include "ast/IRPrinter.h"
+#include "codegen/CMpiPrinter.h"
 #include "codegen/CSizeDispatch.h"
 #include "codegen/Interfaces.h"
 #include "frontend/Directives.h"
@@ -207,7 +208,7 @@ void check_module_names(const Kernel &k, const std::vector<std::string> &targets
 /// (recorded in the kernel), and every name the library exports must be
 /// unique; each problem goes to `problems`.
 void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
-                   const std::vector<std::string> &targets, Problems &problems) {
+                   const std::vector<std::string> &targets, bool mpi, Problems &problems) {
   std::map<std::string, const Kernel *> exported;
   // The C symbols are <lib>_<name>: a kernel must not be named like what the
   // CUDA target exports per library (<lib>_data_enter, ...).
@@ -222,9 +223,14 @@ void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
       problems.add(*order.refusal);
     k.ordered = order.ordered;
     check_module_names(k, targets, problems);
+    if (mpi)
+      if (HaloPlan plan = plan_halo_exchange(k, analyze(k)); plan.refusal)
+        problems.add({k.loc, "Kernel '" + k.name + "' cannot have an MPI halo exchange: " +
+                                 *plan.refusal + "; or build without --mpi"});
     // Every name the library exports for the kernel: its procedure, one per
     // target, its first-touch procedure, and the C query of per-size variants.
-    std::vector<std::string> names = {k.name, k.name + "_first_touch", k.name + "_tuned_size"};
+    std::vector<std::string> names = {k.name, k.name + "_first_touch", k.name + "_tuned_size",
+                                      k.name + "_exchange"};
     for (const std::string &t : targets)
       names.push_back(k.name + "_" + t);
     for (const std::string &n : names) {
@@ -422,7 +428,7 @@ int run_pipeline(const DriverOptions &o) {
     }
     Problems problems;
     std::vector<Kernel> kernels = parse_and_lower(o, problems);
-    check_kernels(kernels, lib_name, o.targets, problems);
+    check_kernels(kernels, lib_name, o.targets, o.mpi, problems);
     problems.throw_if_any(o.files);
     // Before anything is tuned: a region that cannot be rewritten stops the
     // run at once.
@@ -439,6 +445,7 @@ int run_pipeline(const DriverOptions &o) {
     CpuModel machine = cpu_model_from_host();
     PackageInfo info{lib_name, o.files, machine.description, o.cflags};
     info.cpus = machine.placement(machine.pus);
+    info.mpi = o.mpi;
     // The CPU targets first; CUDA's choice joins each build after them.
     DriverOptions cpu_o = o;
     std::erase(cpu_o.targets, std::string("cuda"));

@@ -30,6 +30,9 @@ struct DriverOptions {
   /// Also write each file, with its regions replaced by calls, to
   /// <output>/src/<file name> (rewrite/Rewrite.h).
   bool rewrite = false;
+  /// Also export, per kernel, K_exchange: the halo exchange over an MPI
+  /// Cartesian communicator (docs/mpi.md); the library is built with mpicc.
+  bool mpi = false;
   bool keep_work = false;
   std::string tuning_db; ///< the tuning cache's file; empty: default_tuning_db_path()
   bool retune = false;   ///< measure again what the tuning cache holds, replacing it

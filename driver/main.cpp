@@ -140,6 +140,10 @@ int main(int argc, char **argv) {
                "Also write each FILE to <output>/src/ with every annotated loop nest replaced by "
                "a CALL of its kernel, a USE of the library added, and OpenMP/OpenACC directives "
                "around the nest removed (docs/rewrite.md); with --emit, only checked");
+  app.add_flag("--mpi", o.mpi,
+               "Also export, per kernel K, K_exchange(comm, <K's arguments>): the exchange of "
+               "exactly the halo K reads over an MPI Cartesian communicator (docs/mpi.md); needs "
+               "mpicc");
   app.add_flag("--keep-work", o.keep_work, "Keep the generated harnesses (their path is printed)");
   app.add_flag("-q,--quiet", o.quiet, "Print errors only");
   bool sanitize = false;

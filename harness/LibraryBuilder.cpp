@@ -153,13 +153,27 @@ void compile(const LibraryFiles &files, const fs::path &tmp) {
     cuda_libs = {"-L" + cuda_library_dir(*nvcc), "-lcudart_static", "-ldl", "-lrt", "-lstdc++"};
   }
 
+  const bool mpi = !files.mpi_source.empty();
+  if (mpi) {
+    if (!find_program("mpicc"))
+      throw BuildError("The library has MPI halo exchanges (--mpi) but mpicc was not found: "
+                       "install an MPI (Debian: libopenmpi-dev openmpi-bin) or put its mpicc in "
+                       "PATH");
+    std::vector<std::string> compile_mpi = {"mpicc", "-O3", "-fPIC", "-std=gnu11"};
+    compile_mpi.insert(compile_mpi.end(), files.cflags.begin(), files.cflags.end());
+    compile_mpi.insert(compile_mpi.end(), {"-c", name + "_mpi.c", "-o", name + "_mpi.o"});
+    run_step(command(compile_mpi));
+    objects.push_back(name + "_mpi.o");
+  }
+
   std::vector<std::string> archive = {"ar", "rcs", "lib" + name + ".a"};
   archive.insert(archive.end(), objects.begin(), objects.end());
   run_step(command(archive));
 
   // The extra flags go to the link too: -fsanitize= or -fopenmp need it,
   // and code-generation flags are ignored there.
-  std::vector<std::string> link = cc;
+  // mpicc adds MPI's library to the link.
+  std::vector<std::string> link = mpi ? std::vector<std::string>{"mpicc"} : cc;
   link.insert(link.end(), {"-shared", "-pthread"});
   link.insert(link.end(), files.cflags.begin(), files.cflags.end());
   link.insert(link.end(), {"-o", "lib" + name + ".so"});
@@ -214,6 +228,8 @@ void build_library(const LibraryFiles &files, const fs::path &dir_in) {
   write_file(tmp.path() / (name + ".c"), files.c_source);
   if (!files.cuda_source.empty())
     write_file(tmp.path() / (name + "_cuda.cu"), files.cuda_source);
+  if (!files.mpi_source.empty())
+    write_file(tmp.path() / (name + "_mpi.c"), files.mpi_source);
   write_file(tmp.path() / (name + ".h"), files.header);
   write_file(tmp.path() / (name + ".f90"), files.fortran_module);
   write_file(tmp.path() / (name + ".json"), files.tuning_record);

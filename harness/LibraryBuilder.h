@@ -21,6 +21,9 @@ struct LibraryFiles {
   /// CUDA C++ of the GPU variants (<NAME>_cuda.cu, compiled with nvcc, CUDA's
   /// runtime linked statically into the .so); empty without --target=cuda.
   std::string cuda_source;
+  /// The halo exchanges (<NAME>_mpi.c, compiled with mpicc, which then links
+  /// the .so too); empty without --mpi.
+  std::string mpi_source;
   /// --rewrite: the user's source files, by file name, written to src/.
   std::vector<std::pair<std::string, std::string>> rewritten_sources;
 };

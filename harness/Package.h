@@ -38,6 +38,8 @@ struct PackageInfo {
   /// Thread t runs on CPU cpus[t] (CpuModel::placement on the tuning
   /// machine), baked into the library; empty: threads are not pinned.
   std::vector<int> cpus;
+  /// --mpi: also K_exchange per kernel (codegen/CMpiPrinter), in <NAME>_mpi.c.
+  bool mpi = false;
 };
 
 /// Everything the library builder writes. For each kernel K the library

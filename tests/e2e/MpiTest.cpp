@@ -1,0 +1,96 @@
+// --mpi (docs/mpi.md): each kernel's halo exchange, called by a decomposed
+// program under mpirun, gives the grid one rank computes, bit for bit.
+#include "e2e/E2E.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace f2s {
+namespace {
+
+namespace fs = std::filesystem;
+using test::f2stencil;
+using test::run;
+using test::source;
+
+std::string slurp(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Open MPI refuses root unless told, and needs leave to start more ranks
+// than this machine has processors.
+const std::vector<std::pair<std::string, std::string>> kMpiEnv = {
+    {"OMPI_ALLOW_RUN_AS_ROOT", "1"},
+    {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
+    {"OMPI_MCA_rmaps_base_oversubscribe", "1"}};
+
+TEST(Mpi, ExchangeAndKernelOnEveryDecompositionEqualOneRank) {
+  test::ScratchDir dir;
+  fs::path lib = dir.path() / "lib";
+  ProcessResult r =
+      f2stencil({"--target=pthreads,c", "--mpi", "--no-tune", "-q", "--lib=f2s_smooth2d", "-o",
+                 lib.string(), source("tests/inputs/mpi/smooth2d.f90")});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  EXPECT_TRUE(fs::exists(lib / "f2s_smooth2d_mpi.c"));
+  std::string exe = (dir.path() / "check").string();
+  r = run({"mpif90", "-O2", "-o", exe, source("tests/inputs/mpi/smooth2d_main.f90"),
+           "-I" + lib.string(), (lib / "libf2s_smooth2d.a").string(), "-lpthread"});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  for (const char *periodic : {"0", "1"}) {
+    std::string one = (dir.path() / (std::string("one") + periodic)).string();
+    r = run({"mpirun", "-np", "1", exe, "1", "1", periodic, one}, kMpiEnv);
+    ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+    std::string grid = slurp(one);
+    ASSERT_EQ(grid.size(), 37u * 23u * 8u);
+    // No garbage (1e30, what a halo holds until the exchange fills it) got in.
+    for (size_t at = 0; at < grid.size(); at += 8) {
+      double x;
+      std::memcpy(&x, grid.data() + at, 8);
+      ASSERT_LT(std::abs(x), 1e3) << "cell " << at / 8;
+    }
+    for (auto [px, py] : std::vector<std::pair<int, int>>{{2, 1}, {1, 3}, {2, 2}, {3, 2}, {4, 2}}) {
+      SCOPED_TRACE(std::to_string(px) + "x" + std::to_string(py) + " periodic " + periodic);
+      std::string many = (dir.path() / "many").string();
+      r = run({"mpirun", "-np", std::to_string(px * py), exe, std::to_string(px),
+               std::to_string(py), periodic, many},
+              kMpiEnv);
+      ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+      EXPECT_TRUE(slurp(many) == slurp(one)) << "the grid differs from one rank's";
+    }
+  }
+}
+
+// What ranks cannot split is refused before anything is built, with the
+// reason and the way out.
+TEST(Mpi, RefusesAKernelWithALoopInOrder) {
+  test::ScratchDir dir;
+  std::string file = dir.write("sweep.f90", R"(subroutine sweep(n, p)
+  integer :: n, i, k
+  real(8) :: p(n, 0:n)
+  !$f2s stencil
+  do k = 1, n
+    do i = 1, n
+      p(i, k) = p(i, k - 1) * 0.5d0
+    end do
+  end do
+end subroutine
+)");
+  ProcessResult r =
+      f2stencil({"--mpi", "--no-tune", "-q", "-o", (dir.path() / "out").string(), file});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(
+      r.err.find("sweep.f90:4:3: error: Kernel 'sweep_1' cannot have an MPI halo exchange: its "
+                 "loop over 'k' runs in order"),
+      std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("or build without --mpi"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir.path() / "out"));
+}
+
+} // namespace
+} // namespace f2s
