@@ -153,6 +153,9 @@ static void f2s_halo_post(struct f2s_halo *h, const int *delta, void *grid, MPI_
   ++h->n;
 }
 
+static long f2s_min_long_(long a, long b) { return a < b ? a : b; }
+static long f2s_max_long_(long a, long b) { return a > b ? a : b; }
+
 /* Waits for every message and frees the datatypes. */
 static void f2s_halo_end(struct f2s_halo *h) {
   int i;
@@ -280,13 +283,16 @@ std::string print_c_exchange_prototype(const Kernel &k, const std::string &symbo
   return s + ")";
 }
 
-std::string print_c_exchange(const Kernel &k, const HaloPlan &plan, const std::string &symbol) {
+namespace {
+
+/// The body of an exchange up to the messages in flight: the communicator
+/// checked, the owned cells `f2s_lo<c>..f2s_hi<c>` per Cartesian dimension,
+/// every receive and send posted on `h`.
+std::string print_posts(const Kernel &k, const HaloPlan &plan, const std::string &symbol) {
   CExprPrinter exprs(k);
   std::vector<const For *> loops = perfect_nest(k.body); // outermost first
   const int depth = static_cast<int>(loops.size());
   std::ostringstream out;
-  out << "/* The halo of kernel '" << k.name << "' over a Cartesian communicator. */\n";
-  out << print_c_exchange_prototype(k, symbol) << " {\n";
   size_t messages = 0;
   for (const HaloGrid &g : plan.grids)
     messages += 2 * g.directions.size();
@@ -376,11 +382,98 @@ std::string print_c_exchange(const Kernel &k, const HaloPlan &plan, const std::s
     }
     out << "  }\n";
   }
-  out << "  f2s_halo_end(&h);\n";
+  return out.str();
+}
+
+/// `(void)a;` for each argument the exchange does not touch.
+std::string unused_arguments(const Kernel &k, const HaloPlan &plan) {
+  std::string out;
   for (const Variable &v : k.args)
     if (!v.is_grid() || std::none_of(plan.grids.begin(), plan.grids.end(),
                                      [&](const HaloGrid &g) { return g.name == v.name; }))
-      out << "  (void)" << c_name(v.name) << ";\n";
+      out += "  (void)" + c_name(v.name) + ";\n";
+  return out;
+}
+
+} // namespace
+
+std::string print_c_exchange(const Kernel &k, const HaloPlan &plan, const std::string &symbol) {
+  std::ostringstream out;
+  out << "/* The halo of kernel '" << k.name << "' over a Cartesian communicator. */\n";
+  out << print_c_exchange_prototype(k, symbol) << " {\n";
+  out << print_posts(k, plan, symbol);
+  out << "  f2s_halo_end(&h);\n" << unused_arguments(k, plan) << "}\n\n";
+  return out.str();
+}
+
+std::string print_c_overlapped(const Kernel &k, const HaloPlan &plan, const std::string &symbol,
+                               const std::string &box_symbol) {
+  const int depth = static_cast<int>(perfect_nest(k.body).size());
+  // The widest halo of any grid on each side of each Cartesian dimension.
+  std::vector<int64_t> below(depth, 0), above(depth, 0);
+  for (const HaloGrid &g : plan.grids)
+    for (const HaloDim &d : g.dims)
+      if (d.cart >= 0) {
+        below[d.cart] = std::max(below[d.cart], d.below);
+        above[d.cart] = std::max(above[d.cart], d.above);
+      }
+  std::string args;
+  for (const Variable &v : k.args)
+    args += c_name(v.name) + ", ";
+  auto call = [&](const std::vector<std::string> &lo, const std::vector<std::string> &hi) {
+    std::string c = "  " + box_symbol + "(" + args;
+    for (int d = 0; d < depth; ++d)
+      c += std::string(d ? ", " : "") + "(int32_t)" + lo[d] + ", (int32_t)" + hi[d];
+    return c + ");\n";
+  };
+  std::ostringstream out;
+  out << "/* Kernel '" << k.name
+      << "' with its halo exchanged over a Cartesian communicator, the interior computed while "
+         "the halo travels. */\n";
+  out << print_c_exchange_prototype(k, symbol) << " {\n";
+  out << print_posts(k, plan, symbol);
+  // The interior: owned cells farther than the halo from every side where
+  // a neighbour sends one (clamped so that the strips below never overlap).
+  std::vector<std::string> in_lo, in_hi, lo, hi;
+  for (int c = 0; c < depth; ++c) {
+    std::string cs = std::to_string(c);
+    out << "  static const int f2s_down" << cs << "[" << depth << "] = {";
+    for (int d = 0; d < depth; ++d)
+      out << (d ? ", " : "") << (d == c ? -1 : 0);
+    out << "}, f2s_up" << cs << "[" << depth << "] = {";
+    for (int d = 0; d < depth; ++d)
+      out << (d ? ", " : "") << (d == c ? 1 : 0);
+    out << "};\n";
+    out << "  const long f2s_in_lo" << cs << " = f2s_min_long_(f2s_lo" << cs
+        << " + (f2s_halo_neighbour(&h, f2s_down" << cs << ") != MPI_PROC_NULL ? " << below[c]
+        << " : 0), f2s_hi" << cs << " + 1);\n";
+    out << "  const long f2s_in_hi" << cs << " = f2s_max_long_(f2s_hi" << cs
+        << " - (f2s_halo_neighbour(&h, f2s_up" << cs << ") != MPI_PROC_NULL ? " << above[c]
+        << " : 0), f2s_in_lo" << cs << " - 1);\n";
+    in_lo.push_back("f2s_in_lo" + cs);
+    in_hi.push_back("f2s_in_hi" + cs);
+    lo.push_back("f2s_lo" + cs);
+    hi.push_back("f2s_hi" + cs);
+  }
+  out << call(in_lo, in_hi);
+  out << "  f2s_halo_end(&h);\n";
+  // The strips around it: along dimension c, the owned cells below and above
+  // the interior, within the interior along the dimensions before c and
+  // whole along those after; together exactly the owned cells not computed.
+  for (int c = 0; c < depth; ++c) {
+    std::vector<std::string> l, h;
+    for (int d = 0; d < depth; ++d) {
+      l.push_back(d < c ? in_lo[d] : lo[d]);
+      h.push_back(d < c ? in_hi[d] : hi[d]);
+    }
+    std::vector<std::string> l1 = l, h1 = h;
+    h1[c] = in_lo[c] + " - 1";
+    out << call(l1, h1);
+    l1 = l;
+    h1 = h;
+    l1[c] = in_hi[c] + " + 1";
+    out << call(l1, h1);
+  }
   out << "}\n\n";
   return out.str();
 }

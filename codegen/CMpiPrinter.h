@@ -57,4 +57,14 @@ std::string print_c_exchange_prototype(const Kernel &k, const std::string &symbo
 /// MPI_PROC_NULL (nothing moves there).
 std::string print_c_exchange(const Kernel &k, const HaloPlan &plan, const std::string &symbol);
 
+/// The C function SYMBOL, the overlapped form of kernel `k`: posts the
+/// exchange as print_c_exchange does, computes the owned cells that read no
+/// halo (farther than the halo's width from every side with a neighbour)
+/// with BOX_SYMBOL (the kernel on a box: transforms/RestrictToBox, the box's
+/// bounds appended to k's arguments, x first, lo then hi), waits for the
+/// halo, then computes the strips around that interior, each cell exactly
+/// once.
+std::string print_c_overlapped(const Kernel &k, const HaloPlan &plan, const std::string &symbol,
+                               const std::string &box_symbol);
+
 } // namespace f2s

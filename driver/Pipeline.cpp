@@ -230,7 +230,7 @@ void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
     // Every name the library exports for the kernel: its procedure, one per
     // target, its first-touch procedure, and the C query of per-size variants.
     std::vector<std::string> names = {k.name, k.name + "_first_touch", k.name + "_tuned_size",
-                                      k.name + "_exchange"};
+                                      k.name + "_exchange", k.name + "_mpi", k.name + "_box"};
     for (const std::string &t : targets)
       names.push_back(k.name + "_" + t);
     for (const std::string &n : names) {

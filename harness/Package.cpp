@@ -8,6 +8,7 @@
 #include "codegen/Interfaces.h"
 #include "harness/Process.h"
 #include "transforms/Parallelize.h"
+#include "transforms/RestrictToBox.h"
 
 #include <nlohmann/json.hpp>
 
@@ -96,11 +97,17 @@ std::vector<EntryPoint> entry_points(const PackageInfo &info,
                          entry_symbol(info, k, "_first_touch"),
                          "zero in every grid of '" + k.name + "', touched by the threads of '" +
                              k.name + "' (call it right after ALLOCATE)"});
-    if (info.mpi)
+    if (info.mpi) {
       entries.push_back({&k, k.name + "_exchange", entry_symbol(info, k, "_exchange"),
                          "the halo of '" + k.name +
                              "' from its neighbours over a Cartesian communicator (docs/mpi.md)",
                          true});
+      entries.push_back({&k, k.name + "_mpi", entry_symbol(info, k, "_mpi"),
+                         "'" + k.name +
+                             "' with its halo exchanged, the interior computed while the halo "
+                             "travels (docs/mpi.md)",
+                         true});
+    }
   }
   return entries;
 }
@@ -117,6 +124,9 @@ std::string library_mpi_source(const PackageInfo &info, const std::vector<Kernel
     if (plan.refusal) // the driver refused it before anything was built
       throw std::logic_error("kernel '" + k.name + "' has no halo exchange: " + *plan.refusal);
     out += print_c_exchange(k, plan, entry_symbol(info, k, "_exchange"));
+    std::string box = entry_symbol(info, k, "_box");
+    out += print_c_entry_prototype(restrict_to_box(k), box) + ";\n";
+    out += print_c_overlapped(k, plan, entry_symbol(info, k, "_mpi"), box);
   }
   return out;
 }
@@ -475,6 +485,15 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
                            c.code.variant.target == "cuda" ? gpu_aliased : cpu_aliased);
     };
     const Choice &d = b.choices[b.default_choice];
+    if (info.mpi) {
+      // The overlapped MPI procedure's interior and strips (<lib>_mpi.c):
+      // the plain parallel nest on a box, with the default choice's threads.
+      Kernel box = restrict_to_box(k);
+      out << print_c_args_struct(box) << print_c_variant(parallelize_outer(box), "parallel")
+          << print_c_entry(box, entry_symbol(info, k, "_box"), "parallel", {},
+                           d.code.variant.target == "cuda" ? 0 : d.candidate.threads,
+                           "'" + k.name + "' on a box of its points, for " + k.name + "_mpi");
+    }
     if (!b.other_sizes.empty()) {
       out << sized_entries(info, b, cpu_aliased, gpu_aliased);
       continue;

@@ -1,5 +1,6 @@
-// --mpi (docs/mpi.md): each kernel's halo exchange, called by a decomposed
-// program under mpirun, gives the grid one rank computes, bit for bit.
+// --mpi (docs/mpi.md): each kernel's halo exchange, and its overlapped form,
+// called by a decomposed program under mpirun, give the grid one rank
+// computes, bit for bit.
 #include "e2e/E2E.h"
 
 #include <gtest/gtest.h>
@@ -43,7 +44,7 @@ TEST(Mpi, ExchangeAndKernelOnEveryDecompositionEqualOneRank) {
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   for (const char *periodic : {"0", "1"}) {
     std::string one = (dir.path() / (std::string("one") + periodic)).string();
-    r = run({"mpirun", "-np", "1", exe, "1", "1", periodic, one}, kMpiEnv);
+    r = run({"mpirun", "-np", "1", exe, "1", "1", periodic, one, "exchange"}, kMpiEnv);
     ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
     std::string grid = slurp(one);
     ASSERT_EQ(grid.size(), 37u * 23u * 8u);
@@ -53,15 +54,20 @@ TEST(Mpi, ExchangeAndKernelOnEveryDecompositionEqualOneRank) {
       std::memcpy(&x, grid.data() + at, 8);
       ASSERT_LT(std::abs(x), 1e3) << "cell " << at / 8;
     }
-    for (auto [px, py] : std::vector<std::pair<int, int>>{{2, 1}, {1, 3}, {2, 2}, {3, 2}, {4, 2}}) {
-      SCOPED_TRACE(std::to_string(px) + "x" + std::to_string(py) + " periodic " + periodic);
-      std::string many = (dir.path() / "many").string();
-      r = run({"mpirun", "-np", std::to_string(px * py), exe, std::to_string(px),
-               std::to_string(py), periodic, many},
-              kMpiEnv);
-      ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
-      EXPECT_TRUE(slurp(many) == slurp(one)) << "the grid differs from one rank's";
-    }
+    for (auto [px, py] :
+         std::vector<std::pair<int, int>>{{1, 1}, {2, 1}, {1, 3}, {2, 2}, {3, 2}, {4, 2}})
+      for (const char *mode : {"exchange", "overlap"}) {
+        if (px * py == 1 && std::string(mode) == "exchange")
+          continue;
+        SCOPED_TRACE(std::to_string(px) + "x" + std::to_string(py) + " periodic " + periodic + " " +
+                     mode);
+        std::string many = (dir.path() / "many").string();
+        r = run({"mpirun", "-np", std::to_string(px * py), exe, std::to_string(px),
+                 std::to_string(py), periodic, many, mode},
+                kMpiEnv);
+        ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+        EXPECT_TRUE(slurp(many) == slurp(one)) << "the grid differs from one rank's";
+      }
   }
 }
 

@@ -1,17 +1,19 @@
-! Runs four steps of exchange + smooth on a GX x GY grid split over the ranks
-! of a DIMS(1) x DIMS(2) Cartesian communicator (periodic or not, uneven
-! parts), gathers the grid on rank 0 and writes it to OUT. Run with one rank
-! and with several: the two files must be equal byte for byte.
-!   mpirun -np P ./check PX PY PERIODIC OUT
+! Runs four steps of smooth on a GX x GY grid split over the ranks of a
+! DIMS(1) x DIMS(2) Cartesian communicator (periodic or not, uneven parts),
+! gathers the grid on rank 0 and writes it to OUT. MODE "exchange" calls
+! smooth_exchange then smooth; "overlap" calls smooth_mpi, which computes the
+! interior while the halo travels. Run with one rank and with several: the
+! files must be equal byte for byte.
+!   mpirun -np P ./check PX PY PERIODIC OUT MODE
 program check
   use mpi
-  use f2s_smooth2d, only: smooth, smooth_exchange
+  use f2s_smooth2d, only: smooth, smooth_exchange, smooth_mpi
   implicit none
   integer, parameter :: gx = 37, gy = 23
   integer :: ierr, me, np, comm, dims(2), coords(2), ox, oy, nx, ny, i, j, it, r, info(4)
   integer :: status(MPI_STATUS_SIZE)
   logical :: periods(2), owned, outside
-  character(len=256) :: arg, out
+  character(len=256) :: arg, out, mode
   real(8), allocatable :: u(:, :), v(:, :), prof(:), glob(:, :), part(:, :)
   call mpi_init(ierr)
   call get_command_argument(1, arg)
@@ -21,6 +23,7 @@ program check
   call get_command_argument(3, arg)
   periods = trim(arg) == '1'
   call get_command_argument(4, out)
+  call get_command_argument(5, mode)
   call mpi_cart_create(MPI_COMM_WORLD, 2, dims, periods, .false., comm, ierr)
   call mpi_comm_rank(comm, me, ierr)
   call mpi_comm_size(comm, np, ierr)
@@ -46,8 +49,12 @@ program check
   end do
   v = 0
   do it = 1, 4
-    call smooth_exchange(comm, nx, ny, u, prof, v)
-    call smooth(nx, ny, u, prof, v)
+    if (mode == 'overlap') then
+      call smooth_mpi(comm, nx, ny, u, prof, v)
+    else
+      call smooth_exchange(comm, nx, ny, u, prof, v)
+      call smooth(nx, ny, u, prof, v)
+    end if
     u(1:nx, 1:ny) = v(1:nx, 1:ny)
   end do
   if (me == 0) then
