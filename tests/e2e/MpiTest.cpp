@@ -71,6 +71,36 @@ TEST(Mpi, ExchangeAndKernelOnEveryDecompositionEqualOneRank) {
   }
 }
 
+// examples/mpi_heat3d built with its Makefile: the overlapped procedure, the
+// exchange with the tuned-library kernel, and the original Fortran kernel
+// give one grid, on one rank and on eight.
+TEST(Mpi, HeatModelMatchesTheOriginalOnOneAndEightRanks) {
+  test::ScratchDir dir;
+  fs::path app = dir.path() / "mpi_heat3d";
+  fs::copy(source("examples/mpi_heat3d"), app, fs::copy_options::recursive);
+  fs::remove_all(app / "lib");
+  ProcessResult r = run({"make", "-C", app.string(),
+                         "F2STENCIL=" + std::string(F2S_BINARY_DIR) + "/driver/f2stencil",
+                         "F2S_FLAGS=--target=pthreads --mpi --no-tune -q"});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+  std::string reference;
+  for (const char *mode : {"plain", "exchange", "overlap"})
+    for (auto [ranks, n] : std::vector<std::pair<int, int>>{{1, 14}, {8, 7}}) {
+      SCOPED_TRACE(std::string(mode) + " on " + std::to_string(ranks));
+      std::string out = (dir.path() / "grid").string();
+      r = run({"mpirun", "-np", std::to_string(ranks), (app / "heat").string(), std::to_string(n),
+               "6", mode, out},
+              kMpiEnv);
+      ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+      EXPECT_NE(r.out.find("grid 14x14x14"), std::string::npos) << r.out;
+      std::string grid = slurp(out);
+      ASSERT_EQ(grid.size(), 14u * 14u * 14u * 8u);
+      if (reference.empty())
+        reference = grid;
+      EXPECT_TRUE(grid == reference) << "the grid differs from the original's on one rank";
+    }
+}
+
 // What ranks cannot split is refused before anything is built, with the
 // reason and the way out.
 TEST(Mpi, RefusesAKernelWithALoopInOrder) {
