@@ -153,8 +153,8 @@ static void f2s_halo_post(struct f2s_halo *h, const int *delta, void *grid, MPI_
   ++h->n;
 }
 
-static long f2s_min_long_(long a, long b) { return a < b ? a : b; }
-static long f2s_max_long_(long a, long b) { return a > b ? a : b; }
+__attribute__((unused)) static long f2s_min_long_(long a, long b) { return a < b ? a : b; }
+__attribute__((unused)) static long f2s_max_long_(long a, long b) { return a > b ? a : b; }
 
 /* Waits for every message and frees the datatypes. */
 static void f2s_halo_end(struct f2s_halo *h) {

@@ -258,8 +258,31 @@ void CStmtPrinter::print_innermost(const For *f, int indent) {
       streams_[CExprPrinter::row_key(grid, rows.rows[list[s]].index)] = buffer_name(grid, s);
 
   // An ordered innermost loop (a line recurrence) carries its dependence.
-  if (!kernel_.ordered || kernel_.ordered->var != f->var)
-    out_ << in << "#pragma GCC ivdep\n";
+  // MAX and MIN reductions give the same value in any order, so the loop
+  // may run them in SIMD lanes; GCC vectorizes a floating-point max only
+  // when told so (`omp simd`, with -fopenmp-simd: c_rounding_flags), and
+  // the point's temporaries are then private to a lane. A sum keeps its
+  // order: with one, the loop stays scalar in its reduction.
+  if (!kernel_.ordered || kernel_.ordered->var != f->var) {
+    bool lanes = !kernel_.reductions.empty() &&
+                 std::all_of(kernel_.reductions.begin(), kernel_.reductions.end(),
+                             [](const Reduction &r) { return r.op != ReduceOp::Sum; });
+    if (lanes) {
+      out_ << in << "#pragma omp simd";
+      for (const Reduction &r : kernel_.reductions)
+        out_ << " reduction(" << (r.op == ReduceOp::Max ? "max" : "min") << ":" << c_name(r.var)
+             << ")";
+      if (!kernel_.temps.empty()) {
+        out_ << " private(";
+        for (size_t t = 0; t < kernel_.temps.size(); ++t)
+          out_ << (t ? ", " : "") << c_name(kernel_.temps[t].name);
+        out_ << ")";
+      }
+      out_ << "\n";
+    } else {
+      out_ << in << "#pragma GCC ivdep\n";
+    }
+  }
   print_loop_header(f, in);
   if (prefetch) {
     std::string pf = c_name(kernel_.prefetch_distance);

@@ -297,7 +297,7 @@ std::string c_compiler() {
 
 const std::vector<std::string> &c_rounding_flags() {
   static const std::vector<std::string> flags = [] {
-    std::vector<std::string> f = {"-ffp-contract=off"};
+    std::vector<std::string> f = {"-ffp-contract=off", "-fopenmp-simd"};
     for (const char *fn : {"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
                            "tanh", "exp", "log", "log10", "pow"})
       for (const char *suffix : {"", "f"})

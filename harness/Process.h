@@ -47,7 +47,9 @@ std::string c_compiler();
 /// folded by the compiler when a constant reaches them through a store. The
 /// compiler folds with MPFR, correctly rounded, where glibc may differ in
 /// the last bit, and gfortran calls glibc there (it folds only constant
-/// expressions as written, as canonicalize/FoldConstants does too).
+/// expressions as written, as canonicalize/FoldConstants does too). Also
+/// -fopenmp-simd, which honours the `omp simd` that max and min reductions
+/// are printed with (exact in any order; no OpenMP run time is linked).
 const std::vector<std::string> &c_rounding_flags();
 
 } // namespace f2s

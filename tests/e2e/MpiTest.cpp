@@ -23,12 +23,15 @@ std::string slurp(const fs::path &p) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-// Open MPI refuses root unless told, and needs leave to start more ranks
-// than this machine has processors.
-const std::vector<std::pair<std::string, std::string>> kMpiEnv = {
-    {"OMPI_ALLOW_RUN_AS_ROOT", "1"},
-    {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
-    {"OMPI_MCA_rmaps_base_oversubscribe", "1"}};
+// Open MPI refuses root unless told, needs leave to start more ranks than
+// this machine has processors, and keeps its session in TMPDIR: one of its
+// own per test, so that two tests' mpiruns never race for one directory.
+std::vector<std::pair<std::string, std::string>> mpi_env(const test::ScratchDir &dir) {
+  return {{"OMPI_ALLOW_RUN_AS_ROOT", "1"},
+          {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
+          {"OMPI_MCA_rmaps_base_oversubscribe", "1"},
+          {"TMPDIR", dir.path().string()}};
+}
 
 TEST(Mpi, ExchangeAndKernelOnEveryDecompositionEqualOneRank) {
   test::ScratchDir dir;
@@ -44,7 +47,7 @@ TEST(Mpi, ExchangeAndKernelOnEveryDecompositionEqualOneRank) {
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   for (const char *periodic : {"0", "1"}) {
     std::string one = (dir.path() / (std::string("one") + periodic)).string();
-    r = run({"mpirun", "-np", "1", exe, "1", "1", periodic, one, "exchange"}, kMpiEnv);
+    r = run({"mpirun", "-np", "1", exe, "1", "1", periodic, one, "exchange"}, mpi_env(dir));
     ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
     std::string grid = slurp(one);
     ASSERT_EQ(grid.size(), 37u * 23u * 8u);
@@ -64,7 +67,7 @@ TEST(Mpi, ExchangeAndKernelOnEveryDecompositionEqualOneRank) {
         std::string many = (dir.path() / "many").string();
         r = run({"mpirun", "-np", std::to_string(px * py), exe, std::to_string(px),
                  std::to_string(py), periodic, many, mode},
-                kMpiEnv);
+                mpi_env(dir));
         ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
         EXPECT_TRUE(slurp(many) == slurp(one)) << "the grid differs from one rank's";
       }
@@ -90,7 +93,7 @@ TEST(Mpi, HeatModelMatchesTheOriginalOnOneAndEightRanks) {
       std::string out = (dir.path() / "grid").string();
       r = run({"mpirun", "-np", std::to_string(ranks), (app / "heat").string(), std::to_string(n),
                "6", mode, out},
-              kMpiEnv);
+              mpi_env(dir));
       ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
       EXPECT_NE(r.out.find("grid 14x14x14"), std::string::npos) << r.out;
       std::string grid = slurp(out);

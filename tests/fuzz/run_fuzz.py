@@ -43,7 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 EMULATION = os.path.join(HERE, "..", "cuda", "emulation")
 # harness/Process.cpp's c_rounding_flags, for the C this script compiles
 # itself: no FMA contraction, and libm's inexact functions always called.
-ROUNDING = ["-ffp-contract=off"] + ["-fno-builtin-%s%s" % (f, s) for f in (
+ROUNDING = ["-ffp-contract=off", "-fopenmp-simd"] + ["-fno-builtin-%s%s" % (f, s) for f in (
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "log",
     "log10", "pow") for s in ("", "f")]
 
