@@ -20,7 +20,7 @@ done
 "$build/driver/f2stencil" --target=pthreads --mpi --no-tune -q -o "$carry/modlib" \
   examples/mpi_heat3d/heat3d.f90
 (cd "$carry/obj" && mpif90 -O3 -c ../../examples/mpi_heat3d/heat3d.f90 -o heat3d.o &&
-  mpif90 -O3 -I../modlib -c ../../examples/mpi_heat3d/main.f90 -o main.o)
+  mpif90 -O3 -I../modlib -c ../../examples/mpi_heat3d/heat.f90 -o main.o)
 rm -rf "$carry/modlib"
 du -sh "$carry"
 echo "build.sh: now run on the device: bash bench/mpi/weak.sh (carry .mpi-carry)"

@@ -214,10 +214,7 @@ TEST(MpiExchange, FillsExactlyTheHaloOnEveryDecomposition) {
                 std::to_string(px),
                 std::to_string(py),
                 std::to_string(periodic)};
-    run.env = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"},
-               {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
-               {"OMPI_MCA_rmaps_base_oversubscribe", "1"},
-               {"TMPDIR", dir.path().string()}}; // Open MPI's session, one per test
+    run.env = test::mpirun_env(dir);
     run.timeout_s = 120;
     ProcessResult r = run_process(run);
     EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;

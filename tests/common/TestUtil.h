@@ -9,7 +9,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -78,6 +81,25 @@ public:
 private:
   std::filesystem::path dir_;
 };
+
+/// The whole content of a file (empty when it cannot be read).
+inline std::string read_file(const std::filesystem::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// The environment an `mpirun` of a test runs in: Open MPI refuses root
+/// unless told, needs leave to start more ranks than the machine has
+/// processors, and keeps its session in TMPDIR, here the test's own, so
+/// that two tests' mpiruns never race for one directory.
+inline std::vector<std::pair<std::string, std::string>> mpirun_env(const ScratchDir &dir) {
+  return {{"OMPI_ALLOW_RUN_AS_ROOT", "1"},
+          {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
+          {"OMPI_MCA_rmaps_base_oversubscribe", "1"},
+          {"TMPDIR", dir.path().string()}};
+}
 
 /// Lowers a Fortran source given as text; expects exactly one kernel.
 inline Kernel lower_text(const ScratchDir &dir, const std::string &text,

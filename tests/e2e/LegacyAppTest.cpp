@@ -37,11 +37,6 @@ std::string report(const ProcessResult &r) {
   return r.describe() + ":\n" + r.out + r.err;
 }
 
-std::string read_file(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 /// A copy of the example's files (sources, Makefile, CMakeLists.txt) in
 /// `dir`, so that each build starts from the files alone.
 fs::path copy_example(const fs::path &dir) {
@@ -75,7 +70,7 @@ Output run_model(const fs::path &dir, const fs::path &exe, int threads) {
       run_in(dir, {exe.string()},
              {{"F2S_NUM_THREADS", std::to_string(threads)}, {"OMP_WAIT_POLICY", "passive"}});
   EXPECT_TRUE(r.ok()) << report(r);
-  return {read_file(dir / "sw2d.dat"), read_file(dir / "sw2d.log")};
+  return {test::read_file(dir / "sw2d.dat"), test::read_file(dir / "sw2d.log")};
 }
 
 std::vector<std::string> lines(const std::string &text) {
@@ -126,7 +121,7 @@ void expect_same_output(const fs::path &as_is_dir, const fs::path &dir, const fs
 /// Every annotated nest of the example became a CALL of its kernel in the
 /// rewritten files, and the OpenMP directives around nests went with them.
 void expect_rewritten(const fs::path &src) {
-  std::string text = read_file(src / "sw_dynamics.f90") + read_file(src / "sw2d.F");
+  std::string text = test::read_file(src / "sw_dynamics.f90") + test::read_file(src / "sw2d.F");
   std::string lower;
   for (char c : text)
     lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -7,8 +7,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 namespace f2s {
 namespace {
@@ -17,21 +15,6 @@ namespace fs = std::filesystem;
 using test::f2stencil;
 using test::run;
 using test::source;
-
-std::string slurp(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-// Open MPI refuses root unless told, needs leave to start more ranks than
-// this machine has processors, and keeps its session in TMPDIR: one of its
-// own per test, so that two tests' mpiruns never race for one directory.
-std::vector<std::pair<std::string, std::string>> mpi_env(const test::ScratchDir &dir) {
-  return {{"OMPI_ALLOW_RUN_AS_ROOT", "1"},
-          {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
-          {"OMPI_MCA_rmaps_base_oversubscribe", "1"},
-          {"TMPDIR", dir.path().string()}};
-}
 
 TEST(Mpi, ExchangeAndKernelOnEveryDecompositionEqualOneRank) {
   test::ScratchDir dir;
@@ -47,9 +30,10 @@ TEST(Mpi, ExchangeAndKernelOnEveryDecompositionEqualOneRank) {
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   for (const char *periodic : {"0", "1"}) {
     std::string one = (dir.path() / (std::string("one") + periodic)).string();
-    r = run({"mpirun", "-np", "1", exe, "1", "1", periodic, one, "exchange"}, mpi_env(dir));
+    r = run({"mpirun", "-np", "1", exe, "1", "1", periodic, one, "exchange"},
+            test::mpirun_env(dir));
     ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
-    std::string grid = slurp(one);
+    std::string grid = test::read_file(one);
     ASSERT_EQ(grid.size(), 37u * 23u * 8u);
     // No garbage (1e30, what a halo holds until the exchange fills it) got in.
     for (size_t at = 0; at < grid.size(); at += 8) {
@@ -67,9 +51,10 @@ TEST(Mpi, ExchangeAndKernelOnEveryDecompositionEqualOneRank) {
         std::string many = (dir.path() / "many").string();
         r = run({"mpirun", "-np", std::to_string(px * py), exe, std::to_string(px),
                  std::to_string(py), periodic, many, mode},
-                mpi_env(dir));
+                test::mpirun_env(dir));
         ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
-        EXPECT_TRUE(slurp(many) == slurp(one)) << "the grid differs from one rank's";
+        EXPECT_TRUE(test::read_file(many) == test::read_file(one))
+            << "the grid differs from one rank's";
       }
   }
 }
@@ -93,10 +78,10 @@ TEST(Mpi, HeatModelMatchesTheOriginalOnOneAndEightRanks) {
       std::string out = (dir.path() / "grid").string();
       r = run({"mpirun", "-np", std::to_string(ranks), (app / "heat").string(), std::to_string(n),
                "6", mode, out},
-              mpi_env(dir));
+              test::mpirun_env(dir));
       ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
       EXPECT_NE(r.out.find("grid 14x14x14"), std::string::npos) << r.out;
-      std::string grid = slurp(out);
+      std::string grid = test::read_file(out);
       ASSERT_EQ(grid.size(), 14u * 14u * 14u * 8u);
       if (reference.empty())
         reference = grid;

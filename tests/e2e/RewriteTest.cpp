@@ -18,13 +18,6 @@ using test::f2stencil;
 using test::run;
 using test::source;
 
-std::string read(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 /// Every example of examples/ (a folder with a main.f90), by name.
 std::vector<std::string> example_names() {
   std::vector<std::string> names;
@@ -82,7 +75,7 @@ TEST_P(RewriteExample, RewrittenSourcePassesTheExamplesCheck) {
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   fs::path rewritten = out / "src" / fs::path(original).filename();
   ASSERT_TRUE(fs::exists(rewritten));
-  std::string text = read(rewritten);
+  std::string text = test::read_file(rewritten);
   EXPECT_NE(text.find("use f2s_" + name + ", only: "), std::string::npos) << text;
   EXPECT_NE(text.find("rewritten:"), std::string::npos) << text;
   std::string exe = (dir.path() / "check").string();
@@ -113,7 +106,7 @@ TEST(Rewrite, FreeFormCasesMatchTheOriginalProgram) {
             std::string::npos)
       << r.err;
   fs::path rewritten = out / "src" / "cases.f90";
-  std::string text = read(rewritten);
+  std::string text = test::read_file(rewritten);
   // One USE per unit, listing its kernels; none of the nests is left.
   EXPECT_NE(text.find("  use grid_size\n  use f2s_cases, only: relax_jacobi, relax_copy\n"
                       "  implicit none\n"),
@@ -154,7 +147,7 @@ TEST(Rewrite, FixedFormCasesMatchTheOriginalProgram) {
       f2stencil({"--rewrite", "--no-tune", "--target=c", "-q", "-o", out.string(), fixed});
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   fs::path rewritten = out / "src" / "fixed.f";
-  std::string text = read(rewritten);
+  std::string text = test::read_file(rewritten);
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);)
     if (!line.empty() && line[0] != 'C' && line[0] != '!' && line.find('!') == std::string::npos)
@@ -182,8 +175,8 @@ TEST(Rewrite, FilesWithoutARegionAreCopiedAndEmitWritesNothing) {
   ProcessResult r =
       f2stencil({"--rewrite", "--no-tune", "--target=c", "-q", "-o", out.string(), lap, main});
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
-  EXPECT_EQ(read(out / "src" / "main.f90"), read(main));
-  EXPECT_NE(read(out / "src" / "laplacian.f90"), read(lap));
+  EXPECT_EQ(test::read_file(out / "src" / "main.f90"), test::read_file(main));
+  EXPECT_NE(test::read_file(out / "src" / "laplacian.f90"), test::read_file(lap));
 }
 
 } // namespace
