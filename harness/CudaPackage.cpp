@@ -1,7 +1,5 @@
 #include "harness/CudaPackage.h"
 
-#include "harness/CudaBuild.h"
-
 #include "codegen/CPrinter.h"
 #include "codegen/CudaPrinter.h"
 #include "codegen/Interfaces.h"
@@ -24,6 +22,10 @@ void insert_before(std::string &text, const std::string &marker, const std::stri
 }
 
 } // namespace
+
+std::string cuda_times_key(const std::string &kernel, size_t size) {
+  return size ? kernel + "@" + std::to_string(size) : kernel;
+}
 
 void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
                          const std::vector<KernelBuild> &kernels, const std::string &gpu,
