@@ -25,9 +25,7 @@ void CudaTarget::check_library_name(const std::string &lib_name) const {
 }
 
 void CudaTarget::begin(const TargetRun &run) {
-  if (!find_nvcc())
-    throw std::runtime_error("--target=cuda needs nvcc (not in PATH, $NVCC unset, no "
-                             "/usr/local/cuda/bin/nvcc)");
+  require_nvcc();
   if (!run.tune)
     return;
   gpu_ = probe_gpu(run.work_dir / "gpu");
