@@ -2,6 +2,7 @@
 
 #include "harness/CudaPackage.h"
 #include "harness/CudaToolkit.h"
+#include "harness/CudaVariants.h"
 #include "harness/ProblemSize.h"
 #include "harness/TuningDb.h"
 #include "strategy/GpuEngine.h"
@@ -43,9 +44,8 @@ void CudaTarget::add_choice(KernelBuild &b, const std::string &key, const Target
   if (!run.tune) {
     SearchSpace space;
     Candidate c = default_cuda_candidate(space);
-    std::vector<VariantCode> code = generate_variants(k, space);
     b.default_choice = b.choices.size();
-    b.choices.push_back({code[c.variant], c});
+    b.choices.push_back({cuda_variant_code(k, space.variants[c.variant]), c});
     return;
   }
   auto start = std::chrono::steady_clock::now();
@@ -61,9 +61,14 @@ void CudaTarget::add_choice(KernelBuild &b, const std::string &key, const Target
   KernelTuning &t = *b.tuning;
   size_t first_variant = t.space.variants.size(), first_candidate = t.space.candidates.size();
   CudaEnumeration en = enumerate_cuda(t.space, k, facts, size.extents, {&*gpu_, 12, !run.exact});
-  SearchSpace cuda_space;
-  cuda_space.variants = t.space.variants;
-  std::vector<VariantCode> code = generate_variants(k, cuda_space);
+  // The code of its own variants only, by variant index as tune_cuda reads
+  // it; the CPU target's variants before them are not generated again.
+  std::vector<VariantCode> code(t.space.variants.size());
+  for (size_t v = 0; v < code.size(); ++v) {
+    code[v].variant = t.space.variants[v];
+    if (t.space.variants[v].target == "cuda")
+      code[v] = cuda_variant_code(k, t.space.variants[v]);
+  }
   TuneOptions topt = run.tune_options;
   topt.work_dir = run.work_dir / key;
   auto say = [&](const std::string &line) { run.progress("'" + k.name + "' " + line); };
@@ -72,10 +77,9 @@ void CudaTarget::add_choice(KernelBuild &b, const std::string &key, const Target
     topt.log = run.db->log(cuda_tuning_key(k, *gpu_, *find_nvcc(), size, run.exact), run.retune);
   say(en.summary(t.space.candidates.size() - first_candidate) + ", in " +
       std::to_string(t.space.variants.size() - first_variant) + " variants");
-  SearchSpace only_cuda = t.space;
   std::vector<CandidateResult> results;
   std::map<size_t, CudaCandidateTimes> times;
-  size_t reused = tune_cuda(k, only_cuda, code, size, topt, results, &times);
+  size_t reused = tune_cuda(k, t.space, code, size, topt, results, &times);
   t.reused += reused;
   size_t base = t.results.size();
   for (auto &[i, tt] : times)
