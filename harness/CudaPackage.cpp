@@ -40,7 +40,7 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
       sizes.push_back(&s);
     for (const KernelBuild *s : sizes)
       for (const Choice &c : s->choices)
-        if (c.code.variant.target == "cuda" && printed.insert(c.code.c_name).second)
+        if (c.code.runs_on_gpu() && printed.insert(c.code.c_name).second)
           cu << c.code.cuda_source;
   }
   cu << print_cuda_data_exports(info.name);
