@@ -8,16 +8,13 @@
 #include "codegen/Interfaces.h"
 #include "frontend/Directives.h"
 #include "frontend/Frontend.h"
-#include "harness/CudaBuild.h"
 #include "harness/LibraryBuilder.h"
 #include "harness/Package.h"
 #include "harness/Tuner.h"
 #include "harness/TuningDb.h"
 #include "rewrite/Rewrite.h"
-#include "strategy/CpuEngine.h"
 #include "strategy/MachineModel.h"
-#include "strategy/PerformanceModel.h"
-#include "strategy/Search.h"
+#include "targets/Targets.h"
 
 #include <algorithm>
 #include <cctype>
@@ -154,16 +151,23 @@ std::vector<std::pair<std::string, std::string>> rewrite_sources(const DriverOpt
 
 // ------------------------------------------------------------------ analyse
 
+/// The targets of the run, and the names asked for, in the order asked for.
+struct RunTargets {
+  std::vector<std::unique_ptr<Target>> targets;
+  std::vector<std::string> names;
+};
+
 /// The procedures the library's Fortran module declares for kernel `k`
 /// (harness/Package.cpp's entry points, and the BIND(C) interfaces behind
-/// their wrappers): `K`, `K_<target>`, `K_first_touch` with a CPU target, and
-/// each of those with `_explicit` when the kernel needs a wrapper.
-std::vector<std::string> module_procedures(const Kernel &k,
-                                           const std::vector<std::string> &targets) {
+/// their wrappers): `K`, `K_<target>`, `K_first_touch` with a target that
+/// touches first, and each of those with `_explicit` when the kernel needs a
+/// wrapper.
+std::vector<std::string> module_procedures(const Kernel &k, const RunTargets &targets) {
   std::vector<std::string> names = {k.name};
-  for (const std::string &t : targets)
+  for (const std::string &t : targets.names)
     names.push_back(k.name + "_" + t);
-  if (std::any_of(targets.begin(), targets.end(), [](const std::string &t) { return t != "cuda"; }))
+  if (std::any_of(targets.targets.begin(), targets.targets.end(),
+                  [](const auto &t) { return t->first_touch(); }))
     names.push_back(k.name + "_first_touch");
   if (needs_wrapper(k))
     for (size_t i = 0, n = names.size(); i < n; ++i)
@@ -171,13 +175,9 @@ std::vector<std::string> module_procedures(const Kernel &k,
   return names;
 }
 
-/// Fortran names have at most 63 characters.
-constexpr size_t kMaxFortranName = 63;
-
 /// The module must compile: no procedure has the name of one of its own
 /// arguments, and no name is longer than Fortran allows.
-void check_module_names(const Kernel &k, const std::vector<std::string> &targets,
-                        Problems &problems) {
+void check_module_names(const Kernel &k, const RunTargets &targets, Problems &problems) {
   std::vector<std::string> procedures = module_procedures(k, targets);
   for (const Variable &v : k.args) {
     if (v.name == k.name)
@@ -208,12 +208,12 @@ void check_module_names(const Kernel &k, const std::vector<std::string> &targets
 /// (recorded in the kernel), and every name the library exports must be
 /// unique; each problem goes to `problems`.
 void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
-                   const std::vector<std::string> &targets, bool mpi, Problems &problems) {
+                   const RunTargets &targets, bool mpi, Problems &problems) {
   std::map<std::string, const Kernel *> exported;
   // The C symbols are <lib>_<name>: a kernel must not be named like what the
   // CUDA target exports per library (<lib>_data_enter, ...).
   std::set<std::string> reserved;
-  if (std::find(targets.begin(), targets.end(), "cuda") != targets.end())
+  if (std::find(targets.names.begin(), targets.names.end(), "cuda") != targets.names.end())
     for (const char *what :
          {"enter", "update_host", "update_device", "exit", "delete", "transfers"})
       reserved.insert(std::string("data_") + what);
@@ -229,9 +229,10 @@ void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
                                  *plan.refusal + "; or build without --mpi"});
     // Every name the library exports for the kernel: its procedure, one per
     // target, its first-touch procedure, and the C query of per-size variants.
-    std::vector<std::string> names = {k.name, k.name + "_first_touch", k.name + "_tuned_size",
-                                      k.name + "_exchange", k.name + "_mpi", k.name + "_box"};
-    for (const std::string &t : targets)
+    std::vector<std::string> names = {
+        k.name,          k.name + "_first_touch", k.name + "_tuned_size", k.name + "_exchange",
+        k.name + "_mpi", k.name + "_box"};
+    for (const std::string &t : targets.names)
       names.push_back(k.name + "_" + t);
     for (const std::string &n : names) {
       if (reserved.count(n))
@@ -285,77 +286,6 @@ Kernel at_size(const Kernel &k, const std::vector<int64_t> &extents) {
   return one;
 }
 
-KernelBuild untuned_build(const Kernel &k, const DriverOptions &o) {
-  SearchSpace space;
-  std::vector<Candidate> chosen;
-  for (const std::string &t : o.targets)
-    chosen.push_back(default_candidate(space, t));
-  std::vector<VariantCode> code = generate_variants(k, space);
-  KernelBuild b{k, {}, 0, std::nullopt};
-  for (const Candidate &c : chosen) {
-    // Untimed, the parallel nest is the sensible default whatever the order
-    // of --target.
-    if (space.variants[c.variant].target == "pthreads")
-      b.default_choice = b.choices.size();
-    b.choices.push_back({code[c.variant], c});
-  }
-  return b;
-}
-
-/// Measures the space with the search method the user chose.
-KernelTuning search(const Kernel &k, const KernelFacts &facts, const CpuModel &machine,
-                    const SearchSpace &space, const std::vector<VariantCode> &code,
-                    const ProblemSize &size, const TuneOptions &topt, const std::string &method) {
-  if (method == "exhaustive")
-    return tune_kernel(k, space, code, size, topt);
-  std::vector<double> predicted;
-  for (const Candidate &c : space.candidates)
-    predicted.push_back(predict_seconds(k, facts, machine, size.extents, space, c));
-  // The model ranks; a dozen measurements anchor the climb from its best.
-  std::unique_ptr<SearchMethod> guided = model_guided_search(std::move(predicted), 12);
-  if (method == "compare")
-    return compare_searches(k, space, code, size, topt, *guided);
-  return tune_kernel(k, space, code, size, topt, *guided);
-}
-
-KernelBuild tuned_build(const Kernel &k, const CpuModel &machine, const DriverOptions &o,
-                        const fs::path &work_dir, TuningDb *db) {
-  KernelFacts facts = analyze(k);
-  ProblemSize size = problem_size_for(k, k.tune_size);
-  SearchSpace space = enumerate_cpu(k, facts, size.extents, {o.targets, &machine});
-  std::vector<VariantCode> code = generate_variants(k, space);
-  progress(o, "'" + k.name + "': " + space.summary());
-
-  TuneOptions topt;
-  topt.work_dir = work_dir / k.name;
-  topt.jobs =
-      o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  topt.timeout_s = o.timeout_s;
-  topt.reps = o.reps;
-  topt.cflags = o.cflags;
-  topt.budget_s = o.budget_s;
-  // Threads are pinned NUMA nodes first; the list serves every thread count.
-  topt.cpus = machine.placement(machine.pus);
-  topt.progress = [&](const std::string &line) { progress(o, "'" + k.name + "' " + line); };
-  if (db && !o.targets.empty())
-    topt.log = db->log(cpu_tuning_key(k, o.targets, machine, o.cflags, size), o.retune);
-  KernelTuning tuning = search(k, facts, machine, space, code, size, topt, o.search);
-
-  KernelBuild b{k, {}, 0, tuning};
-  auto overall = tuning.best();
-  for (const std::string &t : o.targets) {
-    auto best = tuning.best(t);
-    if (!best)
-      throw std::runtime_error("no candidate of '" + k.name + "' for target " + t +
-                               " was verified (see the lines above)");
-    const Candidate &c = tuning.results[*best].candidate;
-    if (overall && *overall == *best)
-      b.default_choice = b.choices.size();
-    b.choices.push_back({code[c.variant], c});
-  }
-  return b;
-}
-
 /// The tuning cache, when tuning (--no-tune neither reads nor writes it:
 /// its library is the default variant whatever was measured); null, after a
 /// warning, when it cannot be used.
@@ -370,24 +300,18 @@ std::unique_ptr<TuningDb> open_tuning_db(const DriverOptions &o) {
   return TuningDb::open(path, warn);
 }
 
-/// Kernel `k` tuned at each of its sizes: the build at the smallest, with the
-/// others in its other_sizes (tuned_build once per size).
-KernelBuild tuned_at_sizes(const Kernel &k, const CpuModel &machine, const DriverOptions &o,
-                           const fs::path &work_dir, TuningDb *db) {
-  std::vector<std::vector<int64_t>> sizes = tuning_sizes(k, o);
-  if (sizes.size() == 1)
-    return tuned_build(at_size(k, sizes[0]), machine, o, work_dir, db);
-  std::vector<KernelBuild> builds;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    std::string name = size_name(sizes[i]);
-    progress(o, "'" + k.name + "': size " + std::to_string(i + 1) + " of " +
-                    std::to_string(sizes.size()) + ", " + name);
-    builds.push_back(
-        tuned_build(at_size(k, sizes[i]), machine, o, work_dir / ("size_" + name), db));
+/// Kernel `k` with no choice yet: tuned, at each of its sizes (the smallest
+/// first, the others in its other_sizes); untuned, as it is.
+KernelBuild new_build(const Kernel &k, const DriverOptions &o, bool tune) {
+  KernelBuild b;
+  if (!tune) {
+    b.kernel = k;
+    return b;
   }
-  KernelBuild b = std::move(builds.front());
-  b.other_sizes.assign(std::make_move_iterator(builds.begin() + 1),
-                       std::make_move_iterator(builds.end()));
+  std::vector<std::vector<int64_t>> sizes = tuning_sizes(k, o);
+  b.kernel = at_size(k, sizes[0]);
+  for (size_t i = 1; i < sizes.size(); ++i)
+    b.other_sizes.emplace_back().kernel = at_size(k, sizes[i]);
   return b;
 }
 
@@ -408,17 +332,9 @@ int run_pipeline(const DriverOptions &o) {
     if (!is_fortran_name(lib_name))
       throw usage_error("Library name '" + lib_name +
                         "' is not a Fortran name (a letter, then letters, digits or '_')");
-    // The CUDA target's data procedures are named after the library.
-    const std::string longest_data = lib_name + "_data_update_device";
-    if (std::find(o.targets.begin(), o.targets.end(), "cuda") != o.targets.end() &&
-        longest_data.size() > kMaxFortranName)
-      throw usage_error("Library name '" + lib_name +
-                        "' is too long for the CUDA target: its "
-                        "module would declare '" +
-                        longest_data + "', longer than Fortran's " +
-                        std::to_string(kMaxFortranName) + " characters; choose one of at most " +
-                        std::to_string(kMaxFortranName - (longest_data.size() - lib_name.size())) +
-                        " characters with --lib");
+    RunTargets targets{make_targets(o.targets), o.targets};
+    for (const std::unique_ptr<Target> &t : targets.targets)
+      t->check_library_name(lib_name);
 
     // Parse and lower, then analyse; every problem of both is reported at
     // once.
@@ -428,7 +344,7 @@ int run_pipeline(const DriverOptions &o) {
     }
     Problems problems;
     std::vector<Kernel> kernels = parse_and_lower(o, problems);
-    check_kernels(kernels, lib_name, o.targets, o.mpi, problems);
+    check_kernels(kernels, lib_name, targets, o.mpi, problems);
     problems.throw_if_any(o.files);
     // Before anything is tuned: a region that cannot be rewritten stops the
     // run at once.
@@ -441,41 +357,39 @@ int run_pipeline(const DriverOptions &o) {
       return 0;
     }
 
-    // Enumerate, transform, emit, build, time and pick, per kernel.
+    // Enumerate, transform, emit, build, time and pick: target after target,
+    // each adding its choices to every kernel.
     CpuModel machine = cpu_model_from_host();
     PackageInfo info{lib_name, o.files, machine.description, o.cflags};
     info.cpus = machine.placement(machine.pus);
     info.mpi = o.mpi;
-    // The CPU targets first; CUDA's choice joins each build after them.
-    DriverOptions cpu_o = o;
-    std::erase(cpu_o.targets, std::string("cuda"));
-    const bool cuda = cpu_o.targets.size() != o.targets.size();
-    std::vector<KernelBuild> builds;
+    TargetRun run;
+    run.tune = o.tune && o.emit.empty();
+    run.host = &machine;
+    run.tune_options.jobs =
+        o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    run.tune_options.timeout_s = o.timeout_s;
+    run.tune_options.reps = o.reps;
+    run.tune_options.cflags = o.cflags;
+    run.tune_options.budget_s = o.budget_s;
+    run.search = o.search;
+    run.retune = o.retune;
+    run.exact = o.exact;
+    run.progress = [&](const std::string &line) { progress(o, line); };
     std::unique_ptr<TuningDb> db;
-    if (o.tune && o.emit.empty()) {
+    if (run.tune) {
       progress(o, "tuning on " + machine.description);
-      work_dir = make_work_dir();
+      run.work_dir = work_dir = make_work_dir();
       db = open_tuning_db(o);
-      for (const Kernel &k : kernels)
-        builds.push_back(tuned_at_sizes(k, machine, cpu_o, work_dir, db.get()));
-    } else {
-      for (const Kernel &k : kernels)
-        builds.push_back(untuned_build(k, cpu_o));
+      run.db = db.get();
     }
-    CudaBuilds cuda_builds;
-    if (cuda) {
-      CudaBuildOptions co;
-      co.tune = o.tune && o.emit.empty();
-      co.work_dir = work_dir.empty() && co.tune ? (work_dir = make_work_dir()) : work_dir;
-      co.tune_options.jobs =
-          o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-      co.tune_options.timeout_s = o.timeout_s;
-      co.tune_options.reps = o.reps;
-      co.tune_options.progress = [&](const std::string &line) { progress(o, line); };
-      co.exact = o.exact;
-      co.db = db.get();
-      co.retune = o.retune;
-      cuda_builds = add_cuda_builds(builds, co);
+    std::vector<KernelBuild> builds;
+    for (const Kernel &k : kernels)
+      builds.push_back(new_build(k, o, run.tune));
+    for (const std::unique_ptr<Target> &t : targets.targets) {
+      t->begin(run);
+      for (KernelBuild &b : builds)
+        t->add_choices(b, run);
     }
     if (o.emit == "c") {
       std::cout << library_c_source(info, builds);
@@ -486,8 +400,8 @@ int run_pipeline(const DriverOptions &o) {
     fs::path out_dir = o.output_dir.empty() ? fs::path(lib_name) : fs::path(o.output_dir);
     LibraryFiles files = package_library(info, builds);
     files.rewritten_sources = std::move(rewritten);
-    if (cuda)
-      add_cuda_to_library(files, info, builds, cuda_builds.gpu, cuda_builds.times);
+    for (const std::unique_ptr<Target> &t : targets.targets)
+      t->package(files, info, builds);
     build_library(files, out_dir);
     std::vector<std::pair<const KernelBuild *, std::string>> chosen;
     for (const KernelBuild &whole : builds) {

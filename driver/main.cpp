@@ -1,5 +1,6 @@
 // f2stencil: annotated Fortran stencils in, a tuned library out.
 #include "driver/Pipeline.h"
+#include "targets/Targets.h"
 
 #include <CLI/CLI.hpp>
 
@@ -184,10 +185,14 @@ int main(int argc, char **argv) {
                                      "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"});
   o.emit = emit;
   o.targets = split(targets, ',');
+  const std::vector<std::string> known = f2s::target_names();
   for (const std::string &t : o.targets) {
-    if (t == "c" || t == "pthreads" || t == "cuda")
+    if (std::find(known.begin(), known.end(), t) != known.end())
       continue;
-    std::cerr << "f2stencil: error: Unknown target '" << t << "' (expected c, pthreads, cuda)\n";
+    std::string expected;
+    for (const std::string &k : known)
+      expected += (expected.empty() ? "" : ", ") + k;
+    std::cerr << "f2stencil: error: Unknown target '" << t << "' (expected " << expected << ")\n";
     return 1;
   }
   // Sizes are separated by ':', which a shell passes unquoted; ';' as in the

@@ -1,7 +1,5 @@
 #include "harness/CudaPackage.h"
 
-#include "harness/CudaBuild.h"
-
 #include "codegen/CPrinter.h"
 #include "codegen/CudaPrinter.h"
 #include "codegen/Interfaces.h"
@@ -25,6 +23,10 @@ void insert_before(std::string &text, const std::string &marker, const std::stri
 
 } // namespace
 
+std::string cuda_times_key(const std::string &kernel, size_t size) {
+  return size ? kernel + "@" + std::to_string(size) : kernel;
+}
+
 void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
                          const std::vector<KernelBuild> &kernels, const std::string &gpu,
                          const std::map<std::string, std::map<size_t, CudaCandidateTimes>> &times) {
@@ -38,7 +40,7 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
       sizes.push_back(&s);
     for (const KernelBuild *s : sizes)
       for (const Choice &c : s->choices)
-        if (c.code.variant.target == "cuda" && printed.insert(c.code.c_name).second)
+        if (c.code.runs_on_gpu() && printed.insert(c.code.c_name).second)
           cu << c.code.cuda_source;
   }
   cu << print_cuda_data_exports(info.name);

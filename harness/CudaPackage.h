@@ -10,6 +10,10 @@
 
 namespace f2s {
 
+/// The key of add_cuda_to_library's `times` for a kernel at its tuning size
+/// `size` (0: the build itself, i: KernelBuild::other_sizes[i - 1]).
+std::string cuda_times_key(const std::string &kernel, size_t size);
+
 /// Adds to `files` (from package_library) the CUDA source of every chosen
 /// "cuda" variant and the data-region procedures NAME_data_enter,
 /// NAME_data_update_host, NAME_data_update_device, NAME_data_exit,

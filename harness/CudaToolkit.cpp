@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 
 namespace f2s {
 
@@ -17,6 +18,14 @@ std::optional<std::string> find_nvcc() {
   if (fs::exists("/usr/local/cuda/bin/nvcc"))
     return std::string("/usr/local/cuda/bin/nvcc");
   return std::nullopt;
+}
+
+std::string require_nvcc() {
+  auto nvcc = find_nvcc();
+  if (!nvcc)
+    throw std::runtime_error("--target=cuda needs nvcc (not in PATH, $NVCC unset, no "
+                             "/usr/local/cuda/bin/nvcc)");
+  return *nvcc;
 }
 
 std::string cuda_arch() {

@@ -11,6 +11,10 @@ namespace f2s {
 /// nvcc: $NVCC, else nvcc in PATH, else /usr/local/cuda/bin/nvcc.
 std::optional<std::string> find_nvcc();
 
+/// find_nvcc's nvcc; throws std::runtime_error saying where it was looked
+/// for when there is none.
+std::string require_nvcc();
+
 /// The GPU architecture code is built for: $F2S_CUDA_ARCH, else sm_90.
 std::string cuda_arch();
 

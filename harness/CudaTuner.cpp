@@ -23,23 +23,10 @@ void write_file(const fs::path &p, const std::string &text) {
     throw std::runtime_error("cannot write " + p.string());
 }
 
-std::string first_line(const std::string &text) {
-  size_t end = text.find('\n');
-  return text.substr(0, std::min<size_t>(end, 300));
-}
-
-std::string nvcc_or_throw() {
-  auto nvcc = find_nvcc();
-  if (!nvcc)
-    throw std::runtime_error("--target=cuda needs nvcc (not in PATH, $NVCC unset, no "
-                             "/usr/local/cuda/bin/nvcc)");
-  return *nvcc;
-}
-
 } // namespace
 
 GpuModel probe_gpu(const fs::path &work_dir) {
-  std::string nvcc = nvcc_or_throw();
+  std::string nvcc = require_nvcc();
   fs::create_directories(work_dir);
   write_file(work_dir / "gpu_probe.cu", gpu_probe_source());
   Command build;
@@ -66,7 +53,7 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
                  const ProblemSize &size, const TuneOptions &o,
                  std::vector<CandidateResult> &results,
                  std::map<size_t, CudaCandidateTimes> *times) {
-  std::string nvcc = nvcc_or_throw();
+  std::string nvcc = require_nvcc();
   KernelFacts facts = analyze(k);
   fs::path dir = o.work_dir / "cuda";
   fs::create_directories(dir);
@@ -164,20 +151,9 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
     for (const std::string &v : size.scalar_values)
       run.argv.push_back(v);
     run.timeout_s = o.timeout_s;
-    ProcessResult p = run_process(run);
-    size_t at = p.out.find("F2S-RESULT ");
-    if (p.timed_out) {
-      r.status = CandidateStatus::TimedOut;
-      r.detail = p.describe();
-    } else if (!p.ok() || at == std::string::npos) {
-      r.status = CandidateStatus::Crashed;
-      r.detail = p.describe() + (p.err.empty() ? "" : ": " + first_line(p.err));
-    } else {
-      nlohmann::json j = nlohmann::json::parse(first_line(p.out.substr(at + 11)), nullptr, false);
-      if (j.is_discarded() || !j.contains("verified")) {
-        r.status = CandidateStatus::Crashed;
-        r.detail = "unreadable harness output: " + first_line(p.out.substr(at));
-      } else if (!j["verified"].get<bool>()) {
+    if (std::optional<nlohmann::json> result = read_harness_result(run_process(run), r)) {
+      const nlohmann::json &j = *result;
+      if (!j["verified"].get<bool>()) {
         r.status = CandidateStatus::WrongResult;
         r.max_rel_err = j.value("max_rel_err", 0.0);
         r.detail =

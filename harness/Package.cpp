@@ -402,7 +402,7 @@ std::string sized_entries(const PackageInfo &info, const KernelBuild &b, Aliased
                                  comment + "; the variant tuned at the size nearest the call's",
                                  aliased);
   };
-  auto is_gpu = [](const Choice &c) { return c.code.variant.target == "cuda"; };
+  auto is_gpu = [](const Choice &c) { return c.code.runs_on_gpu(); };
   const Choice &d = b.choices[b.default_choice];
   auto default_of = [](const KernelBuild &s) -> const Choice & {
     return s.choices[s.default_choice];
@@ -482,7 +482,7 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
       out << print_c_entry(k, entry_symbol(info, k, suffix),
                            c.code.variant.target + "_" + c.code.variant.name,
                            tune_values(c.code, c.candidate), c.candidate.threads, comment,
-                           c.code.variant.target == "cuda" ? gpu_aliased : cpu_aliased);
+                           c.code.runs_on_gpu() ? gpu_aliased : cpu_aliased);
     };
     const Choice &d = b.choices[b.default_choice];
     if (info.mpi) {

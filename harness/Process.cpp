@@ -4,6 +4,7 @@
 // hangs may have forked helpers, and a compiler driver always has.
 #include "harness/Process.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -288,6 +289,11 @@ std::optional<std::string> find_program(const std::string &name) {
       return std::nullopt;
     begin = end + 1;
   }
+}
+
+std::string first_line(const std::string &text) {
+  size_t end = text.find('\n');
+  return text.substr(0, std::min<size_t>(end, 300));
 }
 
 std::string c_compiler() {

@@ -38,6 +38,10 @@ std::vector<ProcessResult> run_parallel(const std::vector<Command> &cmds, int jo
 /// The full path of a program found in PATH.
 std::optional<std::string> find_program(const std::string &name);
 
+/// The first line of `text`, at most 300 characters: a process's output in
+/// a one-line report.
+std::string first_line(const std::string &text);
+
 /// The system C compiler: $CC if set, else cc.
 std::string c_compiler();
 

@@ -36,11 +36,6 @@ void say(const TuneOptions &o, const std::string &line) {
     o.progress(line);
 }
 
-std::string first_line(const std::string &text) {
-  size_t end = text.find('\n');
-  return text.substr(0, std::min<size_t>(end, 300));
-}
-
 CandidateResult run_candidate(const std::string &binary, const VariantCode &variant,
                               const Candidate &c, const ProblemSize &size, double tolerance,
                               const KernelFacts &facts, const TuneOptions &o) {
@@ -62,24 +57,10 @@ CandidateResult run_candidate(const std::string &binary, const VariantCode &vari
   if (std::any_of(o.cflags.begin(), o.cflags.end(),
                   [](const std::string &f) { return f.starts_with("-fsanitize="); }))
     cmd.env.push_back({"ASAN_OPTIONS", "detect_leaks=0"});
-  ProcessResult p = run_process(cmd);
-  if (p.timed_out) {
-    r.status = CandidateStatus::TimedOut;
-    r.detail = p.describe();
+  std::optional<nlohmann::json> result = read_harness_result(run_process(cmd), r);
+  if (!result)
     return r;
-  }
-  size_t at = p.out.find("F2S-RESULT ");
-  if (!p.ok() || at == std::string::npos) {
-    r.status = CandidateStatus::Crashed;
-    r.detail = p.describe() + (p.err.empty() ? "" : ": " + first_line(p.err));
-    return r;
-  }
-  nlohmann::json j = nlohmann::json::parse(first_line(p.out.substr(at + 11)), nullptr, false);
-  if (j.is_discarded() || !j.contains("verified")) {
-    r.status = CandidateStatus::Crashed;
-    r.detail = "unreadable harness output: " + first_line(p.out.substr(at));
-    return r;
-  }
+  const nlohmann::json &j = *result;
   r.max_rel_err = j.value("max_rel_err", 0.0);
   if (!j["verified"].get<bool>()) {
     r.status = CandidateStatus::WrongResult;
@@ -100,6 +81,27 @@ CandidateResult run_candidate(const std::string &binary, const VariantCode &vari
 }
 
 } // namespace
+
+std::optional<nlohmann::json> read_harness_result(const ProcessResult &p, CandidateResult &r) {
+  if (p.timed_out) {
+    r.status = CandidateStatus::TimedOut;
+    r.detail = p.describe();
+    return std::nullopt;
+  }
+  size_t at = p.out.find("F2S-RESULT ");
+  if (!p.ok() || at == std::string::npos) {
+    r.status = CandidateStatus::Crashed;
+    r.detail = p.describe() + (p.err.empty() ? "" : ": " + first_line(p.err));
+    return std::nullopt;
+  }
+  nlohmann::json j = nlohmann::json::parse(first_line(p.out.substr(at + 11)), nullptr, false);
+  if (j.is_discarded() || !j.contains("verified")) {
+    r.status = CandidateStatus::Crashed;
+    r.detail = "unreadable harness output: " + first_line(p.out.substr(at));
+    return std::nullopt;
+  }
+  return j;
+}
 
 const char *status_name(CandidateStatus s) {
   switch (s) {

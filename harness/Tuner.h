@@ -7,6 +7,8 @@
 #include "strategy/CpuEngine.h"
 #include "strategy/Search.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <chrono>
 #include <map>
 
@@ -20,6 +22,7 @@
 namespace f2s {
 
 class TuningLog;
+struct ProcessResult;
 
 struct TuneOptions {
   std::filesystem::path work_dir; ///< harness sources and binaries go here
@@ -79,6 +82,12 @@ struct KernelTuning {
   /// of any.
   std::optional<size_t> best(const std::string &target = "") const;
 };
+
+/// The F2S-RESULT line a candidate's harness printed (codegen/HarnessPrinter,
+/// codegen/CudaHarnessPrinter), as JSON holding at least "verified"; nothing
+/// when the run timed out, crashed or printed no readable line, with
+/// r.status and r.detail saying which and why.
+std::optional<nlohmann::json> read_harness_result(const ProcessResult &p, CandidateResult &r);
 
 /// Measures candidates of one kernel. A variant's harness is compiled the
 /// first time one of its candidates is measured (all the variants a batch

@@ -18,6 +18,10 @@ struct VariantCode {
   /// Target "cuda": the kernel, launcher and run function (CUDA C++) that
   /// c_function calls; empty for the CPU targets.
   std::string cuda_source;
+  /// Whether the code runs on the GPU (a target's CUDA variants): its
+  /// entry points copy each argument to the device separately, and its CUDA
+  /// source goes into the library's .cu.
+  bool runs_on_gpu() const { return !cuda_source.empty(); }
   /// CPU targets: the first-touch kernel with this variant's decomposition
   /// (first_touch_variant), its C function (print_c_variant, taking the same
   /// tuning values) and that function's name.

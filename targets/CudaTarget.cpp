@@ -1,0 +1,109 @@
+#include "targets/CudaTarget.h"
+
+#include "harness/CudaPackage.h"
+#include "harness/CudaToolkit.h"
+#include "harness/CudaVariants.h"
+#include "harness/ProblemSize.h"
+#include "harness/TuningDb.h"
+#include "strategy/GpuEngine.h"
+
+#include <chrono>
+#include <stdexcept>
+
+namespace f2s {
+
+void CudaTarget::check_library_name(const std::string &lib_name) const {
+  const std::string longest_data = lib_name + "_data_update_device";
+  if (longest_data.size() > kMaxFortranName)
+    throw UserError(SourceLoc{},
+                    "Library name '" + lib_name +
+                        "' is too long for the CUDA target: its "
+                        "module would declare '" +
+                        longest_data + "', longer than Fortran's " +
+                        std::to_string(kMaxFortranName) + " characters; choose one of at most " +
+                        std::to_string(kMaxFortranName - (longest_data.size() - lib_name.size())) +
+                        " characters with --lib");
+}
+
+void CudaTarget::begin(const TargetRun &run) {
+  require_nvcc();
+  if (!run.tune)
+    return;
+  gpu_ = probe_gpu(run.work_dir / "gpu");
+  run.progress("tuning CUDA on " + gpu_->description());
+}
+
+void CudaTarget::add_choices(KernelBuild &b, const TargetRun &run) {
+  add_choice(b, b.kernel.name, run);
+  for (size_t i = 0; i < b.other_sizes.size(); ++i)
+    add_choice(b.other_sizes[i], cuda_times_key(b.kernel.name, i + 1), run);
+}
+
+void CudaTarget::add_choice(KernelBuild &b, const std::string &key, const TargetRun &run) {
+  const Kernel &k = b.kernel;
+  if (!run.tune) {
+    SearchSpace space;
+    Candidate c = default_cuda_candidate(space);
+    b.default_choice = b.choices.size();
+    b.choices.push_back({cuda_variant_code(k, space.variants[c.variant]), c});
+    return;
+  }
+  auto start = std::chrono::steady_clock::now();
+  KernelFacts facts = analyze(k);
+  ProblemSize size = problem_size_for(k, k.tune_size);
+  if (!b.tuning) {
+    KernelTuning t;
+    t.kernel = k.name;
+    t.size = size;
+    t.search = "cuda model-pruned exhaustive";
+    b.tuning = t;
+  }
+  KernelTuning &t = *b.tuning;
+  size_t first_variant = t.space.variants.size(), first_candidate = t.space.candidates.size();
+  CudaEnumeration en = enumerate_cuda(t.space, k, facts, size.extents, {&*gpu_, 12, !run.exact});
+  // The code of its own variants only, by variant index as tune_cuda reads
+  // it; the CPU target's variants before them are not generated again.
+  std::vector<VariantCode> code(t.space.variants.size());
+  for (size_t v = 0; v < code.size(); ++v) {
+    code[v].variant = t.space.variants[v];
+    if (t.space.variants[v].target == "cuda")
+      code[v] = cuda_variant_code(k, t.space.variants[v]);
+  }
+  TuneOptions topt = run.tune_options;
+  topt.work_dir = run.work_dir / key;
+  auto say = [&](const std::string &line) { run.progress("'" + k.name + "' " + line); };
+  topt.progress = say;
+  if (run.db)
+    topt.log = run.db->log(cuda_tuning_key(k, *gpu_, *find_nvcc(), size, run.exact), run.retune);
+  say(en.summary(t.space.candidates.size() - first_candidate) + ", in " +
+      std::to_string(t.space.variants.size() - first_variant) + " variants");
+  std::vector<CandidateResult> results;
+  std::map<size_t, CudaCandidateTimes> times;
+  size_t reused = tune_cuda(k, t.space, code, size, topt, results, &times);
+  t.reused += reused;
+  size_t base = t.results.size();
+  for (auto &[i, tt] : times)
+    times_[key][base + i] = tt;
+  size_t verified = 0;
+  for (CandidateResult &r : results) {
+    verified += r.status == CandidateStatus::Verified;
+    t.results.push_back(r);
+  }
+  t.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  say("CUDA: " + std::to_string(results.size() - reused) + " built and run, " +
+      std::to_string(reused) + " reused, " + std::to_string(verified) + " verified and timed");
+  auto best = t.best("cuda");
+  if (!best)
+    throw std::runtime_error("no CUDA candidate of '" + k.name +
+                             "' was verified (see the lines above)");
+  const Candidate &c = t.results[*best].candidate;
+  b.default_choice = b.choices.size();
+  b.choices.push_back({code[c.variant], c});
+}
+
+void CudaTarget::package(LibraryFiles &files, const PackageInfo &info,
+                         const std::vector<KernelBuild> &builds) const {
+  add_cuda_to_library(files, info, builds, gpu_ ? gpu_->description() : "", times_);
+}
+
+} // namespace f2s
