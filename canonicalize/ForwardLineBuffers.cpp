@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <optional>
 
 namespace f2s {
@@ -152,6 +153,7 @@ struct Accesses : IRVisitor {
     std::string grid;
     std::vector<Index> index;
     SourceLoc loc;
+    bool store = false;
   };
   std::vector<Access> all;
   std::map<std::string, SourceLoc> stored;
@@ -161,7 +163,7 @@ struct Accesses : IRVisitor {
   void visit_var(const Var *v) override { scalars.try_emplace(v->name, v->loc); }
   void visit_store(const Store *s) override {
     stored.try_emplace(s->grid, s->loc);
-    all.push_back({s->grid, s->index, s->loc});
+    all.push_back({s->grid, s->index, s->loc, true});
     IRVisitor::visit_store(s);
   }
   void visit_assign(const Assign *a) override {
@@ -183,10 +185,40 @@ bool fills_buffers(const For *f, const std::set<std::string> &candidates) {
   return true;
 }
 
-/// Refuses to fuse consumer loops `a` and `b` (a first) when an array one
-/// writes is accessed by the other at another element, or a scalar one
+/// Whether subscripts `x` and `y` of one array, taken in loops over `var`
+/// fused into one, can never name the same element: in some dimension two
+/// different constants, the same outer loop variable with one factor and
+/// different offsets, or `var` itself where the GCD of the factors does not
+/// divide the difference of the offsets (`2*i - 1` and `2*i`). False when it
+/// cannot tell.
+bool never_meet(const std::vector<Index> &x, const std::vector<Index> &y, const std::string &var) {
+  for (size_t d = 0; d < x.size() && d < y.size(); ++d) {
+    const Index &a = x[d], &b = y[d];
+    if (a.var != b.var)
+      continue;
+    if (a.var.empty() || a.var != var) {
+      if ((a.var.empty() || a.coeff == b.coeff) && a.offset != b.offset)
+        return true;
+      continue;
+    }
+    if ((b.offset - a.offset) % std::gcd(a.coeff, b.coeff) != 0)
+      return true;
+  }
+  return false;
+}
+
+/// Whether a subscript of `index` is a multiple of `var`: the same index in
+/// two fused loops is then the same element at the same point only.
+bool of_var(const std::vector<Index> &index, const std::string &var) {
+  return std::any_of(index.begin(), index.end(), [&](const Index &x) { return x.var == var; });
+}
+
+/// Refuses to fuse consumer loops `a` and `b` (a first) when an element one
+/// writes may be accessed by the other at another point, or a scalar one
 /// assigns appears in the other: as one loop, a point would see the other
-/// loop's values of a different moment.
+/// loop's values of a different moment. Accesses at the point's own element,
+/// and those that never meet (the stores of a prolongation at `2*i - 1` and
+/// `2*i` of other parities in j), keep their order.
 void check_fusable(const For *a, const For *b) {
   Accesses ia, ib;
   ia.visit(a->body);
@@ -195,29 +227,12 @@ void check_fusable(const For *a, const For *b) {
     throw UserError(loc, "The DO loops " + at_line(a->loc) + " and " + at_line(b->loc) +
                              " that read line buffers cannot run as one loop: " + why);
   };
-  // An array written by either loop and accessed by both: every access at
-  // one element of the point, so that fusing moves no access past another.
-  std::set<std::string> written;
-  for (const Accesses *side : {&ia, &ib})
-    for (const auto &[grid, loc] : side->stored)
-      written.insert(grid);
-  auto touches = [](const Accesses &x, const std::string &grid) {
-    return std::any_of(x.all.begin(), x.all.end(),
-                       [&](const Accesses::Access &y) { return y.grid == grid; });
-  };
-  for (const std::string &grid : written) {
-    if (!touches(ia, grid) || !touches(ib, grid))
-      continue;
-    const std::vector<Index> *first = nullptr;
-    for (const Accesses *side : {&ia, &ib})
-      for (const Accesses::Access &x : side->all)
-        if (x.grid == grid && !first)
-          first = &x.index;
-        else if (x.grid == grid && x.index != *first)
-          refuse(x.loc, "'" + grid +
-                            "' is written by one and accessed at other elements by "
-                            "the other");
-  }
+  for (const Accesses::Access &x : ia.all)
+    for (const Accesses::Access &y : ib.all)
+      if (x.grid == y.grid && (x.store || y.store) &&
+          (x.index != y.index || !of_var(x.index, a->var)) && !never_meet(x.index, y.index, a->var))
+        refuse(y.loc, "'" + x.grid + "' is written by one and accessed at other elements by " +
+                          "the other");
   for (const Accesses *side : {&ia, &ib}) {
     const Accesses &other = side == &ia ? ib : ia;
     for (const auto &[name, loc] : side->assigned)

@@ -93,5 +93,59 @@ TEST(ForwardLineBuffers, RefusesAReadOutsideTheFilledRange) {
   }
 }
 
+/// for j { for i = 1, n + 1 { b(i) = u(i, j) }
+///         for i = 1, n { f(2*i - 1, j) = b(i) }
+///         for i = 1, n { f(2*i, j) = b(i) + b(i+1) ... } }: a prolongation's
+/// rows, whose readers store one fine grid at elements of other parities;
+/// `second_read` is the fine-grid subscript the second reader also reads.
+Stmt prolongation_row(int64_t second_read) {
+  auto fine = [](int64_t c) { return std::vector<Index>{{"i", 2, c}, {"j", 1, 0}}; };
+  Stmt fill =
+      loop("i", i32(1), n_plus(1), Block::make({Store::make("b", at_i(0), ref("u", ij(0, 0)))}), 3);
+  Stmt odd =
+      loop("i", i32(1), var("n"), Block::make({Store::make("f", fine(-1), ref("b", at_i(0)))}), 6);
+  Stmt even = loop("i", i32(1), var("n"),
+                   Block::make({Store::make("f", fine(0),
+                                            add(ref("f", fine(second_read)),
+                                                add(ref("b", at_i(0)), ref("b", at_i(1)))))}),
+                   9);
+  return loop("j", i32(1), var("m"), Block::make({fill, odd, even}), 1);
+}
+
+TEST(ForwardLineBuffers, FusesReadersThatStoreElementsOfOtherParities) {
+  Stmt before = prolongation_row(0);
+  EXPECT_EQ(print_stmt(before), "for j = 1, m {\n"
+                                "  for i = 1, n + 1 {\n"
+                                "    b(i) = u(i, j)\n"
+                                "  }\n"
+                                "  for i = 1, n {\n"
+                                "    f(2*i - 1, j) = b(i)\n"
+                                "  }\n"
+                                "  for i = 1, n {\n"
+                                "    f(2*i, j) = f(2*i, j) + (b(i) + b(i + 1))\n"
+                                "  }\n"
+                                "}\n");
+  EXPECT_EQ(print_stmt(forward_line_buffers(before, {"b"}).nest),
+            "for j = 1, m {\n"
+            "  for i = 1, n {\n"
+            "    f(2*i - 1, j) = u(i, j)\n"
+            "    f(2*i, j) = f(2*i, j) + (u(i, j) + u(i + 1, j))\n"
+            "  }\n"
+            "}\n");
+}
+
+TEST(ForwardLineBuffers, RefusesToFuseReadersWhenOneReadsWhatTheOtherStoresElsewhere) {
+  // f(2*i + 1, j) is what the first reader stores at the next point: as one
+  // loop, the second would read it before that store.
+  try {
+    forward_line_buffers(prolongation_row(1), {"b"});
+    FAIL() << "accepted";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "The DO loops at line 6 and at line 9 that read line buffers cannot run as one "
+              "loop: 'f' is written by one and accessed at other elements by the other");
+  }
+}
+
 } // namespace
 } // namespace f2s

@@ -315,4 +315,14 @@ TEST(CudaImperfect, SubscriptsOffsetByArgumentsMatchTheSerialReference) {
   expect_every_mapping_verified(dir, test::lower_text(dir, text));
 }
 
+// A prolongation in F77 whose buffer readers store the fine grid at elements
+// of other parities, fused into one loop.
+TEST(CudaEmulationImperfect, ProlongationWithLineBuffersMatchesTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Kernel> kernels =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/intrp3d.f");
+  ASSERT_EQ(kernels.size(), 1u);
+  expect_every_mapping_verified(dir, kernels.front());
+}
+
 } // namespace f2s

@@ -370,6 +370,13 @@ TEST(EndToEnd, LineBuffersOnAGridSizedByParametersMatchTheOriginal) {
   expect_2d_input_matches("linebufparam3d", ".f");
 }
 
+// A multigrid prolongation in F77 (buffers at the coarse index, readers
+// that store the fine grid at 2*i - 1 and 2*i of other parities in j and k):
+// the four readers run as one loop, untuned and tuned, on both CPU targets.
+TEST(EndToEnd, ProlongationWithLineBuffersAndFineStoresMatchesTheOriginal) {
+  EXPECT_EQ(expect_input_matches_untuned_and_tuned("intrp3d", 3, ".f").size(), 2u);
+}
+
 // FORTRAN 77's specific intrinsic names (DSQRT, AMAX1, IDNINT, ...), the
 // conversions (DBLE, FLOAT, REAL with a kind, INT, NINT, FLOOR, ...) and
 // REAL exponents, in fixed form: bitwise what gfortran computes.
