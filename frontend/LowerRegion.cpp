@@ -64,7 +64,7 @@ private:
       const std::string &var;
       ~Done() { unrolling.erase(var); }
     } done{unrolling_, var};
-    return lower_block(body, loc);
+    return lower_block(body, loc, true);
   }
   void end_offset_loop(const std::string &var, int64_t value) override { offsets_[var] = value; }
 
@@ -190,7 +190,9 @@ private:
 
   // Statements ---------------------------------------------------------------
   Stmt lower_statement(const fp::ExecutionPartConstruct &c);
-  Stmt lower_block(const fp::Block &b, const SourceLoc &loc);
+  Stmt lower_block(const fp::Block &b, const SourceLoc &loc, bool loop_body = false);
+  Stmt lower_range(fp::Block::const_iterator first, fp::Block::const_iterator last,
+                   const SourceLoc &loc, bool loop_body);
   Stmt lower_action(const fp::ActionStmt &a, const SourceLoc &loc,
                     const fp::ExecutableConstruct *construct);
   Stmt lower_if_construct(const fp::IfConstruct &c);
@@ -742,7 +744,7 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
                        {Binary::make(BinaryOp::Sub, i, start, loc), IntImm::make(2, loc)}, loc),
             IntImm::make(0, loc), loc);
         Stmt body =
-            IfThenElse::make(even, lower_block(std::get<fp::Block>(d.t), loc), nullptr, loc);
+            IfThenElse::make(even, lower_block(std::get<fp::Block>(d.t), loc, true), nullptr, loc);
         return For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc);
       }
     }
@@ -806,7 +808,7 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
       body = Block::make(std::move(stmts), loc);
     }
   } else {
-    body = lower_block(std::get<fp::Block>(d.t), loc);
+    body = lower_block(std::get<fp::Block>(d.t), loc, true);
   }
   return For::reversed(For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc),
                        backward);
@@ -987,11 +989,77 @@ RegionLowering::lower_colour_scalar(const fp::Expr &lower, const std::string &lo
 
 // ---------------------------------------------------------------- statements
 
-Stmt RegionLowering::lower_block(const fp::Block &b, const SourceLoc &loc) {
+/// `IF (c) CYCLE` and `IF (c) GO TO l`: the one-line IF of a forward jump,
+/// as legacy codes skip land or boundary points. Null for any other statement.
+const fp::IfStmt *jump_if(const fp::ExecutionPartConstruct &c) {
+  const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+  const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
+  const auto *i = action ? std::get_if<fc::Indirection<fp::IfStmt>>(&action->statement.u) : nullptr;
+  if (!i)
+    return nullptr;
+  const auto &u = std::get<fp::UnlabeledStatement<fp::ActionStmt>>(i->value().t).statement.u;
+  const auto *cycle = std::get_if<fc::Indirection<fp::CycleStmt>>(&u);
+  if ((cycle && !cycle->value().v) || std::holds_alternative<fc::Indirection<fp::GotoStmt>>(u))
+    return &i->value();
+  return nullptr;
+}
+
+/// The statement of `first .. last` labelled `label`, or `last`.
+fp::Block::const_iterator find_label(fp::Block::const_iterator first,
+                                     fp::Block::const_iterator last, fp::Label label) {
+  for (; first != last; ++first) {
+    const auto *exec = std::get_if<fp::ExecutableConstruct>(&first->u);
+    const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
+    if (action && action->label == label)
+      return first;
+  }
+  return last;
+}
+
+Stmt RegionLowering::lower_block(const fp::Block &b, const SourceLoc &loc, bool loop_body) {
+  return lower_range(b.begin(), b.end(), loc, loop_body);
+}
+
+/// The statements `first .. last` of a block; `loop_body` when they end the
+/// body of a DO loop, so that CYCLE skips them. A forward jump skips the
+/// statements up to its target: they run under the negated condition, which
+/// is what the jump means (`IF (kmt(i,j) < k) GO TO 100` ... `100 CONTINUE`).
+Stmt RegionLowering::lower_range(fp::Block::const_iterator first, fp::Block::const_iterator last,
+                                 const SourceLoc &loc, bool loop_body) {
   std::vector<Stmt> stmts;
-  for (const fp::ExecutionPartConstruct &c : b) {
+  for (auto it = first; it != last; ++it) {
+    const fp::ExecutionPartConstruct &c = *it;
     if (is_continue(c))
       continue;
+    if (const fp::IfStmt *jump = jump_if(c)) {
+      const auto &action = std::get<fp::UnlabeledStatement<fp::ActionStmt>>(jump->t);
+      const auto *go_to = std::get_if<fc::Indirection<fp::GotoStmt>>(&action.statement.u);
+      auto target = last;
+      if (go_to) {
+        target = find_label(std::next(it), last, go_to->value().v);
+        if (target == last)
+          fail(at(action.source),
+               "GO TO " + std::to_string(go_to->value().v) + " inside a " + kRegion +
+                   " must jump forward to a statement of the same block, such as the "
+                   "CONTINUE that ends the DO loop; put the statements it skips in an IF "
+                   "construct instead");
+      } else if (!loop_body) {
+        fail(at(action.source), std::string("CYCLE inside an IF construct of a ") + kRegion +
+                                    " skips the rest of the loop body; write it as IF (...) "
+                                    "CYCLE directly in the body of the DO loop");
+      }
+      SourceLoc if_loc = at_node(c);
+      Expr cond = lower_condition(std::get<fp::ScalarLogicalExpr>(jump->t));
+      ++in_if_;
+      Stmt rest = lower_range(std::next(it), target, if_loc, loop_body && !go_to);
+      --in_if_;
+      stmts.push_back(
+          IfThenElse::make(Unary::make(UnaryOp::Not, cond, if_loc), rest, nullptr, if_loc));
+      if (target == last)
+        break;
+      it = std::prev(target);
+      continue;
+    }
     // A statement refused halfway through a named constant's value or an
     // array's bounds must not leave the next one lowered as a bound.
     auto bound_of = bound_of_;
@@ -1097,6 +1165,9 @@ void RegionLowering::reject(const fp::ExecutableConstruct &c, const SourceLoc &l
       fix = "; write the subroutine's computation inline";
     else if (std::holds_alternative<fc::Indirection<fp::CycleStmt>>(stmt))
       fix = "; put the rest of the loop body in an IF construct instead";
+    else if (std::holds_alternative<fc::Indirection<fp::GotoStmt>>(stmt))
+      fix = "; skip statements with IF (...) GO TO directly in the body of the DO loop, "
+            "jumping forward to a label of that body, or with an IF construct";
   } else if (std::holds_alternative<fc::Indirection<fp::CaseConstruct>>(c.u)) {
     fix = "; use an IF construct instead";
   }

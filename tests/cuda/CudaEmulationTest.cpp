@@ -325,4 +325,16 @@ TEST(CudaEmulationImperfect, ProlongationWithLineBuffersMatchesTheSerialReferenc
   expect_every_mapping_verified(dir, kernels.front());
 }
 
+// Points skipped by IF (...) GO TO and IF (...) CYCLE, in F77.
+TEST(CudaEmulationConditionals, PointsSkippedByJumpsMatchTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Kernel> kernels =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/skipland2d.f");
+  ASSERT_EQ(kernels.size(), 2u);
+  for (const Kernel &k : kernels) {
+    SCOPED_TRACE(k.name);
+    expect_every_mapping_verified(dir, k);
+  }
+}
+
 } // namespace f2s

@@ -377,6 +377,13 @@ TEST(EndToEnd, ProlongationWithLineBuffersAndFineStoresMatchesTheOriginal) {
   EXPECT_EQ(expect_input_matches_untuned_and_tuned("intrp3d", 3, ".f").size(), 2u);
 }
 
+// Land points skipped as F77 ocean codes skip them: IF (...) GO TO the
+// shared CONTINUE of the loops, a jump to a label before it, and IF (...)
+// CYCLE; an INTEGER depth index as the mask.
+TEST(EndToEnd, PointsSkippedByGoToAndCycleMatchTheOriginal) {
+  expect_2d_input_matches("skipland2d", ".f");
+}
+
 // FORTRAN 77's specific intrinsic names (DSQRT, AMAX1, IDNINT, ...), the
 // conversions (DBLE, FLOAT, REAL with a kind, INT, NINT, FLOOR, ...) and
 // REAL exponents, in fixed form: bitwise what gfortran computes.

@@ -264,12 +264,15 @@ TEST(FixedFormErrors, Positions) {
 C$F2S STENCIL
       DO 10 J = 1, N
       DO 10 I = 1, N
-         IF (I .GT. 1) GO TO 10
+         IF (I .GT. 1) GO TO 20
          A(I,J) = 0.0
    10 CONTINUE
+   20 CONTINUE
       END
 )"),
-            "6:24: Only an assignment may follow IF (...) inside a '!$f2s stencil' region");
+            "6:24: GO TO 20 inside a '!$f2s stencil' region must jump forward to a statement of "
+            "the same block, such as the CONTINUE that ends the DO loop; put the statements it "
+            "skips in an IF construct instead");
   EXPECT_EQ(error_at(R"(      SUBROUTINE S(N, A)
       REAL A(N,*)
 C$F2S STENCIL
