@@ -65,11 +65,13 @@ bool at_most(const Expr &lo, const Expr &e, int64_t shift) {
   return a.base == b.base && a.c <= b.c + shift;
 }
 
-/// One buffer: its value at the filling loop's index, and that loop.
+/// One buffer: its value at the filling loop's index, that loop, and the
+/// subscript it is filled at (`b(i)`, or `x1(2*j - 1)` at a fine-grid index).
 struct Definition {
   Expr value;
   const For *loop;
   SourceLoc loc;
+  Index at;
 };
 
 /// `e` with the loop variable `var` read as `var + c`.
@@ -116,17 +118,26 @@ protected:
     if (def == defs_.end())
       return self;
     const Index &ix = g->index.front();
-    if (g->index.size() != 1 || ix.var != reader_->var || ix.coeff != 1)
-      throw UserError(g->loc, "Line buffer '" + g->grid + "' is read at '" + print_expr(self) +
-                                  "'; a " + kRegion + " reads line buffers at its loop variable '" +
-                                  reader_->var + "' plus a constant only");
+    const Index &at = def->second.at;
+    // Read at the element the filler's point at var + c filled.
+    if (g->index.size() != 1 || ix.var != reader_->var || ix.coeff != at.coeff ||
+        (ix.offset - at.offset) % at.coeff != 0)
+      throw UserError(
+          g->loc,
+          "Line buffer '" + g->grid + "' is read at '" + print_expr(self) + "'; a " + kRegion +
+              " reads line buffers at the subscript "
+              "they are filled at, '" +
+              print_expr(
+                  Shift(reader_->var, 0).mutate(GridRef::make(g->grid, {at}, g->type, g->loc))) +
+              "', plus a multiple of " + std::to_string(at.coeff) + " only");
     const For *filler = def->second.loop;
-    int64_t c = ix.offset;
+    int64_t c = (ix.offset - at.offset) / at.coeff;
     if (filler == reader_ && c != 0)
       throw UserError(g->loc, "Line buffer '" + g->grid + "' is read at '" + print_expr(self) +
                                   "' in the DO loop that fills it, where only the element "
                                   "just filled, '" +
-                                  g->grid + "(" + reader_->var + ")', has its new value");
+                                  print_expr(GridRef::make(g->grid, {at}, g->type, g->loc)) +
+                                  "', has its new value");
     if (!at_most(filler->lo, reader_->lo, c) || !at_most(reader_->hi, filler->hi, -c))
       throw UserError(g->loc, "Line buffer '" + g->grid + "' is read at '" + print_expr(self) +
                                   "', which the DO loop " + at_line(filler->loc) +
@@ -173,13 +184,16 @@ struct Accesses : IRVisitor {
   }
 };
 
-/// Whether loop `f` only fills buffers: each statement `b(var) = e` with b
-/// a candidate.
+/// Whether loop `f` only fills buffers: each statement `b(c*var + o) = e`
+/// with b a candidate, or an INTEGER temporary's assignment (the fine index
+/// `i1 = 2*j1 - d1` that the subscripts already read as its value).
 bool fills_buffers(const For *f, const std::set<std::string> &candidates) {
   for (const Stmt &s : statements(f->body)) {
+    if (const Assign *a = as<Assign>(s); a && a->value->type == Type::Int32)
+      continue;
     const Store *st = as<Store>(s);
     if (!st || !candidates.count(st->grid) || st->index.size() != 1 ||
-        !(st->index.front() == Index{f->var, 1, 0}))
+        st->index.front().var != f->var)
       return false;
   }
   return true;
@@ -318,10 +332,16 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
     written.visit(siblings[n]->body);
   std::map<std::string, Definition> defs;
   std::vector<std::string> buffers;
+  std::map<std::string, SourceLoc> filler_temps;
   for (size_t n = 0; n < fillers; ++n) {
     const For *f = siblings[n];
     std::map<std::string, Definition> in_this_loop;
     for (const Stmt &s : statements(f->body)) {
+      if (const Assign *a = as<Assign>(s)) {
+        // Gone with the loop: refused where a value still reads it.
+        filler_temps.try_emplace(a->var, a->loc);
+        continue;
+      }
       const Store *st = as<Store>(s);
       if (defs.count(st->grid) || in_this_loop.count(st->grid))
         throw UserError(st->loc, "Line buffer '" + st->grid + "' is filled twice in the " +
@@ -336,7 +356,12 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
                                      "nest does not write");
       }
       for (const auto &[name, loc] : reads.scalars)
-        if (written.assigned.count(name))
+        if (filler_temps.count(name))
+          throw UserError(loc, "Line buffer '" + st->grid + "' is filled from '" + name +
+                                   "', which its DO loop assigns; fill the buffer from "
+                                   "the expression of '" +
+                                   name + "' instead");
+        else if (written.assigned.count(name))
           throw UserError(loc, "Line buffer '" + st->grid + "' is filled from '" + name +
                                    "', which the DO loop that reads the buffer assigns; a "
                                    "buffer may be filled only from values that stay fixed in "
@@ -346,7 +371,7 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
       for (const auto &[name, d] : in_this_loop)
         visible[name] = d;
       Expr value = Substitute(visible, f).mutate(st->value);
-      in_this_loop[st->grid] = Definition{value, f, st->loc};
+      in_this_loop[st->grid] = Definition{value, f, st->loc, st->index.front()};
       buffers.push_back(st->grid);
     }
     for (auto &[name, d] : in_this_loop)
@@ -375,6 +400,24 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
     }
     for (const Stmt &s : statements(Substitute(defs, c).mutate(c->body)))
       point.push_back(s);
+  }
+  // A temporary that only a filling loop assigned, which the reading loops
+  // use before assigning it themselves, would read what that loop left.
+  std::set<std::string> assigned_here;
+  for (const Stmt &s : point) {
+    Accesses used;
+    if (const Assign *a = as<Assign>(s))
+      used.visit(a->value);
+    else
+      used.visit(s);
+    for (const auto &[name, loc] : used.scalars)
+      if (filler_temps.count(name) && !assigned_here.count(name))
+        throw UserError(loc, "'" + name + "' is assigned " + at_line(filler_temps.at(name)) +
+                                 " in a DO loop that only fills line buffers, and used in the "
+                                 "DO loop that reads them before that loop assigns it; assign "
+                                 "it there first");
+    if (const Assign *a = as<Assign>(s))
+      assigned_here.insert(a->var);
   }
   const For *c0 = siblings[fillers];
   Accesses left;

@@ -268,7 +268,6 @@ private:
   bool colour_scalars_ = false;
   bool read_between_ = false;
   /// How many assignments to each scalar the region holds.
-  std::map<std::string, int> assignments_;
   /// INTEGER scalars assigned once in the region, outside any IF, from an
   /// affine expression of one loop variable (`ic = 2*j - 1`): a subscript
   /// after the assignment reads the expression (`r(ic, jc)` is
@@ -305,7 +304,6 @@ private:
 /// Collects the scalar names on the left of assignments, in every branch.
 struct AssignedScalars {
   std::set<std::string> names;
-  std::map<std::string, int> count;
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
   bool Pre(const fp::AssignmentStmt &a) {
@@ -313,7 +311,6 @@ struct AssignedScalars {
     const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
     if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr) {
       names.insert(text_of(name->source));
-      ++count[text_of(name->source)];
     }
     return false;
   }
@@ -569,7 +566,6 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   for (const std::string &n : assigned.names)
     if (!is_loop_var(n))
       assigned_.insert(n);
-  assignments_ = assigned.count;
 
   Kernel k;
   k.name = name;
@@ -1017,7 +1013,20 @@ fp::Block::const_iterator find_label(fp::Block::const_iterator first,
 }
 
 Stmt RegionLowering::lower_block(const fp::Block &b, const SourceLoc &loc, bool loop_body) {
-  return lower_range(b.begin(), b.end(), loc, loop_body);
+  if (!loop_body)
+    return lower_range(b.begin(), b.end(), loc, false);
+  // A temporary the body assigns holds, where the body starts, what the
+  // previous trip (or the code before the loop) left, and after the loop
+  // what the last trip left: its value as a subscript is known only after
+  // its assignment in the body.
+  AssignedScalars inside;
+  fp::Walk(b, inside);
+  for (const std::string &n : inside.names)
+    integer_defs_.erase(n);
+  Stmt s = lower_range(b.begin(), b.end(), loc, true);
+  for (const std::string &n : inside.names)
+    integer_defs_.erase(n);
+  return s;
 }
 
 /// The statements `first .. last` of a block; `loop_body` when they end the
@@ -1290,9 +1299,24 @@ Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceL
       Type type = usable_type(*decl, var_loc);
       Expr value = type == Type::Bool ? logical(rhs) : numeric(rhs);
       lower_temp(var, var_loc);
-      if (type == Type::Int32 && in_if_ == 0 && assignments_[var] == 1)
-        if (auto a = affine(rhs))
-          integer_defs_[var] = *a;
+      // The value an INTEGER temporary holds from here on, for subscripts
+      // (`ic = 2*i - 1`, `i1 = 2*j1 - d1`); unknown after an assignment under
+      // an IF or of another expression.
+      std::optional<Affine> a;
+      if (type == Type::Int32 && in_if_ == 0) {
+        symbolic_ = true;
+        try {
+          a = affine(rhs);
+        } catch (...) {
+          symbolic_ = false;
+          throw;
+        }
+        symbolic_ = false;
+      }
+      if (a)
+        integer_defs_[var] = *a;
+      else
+        integer_defs_.erase(var);
       return Assign::make(var, value, loc);
     }
   }
@@ -1815,7 +1839,11 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
                   text_of(s->source), constant_fix(*s)};
     auto [seen, first] = sym_shifts_.try_emplace({grid, dim}, here);
     if (a && a->sym_coeff != 0) {
-      if (storing_)
+      // A line buffer (a local 1D array filled beside the loop that reads
+      // it) is substituted away: an offset shared by all its accesses
+      // (checked below) only renumbers its elements.
+      const Decl *buffer = filling_ ? lookup(grid) : nullptr;
+      if (storing_ && !(buffer && is_local_1d(*buffer)))
         fail(here.loc, "Subscript '" + here.text + "' of '" + grid + "' is offset by variable '" +
                            a->sym + "'; such an offset is accepted only in arrays the " + kRegion +
                            " does not write" + here.fix);
@@ -1881,7 +1909,7 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
           if (auto offset = offsets_.find(n); offset != offsets_.end())
             return Affine{"", 0, offset->second};
           if (auto def = integer_defs_.find(n); def != integer_defs_.end())
-            return def->second;
+            return symbolic_ || def->second.sym_coeff == 0 ? R(def->second) : std::nullopt;
           if (is_loop_var(n)) {
             auto stride = strides_.find(n);
             if (stride == strides_.end())

@@ -337,4 +337,13 @@ TEST(CudaEmulationConditionals, PointsSkippedByJumpsMatchTheSerialReference) {
   }
 }
 
+// A restriction in F77 with its line buffers filled at the fine index.
+TEST(CudaEmulationImperfect, RestrictionWithBuffersAtTheFineIndexMatchesTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Kernel> kernels =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/rstrct3d.f");
+  ASSERT_EQ(kernels.size(), 1u);
+  expect_every_mapping_verified(dir, kernels.front());
+}
+
 } // namespace f2s

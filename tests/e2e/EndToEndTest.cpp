@@ -377,6 +377,14 @@ TEST(EndToEnd, ProlongationWithLineBuffersAndFineStoresMatchesTheOriginal) {
   EXPECT_EQ(expect_input_matches_untuned_and_tuned("intrp3d", 3, ".f").size(), 2u);
 }
 
+// A multigrid restriction in F77 as such codes write it: fine indices in
+// INTEGER temporaries (`i1 = 2*j1 - d1`, assigned in the buffer loop and
+// again in the reading loop), buffers filled at `x1(i1 - 1)`, the fine grid's
+// parity in d1..d3; untuned and tuned, on both CPU targets.
+TEST(EndToEnd, RestrictionWithBuffersAtTheFineIndexMatchesTheOriginal) {
+  EXPECT_EQ(expect_input_matches_untuned_and_tuned("rstrct3d", 3, ".f").size(), 2u);
+}
+
 // Land points skipped as F77 ocean codes skip them: IF (...) GO TO the
 // shared CONTINUE of the loops, a jump to a label before it, and IF (...)
 // CYCLE; an INTEGER depth index as the mask.
