@@ -149,6 +149,7 @@ public:
 
   bool Pre(const fp::TypeDeclarationStmt &s);
   bool Pre(const fp::DimensionStmt &s);
+  bool Pre(const fp::StmtFunctionStmt &s);
   bool Pre(const fp::ImplicitStmt &s);
   bool Pre(const fp::ParameterStmt &s) { return declare_constants(s.v); }
   bool Pre(const fp::OldParameterStmt &s) { return declare_constants(s.v); }
@@ -482,6 +483,14 @@ bool FileLowering::Pre(const fp::DimensionStmt &s) {
     d.shape = &std::get<fp::ArraySpec>(decl.t);
   }
   return true;
+}
+
+// `FLX(C, QL, QR) = 0.5*(C + ABS(C))*QL + ...`: a region inlines its
+// references (frontend/LowerRegion).
+bool FileLowering::Pre(const fp::StmtFunctionStmt &s) {
+  if (declaring())
+    declare(std::get<fp::Name>(s.t)).stmt_function = &s;
+  return false;
 }
 
 // `IMPLICIT DOUBLE PRECISION (A-H, O-Z)`, `IMPLICIT NONE`: the rules apply to

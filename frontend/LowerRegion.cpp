@@ -299,6 +299,11 @@ private:
   /// or after the loop, the value the loop left.
   std::map<std::string, int64_t> offsets_;
   std::set<std::string> unrolling_; ///< the offset loops being unrolled
+  /// While a statement function's expression is lowered: its dummy
+  /// arguments, each the value of the actual argument.
+  std::map<std::string, Expr> stmt_function_args_;
+  Expr inline_stmt_function(const Decl &f, const std::vector<const fp::Expr *> &args,
+                            const SourceLoc &loc);
 };
 
 /// Collects the scalar names on the left of assignments, in every branch.
@@ -1554,6 +1559,8 @@ Expr RegionLowering::lower_parameter(const Decl &d, const SourceLoc &loc) {
 Expr RegionLowering::lower_name(const fp::Name &n) {
   std::string name = text_of(n.source);
   SourceLoc loc = at(n.source);
+  if (auto arg = stmt_function_args_.find(name); arg != stmt_function_args_.end())
+    return arg->second;
   if (auto offset = offsets_.find(name); offset != offsets_.end())
     return IntImm::make(offset->second, loc);
   if (is_loop_var(name)) {
@@ -1602,6 +1609,52 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
   Type type = usable_type(*d, loc);
   use_free(*d, loc);
   return Var::make(name, type, loc);
+}
+
+/// A reference to statement function `f`: its expression, each dummy
+/// argument reading as the actual argument's value (lowered where the
+/// reference is), converted to the function's type as Fortran converts it.
+Expr RegionLowering::inline_stmt_function(const Decl &f, const std::vector<const fp::Expr *> &args,
+                                          const SourceLoc &loc) {
+  const auto &dummies = std::get<std::list<fp::Name>>(f.stmt_function->t);
+  const auto &body = std::get<fp::Scalar<fp::Expr>>(f.stmt_function->t);
+  if (args.size() != dummies.size())
+    fail(loc, "Statement function '" + f.name + "' has " + std::to_string(dummies.size()) +
+                  " arguments but is referenced with " + std::to_string(args.size()));
+  std::map<std::string, Expr> bound;
+  size_t n = 0;
+  for (const fp::Name &dummy : dummies) {
+    const fp::Expr &actual = *args[n++];
+    std::string name = text_of(dummy.source);
+    const Decl *d = lookup(name, at(dummy.source));
+    if (!d)
+      fail(at(dummy.source), not_declared(name));
+    Type type = usable_type(*d, at(dummy.source));
+    Expr value = type == Type::Bool ? logical(actual) : numeric(actual);
+    if (value->type != type)
+      fail(at(actual.source), "Argument '" + text_of(actual.source) + "' of statement function '" +
+                                  f.name + "' has another type than its dummy argument '" + name +
+                                  "'; convert it, as Fortran requires the types to agree");
+    bound[name] = value;
+  }
+  // The function's expression sees its dummies and the procedure's
+  // variables, not the dummies of a statement function that references it.
+  std::swap(stmt_function_args_, bound);
+  Expr value;
+  Type type = usable_type(f, loc);
+  try {
+    const fp::Expr &e = body.thing;
+    value = type == Type::Bool ? logical(e) : numeric(e);
+  } catch (...) {
+    std::swap(stmt_function_args_, bound);
+    throw;
+  }
+  std::swap(stmt_function_args_, bound);
+  if (value->type != type)
+    fail(loc, "Statement function '" + f.name +
+                  "' has another type than its expression; convert the expression to "
+                  "its type in the statement function");
+  return value;
 }
 
 /// A scalar assigned in the region, as a temporary private to each point.
@@ -1672,6 +1725,8 @@ Expr RegionLowering::lower_function_reference(const fp::FunctionReference &f) {
     args.push_back(&e->value());
   }
   if (const Decl *decl = declared(fn) ? lookup(fn) : nullptr) {
+    if (decl->stmt_function)
+      return inline_stmt_function(*decl, args, loc);
     if (!decl->shape)
       fail(loc, "'" + fn + "' is not an array");
     return lower_grid_ref(*decl, *name, args);

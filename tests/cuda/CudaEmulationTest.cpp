@@ -346,4 +346,13 @@ TEST(CudaEmulationImperfect, RestrictionWithBuffersAtTheFineIndexMatchesTheSeria
   expect_every_mapping_verified(dir, kernels.front());
 }
 
+// Statement functions inlined, in F77.
+TEST(CudaEmulationConditionals, StatementFunctionsMatchTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Kernel> kernels =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/stfun2d.f");
+  ASSERT_EQ(kernels.size(), 1u);
+  expect_every_mapping_verified(dir, kernels.front());
+}
+
 } // namespace f2s

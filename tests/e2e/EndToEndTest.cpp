@@ -392,6 +392,12 @@ TEST(EndToEnd, PointsSkippedByGoToAndCycleMatchTheOriginal) {
   expect_2d_input_matches("skipland2d", ".f");
 }
 
+// F77 statement functions (one referencing another, dummies typed by
+// IMPLICIT DOUBLE PRECISION) inlined: bitwise gfortran's values.
+TEST(EndToEnd, StatementFunctionsMatchTheOriginal) {
+  expect_2d_input_matches("stfun2d", ".f");
+}
+
 // FORTRAN 77's specific intrinsic names (DSQRT, AMAX1, IDNINT, ...), the
 // conversions (DBLE, FLOAT, REAL with a kind, INT, NINT, FLOOR, ...) and
 // REAL exponents, in fixed form: bitwise what gfortran computes.

@@ -263,5 +263,53 @@ end subroutine
   }
 }
 
+// F77 statement functions: each reference is the function's expression with
+// the dummies reading as the actual arguments (lowered where the reference
+// is), one statement function referencing another.
+TEST(FrontendConditionals, StatementFunctionsAreInlined) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(      SUBROUTINE S(N, Q, R, C)
+      INTEGER N, I
+      REAL Q(0:N+1), R(N), C, X, Y, F, G
+      F(X, Y) = X*Y + C
+      G(X) = F(X, 2.0) - X
+C$F2S STENCIL NAME(SF)
+      DO 10 I = 1, N
+         R(I) = F(Q(I-1) + Q(I+1), Q(I)) + G(Q(I))
+   10 CONTINUE
+      END
+)",
+                            "input.f");
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(print_kernel(kernels[0]), "kernel sf(n: i32, q: f32(0:n + 1), r: f32(1:n), c: f32)\n"
+                                      "  tune_size(1048576)\n"
+                                      "  for i = 1, n {\n"
+                                      "    r(i) = (q(i - 1) + q(i + 1))*q(i) + c + "
+                                      "(q(i)*2.0 + c - q(i))\n"
+                                      "  }\n");
+}
+
+TEST(FrontendConditionals, AStatementFunctionArgumentOfAnotherTypeIsRefused) {
+  TempDir dir;
+  try {
+    lower_text(dir, R"(      SUBROUTINE S(N, Q, R)
+      INTEGER N, I
+      REAL Q(N), R(N), X, F
+      F(X) = 2.0*X
+C$F2S STENCIL
+      DO 10 I = 1, N
+         R(I) = F(Q(I)) + F(1.0D0)
+   10 CONTINUE
+      END
+)",
+               "input.f");
+    FAIL() << "accepted";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "Argument '1.0d0' of statement function 'f' has another type than its dummy "
+              "argument 'x'; convert it, as Fortran requires the types to agree");
+  }
+}
+
 } // namespace
 } // namespace f2s::test
