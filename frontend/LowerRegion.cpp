@@ -267,11 +267,12 @@ private:
   /// values, so that the colour test is in the loop variables.
   bool colour_scalars_ = false;
   bool read_between_ = false;
-  /// How many assignments to each scalar the region holds.
-  /// INTEGER scalars assigned once in the region, outside any IF, from an
-  /// affine expression of one loop variable (`ic = 2*j - 1`): a subscript
-  /// after the assignment reads the expression (`r(ic, jc)` is
-  /// `r(2*j - 1, ...)`), so the point still writes and reads known elements.
+  /// INTEGER scalars whose last assignment, outside any IF, was an affine
+  /// expression of one loop variable and possibly a fixed scalar
+  /// (`ic = 2*j - 1`, `i1 = 2*j1 - d1`): a subscript after the assignment
+  /// reads the expression (`r(ic, jc)` is `r(2*j - 1, ...)`), so the point
+  /// still writes and reads known elements. A loop body forgets those it
+  /// assigns (lower_block).
   std::map<std::string, Affine> integer_defs_;
   int in_if_ = 0; ///< IF constructs and statements around the statement being lowered
   /// Inner DO loops side by side, in source order, under the last of them.
