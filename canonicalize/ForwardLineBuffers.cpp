@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <optional>
 
 namespace f2s {
@@ -64,11 +65,13 @@ bool at_most(const Expr &lo, const Expr &e, int64_t shift) {
   return a.base == b.base && a.c <= b.c + shift;
 }
 
-/// One buffer: its value at the filling loop's index, and that loop.
+/// One buffer: its value at the filling loop's index, that loop, and the
+/// subscript it is filled at (`b(i)`, or `x1(2*j - 1)` at a fine-grid index).
 struct Definition {
   Expr value;
   const For *loop;
   SourceLoc loc;
+  Index at;
 };
 
 /// `e` with the loop variable `var` read as `var + c`.
@@ -115,17 +118,26 @@ protected:
     if (def == defs_.end())
       return self;
     const Index &ix = g->index.front();
-    if (g->index.size() != 1 || ix.var != reader_->var || ix.coeff != 1)
-      throw UserError(g->loc, "Line buffer '" + g->grid + "' is read at '" + print_expr(self) +
-                                  "'; a " + kRegion + " reads line buffers at its loop variable '" +
-                                  reader_->var + "' plus a constant only");
+    const Index &at = def->second.at;
+    // Read at the element the filler's point at var + c filled.
+    if (g->index.size() != 1 || ix.var != reader_->var || ix.coeff != at.coeff ||
+        (ix.offset - at.offset) % at.coeff != 0)
+      throw UserError(
+          g->loc,
+          "Line buffer '" + g->grid + "' is read at '" + print_expr(self) + "'; a " + kRegion +
+              " reads line buffers at the subscript "
+              "they are filled at, '" +
+              print_expr(
+                  Shift(reader_->var, 0).mutate(GridRef::make(g->grid, {at}, g->type, g->loc))) +
+              "', plus a multiple of " + std::to_string(at.coeff) + " only");
     const For *filler = def->second.loop;
-    int64_t c = ix.offset;
+    int64_t c = (ix.offset - at.offset) / at.coeff;
     if (filler == reader_ && c != 0)
       throw UserError(g->loc, "Line buffer '" + g->grid + "' is read at '" + print_expr(self) +
                                   "' in the DO loop that fills it, where only the element "
                                   "just filled, '" +
-                                  g->grid + "(" + reader_->var + ")', has its new value");
+                                  print_expr(GridRef::make(g->grid, {at}, g->type, g->loc)) +
+                                  "', has its new value");
     if (!at_most(filler->lo, reader_->lo, c) || !at_most(reader_->hi, filler->hi, -c))
       throw UserError(g->loc, "Line buffer '" + g->grid + "' is read at '" + print_expr(self) +
                                   "', which the DO loop " + at_line(filler->loc) +
@@ -152,6 +164,7 @@ struct Accesses : IRVisitor {
     std::string grid;
     std::vector<Index> index;
     SourceLoc loc;
+    bool store = false;
   };
   std::vector<Access> all;
   std::map<std::string, SourceLoc> stored;
@@ -161,7 +174,7 @@ struct Accesses : IRVisitor {
   void visit_var(const Var *v) override { scalars.try_emplace(v->name, v->loc); }
   void visit_store(const Store *s) override {
     stored.try_emplace(s->grid, s->loc);
-    all.push_back({s->grid, s->index, s->loc});
+    all.push_back({s->grid, s->index, s->loc, true});
     IRVisitor::visit_store(s);
   }
   void visit_assign(const Assign *a) override {
@@ -171,22 +184,55 @@ struct Accesses : IRVisitor {
   }
 };
 
-/// Whether loop `f` only fills buffers: each statement `b(var) = e` with b
-/// a candidate.
+/// Whether loop `f` only fills buffers: each statement `b(c*var + o) = e`
+/// with b a candidate, or an INTEGER temporary's assignment (the fine index
+/// `i1 = 2*j1 - d1` that the subscripts already read as its value).
 bool fills_buffers(const For *f, const std::set<std::string> &candidates) {
   for (const Stmt &s : statements(f->body)) {
+    if (const Assign *a = as<Assign>(s); a && a->value->type == Type::Int32)
+      continue;
     const Store *st = as<Store>(s);
     if (!st || !candidates.count(st->grid) || st->index.size() != 1 ||
-        !(st->index.front() == Index{f->var, 1, 0}))
+        st->index.front().var != f->var)
       return false;
   }
   return true;
 }
 
-/// Refuses to fuse consumer loops `a` and `b` (a first) when an array one
-/// writes is accessed by the other at another element, or a scalar one
+/// Whether subscripts `x` and `y` of one array, taken in loops over `var`
+/// fused into one, can never name the same element: in some dimension two
+/// different constants, the same outer loop variable with one factor and
+/// different offsets, or `var` itself where the GCD of the factors does not
+/// divide the difference of the offsets (`2*i - 1` and `2*i`). False when it
+/// cannot tell.
+bool never_meet(const std::vector<Index> &x, const std::vector<Index> &y, const std::string &var) {
+  for (size_t d = 0; d < x.size() && d < y.size(); ++d) {
+    const Index &a = x[d], &b = y[d];
+    if (a.var != b.var)
+      continue;
+    if (a.var.empty() || a.var != var) {
+      if ((a.var.empty() || a.coeff == b.coeff) && a.offset != b.offset)
+        return true;
+      continue;
+    }
+    if ((b.offset - a.offset) % std::gcd(a.coeff, b.coeff) != 0)
+      return true;
+  }
+  return false;
+}
+
+/// Whether a subscript of `index` is a multiple of `var`: the same index in
+/// two fused loops is then the same element at the same point only.
+bool of_var(const std::vector<Index> &index, const std::string &var) {
+  return std::any_of(index.begin(), index.end(), [&](const Index &x) { return x.var == var; });
+}
+
+/// Refuses to fuse consumer loops `a` and `b` (a first) when an element one
+/// writes may be accessed by the other at another point, or a scalar one
 /// assigns appears in the other: as one loop, a point would see the other
-/// loop's values of a different moment.
+/// loop's values of a different moment. Accesses at the point's own element,
+/// and those that never meet (the stores of a prolongation at `2*i - 1` and
+/// `2*i` of other parities in j), keep their order.
 void check_fusable(const For *a, const For *b) {
   Accesses ia, ib;
   ia.visit(a->body);
@@ -195,29 +241,12 @@ void check_fusable(const For *a, const For *b) {
     throw UserError(loc, "The DO loops " + at_line(a->loc) + " and " + at_line(b->loc) +
                              " that read line buffers cannot run as one loop: " + why);
   };
-  // An array written by either loop and accessed by both: every access at
-  // one element of the point, so that fusing moves no access past another.
-  std::set<std::string> written;
-  for (const Accesses *side : {&ia, &ib})
-    for (const auto &[grid, loc] : side->stored)
-      written.insert(grid);
-  auto touches = [](const Accesses &x, const std::string &grid) {
-    return std::any_of(x.all.begin(), x.all.end(),
-                       [&](const Accesses::Access &y) { return y.grid == grid; });
-  };
-  for (const std::string &grid : written) {
-    if (!touches(ia, grid) || !touches(ib, grid))
-      continue;
-    const std::vector<Index> *first = nullptr;
-    for (const Accesses *side : {&ia, &ib})
-      for (const Accesses::Access &x : side->all)
-        if (x.grid == grid && !first)
-          first = &x.index;
-        else if (x.grid == grid && x.index != *first)
-          refuse(x.loc, "'" + grid +
-                            "' is written by one and accessed at other elements by "
-                            "the other");
-  }
+  for (const Accesses::Access &x : ia.all)
+    for (const Accesses::Access &y : ib.all)
+      if (x.grid == y.grid && (x.store || y.store) &&
+          (x.index != y.index || !of_var(x.index, a->var)) && !never_meet(x.index, y.index, a->var))
+        refuse(y.loc, "'" + x.grid + "' is written by one and accessed at other elements by " +
+                          "the other");
   for (const Accesses *side : {&ia, &ib}) {
     const Accesses &other = side == &ia ? ib : ia;
     for (const auto &[name, loc] : side->assigned)
@@ -303,10 +332,16 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
     written.visit(siblings[n]->body);
   std::map<std::string, Definition> defs;
   std::vector<std::string> buffers;
+  std::map<std::string, SourceLoc> filler_temps;
   for (size_t n = 0; n < fillers; ++n) {
     const For *f = siblings[n];
     std::map<std::string, Definition> in_this_loop;
     for (const Stmt &s : statements(f->body)) {
+      if (const Assign *a = as<Assign>(s)) {
+        // Gone with the loop: refused where a value still reads it.
+        filler_temps.try_emplace(a->var, a->loc);
+        continue;
+      }
       const Store *st = as<Store>(s);
       if (defs.count(st->grid) || in_this_loop.count(st->grid))
         throw UserError(st->loc, "Line buffer '" + st->grid + "' is filled twice in the " +
@@ -321,7 +356,12 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
                                      "nest does not write");
       }
       for (const auto &[name, loc] : reads.scalars)
-        if (written.assigned.count(name))
+        if (filler_temps.count(name))
+          throw UserError(loc, "Line buffer '" + st->grid + "' is filled from '" + name +
+                                   "', which its DO loop assigns; fill the buffer from "
+                                   "the expression of '" +
+                                   name + "' instead");
+        else if (written.assigned.count(name))
           throw UserError(loc, "Line buffer '" + st->grid + "' is filled from '" + name +
                                    "', which the DO loop that reads the buffer assigns; a "
                                    "buffer may be filled only from values that stay fixed in "
@@ -331,7 +371,7 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
       for (const auto &[name, d] : in_this_loop)
         visible[name] = d;
       Expr value = Substitute(visible, f).mutate(st->value);
-      in_this_loop[st->grid] = Definition{value, f, st->loc};
+      in_this_loop[st->grid] = Definition{value, f, st->loc, st->index.front()};
       buffers.push_back(st->grid);
     }
     for (auto &[name, d] : in_this_loop)
@@ -360,6 +400,24 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
     }
     for (const Stmt &s : statements(Substitute(defs, c).mutate(c->body)))
       point.push_back(s);
+  }
+  // A temporary that only a filling loop assigned, which the reading loops
+  // use before assigning it themselves, would read what that loop left.
+  std::set<std::string> assigned_here;
+  for (const Stmt &s : point) {
+    Accesses used;
+    if (const Assign *a = as<Assign>(s))
+      used.visit(a->value);
+    else
+      used.visit(s);
+    for (const auto &[name, loc] : used.scalars)
+      if (filler_temps.count(name) && !assigned_here.count(name))
+        throw UserError(loc, "'" + name + "' is assigned " + at_line(filler_temps.at(name)) +
+                                 " in a DO loop that only fills line buffers, and used in the "
+                                 "DO loop that reads them before that loop assigns it; assign "
+                                 "it there first");
+    if (const Assign *a = as<Assign>(s))
+      assigned_here.insert(a->var);
   }
   const For *c0 = siblings[fillers];
   Accesses left;

@@ -149,6 +149,8 @@ public:
 
   bool Pre(const fp::TypeDeclarationStmt &s);
   bool Pre(const fp::DimensionStmt &s);
+  bool Pre(const fp::StmtFunctionStmt &s);
+  bool Pre(const fp::EquivalenceStmt &s);
   bool Pre(const fp::ImplicitStmt &s);
   bool Pre(const fp::ParameterStmt &s) { return declare_constants(s.v); }
   bool Pre(const fp::OldParameterStmt &s) { return declare_constants(s.v); }
@@ -482,6 +484,48 @@ bool FileLowering::Pre(const fp::DimensionStmt &s) {
     d.shape = &std::get<fp::ArraySpec>(decl.t);
   }
   return true;
+}
+
+// `FLX(C, QL, QR) = 0.5*(C + ABS(C))*QL + ...`: a region inlines its
+// references (frontend/LowerRegion).
+bool FileLowering::Pre(const fp::StmtFunctionStmt &s) {
+  if (declaring())
+    declare(std::get<fp::Name>(s.t)).stmt_function = &s;
+  return false;
+}
+
+// `EQUIVALENCE (WORK(1), W2(1,1))`: the names of each set share storage
+// (sets with a name in common are one), which a region that writes one of
+// them and uses another cannot treat as two arrays (frontend/LowerRegion).
+bool FileLowering::Pre(const fp::EquivalenceStmt &s) {
+  if (!declaring())
+    return false;
+  for (const std::list<fp::EquivalenceObject> &set : s.v) {
+    auto merged = std::make_shared<std::set<std::string>>();
+    for (const fp::EquivalenceObject &object : set) {
+      const fp::Designator &d = object.v.value();
+      const fp::DataRef *ref = std::get_if<fp::DataRef>(&d.u);
+      if (const auto *sub = std::get_if<fp::Substring>(&d.u))
+        ref = &std::get<fp::DataRef>(sub->t);
+      while (ref)
+        if (const auto *e = std::get_if<fc::Indirection<fp::ArrayElement>>(&ref->u))
+          ref = &e->value().base;
+        else
+          break;
+      const fp::Name *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+      if (!name)
+        continue;
+      Decl &decl = declare(*name);
+      if (!decl.equivalence_loc.known())
+        decl.equivalence_loc = map_.at(name->source);
+      if (decl.equivalence)
+        merged->insert(decl.equivalence->begin(), decl.equivalence->end());
+      merged->insert(decl.name);
+    }
+    for (const std::string &n : *merged)
+      scopes_.back().decls[n].equivalence = merged;
+  }
+  return false;
 }
 
 // `IMPLICIT DOUBLE PRECISION (A-H, O-Z)`, `IMPLICIT NONE`: the rules apply to

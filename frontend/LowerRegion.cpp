@@ -64,7 +64,7 @@ private:
       const std::string &var;
       ~Done() { unrolling.erase(var); }
     } done{unrolling_, var};
-    return lower_block(body, loc);
+    return lower_block(body, loc, true);
   }
   void end_offset_loop(const std::string &var, int64_t value) override { offsets_[var] = value; }
 
@@ -190,7 +190,9 @@ private:
 
   // Statements ---------------------------------------------------------------
   Stmt lower_statement(const fp::ExecutionPartConstruct &c);
-  Stmt lower_block(const fp::Block &b, const SourceLoc &loc);
+  Stmt lower_block(const fp::Block &b, const SourceLoc &loc, bool loop_body = false);
+  Stmt lower_range(fp::Block::const_iterator first, fp::Block::const_iterator last,
+                   const SourceLoc &loc, bool loop_body);
   Stmt lower_action(const fp::ActionStmt &a, const SourceLoc &loc,
                     const fp::ExecutableConstruct *construct);
   Stmt lower_if_construct(const fp::IfConstruct &c);
@@ -265,12 +267,12 @@ private:
   /// values, so that the colour test is in the loop variables.
   bool colour_scalars_ = false;
   bool read_between_ = false;
-  /// How many assignments to each scalar the region holds.
-  std::map<std::string, int> assignments_;
-  /// INTEGER scalars assigned once in the region, outside any IF, from an
-  /// affine expression of one loop variable (`ic = 2*j - 1`): a subscript
-  /// after the assignment reads the expression (`r(ic, jc)` is
-  /// `r(2*j - 1, ...)`), so the point still writes and reads known elements.
+  /// INTEGER scalars whose last assignment, outside any IF, was an affine
+  /// expression of one loop variable and possibly a fixed scalar
+  /// (`ic = 2*j - 1`, `i1 = 2*j1 - d1`): a subscript after the assignment
+  /// reads the expression (`r(ic, jc)` is `r(2*j - 1, ...)`), so the point
+  /// still writes and reads known elements. A loop body forgets those it
+  /// assigns (lower_block).
   std::map<std::string, Affine> integer_defs_;
   int in_if_ = 0; ///< IF constructs and statements around the statement being lowered
   /// Inner DO loops side by side, in source order, under the last of them.
@@ -298,12 +300,16 @@ private:
   /// or after the loop, the value the loop left.
   std::map<std::string, int64_t> offsets_;
   std::set<std::string> unrolling_; ///< the offset loops being unrolled
+  /// While a statement function's expression is lowered: its dummy
+  /// arguments, each the value of the actual argument.
+  std::map<std::string, Expr> stmt_function_args_;
+  Expr inline_stmt_function(const Decl &f, const std::vector<const fp::Expr *> &args,
+                            const SourceLoc &loc);
 };
 
 /// Collects the scalar names on the left of assignments, in every branch.
 struct AssignedScalars {
   std::set<std::string> names;
-  std::map<std::string, int> count;
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
   bool Pre(const fp::AssignmentStmt &a) {
@@ -311,7 +317,6 @@ struct AssignedScalars {
     const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
     if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr) {
       names.insert(text_of(name->source));
-      ++count[text_of(name->source)];
     }
     return false;
   }
@@ -567,7 +572,6 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   for (const std::string &n : assigned.names)
     if (!is_loop_var(n))
       assigned_.insert(n);
-  assignments_ = assigned.count;
 
   Kernel k;
   k.name = name;
@@ -582,6 +586,33 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   for (const std::string &b : canonical.line_buffers)
     free_.erase(b);
   k.line_buffers = canonical.line_buffers;
+  // Names that EQUIVALENCE gives one storage become separate arguments: the
+  // library would compute the nest as if they were apart, wrong as soon as
+  // one of them is written.
+  struct Stores : IRVisitor {
+    std::set<std::string> grids;
+    void visit_store(const Store *s) override {
+      grids.insert(s->grid);
+      IRVisitor::visit_store(s);
+    }
+  } stores;
+  stores.visit(k.body);
+  for (const std::string &w : stores.grids) {
+    auto written = free_.find(w);
+    if (written == free_.end() || !written->second->equivalence)
+      continue;
+    for (const std::string &other : *written->second->equivalence)
+      if (other != w && free_.count(other)) {
+        problems_.add({written->second->equivalence_loc,
+                       "'" + w + "' and '" + other +
+                           "' share storage through EQUIVALENCE, and the " + kRegion + " at line " +
+                           std::to_string(directive_.loc.line) + " writes '" + w + "' and uses '" +
+                           other +
+                           "', which the library would take as two arrays; use one of the names "
+                           "for both in the region"});
+        break;
+      }
+  }
   for (const std::string &v : loop_vars_)
     if (auto st = strides_.find(v); st != strides_.end())
       k.strides.push_back(SourceStride{v, st->second.step, st->second.lo});
@@ -742,7 +773,7 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
                        {Binary::make(BinaryOp::Sub, i, start, loc), IntImm::make(2, loc)}, loc),
             IntImm::make(0, loc), loc);
         Stmt body =
-            IfThenElse::make(even, lower_block(std::get<fp::Block>(d.t), loc), nullptr, loc);
+            IfThenElse::make(even, lower_block(std::get<fp::Block>(d.t), loc, true), nullptr, loc);
         return For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc);
       }
     }
@@ -806,7 +837,7 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
       body = Block::make(std::move(stmts), loc);
     }
   } else {
-    body = lower_block(std::get<fp::Block>(d.t), loc);
+    body = lower_block(std::get<fp::Block>(d.t), loc, true);
   }
   return For::reversed(For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc),
                        backward);
@@ -987,11 +1018,90 @@ RegionLowering::lower_colour_scalar(const fp::Expr &lower, const std::string &lo
 
 // ---------------------------------------------------------------- statements
 
-Stmt RegionLowering::lower_block(const fp::Block &b, const SourceLoc &loc) {
+/// `IF (c) CYCLE` and `IF (c) GO TO l`: the one-line IF of a forward jump,
+/// as legacy codes skip land or boundary points. Null for any other statement.
+const fp::IfStmt *jump_if(const fp::ExecutionPartConstruct &c) {
+  const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+  const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
+  const auto *i = action ? std::get_if<fc::Indirection<fp::IfStmt>>(&action->statement.u) : nullptr;
+  if (!i)
+    return nullptr;
+  const auto &u = std::get<fp::UnlabeledStatement<fp::ActionStmt>>(i->value().t).statement.u;
+  const auto *cycle = std::get_if<fc::Indirection<fp::CycleStmt>>(&u);
+  if ((cycle && !cycle->value().v) || std::holds_alternative<fc::Indirection<fp::GotoStmt>>(u))
+    return &i->value();
+  return nullptr;
+}
+
+/// The statement of `first .. last` labelled `label`, or `last`.
+fp::Block::const_iterator find_label(fp::Block::const_iterator first,
+                                     fp::Block::const_iterator last, fp::Label label) {
+  for (; first != last; ++first) {
+    const auto *exec = std::get_if<fp::ExecutableConstruct>(&first->u);
+    const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
+    if (action && action->label == label)
+      return first;
+  }
+  return last;
+}
+
+Stmt RegionLowering::lower_block(const fp::Block &b, const SourceLoc &loc, bool loop_body) {
+  if (!loop_body)
+    return lower_range(b.begin(), b.end(), loc, false);
+  // A temporary the body assigns holds, where the body starts, what the
+  // previous trip (or the code before the loop) left, and after the loop
+  // what the last trip left: its value as a subscript is known only after
+  // its assignment in the body.
+  AssignedScalars inside;
+  fp::Walk(b, inside);
+  for (const std::string &n : inside.names)
+    integer_defs_.erase(n);
+  Stmt s = lower_range(b.begin(), b.end(), loc, true);
+  for (const std::string &n : inside.names)
+    integer_defs_.erase(n);
+  return s;
+}
+
+/// The statements `first .. last` of a block; `loop_body` when they end the
+/// body of a DO loop, so that CYCLE skips them. A forward jump skips the
+/// statements up to its target: they run under the negated condition, which
+/// is what the jump means (`IF (kmt(i,j) < k) GO TO 100` ... `100 CONTINUE`).
+Stmt RegionLowering::lower_range(fp::Block::const_iterator first, fp::Block::const_iterator last,
+                                 const SourceLoc &loc, bool loop_body) {
   std::vector<Stmt> stmts;
-  for (const fp::ExecutionPartConstruct &c : b) {
+  for (auto it = first; it != last; ++it) {
+    const fp::ExecutionPartConstruct &c = *it;
     if (is_continue(c))
       continue;
+    if (const fp::IfStmt *jump = jump_if(c)) {
+      const auto &action = std::get<fp::UnlabeledStatement<fp::ActionStmt>>(jump->t);
+      const auto *go_to = std::get_if<fc::Indirection<fp::GotoStmt>>(&action.statement.u);
+      auto target = last;
+      if (go_to) {
+        target = find_label(std::next(it), last, go_to->value().v);
+        if (target == last)
+          fail(at(action.source),
+               "GO TO " + std::to_string(go_to->value().v) + " inside a " + kRegion +
+                   " must jump forward to a statement of the same block, such as the "
+                   "CONTINUE that ends the DO loop; put the statements it skips in an IF "
+                   "construct instead");
+      } else if (!loop_body) {
+        fail(at(action.source), std::string("CYCLE inside an IF construct of a ") + kRegion +
+                                    " skips the rest of the loop body; write it as IF (...) "
+                                    "CYCLE directly in the body of the DO loop");
+      }
+      SourceLoc if_loc = at_node(c);
+      Expr cond = lower_condition(std::get<fp::ScalarLogicalExpr>(jump->t));
+      ++in_if_;
+      Stmt rest = lower_range(std::next(it), target, if_loc, loop_body && !go_to);
+      --in_if_;
+      stmts.push_back(
+          IfThenElse::make(Unary::make(UnaryOp::Not, cond, if_loc), rest, nullptr, if_loc));
+      if (target == last)
+        break;
+      it = std::prev(target);
+      continue;
+    }
     // A statement refused halfway through a named constant's value or an
     // array's bounds must not leave the next one lowered as a bound.
     auto bound_of = bound_of_;
@@ -1097,6 +1207,9 @@ void RegionLowering::reject(const fp::ExecutableConstruct &c, const SourceLoc &l
       fix = "; write the subroutine's computation inline";
     else if (std::holds_alternative<fc::Indirection<fp::CycleStmt>>(stmt))
       fix = "; put the rest of the loop body in an IF construct instead";
+    else if (std::holds_alternative<fc::Indirection<fp::GotoStmt>>(stmt))
+      fix = "; skip statements with IF (...) GO TO directly in the body of the DO loop, "
+            "jumping forward to a label of that body, or with an IF construct";
   } else if (std::holds_alternative<fc::Indirection<fp::CaseConstruct>>(c.u)) {
     fix = "; use an IF construct instead";
   }
@@ -1219,9 +1332,24 @@ Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceL
       Type type = usable_type(*decl, var_loc);
       Expr value = type == Type::Bool ? logical(rhs) : numeric(rhs);
       lower_temp(var, var_loc);
-      if (type == Type::Int32 && in_if_ == 0 && assignments_[var] == 1)
-        if (auto a = affine(rhs))
-          integer_defs_[var] = *a;
+      // The value an INTEGER temporary holds from here on, for subscripts
+      // (`ic = 2*i - 1`, `i1 = 2*j1 - d1`); unknown after an assignment under
+      // an IF or of another expression.
+      std::optional<Affine> a;
+      if (type == Type::Int32 && in_if_ == 0) {
+        symbolic_ = true;
+        try {
+          a = affine(rhs);
+        } catch (...) {
+          symbolic_ = false;
+          throw;
+        }
+        symbolic_ = false;
+      }
+      if (a)
+        integer_defs_[var] = *a;
+      else
+        integer_defs_.erase(var);
       return Assign::make(var, value, loc);
     }
   }
@@ -1459,6 +1587,8 @@ Expr RegionLowering::lower_parameter(const Decl &d, const SourceLoc &loc) {
 Expr RegionLowering::lower_name(const fp::Name &n) {
   std::string name = text_of(n.source);
   SourceLoc loc = at(n.source);
+  if (auto arg = stmt_function_args_.find(name); arg != stmt_function_args_.end())
+    return arg->second;
   if (auto offset = offsets_.find(name); offset != offsets_.end())
     return IntImm::make(offset->second, loc);
   if (is_loop_var(name)) {
@@ -1507,6 +1637,52 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
   Type type = usable_type(*d, loc);
   use_free(*d, loc);
   return Var::make(name, type, loc);
+}
+
+/// A reference to statement function `f`: its expression, each dummy
+/// argument reading as the actual argument's value (lowered where the
+/// reference is), converted to the function's type as Fortran converts it.
+Expr RegionLowering::inline_stmt_function(const Decl &f, const std::vector<const fp::Expr *> &args,
+                                          const SourceLoc &loc) {
+  const auto &dummies = std::get<std::list<fp::Name>>(f.stmt_function->t);
+  const auto &body = std::get<fp::Scalar<fp::Expr>>(f.stmt_function->t);
+  if (args.size() != dummies.size())
+    fail(loc, "Statement function '" + f.name + "' has " + std::to_string(dummies.size()) +
+                  " arguments but is referenced with " + std::to_string(args.size()));
+  std::map<std::string, Expr> bound;
+  size_t n = 0;
+  for (const fp::Name &dummy : dummies) {
+    const fp::Expr &actual = *args[n++];
+    std::string name = text_of(dummy.source);
+    const Decl *d = lookup(name, at(dummy.source));
+    if (!d)
+      fail(at(dummy.source), not_declared(name));
+    Type type = usable_type(*d, at(dummy.source));
+    Expr value = type == Type::Bool ? logical(actual) : numeric(actual);
+    if (value->type != type)
+      fail(at(actual.source), "Argument '" + text_of(actual.source) + "' of statement function '" +
+                                  f.name + "' has another type than its dummy argument '" + name +
+                                  "'; convert it, as Fortran requires the types to agree");
+    bound[name] = value;
+  }
+  // The function's expression sees its dummies and the procedure's
+  // variables, not the dummies of a statement function that references it.
+  std::swap(stmt_function_args_, bound);
+  Expr value;
+  Type type = usable_type(f, loc);
+  try {
+    const fp::Expr &e = body.thing;
+    value = type == Type::Bool ? logical(e) : numeric(e);
+  } catch (...) {
+    std::swap(stmt_function_args_, bound);
+    throw;
+  }
+  std::swap(stmt_function_args_, bound);
+  if (value->type != type)
+    fail(loc, "Statement function '" + f.name +
+                  "' has another type than its expression; convert the expression to "
+                  "its type in the statement function");
+  return value;
 }
 
 /// A scalar assigned in the region, as a temporary private to each point.
@@ -1577,6 +1753,8 @@ Expr RegionLowering::lower_function_reference(const fp::FunctionReference &f) {
     args.push_back(&e->value());
   }
   if (const Decl *decl = declared(fn) ? lookup(fn) : nullptr) {
+    if (decl->stmt_function)
+      return inline_stmt_function(*decl, args, loc);
     if (!decl->shape)
       fail(loc, "'" + fn + "' is not an array");
     return lower_grid_ref(*decl, *name, args);
@@ -1744,7 +1922,11 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
                   text_of(s->source), constant_fix(*s)};
     auto [seen, first] = sym_shifts_.try_emplace({grid, dim}, here);
     if (a && a->sym_coeff != 0) {
-      if (storing_)
+      // A line buffer (a local 1D array filled beside the loop that reads
+      // it) is substituted away: an offset shared by all its accesses
+      // (checked below) only renumbers its elements.
+      const Decl *buffer = filling_ ? lookup(grid) : nullptr;
+      if (storing_ && !(buffer && is_local_1d(*buffer)))
         fail(here.loc, "Subscript '" + here.text + "' of '" + grid + "' is offset by variable '" +
                            a->sym + "'; such an offset is accepted only in arrays the " + kRegion +
                            " does not write" + here.fix);
@@ -1810,7 +1992,7 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
           if (auto offset = offsets_.find(n); offset != offsets_.end())
             return Affine{"", 0, offset->second};
           if (auto def = integer_defs_.find(n); def != integer_defs_.end())
-            return def->second;
+            return symbolic_ || def->second.sym_coeff == 0 ? R(def->second) : std::nullopt;
           if (is_loop_var(n)) {
             auto stride = strides_.find(n);
             if (stride == strides_.end())

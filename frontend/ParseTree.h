@@ -116,6 +116,12 @@ struct Decl {
   std::optional<int64_t> int_value;    ///< an INTEGER constant's value, once known
   SourceLoc loc;
   int order = 0; ///< position in the file's declarations
+  /// A statement function, `f(x, y) = expr` in the specification part.
+  const fp::StmtFunctionStmt *stmt_function = nullptr;
+  /// The names that share storage with this one through EQUIVALENCE (itself
+  /// included), and where it first appears in an EQUIVALENCE statement.
+  std::shared_ptr<std::set<std::string>> equivalence;
+  SourceLoc equivalence_loc;
 };
 
 /// The IR type of REAL(kind), or nothing for a kind the IR cannot hold.

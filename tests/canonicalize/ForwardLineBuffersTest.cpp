@@ -93,5 +93,130 @@ TEST(ForwardLineBuffers, RefusesAReadOutsideTheFilledRange) {
   }
 }
 
+/// for j { for i = 1, n + 1 { b(i) = u(i, j) }
+///         for i = 1, n { f(2*i - 1, j) = b(i) }
+///         for i = 1, n { f(2*i, j) = b(i) + b(i+1) ... } }: a prolongation's
+/// rows, whose readers store one fine grid at elements of other parities;
+/// `second_read` is the fine-grid subscript the second reader also reads.
+Stmt prolongation_row(int64_t second_read) {
+  auto fine = [](int64_t c) { return std::vector<Index>{{"i", 2, c}, {"j", 1, 0}}; };
+  Stmt fill =
+      loop("i", i32(1), n_plus(1), Block::make({Store::make("b", at_i(0), ref("u", ij(0, 0)))}), 3);
+  Stmt odd =
+      loop("i", i32(1), var("n"), Block::make({Store::make("f", fine(-1), ref("b", at_i(0)))}), 6);
+  Stmt even = loop("i", i32(1), var("n"),
+                   Block::make({Store::make("f", fine(0),
+                                            add(ref("f", fine(second_read)),
+                                                add(ref("b", at_i(0)), ref("b", at_i(1)))))}),
+                   9);
+  return loop("j", i32(1), var("m"), Block::make({fill, odd, even}), 1);
+}
+
+TEST(ForwardLineBuffers, FusesReadersThatStoreElementsOfOtherParities) {
+  Stmt before = prolongation_row(0);
+  EXPECT_EQ(print_stmt(before), "for j = 1, m {\n"
+                                "  for i = 1, n + 1 {\n"
+                                "    b(i) = u(i, j)\n"
+                                "  }\n"
+                                "  for i = 1, n {\n"
+                                "    f(2*i - 1, j) = b(i)\n"
+                                "  }\n"
+                                "  for i = 1, n {\n"
+                                "    f(2*i, j) = f(2*i, j) + (b(i) + b(i + 1))\n"
+                                "  }\n"
+                                "}\n");
+  EXPECT_EQ(print_stmt(forward_line_buffers(before, {"b"}).nest),
+            "for j = 1, m {\n"
+            "  for i = 1, n {\n"
+            "    f(2*i - 1, j) = u(i, j)\n"
+            "    f(2*i, j) = f(2*i, j) + (u(i, j) + u(i + 1, j))\n"
+            "  }\n"
+            "}\n");
+}
+
+TEST(ForwardLineBuffers, RefusesToFuseReadersWhenOneReadsWhatTheOtherStoresElsewhere) {
+  // f(2*i + 1, j) is what the first reader stores at the next point: as one
+  // loop, the second would read it before that store.
+  try {
+    forward_line_buffers(prolongation_row(1), {"b"});
+    FAIL() << "accepted";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "The DO loops at line 6 and at line 9 that read line buffers cannot run as one "
+              "loop: 'f' is written by one and accessed at other elements by the other");
+  }
+}
+
+/// for j { for i = 2, n { i1 = <i1 value>; x(2*i - 1) = r(2*i - 1, j) }
+///         for i = 2, n - 1 { i1 = 2*i; s(i, j) = x(2*i - 1) + x(2*i + 1) + <read> } }:
+/// a restriction's row, its buffer filled at the fine index.
+Stmt restriction_row(Expr filler_i1, Expr extra_read) {
+  auto fine = [](int64_t c) { return std::vector<Index>{{"i", 2, c}}; };
+  Stmt fill = loop("i", i32(2), var("n"),
+                   Block::make({Assign::make("i1", std::move(filler_i1)),
+                                Store::make("x", fine(-1), ref("r", {{"i", 2, -1}, {"j", 1, 0}}))}),
+                   3);
+  Expr sum = add(ref("x", fine(-1)), ref("x", fine(1)));
+  if (extra_read)
+    sum = add(sum, std::move(extra_read));
+  Stmt read = loop(
+      "i", i32(2), n_plus(-1),
+      Block::make({Assign::make("i1", mul(i32(2), var("i"))), Store::make("s", ij(0, 0), sum)}), 7);
+  return loop("j", i32(1), var("m"), Block::make({fill, read}), 1);
+}
+
+TEST(ForwardLineBuffers, SubstitutesABufferFilledAtAFineIndex) {
+  Stmt before = restriction_row(mul(i32(2), var("i")), nullptr);
+  EXPECT_EQ(print_stmt(before), "for j = 1, m {\n"
+                                "  for i = 2, n {\n"
+                                "    i1 = 2*i\n"
+                                "    x(2*i - 1) = r(2*i - 1, j)\n"
+                                "  }\n"
+                                "  for i = 2, n - 1 {\n"
+                                "    i1 = 2*i\n"
+                                "    s(i, j) = x(2*i - 1) + x(2*i + 1)\n"
+                                "  }\n"
+                                "}\n");
+  EXPECT_EQ(print_stmt(forward_line_buffers(before, {"x"}).nest),
+            "for j = 1, m {\n"
+            "  for i = 2, n - 1 {\n"
+            "    i1 = 2*i\n"
+            "    s(i, j) = r(2*i - 1, j) + r(2*i + 1, j)\n"
+            "  }\n"
+            "}\n");
+}
+
+TEST(ForwardLineBuffers, RefusesABufferReadBetweenTheElementsItWasFilledAt) {
+  try {
+    forward_line_buffers(restriction_row(mul(i32(2), var("i")), ref("x", {{"i", 2, 0}})), {"x"});
+    FAIL() << "accepted";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "Line buffer 'x' is read at 'x(2*i)'; a '!$f2s stencil' region reads line buffers "
+              "at the subscript they are filled at, 'x(2*i - 1)', plus a multiple of 2 only");
+  }
+}
+
+TEST(ForwardLineBuffers, RefusesATemporaryOfTheFillingLoopReadByTheReadingLoop) {
+  // The reading loop uses i1 before assigning it: the filling loop's last
+  // value, which goes with that loop.
+  Stmt fill = loop("i", i32(1), var("n"),
+                   Block::make({Assign::make("i1", mul(i32(2), var("i")), SourceLoc{"s.f90", 4, 7}),
+                                Store::make("x", at_i(0), ref("u", ij(0, 0)))}),
+                   3);
+  Stmt read = loop("i", i32(1), var("n"),
+                   Block::make({Store::make("r", ij(0, 0), add(ref("x", at_i(0)), var("i1"))),
+                                Assign::make("i1", i32(0))}),
+                   7);
+  try {
+    forward_line_buffers(loop("j", i32(1), var("m"), Block::make({fill, read}), 1), {"x"});
+    FAIL() << "accepted";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "'i1' is assigned at line 4 in a DO loop that only fills line buffers, and used in "
+              "the DO loop that reads them before that loop assigns it; assign it there first");
+  }
+}
+
 } // namespace
 } // namespace f2s

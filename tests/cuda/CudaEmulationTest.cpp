@@ -315,4 +315,44 @@ TEST(CudaImperfect, SubscriptsOffsetByArgumentsMatchTheSerialReference) {
   expect_every_mapping_verified(dir, test::lower_text(dir, text));
 }
 
+// A prolongation in F77 whose buffer readers store the fine grid at elements
+// of other parities, fused into one loop.
+TEST(CudaEmulationImperfect, ProlongationWithLineBuffersMatchesTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Kernel> kernels =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/intrp3d.f");
+  ASSERT_EQ(kernels.size(), 1u);
+  expect_every_mapping_verified(dir, kernels.front());
+}
+
+// Points skipped by IF (...) GO TO and IF (...) CYCLE, in F77.
+TEST(CudaEmulationConditionals, PointsSkippedByJumpsMatchTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Kernel> kernels =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/skipland2d.f");
+  ASSERT_EQ(kernels.size(), 2u);
+  for (const Kernel &k : kernels) {
+    SCOPED_TRACE(k.name);
+    expect_every_mapping_verified(dir, k);
+  }
+}
+
+// A restriction in F77 with its line buffers filled at the fine index.
+TEST(CudaEmulationImperfect, RestrictionWithBuffersAtTheFineIndexMatchesTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Kernel> kernels =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/rstrct3d.f");
+  ASSERT_EQ(kernels.size(), 1u);
+  expect_every_mapping_verified(dir, kernels.front());
+}
+
+// Statement functions inlined, in F77.
+TEST(CudaEmulationConditionals, StatementFunctionsMatchTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Kernel> kernels =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/stfun2d.f");
+  ASSERT_EQ(kernels.size(), 1u);
+  expect_every_mapping_verified(dir, kernels.front());
+}
+
 } // namespace f2s

@@ -370,6 +370,34 @@ TEST(EndToEnd, LineBuffersOnAGridSizedByParametersMatchTheOriginal) {
   expect_2d_input_matches("linebufparam3d", ".f");
 }
 
+// A multigrid prolongation in F77 (buffers at the coarse index, readers
+// that store the fine grid at 2*i - 1 and 2*i of other parities in j and k):
+// the four readers run as one loop, untuned and tuned, on both CPU targets.
+TEST(EndToEnd, ProlongationWithLineBuffersAndFineStoresMatchesTheOriginal) {
+  EXPECT_EQ(expect_input_matches_untuned_and_tuned("intrp3d", 3, ".f").size(), 2u);
+}
+
+// A multigrid restriction in F77 as such codes write it: fine indices in
+// INTEGER temporaries (`i1 = 2*j1 - d1`, assigned in the buffer loop and
+// again in the reading loop), buffers filled at `x1(i1 - 1)`, the fine grid's
+// parity in d1..d3; untuned and tuned, on both CPU targets.
+TEST(EndToEnd, RestrictionWithBuffersAtTheFineIndexMatchesTheOriginal) {
+  EXPECT_EQ(expect_input_matches_untuned_and_tuned("rstrct3d", 3, ".f").size(), 2u);
+}
+
+// Land points skipped as F77 ocean codes skip them: IF (...) GO TO the
+// shared CONTINUE of the loops, a jump to a label before it, and IF (...)
+// CYCLE; an INTEGER depth index as the mask.
+TEST(EndToEnd, PointsSkippedByGoToAndCycleMatchTheOriginal) {
+  expect_2d_input_matches("skipland2d", ".f");
+}
+
+// F77 statement functions (one referencing another, dummies typed by
+// IMPLICIT DOUBLE PRECISION) inlined: bitwise gfortran's values.
+TEST(EndToEnd, StatementFunctionsMatchTheOriginal) {
+  expect_2d_input_matches("stfun2d", ".f");
+}
+
 // FORTRAN 77's specific intrinsic names (DSQRT, AMAX1, IDNINT, ...), the
 // conversions (DBLE, FLOAT, REAL with a kind, INT, NINT, FLOOR, ...) and
 // REAL exponents, in fixed form: bitwise what gfortran computes.

@@ -177,5 +177,139 @@ end subroutine
   EXPECT_EQ(d.message, "'(a(i) > 0d0)' is LOGICAL where a number is needed");
 }
 
+// Points skipped by jumps, as F77 codes mask land: IF (...) GO TO the
+// CONTINUE that ends the loops, or a label further down the same body, and
+// IF (...) CYCLE. The statements a jump skips run under its negated
+// condition; the statement at the label runs at every point.
+TEST(FrontendConditionals, ForwardJumpsAndCycleBecomeIfs) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(      SUBROUTINE S(N, K, KMT, A, B)
+      INTEGER N, K, KMT(N, N), I, J
+      REAL A(N, N), B(N, N), T
+C$F2S STENCIL NAME(GOTOS)
+      DO 100 J = 2, N-1
+        DO 100 I = 2, N-1
+          IF (KMT(I,J) .LT. K) GO TO 100
+          T = A(I+1,J)
+          IF (KMT(I+1,J) .LT. K) GO TO 50
+          T = T + A(I-1,J)
+   50     B(I,J) = T
+  100 CONTINUE
+C$F2S STENCIL NAME(CYCLES)
+      DO J = 2, N-1
+        DO I = 2, N-1
+          IF (KMT(I,J) .LT. K) CYCLE
+          B(I,J) = A(I,J+1)
+        END DO
+      END DO
+      END
+)",
+                            "input.f");
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(print_kernel(kernels[0]),
+            "kernel gotos(n: i32, k: i32, kmt: i32(1:n, 1:n), a: f32(1:n, 1:n), b: f32(1:n, 1:n))\n"
+            "  temp t: f32\n"
+            "  tune_size(1024, 1024)\n"
+            "  for j = 2, n - 1 {\n"
+            "    for i = 2, n - 1 {\n"
+            "      if .not. kmt(i, j) < k {\n"
+            "        t = a(i + 1, j)\n"
+            "        if .not. kmt(i + 1, j) < k {\n"
+            "          t = t + a(i - 1, j)\n"
+            "        }\n"
+            "        b(i, j) = t\n"
+            "      }\n"
+            "    }\n"
+            "  }\n");
+  EXPECT_EQ(
+      print_kernel(kernels[1]),
+      "kernel cycles(n: i32, k: i32, kmt: i32(1:n, 1:n), a: f32(1:n, 1:n), b: f32(1:n, 1:n))\n"
+      "  tune_size(1024, 1024)\n"
+      "  for j = 2, n - 1 {\n"
+      "    for i = 2, n - 1 {\n"
+      "      if .not. kmt(i, j) < k {\n"
+      "        b(i, j) = a(i, j + 1)\n"
+      "      }\n"
+      "    }\n"
+      "  }\n");
+}
+
+// A CYCLE inside an IF construct skips more than the construct: refused
+// with the rewrite.
+TEST(FrontendConditionals, CycleInsideAnIfConstructIsRefusedWithTheRewrite) {
+  TempDir dir;
+  try {
+    lower_text(dir, R"(subroutine s(n, a, b)
+  integer :: n, i, j
+  real(8) :: a(n, n), b(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      if (a(i,j) > 0d0) then
+        if (a(i,j) > 1d0) cycle
+        b(i,j) = 1d0
+      end if
+      b(i,j) = b(i,j) + a(i,j)
+    end do
+  end do
+end subroutine
+)");
+    FAIL() << "accepted";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "CYCLE inside an IF construct of a '!$f2s stencil' region skips the rest of the "
+              "loop body; write it as IF (...) CYCLE directly in the body of the DO loop");
+    EXPECT_EQ(e.diagnostic().loc.line, 8);
+  }
+}
+
+// F77 statement functions: each reference is the function's expression with
+// the dummies reading as the actual arguments (lowered where the reference
+// is), one statement function referencing another.
+TEST(FrontendConditionals, StatementFunctionsAreInlined) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(      SUBROUTINE S(N, Q, R, C)
+      INTEGER N, I
+      REAL Q(0:N+1), R(N), C, X, Y, F, G
+      F(X, Y) = X*Y + C
+      G(X) = F(X, 2.0) - X
+C$F2S STENCIL NAME(SF)
+      DO 10 I = 1, N
+         R(I) = F(Q(I-1) + Q(I+1), Q(I)) + G(Q(I))
+   10 CONTINUE
+      END
+)",
+                            "input.f");
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(print_kernel(kernels[0]), "kernel sf(n: i32, q: f32(0:n + 1), r: f32(1:n), c: f32)\n"
+                                      "  tune_size(1048576)\n"
+                                      "  for i = 1, n {\n"
+                                      "    r(i) = (q(i - 1) + q(i + 1))*q(i) + c + "
+                                      "(q(i)*2.0 + c - q(i))\n"
+                                      "  }\n");
+}
+
+TEST(FrontendConditionals, AStatementFunctionArgumentOfAnotherTypeIsRefused) {
+  TempDir dir;
+  try {
+    lower_text(dir, R"(      SUBROUTINE S(N, Q, R)
+      INTEGER N, I
+      REAL Q(N), R(N), X, F
+      F(X) = 2.0*X
+C$F2S STENCIL
+      DO 10 I = 1, N
+         R(I) = F(Q(I)) + F(1.0D0)
+   10 CONTINUE
+      END
+)",
+               "input.f");
+    FAIL() << "accepted";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "Argument '1.0d0' of statement function 'f' has another type than its dummy "
+              "argument 'x'; convert it, as Fortran requires the types to agree");
+  }
+}
+
 } // namespace
 } // namespace f2s::test

@@ -258,18 +258,52 @@ TEST(FixedForm, MalformedDirectiveInADroppedBranchIsIgnored) {
 
 // ------------------------------------------------------------------ errors
 
+// Two names of one storage through EQUIVALENCE, one written and the other
+// read: the library would take them as two arrays. Read only, they are.
+TEST(FixedFormErrors, EquivalencedArraysWrittenAndUsedAreRefused) {
+  auto nest = [](const std::string &store) {
+    return R"(      SUBROUTINE S(N, M, V)
+      INTEGER N, M, I, J
+      DOUBLE PRECISION A(100, 100), B(100, 100), W(100, 100), V(N, M)
+      COMMON /SCR/ A
+      EQUIVALENCE (A(1,1), B(1,1)), (W(1,1), A(1,2))
+C$F2S STENCIL
+      DO 10 J = 2, M-1
+      DO 10 I = 2, N-1
+         )" +
+           store + R"(
+   10 CONTINUE
+      END
+)";
+  };
+  EXPECT_EQ(error_at(nest("B(I,J) = 0.5D0*(A(I-1,J) + A(I+1,J))")),
+            "5:28: 'b' and 'a' share storage through EQUIVALENCE, and the '!$f2s stencil' "
+            "region at line 6 writes 'b' and uses 'a', which the library would take as two "
+            "arrays; use one of the names for both in the region");
+  // W shares storage with A, and through A with B.
+  EXPECT_EQ(error_at(nest("W(I,J) = B(I,J)")),
+            "5:38: 'w' and 'b' share storage through EQUIVALENCE, and the '!$f2s stencil' "
+            "region at line 6 writes 'w' and uses 'b', which the library would take as two "
+            "arrays; use one of the names for both in the region");
+  TempDir dir;
+  EXPECT_EQ(lower_text(dir, nest("V(I,J) = A(I-1,J) + B(I+1,J)"), "input.f").size(), 1u);
+}
+
 TEST(FixedFormErrors, Positions) {
   EXPECT_EQ(error_at(R"(      SUBROUTINE S(N, A)
       REAL A(N,N)
 C$F2S STENCIL
       DO 10 J = 1, N
       DO 10 I = 1, N
-         IF (I .GT. 1) GO TO 10
+         IF (I .GT. 1) GO TO 20
          A(I,J) = 0.0
    10 CONTINUE
+   20 CONTINUE
       END
 )"),
-            "6:24: Only an assignment may follow IF (...) inside a '!$f2s stencil' region");
+            "6:24: GO TO 20 inside a '!$f2s stencil' region must jump forward to a statement of "
+            "the same block, such as the CONTINUE that ends the DO loop; put the statements it "
+            "skips in an IF construct instead");
   EXPECT_EQ(error_at(R"(      SUBROUTINE S(N, A)
       REAL A(N,*)
 C$F2S STENCIL

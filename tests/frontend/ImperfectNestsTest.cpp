@@ -167,5 +167,42 @@ end subroutine
   }
 }
 
+// Assigned again, a temporary reads as its latest value (the fine indices of
+// a restriction's buffer loop and its reading loop, each assigning `i1`); read
+// before its assignment in the loop body, it would be the previous point's.
+TEST(ImperfectNests, AnIntegerTemporaryReadsAsItsLatestAssignment) {
+  auto nest = [](const std::string &point) {
+    return R"(subroutine s(n, c, f)
+  integer :: n, i, j, ic
+  real(8) :: c(n, n), f(2*n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+)" + point +
+           R"(
+    end do
+  end do
+end subroutine
+)";
+  };
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, nest("      ic = 2*i - 1\n"
+                                                "      f(ic, j) = c(i, j)\n"
+                                                "      ic = ic + 1\n"
+                                                "      f(ic, j) = -c(i, j)"));
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(print_stmt(ks[0].body), "for j = 1, n {\n"
+                                    "  for i = 1, n {\n"
+                                    "    ic = 2*i - 1\n"
+                                    "    f(2*i - 1, j) = c(i, j)\n"
+                                    "    ic = ic + 1\n"
+                                    "    f(2*i, j) = -c(i, j)\n"
+                                    "  }\n"
+                                    "}\n");
+  Diagnostic d = error_of(dir, nest("      f(ic, j) = c(i, j)\n      ic = 2*i"));
+  EXPECT_EQ(d.message, "Subscript 'ic' of 'f' is not an integer multiple of a loop variable "
+                       "plus a constant");
+}
+
 } // namespace
 } // namespace f2s::test

@@ -1,7 +1,8 @@
 // Subscripts offset by a loop-invariant INTEGER scalar (issue 11, section 2):
 // `r(2*i - d)` with d an argument, in arrays the region only reads. The
 // offset moves into the array's declared bounds; a written array, an offset
-// that differs between accesses, or a scalar the nest assigns is refused.
+// that differs between accesses, or a scalar the nest assigns from anything
+// but such an expression is refused.
 #include "ast/IRPrinter.h"
 #include "tests/common/TestUtil.h"
 #include "tests/frontend/FrontendTestUtil.h"
@@ -59,8 +60,18 @@ TEST(SubscriptOffsets, OffsetsThatDifferBetweenAccessesAreRefused) {
   EXPECT_EQ(test::line_col(d.loc), test::loc_of(text, "2*i - d"));
 }
 
-TEST(SubscriptOffsets, AScalarTheNestAssignsIsNoOffset) {
-  std::string text = restriction("e = d + 1\n    c(i) = r(2*i - e)");
+// An INTEGER temporary the point assigns from the offset reads as its value
+// (`i1 = 2*j1 - d1` of a restriction in F77); one assigned from anything
+// else is no offset.
+TEST(SubscriptOffsets, AScalarTheNestAssignsReadsAsItsValue) {
+  test::TempDir dir;
+  std::vector<Kernel> ks = test::lower_text(dir, restriction("e = d + 1\n    c(i) = r(2*i - e)"));
+  ASSERT_EQ(ks.size(), 1u);
+  std::string ir = print_kernel(ks[0]);
+  EXPECT_NE(ir.find("r: f64(1 + d:m + d)"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("c(i) = r(2*i - 1)"), std::string::npos) << ir;
+
+  std::string text = restriction("e = mod(d, 3)\n    c(i) = r(2*i - e)");
   Diagnostic d = test::refusal(text);
   EXPECT_NE(d.message.find("Subscript '2*i - e' of 'r' is not an integer multiple of a loop "
                            "variable plus a constant"),
