@@ -12,6 +12,7 @@
 #include "harness/Package.h"
 #include "harness/Tuner.h"
 #include "harness/TuningDb.h"
+#include "report/Report.h"
 #include "rewrite/Rewrite.h"
 #include "strategy/CpuEngine.h"
 #include "strategy/MachineModel.h"
@@ -482,6 +483,7 @@ int run_pipeline(const DriverOptions &o) {
     if (cuda)
       add_cuda_to_library(files, info, builds, cuda_builds.gpu, cuda_builds.times);
     build_library(files, out_dir);
+    write_report(out_dir, lib_name); // DIR/NAME.html, from the record just written
     std::vector<std::pair<const KernelBuild *, std::string>> chosen;
     for (const KernelBuild &whole : builds) {
       chosen.push_back(

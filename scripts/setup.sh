@@ -12,6 +12,7 @@ packages=(
   libmpfr-dev                                         # constant folding as gfortran does
   nlohmann-json3-dev libcli11-dev libgtest-dev        # JSON, command line, tests
   libsqlitecpp-dev libsqlite3-dev                     # the tuning cache
+  libjs-vega chromium                                 # the HTML report's plots, and its test
 )
 missing=()
 for p in "${packages[@]}"; do
