@@ -316,8 +316,7 @@ json heatmap_spec(const std::map<std::pair<long, long>, Cell> &cells, const std:
               {"ms", failed ? tmin * 1e3 : cell.best_s * 1e3},
               {"id", failed ? std::to_string(cell.failed) + " failed" : cell.best_id}};
     // The slower half of the (reversed) scale is dark: white labels there.
-    v["dark"] = !failed &&
-                std::log(cell.best_s / tmin) > 0.5 * std::log(std::max(tmax, tmin * 1.01) / tmin);
+    v["dark"] = !failed && cell.best_s - tmin > 0.5 * (tmax - tmin);
     values.push_back(v);
     if (cell.winner)
       win.push_back(v);
@@ -368,7 +367,8 @@ json heatmap_spec(const std::map<std::pair<long, long>, Cell> &cells, const std:
        {band("x", xdomain),
         band("y", ydomain),
         {{"name", "color"},
-         {"type", "log"},
+         {"type", "linear"},
+         {"zero", false},
          {"domain", {tmin * 1e3, tmax * 1e3}},
          {"range", {{"scheme", "viridis"}}},
          {"reverse", true}}}},
@@ -429,13 +429,19 @@ void heat_maps(Page &page, const std::string &target, const std::vector<const js
       continue;
     }
     double t = real(*c, "time_s");
-    tmin = std::min(tmin, t);
-    tmax = std::max(tmax, t);
     if (t < cell.best_s) {
       cell.best_s = t;
       cell.best_id = str(*c, "id");
     }
   }
+  // The colours span the times shown, the cells' best, alike in every map
+  // of the target.
+  for (const auto &[facet, cells] : facets)
+    for (const auto &[at, cell] : cells)
+      if (cell.best_s != HUGE_VAL) {
+        tmin = std::min(tmin, cell.best_s);
+        tmax = std::max(tmax, cell.best_s);
+      }
   if (tmin == HUGE_VAL)
     return;
   double winner_s = real(*winner, "time_s");
@@ -688,7 +694,7 @@ void kernel_section(Page &page, const json &kj) {
 }
 
 const char *kStyle = R"(
-body { font-family: sans-serif; margin: 2em auto; max-width: 72em; color: #222; }
+body { font-family: sans-serif; margin: 2em auto; padding: 0 1.5em; max-width: 72em; color: #222; }
 code, pre { font-family: monospace; }
 pre.ir { background: #f6f6f6; padding: 0.6em; overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.6em 0; }

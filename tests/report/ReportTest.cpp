@@ -124,6 +124,8 @@ KernelBuild tuned(const Kernel &at_any, std::vector<int64_t> extents) {
 ProcessResult chromium(const fs::path &page, std::vector<std::string> args) {
   std::vector<std::string> argv = {"chromium", "--headless", "--no-sandbox", "--disable-gpu",
                                    "--enable-logging=stderr", "--v=0",
+                                   // Any fetch fails, and says so on the console.
+                                   "--host-resolver-rules=MAP * ~NOTFOUND",
                                    // Lets the plots, drawn after the load event, finish.
                                    "--virtual-time-budget=10000"};
   argv.insert(argv.end(), args.begin(), args.end());
@@ -162,7 +164,11 @@ TEST(Report, EveryPlotDrawsInHeadlessChromium) {
   fs::path out = fs::path(F2S_BINARY_DIR) / "tests" / "report";
   fs::create_directories(out);
   fs::path page = out / "report_test.html";
-  std::ofstream(page, std::ios::binary) << render_report(record);
+  std::string html = render_report(record);
+  std::ofstream(page, std::ios::binary) << html;
+  // Self-contained: nothing is loaded from elsewhere.
+  for (const char *load : {"<script src", "<link", "<img", "<iframe", "@import"})
+    EXPECT_EQ(html.find(load), std::string::npos) << load;
 
   ProcessResult r = chromium(page, {"--dump-dom"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
