@@ -254,5 +254,39 @@ TEST(Report, RegeneratedFromTheRecordAlone) {
       << r.err;
 }
 
+// A record written before the report existed (no IR, no pruning counts, no
+// counts per target) still makes a report; a folder with the records of two
+// libraries is refused with the fix.
+TEST(Report, OlderRecordsAndAmbiguousFolders) {
+  test::ScratchDir dir;
+  Kernel k = test::lower_text(dir, kHeat, "heat.f90");
+  PackageInfo info{"f2s_heat", {k.source.file}, "4 cores", {"-O2"}, {}};
+  json record = json::parse(package_library(info, {tuned(k, {24, 24, 24})}).tuning_record);
+  json &kj = record["kernels"][0];
+  kj.erase("ir");
+  for (const char *key : {"pruned", "considered", "enumerated_by_target"})
+    kj["search"].erase(key);
+  std::string html = render_report(record);
+  EXPECT_EQ(html.find("<pre class=\"ir\">"), std::string::npos);
+  EXPECT_NE(html.find("Space: " + kj["search"]["space"].get<std::string>()), std::string::npos);
+  EXPECT_NE(html.find("data-mark=\"candidates\""), std::string::npos) << "the roofline";
+
+  std::ofstream(dir.path() / "f2s_heat.json") << record.dump();
+  record["library"] = "f2s_other";
+  std::ofstream(dir.path() / "f2s_other.json") << record.dump();
+  try {
+    write_report(dir.path());
+    ADD_FAILURE() << "two records, no error";
+  } catch (const ReportError &e) {
+    EXPECT_NE(std::string(e.what()).find("holds the records of several libraries ('f2s_heat.json', "
+                                         "'f2s_other.json'); give the output directory of one "
+                                         "library"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(write_report(dir.path(), "f2s_heat"), dir.path() / "f2s_heat.html");
+  EXPECT_TRUE(fs::exists(dir.path() / "f2s_heat.html"));
+}
+
 } // namespace
 } // namespace f2s
