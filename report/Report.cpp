@@ -448,7 +448,8 @@ void heat_maps(Page &page, const std::string &target, const std::vector<const js
   if (outside)
     page.body << "<p class=\"note\">" << outside << " candidate" << (outside == 1 ? "" : "s")
               << " without both " << esc(axes[0]) << " and " << esc(axes[1])
-              << " (e.g. the plain parallel nest) are in the table only.</p>\n";
+              << " (e.g. the plain parallel nest) " << (outside == 1 ? "is" : "are")
+              << " in the table only.</p>\n";
   for (const auto &[facet, cells] : facets) {
     std::string caption = by_threads
                               ? (facet ? std::to_string(facet) + " thread" + (facet == 1 ? "" : "s")
@@ -519,18 +520,27 @@ void candidates_table(Page &page, std::vector<const json *> cands, const json *w
                ? verified(*a)
                : real(*a, "time_s", HUGE_VAL) < real(*b, "time_s", HUGE_VAL);
   });
+  // CUDA candidates say what the copies to and from the GPU, which their
+  // time leaves out, cost (harness/CudaPackage.cpp).
+  bool transfers =
+      std::any_of(cands.begin(), cands.end(), [](const json *c) { return c->contains("h2d_s"); });
   page.body << "<details><summary>All " << cands.size()
             << " candidates measured, fastest first</summary>\n<table class=\"candidates\">"
                "<tr><th>candidate</th><th>time (ms)</th><th>GFlop/s</th><th>GB/s</th>"
-               "<th>status</th></tr>\n";
+            << (transfers ? "<th>to GPU (ms)</th><th>from GPU (ms)</th>" : "")
+            << "<th>status</th></tr>\n";
   for (const json *c : cands) {
     bool ok = verified(*c);
     page.body << "<tr" << (c == winner ? " class=\"winner\"" : "") << "><td><code>"
               << esc(str(*c, "id")) << "</code></td><td>"
               << (ok ? num(real(*c, "time_s") * 1e3, "%.4g") : "") << "</td><td>"
               << (ok ? num(real(*c, "gflops")) : "") << "</td><td>"
-              << (ok ? num(real(*c, "gbps")) : "") << "</td><td>" << esc(str(*c, "status"))
-              << "</td></tr>\n";
+              << (ok ? num(real(*c, "gbps")) : "") << "</td>";
+    if (transfers)
+      page.body << "<td>" << (c->contains("h2d_s") ? num(real(*c, "h2d_s") * 1e3, "%.4g") : "")
+                << "</td><td>" << (c->contains("d2h_s") ? num(real(*c, "d2h_s") * 1e3, "%.4g") : "")
+                << "</td>";
+    page.body << "<td>" << esc(str(*c, "status")) << "</td></tr>\n";
   }
   page.body << "</table></details>\n";
 }
@@ -597,6 +607,17 @@ void search_summary(Page &page, const json &kj) {
   else if (real(s, "reused_measurements") > 0)
     page.body << ", " << s["reused_measurements"].dump()
               << " measurements taken from the tuning cache";
+  // --search=compare: how close the cheap search came to the exhaustive one.
+  if (s.contains("comparison") && s["comparison"].is_object()) {
+    const json &c = s["comparison"];
+    page.body << "; the " << esc(str(c, "cheap")) << " search measured "
+              << c.value("cheap_measured", 0L) << " candidates and found "
+              << num(real(c, "cheap_best_s") * 1e3, "%.4g") << " ms, the "
+              << (c.value("exhaustive_complete", false) ? "exhaustive"
+                                                        : "exhaustive search (cut short by the "
+                                                          "budget)")
+              << " best is " << num(real(c, "exhaustive_best_s") * 1e3, "%.4g") << " ms";
+  }
   // Records before the counts were kept have the space in words only.
   if (!s.contains("pruned") || !s["pruned"].is_object()) {
     page.body << ". Space: " << esc(str(s, "space")) << ".</p>\n";
