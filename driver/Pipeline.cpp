@@ -12,6 +12,7 @@
 #include "harness/Package.h"
 #include "harness/Tuner.h"
 #include "harness/TuningDb.h"
+#include "report/Report.h"
 #include "rewrite/Rewrite.h"
 #include "strategy/MachineModel.h"
 #include "targets/Targets.h"
@@ -403,6 +404,7 @@ int run_pipeline(const DriverOptions &o) {
     for (const std::unique_ptr<Target> &t : targets.targets)
       t->package(files, info, builds);
     build_library(files, out_dir);
+    write_report(out_dir, lib_name); // DIR/NAME.html, from the record just written
     std::vector<std::pair<const KernelBuild *, std::string>> chosen;
     for (const KernelBuild &whole : builds) {
       chosen.push_back(

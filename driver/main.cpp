@@ -1,11 +1,13 @@
 // f2stencil: annotated Fortran stencils in, a tuned library out.
 #include "driver/Pipeline.h"
+#include "report/Report.h"
 #include "targets/Targets.h"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -55,13 +57,50 @@ int run_pipeline_on_large_stack(const f2s::DriverOptions &o) {
   return call.status;
 }
 
+/// `f2stencil report DIR`: the HTML report again, from DIR's tuning record
+/// alone (a record of an earlier run or version, say).
+int report_main(int argc, char **argv) {
+  CLI::App app{
+      "f2stencil report: writes DIR/<lib>.html again from the tuning record DIR/<lib>.json "
+      "that building the library wrote (docs/report.md).",
+      "f2stencil report"};
+  std::string dir;
+  app.add_option("DIR", dir, "A library's output directory (f2stencil -o DIR)")->required();
+  bool quiet = false;
+  app.add_flag("-q,--quiet", quiet, "Print errors only");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    if (e.get_exit_code() == 0)
+      return app.exit(e);
+    std::cerr << "f2stencil: error: " << e.what() << "\n"
+              << "Run 'f2stencil report --help' for the options.\n";
+    return 1;
+  }
+  try {
+    std::filesystem::path written = f2s::write_report(dir);
+    if (!quiet)
+      std::cerr << "f2stencil: wrote " << written.string() << "\n";
+    return 0;
+  } catch (const std::exception &e) {
+    std::cerr << "f2stencil: error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
+  // The one subcommand; FILE arguments are Fortran files, never named so.
+  if (argc > 1 && std::string(argv[1]) == "report")
+    return report_main(argc - 1, argv + 1);
   f2s::DriverOptions o;
   CLI::App app{"f2stencil: translates the '!$f2s stencil' loop nests of Fortran files into a\n"
                "verified, auto-tuned library with a Fortran module and a C header.",
                "f2stencil"};
+  app.footer("Besides the library, the output directory holds <lib>.json, the tuning record, "
+             "and <lib>.html,\nthe report made from it (plots of the search; docs/report.md).\n"
+             "  f2stencil report DIR   writes DIR/<lib>.html again from DIR's record");
   app.set_version_flag("--version",
                        "f2stencil " F2S_VERSION "\nbuilt with Flang and LLVM " F2S_LLVM_VERSION,
                        "Print f2stencil's version and the Flang/LLVM version it was built with");

@@ -2,6 +2,7 @@
 
 #include "ast/Aliasing.h"
 #include "ast/Analysis.h"
+#include "ast/IRPrinter.h"
 #include "codegen/CMpiPrinter.h"
 #include "codegen/CPrinter.h"
 #include "codegen/CSizeDispatch.h"
@@ -169,6 +170,7 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
                          {"source", k.loc.str()},
                          {"facts", facts_json(k)},
                          {"tuned", b.tuning.has_value()}};
+    kj["ir"] = print_kernel(k); // as --emit=ir prints it, for the report
     if (k.ordered)
       kj["ordered"] = {
           {"loop", k.ordered->var}, {"reason", k.ordered->reason}, {"at", k.ordered->loc.str()}};
@@ -217,7 +219,14 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
                                {"budget_exhausted", t.budget_exhausted},
                                {"seconds", t.seconds},
                                {"reused_measurements", t.reused},
-                               {"reused", t.reused > 0 && t.reused == t.results.size()}};
+                               {"reused", t.reused > 0 && t.reused == t.results.size()},
+                               {"considered", t.space.considered},
+                               {"pruned", t.space.pruned}};
+      // The space holds every target's candidates; the report counts each.
+      std::map<std::string, size_t> by_target;
+      for (const Candidate &c : t.space.candidates)
+        ++by_target[t.space.variants[c.variant].target];
+      search["enumerated_by_target"] = by_target;
       if (t.comparison) {
         const KernelTuning::Comparison &c = *t.comparison;
         search["comparison"] = {{"cheap", c.cheap},
@@ -241,6 +250,7 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
         KernelBuild one = *all[i];
         one.other_sizes.clear();
         nlohmann::json sj = tuning_record(info, {one})["kernels"][0];
+        sj.erase("ir"); // the kernel's, above
         sj["working_set_bytes"] = tuned[i].bytes;
         // The calls whose working set is in (from, up_to] run this size's
         // choices; null: no bound.

@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libgtest-dev        # JSON, command line, tests
   libsqlitecpp-dev libsqlite3-dev                     # the tuning cache
   libopenmpi-dev openmpi-bin                          # MPI: halo exchange (docs/mpi.md)
+  libjs-vega chromium                                 # the HTML report's plots, and its test
 )
 missing=()
 for p in "${packages[@]}"; do
