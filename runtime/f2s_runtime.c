@@ -309,6 +309,21 @@ static long f2s_core_of_(int cpu) {
   return core < 0 ? (long)cpu << 20 | 0xfffff : package << 40 | core << 20;
 }
 
+/* Whether Linux has `cpu` online (a CPU without an `online` file, as cpu0
+ * often is, always is). */
+static int f2s_cpu_online_(int cpu) {
+  char path[80];
+  int on = 1;
+  FILE *f;
+  snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/online", cpu);
+  if ((f = fopen(path, "r"))) {
+    if (fscanf(f, "%d", &on) != 1)
+      on = 1;
+    fclose(f);
+  }
+  return on;
+}
+
 /* Rank `rank` of `size` ranks on CPUs cpus[0..n) (core[i] the core of
  * cpus[i]; both are sorted here): the CPUs of its slice of the cores, cores
  * [rank*C/size, (rank+1)*C/size) of the C in order, their first CPUs first
@@ -380,16 +395,16 @@ static void f2s_rank_init_(void) {
   static long core[CPU_SETSIZE];
   cpu_set_t mask;
   int rank, size, n = 0, cpu, configured = (int)sysconf(_SC_NPROCESSORS_CONF), exclusive;
+  int online = (int)sysconf(_SC_NPROCESSORS_ONLN); /* the node: offline CPUs are none of it */
   const char *bind = getenv("OMP_PROC_BIND");
   int omp_bound = (bind && *bind && strcmp(bind, "false") != 0 && strcmp(bind, "FALSE") != 0) ||
                   getenv("OMP_PLACES") != NULL;
   f2s_local_rank(&rank, &size);
-  if (size <= 1 || configured < 1)
+  if (size <= 1 || configured < 1 || online < 1)
     return;
   if (configured > CPU_SETSIZE)
     configured = CPU_SETSIZE;
-  if (!omp_bound && sched_getaffinity(0, sizeof mask, &mask) == 0 &&
-      CPU_COUNT(&mask) < configured) {
+  if (!omp_bound && sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) < online) {
     for (cpu = 0; cpu < configured; ++cpu)
       if (CPU_ISSET(cpu, &mask)) {
         cpus[n] = cpu;
@@ -397,19 +412,20 @@ static void f2s_rank_init_(void) {
       }
     /* All of the mask, in core order. */
     f2s_rank_.n = f2s_rank_slice_(cpus, core, n, 0, 1, f2s_rank_.cpus, &exclusive);
-    if ((long)n * size <= configured) {
+    if ((long)n * size <= online) {
       f2s_rank_.pin = 1;
       f2s_rank_.limit = f2s_rank_.n;
     } else {
-      int sharers = (int)(((long)n * size + configured - 1) / configured);
+      int sharers = (int)(((long)n * size + online - 1) / online);
       f2s_rank_.pin = 0;
       f2s_rank_.limit = n / sharers > 0 ? n / sharers : 1;
     }
   } else {
-    for (cpu = 0; cpu < configured; ++cpu) {
-      cpus[n] = cpu;
-      core[n++] = f2s_core_of_(cpu);
-    }
+    for (cpu = 0; cpu < configured; ++cpu)
+      if (f2s_cpu_online_(cpu)) {
+        cpus[n] = cpu;
+        core[n++] = f2s_core_of_(cpu);
+      }
     f2s_rank_.n = f2s_rank_slice_(cpus, core, n, rank, size, f2s_rank_.cpus, &exclusive);
     f2s_rank_.pin = exclusive;
     f2s_rank_.limit = f2s_rank_.n;
