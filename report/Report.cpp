@@ -624,7 +624,8 @@ void search_summary(Page &page, const json &kj) {
     return;
   }
   page.body << ".</p>\n";
-  {
+  // A run without a CPU target (--target=cuda) has no CPU search to speak of.
+  if (s.value("considered", 0L) > 0) {
     page.body << "<p>The CPU engine considered " << s.value("considered", 0L)
               << " parameter combinations";
     if (s["pruned"].empty())
