@@ -63,17 +63,8 @@ TEST(MpiExchange, PlansTheNeighboursAndWidthsTheReadsReach) {
 
 TEST(MpiExchange, RefusesWhatRanksCannotSplit) {
   test::ScratchDir dir;
-  Kernel ordered = test::lower_text(dir, R"(subroutine s(n, p)
-  integer :: n, i, k
-  real(8) :: p(n, 0:n)
-  !$f2s stencil
-  do k = 1, n
-    do i = 1, n
-      p(i, k) = p(i, k - 1) * 0.5d0
-    end do
-  end do
-end subroutine
-)");
+  Kernel ordered = test::lower_text(
+      dir, test::read_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/mpi/sweep.f90"));
   HaloPlan plan = plan_halo_exchange(ordered, analyze(ordered));
   ASSERT_TRUE(plan.refusal);
   EXPECT_NE(plan.refusal->find("runs in order"), std::string::npos) << *plan.refusal;

@@ -93,17 +93,7 @@ TEST(Mpi, HeatModelMatchesTheOriginalOnOneAndEightRanks) {
 // reason and the way out.
 TEST(Mpi, RefusesAKernelWithALoopInOrder) {
   test::ScratchDir dir;
-  std::string file = dir.write("sweep.f90", R"(subroutine sweep(n, p)
-  integer :: n, i, k
-  real(8) :: p(n, 0:n)
-  !$f2s stencil
-  do k = 1, n
-    do i = 1, n
-      p(i, k) = p(i, k - 1) * 0.5d0
-    end do
-  end do
-end subroutine
-)");
+  std::string file = source("tests/inputs/mpi/sweep.f90");
   ProcessResult r =
       f2stencil({"--mpi", "--no-tune", "-q", "-o", (dir.path() / "out").string(), file});
   EXPECT_EQ(r.exit_code, 1);
