@@ -501,7 +501,7 @@ struct Kernel {
   /// in `args`, and is passed by reference (INTENT(INOUT)).
   std::vector<Reduction> reductions;
   Stmt body;
-  std::vector<int64_t> tune_size;    ///< problem size to tune at, one per loop
+  std::vector<int64_t> tune_size; ///< problem size to tune at, one per loop
   /// Every size tune_size(...) lists when it lists several (the first is
   /// tune_size): the library dispatches among their variants by the call's
   /// size. Empty with one size.
@@ -535,6 +535,10 @@ struct Kernel {
   std::vector<std::string> subscript_offsets;
   /// Where the nest is in its source file (see SourceRegion).
   SourceRegion source;
+  /// A sweep of a time loop (ast/TimeLoop.h): the loop's name. Its nest is
+  /// not a region of its own in the source, so --rewrite leaves it to the
+  /// loop's call.
+  std::string time_loop;
 
   const Variable *find_arg(const std::string &n) const;
   const Variable *find_temp(const std::string &n) const;

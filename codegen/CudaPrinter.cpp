@@ -619,7 +619,8 @@ std::string print_cuda_prelude() {
          "      r *= b;\n"
          "  return r;\n"
          "}\n"
-         "/* x**n for a variable n by repeated squaring, as libgcc's __powidf2 that gfortran calls. */\n"
+         "/* x**n for a variable n by repeated squaring, as libgcc's __powidf2 that gfortran "
+         "calls. */\n"
          "template <class T> static __host__ __device__ inline T f2s_powi(T b, int e) {\n"
          "  if (e < 0)\n"
          "    return T(1) / f2s_powi(b, -e);\n"
@@ -793,7 +794,9 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant) {
   out << "  " << base << "_launch(&d, 0);\n";
   out << "  f2s_cuda_check(cudaGetLastError(), \"launching kernel '" << k.name << "' (" << variant
       << ")\");\n";
-  out << "  f2s_cuda_check(cudaDeviceSynchronize(), \"running kernel '" << k.name << "' ("
+  // Inside a time loop whose grids stay on the device, the loop's end waits.
+  out << "  if (!f2s_cuda_in_steps)\n"
+      << "    f2s_cuda_check(cudaDeviceSynchronize(), \"running kernel '" << k.name << "' ("
       << variant << ")\");\n";
   for (const Variable *v : grids)
     out << "  f2s_cuda_unmap(&f2s_m_" << c_name(v->name) << ", "
@@ -832,7 +835,15 @@ std::string print_cuda_data_exports(const std::string &lib) {
   out << "extern \"C\" void " << lib
       << "_data_delete(const void *p, size_t bytes) { f2s_cuda_exit(p, bytes, 0); }\n";
   out << "extern \"C\" long long " << lib
-      << "_data_transfers(void) { return f2s_cuda_transfer_count; }\n\n";
+      << "_data_transfers(void) { return f2s_cuda_transfer_count; }\n";
+  // For the library's time loops (codegen/CTimeLoop), not its users.
+  out << "extern \"C\" int " << lib
+      << "_f2s_steps_begin(int n, const void *const *host, const size_t *bytes) {\n"
+         "  return f2s_cuda_steps_begin(n, host, bytes);\n}\n";
+  out << "extern \"C\" void " << lib
+      << "_f2s_steps_end(int n, const void *const *host, const size_t *bytes, const int "
+         "*written) {\n"
+         "  f2s_cuda_steps_end(n, host, bytes, written);\n}\n\n";
   return out.str();
 }
 

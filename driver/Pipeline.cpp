@@ -63,9 +63,10 @@ std::string default_lib_name(const std::string &first_file) {
 
 // ------------------------------------------------------------ parse, lower
 
-/// The kernels of the regions that lowered; the problems of the others go
-/// to `problems`, to be reported with the analysis's.
-std::vector<Kernel> parse_and_lower(const DriverOptions &o, Problems &problems) {
+/// The kernels of the regions that lowered (and the time loops, whose sweeps
+/// are among them); the problems of the others go to `problems`, to be
+/// reported with the analysis's.
+LoweredFiles parse_and_lower(const DriverOptions &o, Problems &problems) {
   FrontendOptions fe;
   fe.include_dirs = o.include_dirs;
   fe.defines = o.defines;
@@ -75,7 +76,8 @@ std::vector<Kernel> parse_and_lower(const DriverOptions &o, Problems &problems) 
   fe.double_precision_kind = o.double_precision_kind;
   LoweredFiles lowered = lower_files_collecting(o.files, fe);
   problems.add_all(lowered.problems);
-  return std::move(lowered.kernels);
+  lowered.problems.clear();
+  return lowered;
 }
 
 // ------------------------------------------------------------------ rewrite
@@ -116,9 +118,9 @@ std::optional<std::string> already_rewritten(const DriverOptions &o) {
 /// file name (DIR/src/<name>); files without a region as they are, so that a
 /// build can compile DIR/src/ in place of the originals. Every file's
 /// problems are thrown at once, before anything is tuned or written.
-std::vector<std::pair<std::string, std::string>> rewrite_sources(const DriverOptions &o,
-                                                                 const std::vector<Kernel> &kernels,
-                                                                 const std::string &lib_name) {
+std::vector<std::pair<std::string, std::string>>
+rewrite_sources(const DriverOptions &o, const std::vector<Kernel> &kernels,
+                const std::vector<TimeLoop> &time_loops, const std::string &lib_name) {
   std::vector<std::pair<std::string, std::string>> sources;
   std::map<std::string, std::string> named;
   Problems problems;
@@ -130,10 +132,14 @@ std::vector<std::pair<std::string, std::string>> rewrite_sources(const DriverOpt
     std::optional<std::string> text = read_text(f);
     if (!text)
       throw usage_error("Cannot read '" + f + "' again to rewrite it");
+    // A time loop's sweeps are inside its call.
     std::vector<RegionCall> calls;
     for (const Kernel &k : kernels)
-      if (k.source.file == f)
+      if (k.source.file == f && k.time_loop.empty())
         calls.push_back(region_call(k));
+    for (const TimeLoop &t : time_loops)
+      if (t.signature.source.file == f)
+        calls.push_back(region_call(t.signature));
     if (calls.empty()) {
       sources.emplace_back(name, *text);
       continue;
@@ -253,6 +259,44 @@ void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
   }
 }
 
+/// A time loop's procedures (T, T_<target>) are exported beside the
+/// kernels' names: each must be unique, and must compile in the module.
+void check_time_loops(const std::vector<TimeLoop> &loops, const std::vector<Kernel> &kernels,
+                      const RunTargets &targets, Problems &problems) {
+  std::map<std::string, SourceLoc> exported;
+  for (const Kernel &k : kernels)
+    for (const std::string &n : module_procedures(k, targets))
+      exported.emplace(n, k.loc);
+  for (const TimeLoop &t : loops) {
+    const Kernel &k = t.signature;
+    std::vector<std::string> names = {k.name};
+    for (const std::string &n : targets.names)
+      names.push_back(k.name + "_" + n);
+    if (needs_wrapper(k))
+      for (size_t i = 0, n = names.size(); i < n; ++i)
+        names.push_back(names[i] + "_explicit");
+    for (const std::string &n : names)
+      if (auto [it, fresh] = exported.emplace(n, k.loc); !fresh)
+        problems.add({k.loc, "The library would export '" + n + "' twice (also for the " +
+                                 "kernel at " + it->second.str() +
+                                 "); rename one of them with name(...)"});
+    for (const Variable &v : k.args)
+      if (std::find(names.begin(), names.end(), v.name) != names.end())
+        problems.add({k.loc, "Time loop '" + k.name +
+                                 "' uses a variable named like its "
+                                 "procedure '" +
+                                 v.name + "'; choose another name with name(...)"});
+    for (const std::string &n : names)
+      if (n.size() > kMaxFortranName) {
+        problems.add({k.loc, "Time loop name '" + k.name +
+                                 "' is too long: the library's module would declare '" + n +
+                                 "', longer than Fortran's " + std::to_string(kMaxFortranName) +
+                                 " characters; choose a shorter name with name(...)"});
+        break;
+      }
+  }
+}
+
 // -------------------------------------------- enumerate, transform, tune
 
 /// The sizes to tune `k` at, each x first: --tune-size's, or the clause's,
@@ -344,17 +388,22 @@ int run_pipeline(const DriverOptions &o) {
       return 0;
     }
     Problems problems;
-    std::vector<Kernel> kernels = parse_and_lower(o, problems);
+    LoweredFiles lowered = parse_and_lower(o, problems);
+    std::vector<Kernel> &kernels = lowered.kernels;
+    const std::vector<TimeLoop> &time_loops = lowered.time_loops;
     check_kernels(kernels, lib_name, targets, o.mpi, problems);
+    check_time_loops(time_loops, kernels, targets, problems);
     problems.throw_if_any(o.files);
     // Before anything is tuned: a region that cannot be rewritten stops the
     // run at once.
     std::vector<std::pair<std::string, std::string>> rewritten;
     if (o.rewrite)
-      rewritten = rewrite_sources(o, kernels, lib_name);
+      rewritten = rewrite_sources(o, kernels, time_loops, lib_name);
     if (o.emit == "ir") {
       for (const Kernel &k : kernels)
         std::cout << print_kernel(k);
+      for (const TimeLoop &t : time_loops)
+        std::cout << print_time_loop(t);
       return 0;
     }
 
@@ -393,13 +442,13 @@ int run_pipeline(const DriverOptions &o) {
         t->add_choices(b, run);
     }
     if (o.emit == "c") {
-      std::cout << library_c_source(info, builds);
+      std::cout << library_c_source(info, builds, time_loops);
       return 0;
     }
 
     // Package.
     fs::path out_dir = o.output_dir.empty() ? fs::path(lib_name) : fs::path(o.output_dir);
-    LibraryFiles files = package_library(info, builds);
+    LibraryFiles files = package_library(info, builds, time_loops);
     files.rewritten_sources = std::move(rewritten);
     for (const std::unique_ptr<Target> &t : targets.targets)
       t->package(files, info, builds);

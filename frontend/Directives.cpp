@@ -73,7 +73,7 @@ private:
   }
 
   void parse_clauses(StencilDirective &d) {
-    bool seen_name = false, seen_tune = false;
+    bool seen_name = false, seen_tune = false, seen_timesteps = false;
     while (true) {
       while (pos_ < text_.size() && (is_blank(text_[pos_]) || text_[pos_] == ','))
         ++pos_;
@@ -84,16 +84,21 @@ private:
       if (clause.empty())
         throw UserError(at(clause_at), "Unexpected '" + rest() +
                                            "' in a '!$f2s stencil' directive; expected a clause");
-      bool &seen = clause == "name" ? seen_name : seen_tune;
-      if (clause != "name" && clause != "tune_size")
+      bool &seen = clause == "name"        ? seen_name
+                   : clause == "timesteps" ? seen_timesteps
+                                           : seen_tune;
+      if (clause != "name" && clause != "tune_size" && clause != "timesteps")
         throw UserError(at(clause_at), "Unknown clause '" + clause +
-                                           "' in a '!$f2s stencil' directive; expected NAME or "
-                                           "TUNE_SIZE");
+                                           "' in a '!$f2s stencil' directive; expected NAME, "
+                                           "TUNE_SIZE or TIMESTEPS");
       if (seen)
         throw UserError(at(clause_at), "The " + upper(clause) +
                                            " clause appears twice in a '!$f2s stencil' directive");
       seen = true;
-      if (clause == "name")
+      if (clause == "timesteps") {
+        d.timesteps = true;
+        d.timesteps_loc = at(clause_at);
+      } else if (clause == "name")
         parse_name(d, clause_at);
       else
         parse_tune_size(d, clause_at);

@@ -14,8 +14,8 @@
 
 namespace f2s {
 
-/// One `!$f2s stencil [name(ident)] [tune_size(n1,n2[,n3][; n1,n2[,n3]]...)]`
-/// line.
+/// One `!$f2s stencil [timesteps] [name(ident)]
+/// [tune_size(n1,n2[,n3][; n1,n2[,n3]]...)]` line.
 struct StencilDirective {
   SourceLoc loc;                   ///< the `!` of `!$f2s`
   std::optional<std::string> name; ///< lower case
@@ -27,6 +27,10 @@ struct StencilDirective {
   /// library that dispatches by the call's size (docs/per-size-variants.md).
   std::vector<std::vector<int64_t>> tune_sizes;
   std::vector<SourceLoc> tune_sizes_loc; ///< the first value of each size
+  /// TIMESTEPS: the DO loop that follows is a loop over time whose body runs
+  /// sweeps (ast/TimeLoop.h); its tune_size is each sweep's.
+  bool timesteps = false;
+  SourceLoc timesteps_loc; ///< the clause's keyword
 };
 
 /// Where a `!$f2s` sentinel starts: a 1-based line and a 0-based column.

@@ -81,6 +81,9 @@ public:
     problems.add_all(problems_.list());
     return std::move(kernels_);
   }
+  /// The time loops that lowered, after finish (their sweeps are among its
+  /// kernels).
+  std::vector<TimeLoop> take_time_loops() { return std::move(time_loops_); }
 
   // Walk's visitor interface -------------------------------------------------
   template <typename T> bool Pre(const T &) { return true; }
@@ -240,6 +243,8 @@ private:
   /// children need no further walk).
   bool see_statement(fp::CharBlock source, const fp::DoConstruct *d, bool label_do);
   void lower_region(const StencilDirective &dir, const fp::DoConstruct &d);
+  void lower_time_loop(const StencilDirective &dir, const std::vector<StencilDirective> &inner,
+                       const fp::DoConstruct &d);
 
   const SourceMap &map_;
   std::vector<StencilDirective> directives_;
@@ -257,6 +262,7 @@ private:
   int in_interface_ = 0;
   int decl_counter_ = 0;
   std::vector<Kernel> kernels_;
+  std::vector<TimeLoop> time_loops_;
   std::map<std::string, SourceLoc> kernel_names_;
   /// The DO constructs around the statement being walked, outermost first.
   std::vector<const fp::DoConstruct *> open_dos_;
@@ -923,13 +929,64 @@ bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d,
     problems_.add({dir.loc, kNotBeforeDo});
     return false;
   }
-  // A directive inside the region would never be honoured.
+  // A directive inside the region would never be honoured; inside a time
+  // loop, one names the sweep that follows it.
+  std::vector<StencilDirective> inner;
   if (auto end = last_line(map_, *d))
     for (; next_ < directives_.size() && directives_[next_].loc.line <= *end; ++next_)
-      problems_.add({directives_[next_].loc,
-                     std::string("A '!$f2s' directive is not allowed inside a ") + kRegion});
-  lower_region(dir, *d);
+      if (dir.timesteps)
+        inner.push_back(directives_[next_]);
+      else
+        problems_.add({directives_[next_].loc,
+                       std::string("A '!$f2s' directive is not allowed inside a ") + kRegion +
+                           "; annotate the loop over time with '!$f2s stencil timesteps' to "
+                           "run several sweeps in one call"});
+  if (dir.timesteps)
+    lower_time_loop(dir, inner, *d);
+  else
+    lower_region(dir, *d);
   return true;
+}
+
+void FileLowering::lower_time_loop(const StencilDirective &dir,
+                                   const std::vector<StencilDirective> &inner,
+                                   const fp::DoConstruct &d) {
+  auto proc =
+      std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) { return s.is_procedure; });
+  if (proc == scopes_.rend()) {
+    problems_.add({dir.loc, std::string("A ") + kRegion + " must be inside a procedure"});
+    return;
+  }
+  ++proc->regions;
+  std::string name = dir.name ? *dir.name : proc->name + "_" + std::to_string(proc->regions);
+  auto &regions = regions_[proc.base() - scopes_.begin() - 1];
+  // The loop's procedure and every sweep's are names the library exports.
+  auto claim = [&](const std::string &n, const SourceLoc &loc) {
+    auto seen = kernel_names_.find(n);
+    if (seen != kernel_names_.end()) {
+      problems_.add({loc, "Kernel name '" + n + "' is already used by the " + kRegion + " at " +
+                              seen->second.str() +
+                              "; give one of them another name with NAME(...)"});
+      return false;
+    }
+    kernel_names_.emplace(n, loc);
+    return true;
+  };
+  bool named = claim(name, dir.name ? dir.name_loc : dir.loc);
+  problems_.attempt([&] {
+    fe::LoweredTimeLoop lowered = fe::lower_time_loop(map_, scopes_, dir, inner, d, name);
+    for (auto &[loop, k] : lowered.sweeps)
+      named &= claim(k.name, k.loc);
+    if (!named)
+      return;
+    lowered.loop.signature.source = source_region(dir, d, *proc, name);
+    for (auto &[loop, k] : lowered.sweeps) {
+      if (loop)
+        regions.emplace_back(loop, kernels_.size());
+      kernels_.push_back(std::move(k));
+    }
+    time_loops_.push_back(std::move(lowered.loop));
+  });
 }
 
 void FileLowering::lower_region(const StencilDirective &dir, const fp::DoConstruct &d) {
@@ -1275,6 +1332,8 @@ LoweredFiles lower_files_here(const std::vector<std::string> &paths,
       k.ordered = find_ordering(k).ordered;
       lowered.kernels.push_back(std::move(k));
     }
+    for (TimeLoop &t : lowering.take_time_loops())
+      lowered.time_loops.push_back(std::move(t));
   }
   lowered.problems = problems.list();
   return lowered;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ast/IR.h"
+#include "ast/TimeLoop.h"
 
 #include <optional>
 #include <string>
@@ -53,7 +54,10 @@ std::vector<Kernel> lower_files(const std::vector<std::string> &paths,
 
 /// The kernels of the regions that lowered, and every problem of the others.
 struct LoweredFiles {
+  /// Every region's kernel, and every time loop's sweeps, in source order.
   std::vector<Kernel> kernels;
+  /// The `!$f2s stencil timesteps` loops, in source order.
+  std::vector<TimeLoop> time_loops;
   std::vector<Diagnostic> problems;
 };
 

@@ -2,6 +2,7 @@
 // statements of its body, and the expressions in them. The parse tree is
 // pre-semantic, so every name is resolved here against the declarations that
 // Frontend.cpp collected.
+#include "ast/IRPrinter.h"
 #include "ast/Reductions.h"
 #include "canonicalize/Canonicalize.h"
 #include "canonicalize/FoldConstants.h"
@@ -47,6 +48,9 @@ public:
       : map_(map), scopes_(scopes), directive_(directive) {}
 
   Kernel lower(const fp::DoConstruct &outer, const std::string &name);
+  ScalarExpr lower_scalar(const fp::Expr &e, bool logical_value);
+  Kernel lower_array_copy(const fp::AssignmentStmt &a, const SourceLoc &loc,
+                          const std::string &name);
 
 private:
   // Loops inside the point (frontend/OffsetLoops) -------------------------
@@ -171,6 +175,10 @@ private:
     if (!free_.count(d.name))
       free_[d.name] = &d;
   }
+
+  /// The kernel's tuning sizes and arguments, from the variables its body
+  /// used (free_), once the body of a nest of `depth` loops is lowered.
+  void finish(Kernel &k, size_t depth);
 
   // The nest ---------------------------------------------------------------
   const fp::LoopControl::Bounds &loop_bounds(const fp::DoConstruct &d) const;
@@ -628,13 +636,22 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     use_free(*lookup(r.var), r.loc);
   }
 
+  finish(k, nest.size());
+  return k;
+}
+
+void RegionLowering::finish(Kernel &k, size_t depth) {
+  const Scope &proc = *std::find_if(scopes_.rbegin(), scopes_.rend(),
+                                    [](const Scope &s) { return s.is_procedure; });
   if (directive_.tune_size.empty()) {
     // About 16 M points in 3D and 1 M in 2D and 1D: well beyond the caches.
-    k.tune_size.assign(nest.size(), nest.size() == 3 ? 256 : nest.size() == 2 ? 1024 : 1 << 20);
-  } else if (directive_.tune_size.size() != nest.size()) {
-    problems_.add({directive_.tune_size_loc, "TUNE_SIZE needs one size per loop of the nest, " +
-                                                 std::to_string(nest.size()) + ", not " +
-                                                 std::to_string(directive_.tune_size.size())});
+    k.tune_size.assign(depth, depth == 3 ? 256 : depth == 2 ? 1024 : 1 << 20);
+  } else if (directive_.tune_size.size() != depth) {
+    problems_.add(
+        {directive_.tune_size_loc,
+         "TUNE_SIZE needs one size per loop of the nest, " + std::to_string(depth) + ", not " +
+             std::to_string(directive_.tune_size.size()) +
+             (directive_.timesteps ? " (it applies to each sweep of the time loop)" : "")});
   } else {
     k.tune_size = directive_.tune_size;
     if (directive_.tune_sizes.size() > 1)
@@ -712,6 +729,139 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     if (const Reduction *r = k.find_reduction(v.name))
       in_arg_order.push_back(*r);
   k.reductions = std::move(in_arg_order);
+}
+
+ScalarExpr RegionLowering::lower_scalar(const fp::Expr &e, bool logical_value) {
+  Expr x = logical_value ? logical(e) : numeric(e);
+  problems_.throw_if_any();
+  ScalarExpr out{x, {}};
+  for (const auto &[n, d] : free_) {
+    if (d->shape)
+      fail(at(e.source), "'" + n +
+                             "' is an array, and the bounds of a time loop, the scalars it "
+                             "assigns between sweeps and its IF (...) EXIT conditions may use "
+                             "scalars only; compute the value in a sweep");
+    out.uses.push_back(Variable{n, usable_type(*d, at(e.source)), {}, d->loc});
+  }
+  return out;
+}
+
+Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const SourceLoc &loc,
+                                        const std::string &name) {
+  // One side: an array, whole or as a section of triplets without strides.
+  struct Side {
+    const Decl *decl = nullptr;
+    std::vector<Dim> bounds; ///< per dimension, the section's (the declared where omitted)
+    std::string text;
+  };
+  auto side = [&](const fp::Designator &d) {
+    Side out;
+    out.text = text_of(d.source);
+    const auto *ref = std::get_if<fp::DataRef>(&d.u);
+    const fp::Name *array = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+    const fp::ArrayElement *section = nullptr;
+    if (const auto *e = ref ? std::get_if<fc::Indirection<fp::ArrayElement>>(&ref->u) : nullptr) {
+      section = &e->value();
+      array = std::get_if<fp::Name>(&section->base.u);
+    }
+    if (!array)
+      fail(at(d.source), "'" + out.text +
+                             "' is not an array or an array section, which an array "
+                             "assignment in a time loop copies; write the copy as a DO nest");
+    std::string n = text_of(array->source);
+    out.decl = lookup(n, at(array->source));
+    if (!out.decl)
+      fail(at(array->source), not_declared(n));
+    if (!out.decl->shape)
+      fail(at(array->source), "'" + n + "' is not an array");
+    usable_type(*out.decl, at(array->source));
+    use_free(*out.decl, at(array->source));
+    std::vector<Dim> declared = lower_dims(*out.decl);
+    out.bounds = declared;
+    if (!section)
+      return out;
+    if (section->subscripts.size() != declared.size())
+      fail(at(d.source), "'" + out.text + "' has " + std::to_string(section->subscripts.size()) +
+                             " subscripts but '" + n + "' has rank " +
+                             std::to_string(declared.size()));
+    size_t dim = 0;
+    for (const fp::SectionSubscript &sub : section->subscripts) {
+      const auto *t = std::get_if<fp::SubscriptTriplet>(&sub.u);
+      if (!t || std::get<2>(t->t))
+        fail(at(d.source), "Section '" + out.text +
+                               "' copied in a time loop must have a range 'lo:hi' (or ':') "
+                               "without a stride in every dimension; write the copy as a DO "
+                               "nest");
+      auto bound = [&](const std::optional<fp::Subscript> &b, const Expr &dflt) {
+        if (!b)
+          return dflt;
+        const fp::Expr &e = b->thing.thing.value();
+        Expr x = numeric(e);
+        if (x->type != Type::Int32)
+          fail(at(e.source), "The bounds of section '" + out.text + "' must be INTEGER");
+        return x;
+      };
+      out.bounds[dim] = Dim{bound(std::get<0>(t->t), declared[dim].lo),
+                            bound(std::get<1>(t->t), declared[dim].hi)};
+      ++dim;
+    }
+    return out;
+  };
+  const auto *lhs = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a.t).u);
+  const auto *rhs = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Expr>(a.t).u);
+  if (!lhs || !rhs)
+    fail(loc, "An array assignment in a time loop must copy one array (or section) to another, "
+              "as 'u = unew' does; write any other update as a DO nest");
+  Side dst = side(lhs->value()), src = side(rhs->value());
+  if (dst.decl->type != src.decl->type)
+    fail(loc, "'" + dst.text + " = " + src.text +
+                  "' converts between types, which a copy in a time loop does not; give both "
+                  "arrays one type or write the copy as a DO nest");
+  if (dst.bounds.size() != src.bounds.size())
+    fail(loc, "'" + dst.text + "' and '" + src.text + "' have different ranks");
+  if (dst.bounds.size() > 3)
+    fail(loc, "A copy in a time loop is of an array of rank 1, 2 or 3, not " +
+                  std::to_string(dst.bounds.size()));
+  // Element c of the left side is element c + offset of the right: the
+  // offset must be a constant the IR can hold in a subscript.
+  auto offset_of = [&](const Expr &from, const Expr &to) -> std::optional<int64_t> {
+    if (print_expr(from) == print_expr(to))
+      return 0;
+    const auto *f = as<IntImm>(from);
+    const auto *t = as<IntImm>(to);
+    if (f && t)
+      return t->value - f->value;
+    return std::nullopt;
+  };
+  std::vector<Index> di, si;
+  std::vector<std::string> vars;
+  for (size_t d = 0; d < dst.bounds.size(); ++d) {
+    std::string v = "f2s_c" + std::to_string(d + 1);
+    vars.push_back(v);
+    auto lo = offset_of(dst.bounds[d].lo, src.bounds[d].lo);
+    auto hi = offset_of(dst.bounds[d].hi, src.bounds[d].hi);
+    if (!lo || !hi || *lo != *hi)
+      fail(loc, "The copy '" + dst.text + " = " + src.text + "' needs bounds in dimension " +
+                    std::to_string(d + 1) +
+                    " that are the same on both sides or differ by a constant, and f2stencil "
+                    "cannot tell that they do; write the copy as a DO nest over the points "
+                    "it copies");
+    di.push_back(Index{v, 1, 0});
+    si.push_back(Index{v, 1, *lo});
+  }
+  Stmt body =
+      Store::make(dst.decl->name, di, GridRef::make(src.decl->name, si, *src.decl->type, loc), loc);
+  for (size_t d = 0; d < dst.bounds.size(); ++d)
+    body = For::make(vars[d], dst.bounds[d].lo, dst.bounds[d].hi, IntImm::make(1, loc),
+                     LoopExec::Serial, body, loc);
+  Kernel k;
+  k.name = name;
+  k.procedure = std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) {
+                  return s.is_procedure;
+                })->name;
+  k.loc = loc;
+  k.body = body;
+  finish(k, dst.bounds.size());
   return k;
 }
 
@@ -2161,6 +2311,17 @@ Kernel lower_region(const SourceMap &map, const std::vector<Scope> &scopes,
                     const StencilDirective &dir, const fp::DoConstruct &d,
                     const std::string &name) {
   return RegionLowering(map, scopes, dir).lower(d, name);
+}
+
+ScalarExpr lower_scalar_expr(const SourceMap &map, const std::vector<Scope> &scopes,
+                             const StencilDirective &dir, const fp::Expr &e, bool logical) {
+  return RegionLowering(map, scopes, dir).lower_scalar(e, logical);
+}
+
+Kernel lower_array_copy(const SourceMap &map, const std::vector<Scope> &scopes,
+                        const StencilDirective &dir, const fp::AssignmentStmt &a,
+                        const SourceLoc &loc, const std::string &name) {
+  return RegionLowering(map, scopes, dir).lower_array_copy(a, loc, name);
 }
 
 } // namespace f2s::fe

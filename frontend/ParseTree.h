@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ast/IR.h"
+#include "ast/TimeLoop.h"
 #include "frontend/Directives.h"
 
 #include "flang/Parser/parse-tree.h"
@@ -203,6 +204,42 @@ std::optional<int64_t> int_constant(const fp::Expr &e, const std::vector<Scope> 
 /// with every problem of the region's statements, each lowered on its own.
 Kernel lower_region(const SourceMap &map, const std::vector<Scope> &scopes,
                     const StencilDirective &dir, const fp::DoConstruct &d, const std::string &name);
+
+/// A scalar expression of a time loop (its bounds, a scalar assigned between
+/// its sweeps, an EXIT condition), and the scalars it reads.
+struct ScalarExpr {
+  Expr value;
+  std::vector<Variable> uses;
+};
+
+/// Lowers `e`, in the scope of the time loop that `dir` annotates: a number,
+/// or a LOGICAL when `logical`. Throws UserError for an array in it.
+ScalarExpr lower_scalar_expr(const SourceMap &map, const std::vector<Scope> &scopes,
+                             const StencilDirective &dir, const fp::Expr &e, bool logical);
+
+/// `u = unew` (whole arrays, or sections `u(lo:hi, ...)` without strides) in
+/// a time loop, as a sweep named `name`: a nest over the left side's
+/// elements copying the right side's. Throws UserError for any other array
+/// assignment, or bounds whose correspondence is not a constant shift.
+Kernel lower_array_copy(const SourceMap &map, const std::vector<Scope> &scopes,
+                        const StencilDirective &dir, const fp::AssignmentStmt &a,
+                        const SourceLoc &loc, const std::string &name);
+
+/// A time loop and its sweeps, each with its DO construct (null for an
+/// array copy), in the order of the loop's body.
+struct LoweredTimeLoop {
+  TimeLoop loop;
+  std::vector<std::pair<const fp::DoConstruct *, Kernel>> sweeps;
+};
+
+/// Lowers the DO loop over time `d` that directive `dir` (with TIMESTEPS)
+/// annotates, named `name`; `inner` are the `!$f2s` directives inside it,
+/// each naming the sweep that follows it. Throws a UserError with every
+/// problem found.
+LoweredTimeLoop lower_time_loop(const SourceMap &map, const std::vector<Scope> &scopes,
+                                const StencilDirective &dir,
+                                const std::vector<StencilDirective> &inner,
+                                const fp::DoConstruct &d, const std::string &name);
 
 /// An annotated DO construct and the kernel it became; null for a region
 /// that was refused.

@@ -6,6 +6,7 @@
 #include "codegen/CMpiPrinter.h"
 #include "codegen/CPrinter.h"
 #include "codegen/CSizeDispatch.h"
+#include "codegen/CTimeLoop.h"
 #include "codegen/Interfaces.h"
 #include "harness/Process.h"
 #include "transforms/Parallelize.h"
@@ -111,6 +112,119 @@ std::vector<EntryPoint> entry_points(const PackageInfo &info,
     }
   }
   return entries;
+}
+
+// ------------------------------------------------------------- time loops
+
+const KernelBuild &build_of(const std::vector<KernelBuild> &builds, const std::string &name) {
+  for (const KernelBuild &b : builds)
+    if (b.kernel.name == name)
+      return b;
+  throw std::logic_error("no build of sweep '" + name + "'");
+}
+
+/// The sweeps of `t`, as built.
+std::vector<const Kernel *> sweeps_of(const TimeLoop &t, const std::vector<KernelBuild> &builds) {
+  std::vector<const Kernel *> sweeps;
+  for (const std::string &s : t.sweeps())
+    sweeps.push_back(&build_of(builds, s).kernel);
+  return sweeps;
+}
+
+/// The target names every kernel has a choice for, in the order asked for.
+std::vector<std::string> target_names(const KernelBuild &b) {
+  std::vector<std::string> names;
+  for (const Choice &c : b.choices)
+    names.push_back(c.code.variant.target);
+  return names;
+}
+
+/// Whether the entry points `suffix` ("" the plain ones, "_<target>") of
+/// every sweep of `t` run on the GPU, at every tuned size: then the loop
+/// keeps its grids there.
+bool sweeps_on_gpu(const TimeLoop &t, const std::vector<KernelBuild> &builds,
+                   const std::string &suffix) {
+  for (const std::string &s : t.sweeps())
+    for (const KernelBuild *at : by_size(build_of(builds, s))) {
+      const Choice &c =
+          suffix.empty() ? at->choices[at->default_choice] : choice_of(*at, suffix.substr(1));
+      if (!c.code.runs_on_gpu())
+        return false;
+    }
+  return true;
+}
+
+/// The procedures of time loop `t`: the plain one, then one per target.
+std::vector<std::pair<std::string, TimeLoopProcedure>>
+time_loop_procedures(const PackageInfo &info, const TimeLoop &t,
+                     const std::vector<KernelBuild> &builds) {
+  const Kernel &k = t.signature;
+  std::string sweeps;
+  for (const std::string &s : t.sweeps())
+    sweeps += (sweeps.empty() ? "'" : ", '") + s + "'";
+  std::vector<std::pair<std::string, TimeLoopProcedure>> out;
+  std::vector<std::string> suffixes = {""};
+  for (const std::string &n : target_names(build_of(builds, t.sweeps().front())))
+    suffixes.push_back("_" + n);
+  for (const std::string &suffix : suffixes) {
+    TimeLoopProcedure p;
+    p.symbol = entry_symbol(info, k, suffix);
+    p.sweep_prefix = info.name + "_";
+    p.sweep_suffix = suffix;
+    bool gpu = sweeps_on_gpu(t, builds, suffix);
+    if (gpu)
+      p.resident = info.name + "_f2s_steps";
+    p.comment = "'" + k.name + "' from '" + k.procedure + "' (" + k.loc.str() +
+                "): every step of " + "the loop over '" + t.var + "', running " + sweeps +
+                (suffix.empty() ? "" : " on target " + suffix.substr(1)) +
+                (gpu ? ", the grids on the GPU from the first step to the last" : "");
+    out.emplace_back(suffix, p);
+  }
+  return out;
+}
+
+std::string time_loops_c_source(const PackageInfo &info, const std::vector<KernelBuild> &builds,
+                                const std::vector<TimeLoop> &loops) {
+  std::ostringstream out;
+  bool declared = false;
+  for (const TimeLoop &t : loops)
+    for (const auto &[suffix, p] : time_loop_procedures(info, t, builds)) {
+      if (!p.resident.empty() && !declared) {
+        out << "/* The CUDA source's residency for time loops. */\n"
+            << print_c_time_loop_residency(p.resident);
+        declared = true;
+      }
+      out << print_c_time_loop(t, sweeps_of(t, builds), p);
+    }
+  return out.str();
+}
+
+std::vector<EntryPoint> time_loop_entries(const PackageInfo &info,
+                                          const std::vector<KernelBuild> &builds,
+                                          const std::vector<TimeLoop> &loops) {
+  std::vector<EntryPoint> entries;
+  for (const TimeLoop &t : loops)
+    for (const auto &[suffix, p] : time_loop_procedures(info, t, builds))
+      entries.push_back({&t.signature, t.signature.name + suffix, p.symbol, p.comment});
+  return entries;
+}
+
+nlohmann::json time_loops_record(const std::vector<TimeLoop> &loops) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const TimeLoop &t : loops) {
+    const Kernel &k = t.signature;
+    nlohmann::json written = nlohmann::json::array();
+    for (const Reduction &r : k.reductions)
+      written.push_back(r.var);
+    out.push_back({{"name", k.name},
+                   {"procedure", k.procedure},
+                   {"source", k.loc.str()},
+                   {"variable", t.var},
+                   {"sweeps", t.sweeps()},
+                   {"writes_scalars", written},
+                   {"ir", print_time_loop(t)}});
+  }
+  return out;
 }
 
 /// <NAME>_mpi.c: every kernel's halo exchange.
@@ -452,7 +566,8 @@ std::string sized_entries(const PackageInfo &info, const KernelBuild &b, Aliased
 
 } // namespace
 
-std::string library_c_source(const PackageInfo &info, const std::vector<KernelBuild> &kernels) {
+std::string library_c_source(const PackageInfo &info, const std::vector<KernelBuild> &kernels,
+                             const std::vector<TimeLoop> &time_loops) {
   std::ostringstream out;
   out << print_c_prelude() << print_c_placement(info.cpus, "placement on " + info.machine);
   for (const KernelBuild &b : kernels) {
@@ -524,16 +639,20 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
                                describe_choice(b, d));
     }
   }
+  out << time_loops_c_source(info, kernels, time_loops);
   return out.str();
 }
 
-LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBuild> &kernels) {
+LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBuild> &kernels,
+                             const std::vector<TimeLoop> &time_loops) {
   LibraryFiles files;
   files.name = info.name;
-  files.c_source = library_c_source(info, kernels);
+  files.c_source = library_c_source(info, kernels, time_loops);
   if (info.mpi)
     files.mpi_source = library_mpi_source(info, kernels);
   std::vector<EntryPoint> entries = entry_points(info, kernels);
+  for (EntryPoint &e : time_loop_entries(info, kernels, time_loops))
+    entries.push_back(std::move(e));
   files.header = print_c_header(info.name, entries, header_comment(info));
   std::string queries;
   for (const KernelBuild &b : kernels)
@@ -548,8 +667,15 @@ LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBu
   if (!queries.empty())
     files.header.insert(files.header.rfind("#ifdef __cplusplus\n}"), queries);
   files.fortran_module = print_fortran_module(info.name, entries, header_comment(info));
-  files.tuning_record = tuning_record(info, kernels).dump(2) + "\n";
+  nlohmann::json record = tuning_record(info, kernels);
+  if (!time_loops.empty())
+    record["time_loops"] = time_loops_record(time_loops);
+  files.tuning_record = record.dump(2) + "\n";
   files.report = report(info, kernels);
+  for (const TimeLoop &t : time_loops)
+    files.report += "Time loop '" + t.signature.name + "' from '" + t.signature.procedure +
+                    "' at " + t.signature.loc.str() + ": every step in one call\n" +
+                    print_time_loop(t) + "\n";
   files.cflags = info.cflags;
   files.cflags.insert(files.cflags.end(), c_rounding_flags().begin(), c_rounding_flags().end());
   return files;

@@ -2,6 +2,7 @@
 // the library's sources, module, header, tuning record and report.
 #pragma once
 
+#include "ast/TimeLoop.h"
 #include "harness/LibraryBuilder.h"
 #include "harness/Tuner.h"
 
@@ -51,9 +52,17 @@ struct PackageInfo {
 /// each of these by the call's size, and also exports
 /// `int NAME_K_tuned_size(args...)` (C only): the index of the size whose
 /// choices a call with these arguments runs, smallest working set first.
-LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBuild> &kernels);
+///
+/// For each time loop T (whose sweeps are among `kernels`) it also exports
+/// `T` and `T_<target>` for each target (codegen/CTimeLoop): every step of
+/// the loop in one call, each sweep run by its entry point of that name
+/// (`T` by the sweeps' plain ones). Where every sweep's choice runs on the
+/// GPU, the grids stay there for the whole loop.
+LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBuild> &kernels,
+                             const std::vector<TimeLoop> &time_loops = {});
 
 /// The whole C source of the library (what --emit=c prints).
-std::string library_c_source(const PackageInfo &info, const std::vector<KernelBuild> &kernels);
+std::string library_c_source(const PackageInfo &info, const std::vector<KernelBuild> &kernels,
+                             const std::vector<TimeLoop> &time_loops = {});
 
 } // namespace f2s

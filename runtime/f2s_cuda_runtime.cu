@@ -192,3 +192,31 @@ static void f2s_cuda_exit(const void *host, size_t bytes, int copy_out) {
   }
   pthread_mutex_unlock(&f2s_present_lock);
 }
+
+/* Time loops (codegen/CTimeLoop): while a host thread runs one whose grids
+ * stay on the device, the kernels it launches are not waited for one by one
+ * (the stream keeps them in order); the loop's end waits once. */
+static __thread int f2s_cuda_in_steps = 0;
+
+/* Before the first step: 0 when F2S_TARGET keeps the library on the CPU;
+ * else every grid enters the device (nothing moves for one a data region
+ * holds already) and 1. */
+static int f2s_cuda_steps_begin(int n, const void *const *host, const size_t *bytes) {
+  const char *t = getenv("F2S_TARGET");
+  if (t && *t && !f2s_cuda_wanted(0, host))
+    return 0;
+  for (int i = 0; i < n; ++i)
+    f2s_cuda_enter(host[i], bytes[i]);
+  ++f2s_cuda_in_steps;
+  return 1;
+}
+
+/* After the last step: the device's work is waited for, and the grids
+ * leave it, the written ones copied back (unless a data region holds them). */
+static void f2s_cuda_steps_end(int n, const void *const *host, const size_t *bytes,
+                               const int *written) {
+  --f2s_cuda_in_steps;
+  f2s_cuda_check(cudaDeviceSynchronize(), "running the sweeps of a time loop");
+  for (int i = 0; i < n; ++i)
+    f2s_cuda_exit(host[i], bytes[i], written[i]);
+}

@@ -346,8 +346,8 @@ C$F2S STENCIL
   unended.erase(unended.find("   10 CONTINUE"), 15);
   EXPECT_EQ(error_at(unended), label_error);
   EXPECT_EQ(error_at(small("C$F2S STENCIL TILE(4)")),
-            "3:15: Unknown clause 'tile' in a '!$f2s stencil' directive; expected NAME or "
-            "TUNE_SIZE");
+            "3:15: Unknown clause 'tile' in a '!$f2s stencil' directive; expected NAME, "
+            "TUNE_SIZE or TIMESTEPS");
   // Statements between the loops of a label nest.
   EXPECT_EQ(error_at(R"(      SUBROUTINE S(N, A)
       REAL A(N,N)

@@ -1132,8 +1132,8 @@ TEST(FrontendErrors, UnknownClause) {
   std::string bad = src;
   bad.replace(bad.find("stencil"), 7, "stencil name(x), unroll(4)");
   expect_error(bad,
-               "Unknown clause 'unroll' in a '!$f2s stencil' directive; expected NAME or "
-               "TUNE_SIZE",
+               "Unknown clause 'unroll' in a '!$f2s stencil' directive; expected NAME, "
+               "TUNE_SIZE or TIMESTEPS",
                "unroll");
 }
 

@@ -1,0 +1,322 @@
+// Lowering a `!$f2s stencil timesteps` region: the DO loop over time, and in
+// its body the sweeps (each DO nest lowered as a region of its own), array
+// copies (lowered to sweeps), scalar assignments and IF (...) EXIT.
+#include "ast/IRVisitor.h"
+#include "frontend/ParseTree.h"
+
+#include "flang/Parser/tools.h"
+
+#include <algorithm>
+#include <map>
+
+namespace f2s::fe {
+
+namespace {
+
+const char *const kTimeRegion = "'!$f2s stencil timesteps' loop";
+
+/// The declaration of `name` in the innermost scope that has one, else its
+/// IMPLICIT type (no declaration: nothing).
+struct Named {
+  std::optional<Type> type;
+  bool array = false;
+  bool found = false;
+  SourceLoc loc;
+};
+
+Named find_named(const std::vector<Scope> &scopes, const std::string &name) {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+    if (auto d = it->decls.find(name); d != it->decls.end())
+      return Named{d->second.type, d->second.shape != nullptr, true, d->second.loc};
+  const ImplicitRules::Rule &rule = scopes.back().implicit.of(name);
+  return Named{rule.typed ? rule.type : std::nullopt, false, rule.typed, {}};
+}
+
+/// Where a name stands in the order of a kernel's arguments: the
+/// procedure's dummies first, then declarations in order; bound arguments
+/// (which belong to their grids) last, in the order they were met.
+std::pair<int, int> argument_rank(const std::vector<Scope> &scopes, const Variable &v, int met) {
+  if (v.bound_of)
+    return {3, met};
+  const Scope &proc =
+      *std::find_if(scopes.rbegin(), scopes.rend(), [](const Scope &s) { return s.is_procedure; });
+  if (auto it = std::find(proc.dummies.begin(), proc.dummies.end(), v.name);
+      it != proc.dummies.end())
+    return {0, static_cast<int>(it - proc.dummies.begin())};
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+    if (auto d = it->decls.find(v.name); d != it->decls.end())
+      return {1, d->second.order};
+  return {2, met};
+}
+
+class TimeLoopLowering {
+public:
+  TimeLoopLowering(const SourceMap &map, const std::vector<Scope> &scopes,
+                   const StencilDirective &dir, const std::vector<StencilDirective> &inner,
+                   const std::string &name)
+      : map_(map), scopes_(scopes), dir_(dir), inner_(inner), name_(name) {}
+
+  LoweredTimeLoop lower(const fp::DoConstruct &d) {
+    const auto &stmt = std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t);
+    SourceLoc do_loc = map_.at(stmt.source);
+    const auto &control = std::get<std::optional<fp::LoopControl>>(stmt.statement.t);
+    const auto *bounds = control ? std::get_if<fp::LoopControl::Bounds>(&control->u) : nullptr;
+    if (!bounds)
+      throw UserError(do_loc, std::string("A ") + kTimeRegion +
+                                  " must be a DO loop with a variable and bounds, as in "
+                                  "'DO it = 1, nt'");
+    TimeLoop &t = out_.loop;
+    t.var = text_of(bounds->name.thing.source);
+    SourceLoc var_loc = map_.at(bounds->name.thing.source);
+    Named var = find_named(scopes_, t.var);
+    if (var.array || var.type != Type::Int32)
+      problems_.add({var_loc, "The variable of a " + std::string(kTimeRegion) + ", '" + t.var +
+                                  "', must be an INTEGER scalar; declare it INTEGER"});
+    t.lo = bound(bounds->lower.thing.value());
+    t.hi = bound(bounds->upper.thing.value());
+    t.step = bounds->step ? bound(bounds->step->thing.value()) : IntImm::make(1, do_loc);
+    written_.push_back(Variable{t.var, Type::Int32, {}, var.loc.known() ? var.loc : var_loc});
+
+    for (const fp::ExecutionPartConstruct &c : std::get<fp::Block>(d.t))
+      problems_.attempt([&] { statement(c); });
+    for (; next_inner_ < inner_.size(); ++next_inner_)
+      problems_.add({inner_[next_inner_].loc,
+                     "This '!$f2s' directive inside a " + std::string(kTimeRegion) +
+                         " is not followed by a DO nest; a directive there names the sweep "
+                         "that follows it"});
+    if (problems_.empty() && out_.sweeps.empty())
+      problems_.add({dir_.loc, "This " + std::string(kTimeRegion) +
+                                   " runs no sweep: its body needs a DO nest or an array copy"});
+    problems_.throw_if_any();
+    signature();
+    return std::move(out_);
+  }
+
+private:
+  SourceLoc at(const fp::ExecutionPartConstruct &c) const {
+    if (auto b = fp::GetSource(c))
+      return map_.at(*b);
+    return dir_.loc;
+  }
+
+  /// An INTEGER bound of the time loop.
+  Expr bound(const fp::Expr &e) {
+    ScalarExpr x = lower_scalar_expr(map_, scopes_, dir_, e, false);
+    if (x.value->type != Type::Int32)
+      throw UserError(map_.at(e.source), "The bounds of a " + std::string(kTimeRegion) +
+                                             " must be INTEGER expressions");
+    use(x.uses);
+    return x.value;
+  }
+
+  void use(const std::vector<Variable> &vars) {
+    for (const Variable &v : vars)
+      if (std::none_of(used_.begin(), used_.end(),
+                       [&](const Variable &u) { return u.name == v.name; }))
+        used_.push_back(v);
+  }
+
+  /// The directive that names the sweep starting at `line` (the last inside
+  /// the loop before it), if any.
+  std::optional<StencilDirective> directive_before(int line) {
+    std::optional<StencilDirective> found;
+    for (; next_inner_ < inner_.size() && inner_[next_inner_].loc.line < line; ++next_inner_) {
+      if (found)
+        problems_.add({found->loc, "This '!$f2s' directive is followed by another, not by a DO "
+                                   "nest; remove one of them"});
+      found = inner_[next_inner_];
+    }
+    if (found && found->timesteps)
+      throw UserError(found->timesteps_loc, "A " + std::string(kTimeRegion) +
+                                                " cannot hold another; remove TIMESTEPS from "
+                                                "the inner directive");
+    return found;
+  }
+
+  std::string next_sweep_name(const std::optional<StencilDirective> &named) {
+    ++sweeps_;
+    return named && named->name ? *named->name : name_ + "_" + std::to_string(sweeps_);
+  }
+
+  void add_sweep(const fp::DoConstruct *d, Kernel k, const SourceLoc &loc) {
+    k.time_loop = name_;
+    TimeStmt s;
+    s.kind = TimeStmtKind::Sweep;
+    s.sweep = k.name;
+    s.loc = loc;
+    out_.loop.body.push_back(s);
+    out_.sweeps.emplace_back(d, std::move(k));
+  }
+
+  void statement(const fp::ExecutionPartConstruct &c) {
+    const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+    if (!exec)
+      throw UserError(at(c), not_allowed());
+    if (std::holds_alternative<fc::Indirection<fp::CompilerDirective>>(exec->u))
+      return; // a '!$f2s' line (inner_ holds what it says) or another compiler's
+    if (const auto *loop = std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u)) {
+      const fp::DoConstruct &d = loop->value();
+      SourceLoc loc = map_.at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source);
+      std::optional<StencilDirective> named = directive_before(loc.line);
+      StencilDirective sweep_dir = named ? *named : dir_;
+      if (!named) {
+        sweep_dir.loc = loc; // the sweep's own position in messages
+        sweep_dir.name.reset();
+      }
+      if (sweep_dir.tune_size.empty()) {
+        sweep_dir.tune_size = dir_.tune_size;
+        sweep_dir.tune_sizes = dir_.tune_sizes;
+        sweep_dir.tune_size_loc = dir_.tune_size_loc;
+        sweep_dir.tune_sizes_loc = dir_.tune_sizes_loc;
+      }
+      sweep_dir.timesteps = false;
+      std::string name = next_sweep_name(named);
+      add_sweep(&d, lower_region(map_, scopes_, sweep_dir, d, name), loc);
+      return;
+    }
+    const auto *action = std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u);
+    if (!action)
+      throw UserError(at(c), not_allowed());
+    SourceLoc loc = map_.at(action->source);
+    const fp::ActionStmt &a = action->statement;
+    if (std::holds_alternative<fp::ContinueStmt>(a.u))
+      return;
+    if (const auto *assign = std::get_if<fc::Indirection<fp::AssignmentStmt>>(&a.u)) {
+      assignment(assign->value(), loc);
+      return;
+    }
+    if (const auto *cond = std::get_if<fc::Indirection<fp::IfStmt>>(&a.u)) {
+      const fp::IfStmt &s = cond->value();
+      const auto &then = std::get<fp::UnlabeledStatement<fp::ActionStmt>>(s.t).statement;
+      const auto *exit = std::get_if<fc::Indirection<fp::ExitStmt>>(&then.u);
+      if (!exit)
+        throw UserError(loc, "Only EXIT may follow IF (...) in a " + std::string(kTimeRegion) +
+                                 "; put any other conditional work inside a sweep");
+      if (exit->value().v)
+        throw UserError(loc, "EXIT in a " + std::string(kTimeRegion) +
+                                 " must leave the time loop itself; drop the construct name");
+      const fp::Expr &e = std::get<fp::ScalarLogicalExpr>(s.t).thing.thing.value();
+      ScalarExpr x = lower_scalar_expr(map_, scopes_, dir_, e, true);
+      use(x.uses);
+      TimeStmt st;
+      st.kind = TimeStmtKind::ExitIf;
+      st.value = x.value;
+      st.loc = loc;
+      out_.loop.body.push_back(st);
+      return;
+    }
+    if (std::holds_alternative<fc::Indirection<fp::PointerAssignmentStmt>>(a.u))
+      throw UserError(loc, "A pointer assignment in a " + std::string(kTimeRegion) +
+                               " is not supported; copy back ('u = unew') or alternate the "
+                               "sweeps ('u' to 'v', then 'v' to 'u') instead of swapping pointers");
+    throw UserError(loc, not_allowed());
+  }
+
+  static std::string not_allowed() {
+    return "A " + std::string(kTimeRegion) +
+           " may hold only DO nests (its sweeps), array copies ('u = unew'), assignments to "
+           "scalars and IF (...) EXIT; move this statement out of the loop or into a sweep";
+  }
+
+  void assignment(const fp::AssignmentStmt &a, const SourceLoc &loc) {
+    const auto *lhs = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a.t).u);
+    const auto *ref = lhs ? std::get_if<fp::DataRef>(&lhs->value().u) : nullptr;
+    const auto *scalar = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+    if (scalar) {
+      std::string var = text_of(scalar->source);
+      Named n = find_named(scopes_, var);
+      if (!n.array) {
+        if (var == out_.loop.var)
+          throw UserError(loc, "The variable of the time loop, '" + var +
+                                   "', cannot be assigned inside it");
+        if (!n.found || !n.type)
+          throw UserError(loc, "The type of '" + var + "' cannot be used in a " +
+                                   std::string(kTimeRegion) +
+                                   "; use INTEGER, REAL(4), REAL(8) or default LOGICAL");
+        const fp::Expr &e = std::get<fp::Expr>(a.t);
+        ScalarExpr x = lower_scalar_expr(map_, scopes_, dir_, e, *n.type == Type::Bool);
+        use(x.uses);
+        TimeStmt st;
+        st.kind = TimeStmtKind::Assign;
+        st.var = var;
+        // Converted to the variable's type on assignment, as in a region.
+        st.value = x.value;
+        st.loc = loc;
+        out_.loop.body.push_back(st);
+        written_.push_back(Variable{var, *n.type, {}, n.loc.known() ? n.loc : loc});
+        return;
+      }
+    }
+    // An array assignment: a copy, lowered to a sweep of its own.
+    std::optional<StencilDirective> named = directive_before(loc.line);
+    StencilDirective copy_dir = named ? *named : dir_;
+    copy_dir.timesteps = false;
+    std::string name = next_sweep_name(named);
+    add_sweep(nullptr, lower_array_copy(map_, scopes_, copy_dir, a, loc, name), loc);
+  }
+
+  /// The library procedure's arguments: every variable of the sweeps and of
+  /// the scalar statements, in a kernel's order; the written scalars by
+  /// reference.
+  void signature() {
+    Kernel &k = out_.loop.signature;
+    std::vector<Variable> all;
+    auto add = [&](const Variable &v) {
+      if (std::none_of(all.begin(), all.end(), [&](const Variable &u) { return u.name == v.name; }))
+        all.push_back(v);
+    };
+    std::vector<Stmt> bodies;
+    for (const auto &[d, sweep] : out_.sweeps) {
+      for (const Variable &v : sweep.args)
+        add(v);
+      for (const Reduction &r : sweep.reductions)
+        written_.push_back(*sweep.find_arg(r.var));
+      bodies.push_back(sweep.body);
+    }
+    for (const Variable &v : used_)
+      add(v);
+    for (const Variable &v : written_)
+      add(v);
+    std::vector<std::pair<std::pair<int, int>, Variable>> ranked;
+    int met = 0;
+    for (const Variable &v : all)
+      ranked.push_back({argument_rank(scopes_, v, met++), v});
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (auto &[rank, v] : ranked)
+      k.args.push_back(std::move(v));
+    for (const Variable &a : k.args)
+      if (std::any_of(written_.begin(), written_.end(),
+                      [&](const Variable &w) { return w.name == a.name; }))
+        k.reductions.push_back(Reduction{a.name, ReduceOp::Sum, a.type, a.loc});
+    k.name = name_;
+    k.procedure = std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) {
+                    return s.is_procedure;
+                  })->name;
+    k.loc = dir_.loc;
+    k.body = Block::make(bodies, dir_.loc);
+  }
+
+  const SourceMap &map_;
+  const std::vector<Scope> &scopes_;
+  const StencilDirective &dir_;
+  const std::vector<StencilDirective> &inner_;
+  std::string name_;
+  size_t next_inner_ = 0;
+  int sweeps_ = 0;
+  std::vector<Variable> used_;    ///< scalars the bounds and scalar statements read
+  std::vector<Variable> written_; ///< scalars the loop writes
+  Problems problems_;
+  LoweredTimeLoop out_;
+};
+
+} // namespace
+
+LoweredTimeLoop lower_time_loop(const SourceMap &map, const std::vector<Scope> &scopes,
+                                const StencilDirective &dir,
+                                const std::vector<StencilDirective> &inner,
+                                const fp::DoConstruct &d, const std::string &name) {
+  return TimeLoopLowering(map, scopes, dir, inner, name).lower(d);
+}
+
+} // namespace f2s::fe
