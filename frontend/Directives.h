@@ -31,6 +31,10 @@ struct StencilDirective {
   /// sweeps (ast/TimeLoop.h); its tune_size is each sweep's.
   bool timesteps = false;
   SourceLoc timesteps_loc; ///< the clause's keyword
+  /// Set on the directive a sweep of a time loop is lowered with when its
+  /// TUNE_SIZE is the loop's: a sweep with fewer loops than the clause has
+  /// values (a boundary update) takes the last ones instead of being refused.
+  bool tune_size_of_time_loop = false;
 };
 
 /// Where a `!$f2s` sentinel starts: a 1-based line and a 0-based column.

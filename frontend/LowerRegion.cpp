@@ -643,7 +643,13 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
 void RegionLowering::finish(Kernel &k, size_t depth) {
   const Scope &proc = *std::find_if(scopes_.rbegin(), scopes_.rend(),
                                     [](const Scope &s) { return s.is_procedure; });
-  if (directive_.tune_size.empty()) {
+  if (directive_.tune_size_of_time_loop && directive_.tune_size.size() > depth) {
+    // A boundary sweep of a time loop: its loops most often run over the
+    // outer dimensions of the loop's grids, whose sizes come last.
+    k.tune_size.assign(directive_.tune_size.end() - static_cast<long>(depth),
+                       directive_.tune_size.end());
+  } else if (directive_.tune_size.empty() ||
+             (directive_.tune_size_of_time_loop && directive_.tune_size.size() < depth)) {
     // About 16 M points in 3D and 1 M in 2D and 1D: well beyond the caches.
     k.tune_size.assign(depth, depth == 3 ? 256 : depth == 2 ? 1024 : 1 << 20);
   } else if (directive_.tune_size.size() != depth) {

@@ -133,6 +133,26 @@ private:
     return found;
   }
 
+  /// What a sweep at `loc` is lowered with: its own directive, or the
+  /// loop's; the loop's tuning sizes where its own gives none.
+  StencilDirective sweep_directive(const std::optional<StencilDirective> &named,
+                                   const SourceLoc &loc) const {
+    StencilDirective d = named ? *named : dir_;
+    if (!named) {
+      d.loc = loc; // the sweep's own position in messages
+      d.name.reset();
+    }
+    if (!named || named->tune_size.empty()) {
+      d.tune_size = dir_.tune_size;
+      d.tune_sizes = dir_.tune_sizes;
+      d.tune_size_loc = dir_.tune_size_loc;
+      d.tune_sizes_loc = dir_.tune_sizes_loc;
+      d.tune_size_of_time_loop = true;
+    }
+    d.timesteps = false;
+    return d;
+  }
+
   std::string next_sweep_name(const std::optional<StencilDirective> &named) {
     ++sweeps_;
     return named && named->name ? *named->name : name_ + "_" + std::to_string(sweeps_);
@@ -158,18 +178,7 @@ private:
       const fp::DoConstruct &d = loop->value();
       SourceLoc loc = map_.at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source);
       std::optional<StencilDirective> named = directive_before(loc.line);
-      StencilDirective sweep_dir = named ? *named : dir_;
-      if (!named) {
-        sweep_dir.loc = loc; // the sweep's own position in messages
-        sweep_dir.name.reset();
-      }
-      if (sweep_dir.tune_size.empty()) {
-        sweep_dir.tune_size = dir_.tune_size;
-        sweep_dir.tune_sizes = dir_.tune_sizes;
-        sweep_dir.tune_size_loc = dir_.tune_size_loc;
-        sweep_dir.tune_sizes_loc = dir_.tune_sizes_loc;
-      }
-      sweep_dir.timesteps = false;
+      StencilDirective sweep_dir = sweep_directive(named, loc);
       std::string name = next_sweep_name(named);
       add_sweep(&d, lower_region(map_, scopes_, sweep_dir, d, name), loc);
       return;
@@ -249,8 +258,7 @@ private:
     }
     // An array assignment: a copy, lowered to a sweep of its own.
     std::optional<StencilDirective> named = directive_before(loc.line);
-    StencilDirective copy_dir = named ? *named : dir_;
-    copy_dir.timesteps = false;
+    StencilDirective copy_dir = sweep_directive(named, loc);
     std::string name = next_sweep_name(named);
     add_sweep(nullptr, lower_array_copy(map_, scopes_, copy_dir, a, loc, name), loc);
   }

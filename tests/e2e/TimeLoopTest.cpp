@@ -1,0 +1,97 @@
+// Time loops (`!$f2s stencil timesteps`) through the whole path: the library
+// procedure that runs every step, linked by a Fortran program that runs the
+// gfortran-compiled loop beside it at trip counts 0, 1, even and odd.
+#include "e2e/E2E.h"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace f2s {
+namespace {
+
+namespace fs = std::filesystem;
+using test::f2stencil;
+using test::run;
+using test::source;
+
+struct TimeLoopInput {
+  std::string name, ext;
+  std::vector<std::vector<std::string>> sizes; ///< besides the program's default
+};
+
+std::ostream &operator<<(std::ostream &out, const TimeLoopInput &in) {
+  return out << in.name;
+}
+
+/// Builds tests/inputs/timeloop/<name> for the CPU targets (untuned, or
+/// tuned with one repetition) and runs <name>_main.f90 against it at every
+/// size, with the threads of the tuning and with 3. Returns the record.
+nlohmann::json expect_matches(const TimeLoopInput &in, bool tuned) {
+  test::ScratchDir dir;
+  fs::path out = dir.path() / "out";
+  std::string src = source("tests/inputs/timeloop/" + in.name + in.ext);
+  ProcessResult r = f2stencil({tuned ? "--reps=1" : "--no-tune", "-q", "--target=c,pthreads",
+                               "--lib=f2s_" + in.name, "-o", out.string(), src});
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  if (!r.ok())
+    return {};
+  std::string exe = (dir.path() / in.name).string();
+  r = run({"gfortran", "-O2", "-w", "-o", exe, src,
+           source("tests/inputs/timeloop/" + in.name + "_main.f90"), "-I" + out.string(),
+           (out / ("libf2s_" + in.name + ".a")).string(), "-lpthread"});
+  EXPECT_TRUE(r.ok()) << r.err;
+  std::vector<std::vector<std::string>> sizes = in.sizes;
+  sizes.insert(sizes.begin(), std::vector<std::string>{});
+  for (std::vector<std::string> size : sizes)
+    for (const char *threads : {"", "3"}) {
+      std::vector<std::pair<std::string, std::string>> env;
+      if (*threads)
+        env.push_back({"F2S_NUM_THREADS", threads});
+      size.insert(size.begin(), exe);
+      ProcessResult c = run(size, env);
+      size.erase(size.begin());
+      EXPECT_TRUE(c.ok() && c.out.find("PASSED") != std::string::npos)
+          << in.name << " at " << (size.empty() ? "its default size" : size[0] + "...")
+          << (*threads ? " on 3 threads" : "") << ": " << c.describe() << "\n"
+          << c.out << c.err;
+    }
+  return nlohmann::json::parse(std::ifstream(out / ("f2s_" + in.name + ".json")));
+}
+
+class TimeLoop : public ::testing::TestWithParam<TimeLoopInput> {};
+
+TEST_P(TimeLoop, UntunedLibraryRunsEveryStepAsTheOriginal) {
+  nlohmann::json record = expect_matches(GetParam(), false);
+  ASSERT_TRUE(record.contains("time_loops")) << record.dump();
+  EXPECT_FALSE(record["time_loops"].at(0)["sweeps"].empty());
+}
+
+const std::vector<std::vector<std::string>> k2D = {{"1", "1"}, {"2", "77"}, {"130", "3"}};
+
+INSTANTIATE_TEST_SUITE_P(
+    Loops, TimeLoop,
+    ::testing::Values(TimeLoopInput{"heat2d", ".f90", k2D}, TimeLoopInput{"fdtd2d", ".f90", k2D},
+                      TimeLoopInput{"solve2d", ".f90", k2D},
+                      TimeLoopInput{"jacpp3d", ".f", {{"1", "1", "1"}, {"7", "2", "33"}}}));
+
+// Tuned sweeps (each its own search) make the same loop: the ping-pong
+// Jacobi's two sweeps are verified candidates, and the record lists the loop
+// with both.
+TEST(TimeLoops, TunedPingPongMatchesTheOriginal) {
+  nlohmann::json record =
+      expect_matches({"jacpp3d", ".f", {{"1", "1", "1"}, {"7", "2", "33"}}}, true);
+  ASSERT_TRUE(record.contains("time_loops"));
+  EXPECT_EQ(record["time_loops"][0]["sweeps"], nlohmann::json({"jacpp_1", "jacpp_2"}));
+  EXPECT_EQ(record["time_loops"][0]["writes_scalars"], nlohmann::json({"it"}));
+  for (const nlohmann::json &k : record["kernels"]) {
+    EXPECT_TRUE(k["tuned"].get<bool>());
+    for (const nlohmann::json &c : k["candidates"])
+      EXPECT_EQ(c["status"], "verified") << c.dump();
+  }
+}
+
+} // namespace
+} // namespace f2s

@@ -1,0 +1,174 @@
+// `!$f2s stencil timesteps`: a DO loop over time lowered to a time loop whose
+// sweeps are kernels of their own, and the refusals of what it cannot hold.
+#include "ast/TimeLoop.h"
+#include "ast/IRPrinter.h"
+#include "frontend/Frontend.h"
+#include "tests/common/TestUtil.h"
+
+#include <gtest/gtest.h>
+
+namespace f2s {
+namespace {
+
+LoweredFiles lower(const test::ScratchDir &dir, const std::string &text,
+                   const std::string &name = "steps.f90") {
+  return lower_files_collecting({dir.write(name, text)});
+}
+
+/// "line:column: message" of each problem.
+std::vector<std::string> problems(const LoweredFiles &l) {
+  std::vector<std::string> out;
+  for (const Diagnostic &d : l.problems)
+    out.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + ": " +
+                  d.message);
+  return out;
+}
+
+/// A heat loop around `body` (the statements of one step).
+std::string heat(const std::string &body, const std::string &directive = "timesteps") {
+  return "subroutine heat(nx, ny, nt, alpha, u, unew, res)\n"
+         "  implicit none\n"
+         "  integer, intent(in) :: nx, ny, nt\n"
+         "  real(8), intent(in) :: alpha\n"
+         "  real(8), intent(inout) :: u(0:nx+1, 0:ny+1), unew(0:nx+1, 0:ny+1)\n"
+         "  real(8), intent(out) :: res\n"
+         "  real(8), pointer :: p(:,:), q(:,:)\n"
+         "  integer :: i, j, it\n"
+         "  !$f2s stencil " +
+         directive +
+         "\n"
+         "  do it = 1, nt\n" +
+         body + "  end do\nend subroutine\n";
+}
+
+const std::string kSweep = "    do j = 1, ny\n"
+                           "      do i = 1, nx\n"
+                           "        unew(i,j) = u(i,j) + alpha*(u(i-1,j) + u(i+1,j) - 2*u(i,j))\n"
+                           "      end do\n"
+                           "    end do\n";
+
+TEST(TimeLoops, SweepsCopiesScalarsAndExitBecomeOneLoop) {
+  test::ScratchDir dir;
+  LoweredFiles l = lower(dir, heat("    res = 0\n" + kSweep +
+                                       "    !$f2s stencil name(back)\n"
+                                       "    u(1:nx, 1:ny) = unew(1:nx, 1:ny)\n"
+                                       "    if (res > 1d3) exit\n",
+                                   "timesteps name(heat_steps) tune_size(64, 32)"));
+  ASSERT_TRUE(l.problems.empty()) << problems(l).front();
+  ASSERT_EQ(l.time_loops.size(), 1u);
+  EXPECT_EQ(print_time_loop(l.time_loops[0]), "time_loop heat_steps(nx, ny, nt, alpha, u, unew, "
+                                              "res, it)\n"
+                                              "  writes res\n"
+                                              "  writes it\n"
+                                              "  for it = 1 .. nt step 1\n"
+                                              "    res = 0\n"
+                                              "    sweep heat_steps_1\n"
+                                              "    sweep back\n"
+                                              "    exit if res > 1000.0d0\n");
+  // Each sweep is a kernel of its own, tuned at the loop's size, which the
+  // --rewrite of the loop leaves alone.
+  ASSERT_EQ(l.kernels.size(), 2u);
+  EXPECT_EQ(l.kernels[0].name, "heat_steps_1");
+  EXPECT_EQ(l.kernels[0].time_loop, "heat_steps");
+  EXPECT_EQ(l.kernels[0].tune_size, (std::vector<int64_t>{64, 32}));
+  EXPECT_EQ(print_kernel(l.kernels[1]),
+            "kernel back(nx: i32, ny: i32, u: f64(0:nx + 1, 0:ny + 1), unew: f64(0:nx + 1, 0:ny + "
+            "1))\n"
+            "  tune_size(64, 32)\n"
+            "  for f2s_c2 = 1, ny {\n"
+            "    for f2s_c1 = 1, nx {\n"
+            "      u(f2s_c1, f2s_c2) = unew(f2s_c1, f2s_c2)\n"
+            "    }\n"
+            "  }\n");
+  EXPECT_EQ(l.time_loops[0].signature.source.do_line, 10);
+}
+
+TEST(TimeLoops, WholeArrayCopyCoversTheDeclaredBounds) {
+  test::ScratchDir dir;
+  LoweredFiles l = lower(dir, heat(kSweep + "    u = unew\n"));
+  ASSERT_TRUE(l.problems.empty()) << problems(l).front();
+  ASSERT_EQ(l.kernels.size(), 2u);
+  EXPECT_EQ(l.kernels[1].name, "heat_1_2");
+  auto *outer = as<For>(l.kernels[1].body);
+  ASSERT_TRUE(outer);
+  EXPECT_EQ(print_expr(outer->lo), "0");
+  EXPECT_EQ(print_expr(outer->hi), "ny + 1");
+}
+
+TEST(TimeLoops, EveryStatementItCannotHoldIsRefusedWithItsFix) {
+  test::ScratchDir dir;
+  LoweredFiles l = lower(dir, heat(kSweep + "    call report(u)\n"
+                                            "    if (res > 1) res = 0\n"
+                                            "    p => u\n"
+                                            "    unew(1, 1) = 0\n"));
+  EXPECT_EQ(problems(l),
+            (std::vector<std::string>{
+                "16:5: A '!$f2s stencil timesteps' loop may hold only DO nests (its sweeps), "
+                "array copies ('u = unew'), assignments to scalars and IF (...) EXIT; move this "
+                "statement out of the loop or into a sweep",
+                "17:5: Only EXIT may follow IF (...) in a '!$f2s stencil timesteps' loop; put any "
+                "other conditional work inside a sweep",
+                "18:5: A pointer assignment in a '!$f2s stencil timesteps' loop is not supported; "
+                "copy back ('u = unew') or alternate the sweeps ('u' to 'v', then 'v' to 'u') "
+                "instead of swapping pointers",
+                "19:5: An array assignment in a time loop must copy one array (or section) to "
+                "another, as 'u = unew' does; write any other update as a DO nest"}));
+  EXPECT_TRUE(l.time_loops.empty());
+}
+
+TEST(TimeLoops, ASweepsOwnProblemIsReportedAtItsPosition) {
+  test::ScratchDir dir;
+  LoweredFiles l = lower(dir, heat("    do j = 1, ny\n"
+                                   "      do i = 1, nx\n"
+                                   "        unew(i,j) = u(i*i,j)\n"
+                                   "      end do\n"
+                                   "    end do\n"));
+  ASSERT_EQ(l.problems.size(), 1u);
+  EXPECT_EQ(l.problems[0].loc.line, 13);
+}
+
+TEST(TimeLoops, CopiesNeedBoundsThatCorrespond) {
+  test::ScratchDir dir;
+  LoweredFiles l = lower(dir, heat(kSweep + "    u(1:nx, 1:ny) = unew(2:nx, 1:ny)\n"));
+  // A section with a stride, or an element, is not a copy of the kind.
+  LoweredFiles strided = lower(dir, heat(kSweep + "    u(1:nx:2, :) = unew(1:nx:2, :)\n"), "s.f90");
+  EXPECT_EQ(problems(strided),
+            (std::vector<std::string>{"16:5: Section 'u(1:nx:2, :)' copied in a time loop must "
+                                      "have a range 'lo:hi' (or ':') without a stride in every "
+                                      "dimension; write the copy as a DO nest"}));
+  EXPECT_EQ(problems(l), (std::vector<std::string>{
+                             "16:5: The copy 'u(1:nx, 1:ny) = unew(2:nx, 1:ny)' needs bounds in "
+                             "dimension 1 that are the same on both sides or differ by a "
+                             "constant, and f2stencil cannot tell that they do; write the copy "
+                             "as a DO nest over the points it copies"}));
+}
+
+TEST(TimeLoops, ATimeLoopInsideAnotherOrWithoutBoundsIsRefused) {
+  test::ScratchDir dir;
+  LoweredFiles nested = lower(dir, heat("    !$f2s stencil timesteps\n" + kSweep));
+  EXPECT_EQ(problems(nested),
+            (std::vector<std::string>{"11:19: A '!$f2s stencil timesteps' loop cannot hold "
+                                      "another; remove TIMESTEPS from the inner directive"}));
+  std::string whiled = heat(kSweep);
+  whiled.replace(whiled.find("do it = 1, nt"), 13, "do while (res > 0)");
+  EXPECT_EQ(problems(lower(dir, whiled, "while.f90")),
+            (std::vector<std::string>{"10:3: A '!$f2s stencil timesteps' loop must be a DO loop "
+                                      "with a variable and bounds, as in 'DO it = 1, nt'"}));
+  LoweredFiles empty = lower(dir, heat("    res = 1\n"), "empty.f90");
+  EXPECT_EQ(problems(empty),
+            (std::vector<std::string>{"9:3: This '!$f2s stencil timesteps' loop runs no sweep: "
+                                      "its body needs a DO nest or an array copy"}));
+}
+
+TEST(TimeLoops, ADirectiveInsideAPlainRegionPointsToTimesteps) {
+  test::ScratchDir dir;
+  LoweredFiles l = lower(dir, heat("    !$f2s stencil\n" + kSweep, ""));
+  ASSERT_FALSE(l.problems.empty());
+  EXPECT_EQ(problems(l).front(),
+            "11:5: A '!$f2s' directive is not allowed inside a '!$f2s stencil' region; annotate "
+            "the loop over time with '!$f2s stencil timesteps' to run several sweeps in one "
+            "call");
+}
+
+} // namespace
+} // namespace f2s
