@@ -1,0 +1,91 @@
+// A time loop built for the GPU, run under the CPU emulation of CUDA
+// (tests/cuda/emulation, whose device memory is apart from the host's): the
+// loop matches the gfortran-compiled original bitwise, and its grids cross
+// to the device once per call, not once per step.
+#include "e2e/E2E.h"
+
+#include "harness/CudaToolkit.h"
+#include "tests/cuda/Emulation.h"
+
+#include <gtest/gtest.h>
+
+namespace f2s {
+namespace {
+
+namespace fs = std::filesystem;
+using test::f2stencil;
+using test::run;
+using test::source;
+
+struct CudaLoop {
+  std::string name;
+  std::vector<std::string> size;
+  /// Host-device copies of the whole program: each call that runs a step
+  /// copies each grid in once and each written grid back once.
+  int transfers;
+};
+
+std::ostream &operator<<(std::ostream &out, const CudaLoop &c) {
+  return out << c.name;
+}
+
+class TimeLoopCuda : public ::testing::TestWithParam<CudaLoop> {};
+
+TEST_P(TimeLoopCuda, GridsStayOnTheDeviceForTheWholeLoop) {
+  if (!find_nvcc())
+    GTEST_SKIP() << "nvcc not found";
+  const CudaLoop &c = GetParam();
+  test::ScratchDir dir;
+  fs::path out = dir.path() / "out";
+  std::string lib = "f2s_" + c.name, src = source("tests/inputs/timeloop/" + c.name + ".f90");
+  ProcessResult r = f2stencil(
+      {"--no-tune", "-q", "--target=pthreads,cuda", "--lib=" + lib, "-o", out.string(), src});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+
+  // The library's C, and its CUDA under the emulation.
+  std::string emu_o = (dir.path() / "cuda.o").string(), c_o = (dir.path() / "lib.o").string();
+  r = run({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
+           source("tests/cuda/emulation"), "-x", "c++",
+           dir.write("emu.cu", test::emulated(test::read_file(out / (lib + "_cuda.cu")))), "-c",
+           "-o", emu_o});
+  ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+  r = run({c_compiler(), "-O1", "-std=gnu11", "-ffp-contract=off", "-pthread", "-c",
+           (out / (lib + ".c")).string(), "-o", c_o});
+  ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+  // The checking program, also printing the copies the library made.
+  std::string program = test::read_file(source("tests/inputs/timeloop/" + c.name + "_main.f90"));
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"print '(a)', 'PASSED'",
+            "print '(a, i0)', 'transfers ', " + lib + "_data_transfers()\n  print '(a)', 'PASSED'"},
+           {"use " + lib + ", only: ", "use " + lib + ", only: " + lib + "_data_transfers, "}}) {
+    size_t at = program.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    program.replace(at, from.size(), to);
+  }
+  std::string exe = (dir.path() / "check").string();
+  r = run({"gfortran", "-O2", "-o", exe, src, dir.write("check.f90", program),
+           "-I" + out.string(), c_o, emu_o, "-lstdc++", "-lpthread"});
+  ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+
+  std::vector<std::string> argv = c.size;
+  argv.insert(argv.begin(), exe);
+  r = run(argv);
+  EXPECT_TRUE(r.ok() && r.out.find("PASSED") != std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("transfers " + std::to_string(c.transfers) + "\n"), std::string::npos)
+      << r.out;
+  // F2S_TARGET=cpu keeps every sweep, and so the loop, on the host.
+  r = run(argv, {{"F2S_TARGET", "cpu"}});
+  EXPECT_TRUE(r.ok() && r.out.find("PASSED") != std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("transfers 0\n"), std::string::npos) << r.out;
+}
+
+// fdtd2d: 3 calls that step (trip counts 1, 6, 7), 4 grids in, 3 written
+// back. solve2d: 2 calls that step (1, and up to 60 until its EXIT), 3
+// grids in, 2 written back; the residual's partials come back every step,
+// as any reduction's do, outside the count of grid copies.
+INSTANTIATE_TEST_SUITE_P(Loops, TimeLoopCuda,
+                         ::testing::Values(CudaLoop{"fdtd2d", {"33", "17"}, 21},
+                                           CudaLoop{"solve2d", {"21", "30"}, 10}));
+
+} // namespace
+} // namespace f2s
