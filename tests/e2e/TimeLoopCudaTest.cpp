@@ -19,6 +19,7 @@ using test::source;
 
 struct CudaLoop {
   std::string name;
+  std::string source, main; ///< the loop's file and its checking program, in the tree
   std::vector<std::string> size;
   /// Host-device copies of the whole program: each call that runs a step
   /// copies each grid in once and each written grid back once.
@@ -37,7 +38,7 @@ TEST_P(TimeLoopCuda, GridsStayOnTheDeviceForTheWholeLoop) {
   const CudaLoop &c = GetParam();
   test::ScratchDir dir;
   fs::path out = dir.path() / "out";
-  std::string lib = "f2s_" + c.name, src = source("tests/inputs/timeloop/" + c.name + ".f90");
+  std::string lib = "f2s_" + c.name, src = source(c.source);
   ProcessResult r = f2stencil(
       {"--no-tune", "-q", "--target=pthreads,cuda", "--lib=" + lib, "-o", out.string(), src});
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
@@ -53,7 +54,7 @@ TEST_P(TimeLoopCuda, GridsStayOnTheDeviceForTheWholeLoop) {
            (out / (lib + ".c")).string(), "-o", c_o});
   ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
   // The checking program, also printing the copies the library made.
-  std::string program = test::read_file(source("tests/inputs/timeloop/" + c.name + "_main.f90"));
+  std::string program = test::read_file(source(c.main));
   for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
            {"print '(a)', 'PASSED'",
             "print '(a, i0)', 'transfers ', " + lib + "_data_transfers()\n  print '(a)', 'PASSED'"},
@@ -63,8 +64,8 @@ TEST_P(TimeLoopCuda, GridsStayOnTheDeviceForTheWholeLoop) {
     program.replace(at, from.size(), to);
   }
   std::string exe = (dir.path() / "check").string();
-  r = run({"gfortran", "-O2", "-o", exe, src, dir.write("check.f90", program),
-           "-I" + out.string(), c_o, emu_o, "-lstdc++", "-lpthread"});
+  r = run({"gfortran", "-O2", "-o", exe, src, dir.write("check.f90", program), "-I" + out.string(),
+           c_o, emu_o, "-lstdc++", "-lpthread"});
   ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
 
   std::vector<std::string> argv = c.size;
@@ -79,13 +80,21 @@ TEST_P(TimeLoopCuda, GridsStayOnTheDeviceForTheWholeLoop) {
   EXPECT_NE(r.out.find("transfers 0\n"), std::string::npos) << r.out;
 }
 
-// fdtd2d: 3 calls that step (trip counts 1, 6, 7), 4 grids in, 3 written
+// fdtd2d_steps: 3 calls that step (trip counts 1, 6, 7), 4 grids in, 3 written
 // back. solve2d: 2 calls that step (1, and up to 60 until its EXIT), 3
 // grids in, 2 written back; the residual's partials come back every step,
 // as any reduction's do, outside the count of grid copies.
 INSTANTIATE_TEST_SUITE_P(Loops, TimeLoopCuda,
-                         ::testing::Values(CudaLoop{"fdtd2d", {"33", "17"}, 21},
-                                           CudaLoop{"solve2d", {"21", "30"}, 10}));
+                         ::testing::Values(CudaLoop{"fdtd2d_steps",
+                                                    "examples/fdtd2d_steps/fdtd2d_steps.f90",
+                                                    "examples/fdtd2d_steps/main.f90",
+                                                    {"33", "17"},
+                                                    21},
+                                           CudaLoop{"solve2d",
+                                                    "tests/inputs/timeloop/solve2d.f90",
+                                                    "tests/inputs/timeloop/solve2d_main.f90",
+                                                    {"21", "30"},
+                                                    10}));
 
 } // namespace
 } // namespace f2s

@@ -20,27 +20,37 @@ using test::source;
 struct TimeLoopInput {
   std::string name, ext;
   std::vector<std::vector<std::string>> sizes; ///< besides the program's default
+  bool example =
+      true; ///< examples/<name>/ (main.f90), else tests/inputs/timeloop/ (<name>_main.f90)
+
+  std::string source_file() const {
+    return example ? source("examples/" + name + "/" + name + ext)
+                   : source("tests/inputs/timeloop/" + name + ext);
+  }
+  std::string main_file() const {
+    return example ? source("examples/" + name + "/main.f90")
+                   : source("tests/inputs/timeloop/" + name + "_main.f90");
+  }
 };
 
 std::ostream &operator<<(std::ostream &out, const TimeLoopInput &in) {
   return out << in.name;
 }
 
-/// Builds tests/inputs/timeloop/<name> for the CPU targets (untuned, or
-/// tuned with one repetition) and runs <name>_main.f90 against it at every
-/// size, with the threads of the tuning and with 3. Returns the record.
+/// Builds the loop's source for the CPU targets (untuned, or tuned with one
+/// repetition) and runs its checking program against it at every size, with
+/// the threads of the tuning and with 3. Returns the record.
 nlohmann::json expect_matches(const TimeLoopInput &in, bool tuned) {
   test::ScratchDir dir;
   fs::path out = dir.path() / "out";
-  std::string src = source("tests/inputs/timeloop/" + in.name + in.ext);
+  std::string src = in.source_file();
   ProcessResult r = f2stencil({tuned ? "--reps=1" : "--no-tune", "-q", "--target=c,pthreads",
                                "--lib=f2s_" + in.name, "-o", out.string(), src});
   EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   if (!r.ok())
     return {};
   std::string exe = (dir.path() / in.name).string();
-  r = run({"gfortran", "-O2", "-w", "-o", exe, src,
-           source("tests/inputs/timeloop/" + in.name + "_main.f90"), "-I" + out.string(),
+  r = run({"gfortran", "-O2", "-w", "-o", exe, src, in.main_file(), "-I" + out.string(),
            (out / ("libf2s_" + in.name + ".a")).string(), "-lpthread"});
   EXPECT_TRUE(r.ok()) << r.err;
   std::vector<std::vector<std::string>> sizes = in.sizes;
@@ -71,18 +81,20 @@ TEST_P(TimeLoop, UntunedLibraryRunsEveryStepAsTheOriginal) {
 
 const std::vector<std::vector<std::string>> k2D = {{"1", "1"}, {"2", "77"}, {"130", "3"}};
 
-INSTANTIATE_TEST_SUITE_P(
-    Loops, TimeLoop,
-    ::testing::Values(TimeLoopInput{"heat2d", ".f90", k2D}, TimeLoopInput{"fdtd2d", ".f90", k2D},
-                      TimeLoopInput{"solve2d", ".f90", k2D},
-                      TimeLoopInput{"jacpp3d", ".f", {{"1", "1", "1"}, {"7", "2", "33"}}}));
+INSTANTIATE_TEST_SUITE_P(Loops, TimeLoop,
+                         ::testing::Values(TimeLoopInput{"heat2d_steps", ".f90", k2D},
+                                           TimeLoopInput{"fdtd2d_steps", ".f90", k2D},
+                                           TimeLoopInput{"solve2d", ".f90", k2D, false},
+                                           TimeLoopInput{"jacobi3d_pingpong",
+                                                         ".f",
+                                                         {{"1", "1", "1"}, {"7", "2", "33"}}}));
 
 // Tuned sweeps (each its own search) make the same loop: the ping-pong
 // Jacobi's two sweeps are verified candidates, and the record lists the loop
 // with both.
 TEST(TimeLoops, TunedPingPongMatchesTheOriginal) {
   nlohmann::json record =
-      expect_matches({"jacpp3d", ".f", {{"1", "1", "1"}, {"7", "2", "33"}}}, true);
+      expect_matches({"jacobi3d_pingpong", ".f", {{"1", "1", "1"}, {"7", "2", "33"}}}, true);
   ASSERT_TRUE(record.contains("time_loops"));
   EXPECT_EQ(record["time_loops"][0]["sweeps"], nlohmann::json({"jacpp_1", "jacpp_2"}));
   EXPECT_EQ(record["time_loops"][0]["writes_scalars"], nlohmann::json({"it"}));

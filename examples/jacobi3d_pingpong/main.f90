@@ -1,8 +1,8 @@
 ! The original ping-pong loop and the library's, at trip counts 0, 1, 2
 ! and 5: both buffers must agree bitwise, and the time variable too.
-!   usage: jacpp3d_main [n1 n2 n3]
-program jacpp3d_main
-  use f2s_jacpp3d, only: jacpp
+!   usage: jacobi3d_pingpong_check [n1 n2 n3]
+program jacobi3d_pingpong_check
+  use f2s_jacobi3d_pingpong, only: jacpp
   implicit none
   integer :: n1 = 19, n2 = 14, n3 = 11, n, it, niter
   integer, parameter :: trips(4) = [0, 1, 2, 5]
@@ -25,7 +25,8 @@ program jacpp3d_main
       print '(a, i3, a)', 'FAILED after ', niter, ' steps'
       stop 1
     end if
+    print '(a, i2, a, 2es24.15)', 'after ', niter, ' steps: sums ', sum(a2), sum(b2)
     deallocate(a, b, a2, b2)
   end do
   print '(a)', 'PASSED'
-end program jacpp3d_main
+end program jacobi3d_pingpong_check

@@ -1,8 +1,8 @@
 ! Runs the original time loop and the library's at several trip counts
 ! (0, 1, even, odd) on the same random fields: every field must agree bitwise.
-!   usage: fdtd2d_main [nx ny]
-program fdtd2d_main
-  use f2s_fdtd2d, only: fdtd_steps
+!   usage: fdtd2d_steps_check [nx ny]
+program fdtd2d_steps_check
+  use f2s_fdtd2d_steps, only: fdtd_steps
   implicit none
   integer :: nx = 45, ny = 31, n, t, tmax
   integer, parameter :: trips(4) = [0, 1, 6, 7]
@@ -25,7 +25,8 @@ program fdtd2d_main
       print '(a, i3, a)', 'FAILED after ', tmax, ' steps'
       stop 1
     end if
+    print '(a, i2, a, 3es24.15)', 'after ', tmax, ' steps: sums ', sum(ex2), sum(ey2), sum(hz2)
     deallocate(ex, ey, hz, ex2, ey2, hz2, fict)
   end do
   print '(a)', 'PASSED'
-end program fdtd2d_main
+end program fdtd2d_steps_check

@@ -1,8 +1,8 @@
 ! Both heat loops, original and library, at trip counts 0, 1, 2 and 7: the
 ! fields, the simulated time and the time variable must agree bitwise.
-!   usage: heat2d_main [nx ny]
-program heat2d_main
-  use f2s_heat2d, only: heat_steps, heat_interior_steps
+!   usage: heat2d_steps_check [nx ny]
+program heat2d_steps_check
+  use f2s_heat2d_steps, only: heat_steps, heat_interior_steps
   implicit none
   integer :: nx = 37, ny = 23, n, it, nt
   integer, parameter :: trips(4) = [0, 1, 2, 7]
@@ -34,7 +34,8 @@ program heat2d_main
       print '(a, i3, a)', 'FAILED: heat_interior_steps after ', nt, ' steps'
       stop 1
     end if
+    print '(a, i2, a, 2es24.15)', 'after ', nt, ' steps: sums ', sum(u2), sum(s2)
     deallocate(u, unew, u2, unew2, s, snew, s2, snew2)
   end do
   print '(a)', 'PASSED'
-end program heat2d_main
+end program heat2d_steps_check
