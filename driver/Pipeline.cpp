@@ -306,10 +306,15 @@ std::vector<std::vector<int64_t>> tuning_sizes(const Kernel &k, const DriverOpti
                                             : k.tune_sizes.empty()
                                                 ? std::vector<std::vector<int64_t>>{k.tune_size}
                                                 : k.tune_sizes;
-  for (const std::vector<int64_t> &s : o.tune_sizes)
-    if (static_cast<int>(s.size()) != k.loop_depth())
+  const size_t depth = static_cast<size_t>(k.loop_depth());
+  for (std::vector<int64_t> &s : sizes) {
+    // A time loop's boundary sweep takes the last values, as its clause's.
+    if (!o.tune_sizes.empty() && !k.time_loop.empty() && s.size() > depth)
+      s.erase(s.begin(), s.end() - static_cast<long>(depth));
+    if (!o.tune_sizes.empty() && s.size() != depth)
       throw usage_error("--tune-size has " + std::to_string(s.size()) + " values but '" + k.name +
-                        "' has " + std::to_string(k.loop_depth()) + " loops");
+                        "' has " + std::to_string(depth) + " loops");
+  }
   // Every grid element a point touches counts alike at every size, so the
   // points order the sizes as their working sets do.
   auto points = [](const std::vector<int64_t> &s) {
