@@ -841,19 +841,37 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
   };
   std::vector<Index> di, si;
   std::vector<std::string> vars;
+  // Where the first elements are apart by an expression (allocatable or
+  // assumed-shape arrays, whose bounds are arguments), the right side is
+  // declared to the copy shifted by it, so that both read at one index.
+  std::vector<Expr> shift(dst.bounds.size());
   for (size_t d = 0; d < dst.bounds.size(); ++d) {
     std::string v = "f2s_c" + std::to_string(d + 1);
     vars.push_back(v);
     auto lo = offset_of(dst.bounds[d].lo, src.bounds[d].lo);
     auto hi = offset_of(dst.bounds[d].hi, src.bounds[d].hi);
-    if (!lo || !hi || *lo != *hi)
-      fail(loc, "The copy '" + dst.text + " = " + src.text + "' needs bounds in dimension " +
-                    std::to_string(d + 1) +
-                    " that are the same on both sides or differ by a constant, and f2stencil "
-                    "cannot tell that they do; write the copy as a DO nest over the points "
-                    "it copies");
+    bool constant_bounds = as<IntImm>(dst.bounds[d].lo) && as<IntImm>(dst.bounds[d].hi) &&
+                           as<IntImm>(src.bounds[d].lo) && as<IntImm>(src.bounds[d].hi);
+    if (constant_bounds && (!lo || !hi || *lo != *hi))
+      fail(loc, "The copy '" + dst.text + " = " + src.text + "' has " +
+                    std::to_string(as<IntImm>(dst.bounds[d].hi)->value -
+                                   as<IntImm>(dst.bounds[d].lo)->value + 1) +
+                    " elements in dimension " + std::to_string(d + 1) + " on the left and " +
+                    std::to_string(as<IntImm>(src.bounds[d].hi)->value -
+                                   as<IntImm>(src.bounds[d].lo)->value + 1) +
+                    " on the right; give both sides one shape");
+    if (lo && hi && *lo != *hi)
+      fail(loc, "The copy '" + dst.text + " = " + src.text + "' has " +
+                    std::to_string(std::abs(*hi - *lo)) + (*hi > *lo ? " more" : " fewer") +
+                    " elements in dimension " + std::to_string(d + 1) +
+                    " on the right than on the left; give both sides one shape");
     di.push_back(Index{v, 1, 0});
-    si.push_back(Index{v, 1, *lo});
+    if (lo && hi && *lo == *hi) {
+      si.push_back(Index{v, 1, *lo});
+      continue;
+    }
+    si.push_back(Index{v, 1, 0});
+    shift[d] = Binary::make(BinaryOp::Sub, src.bounds[d].lo, dst.bounds[d].lo, loc);
   }
   Stmt body =
       Store::make(dst.decl->name, di, GridRef::make(src.decl->name, si, *src.decl->type, loc), loc);
@@ -868,6 +886,12 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
   k.loc = loc;
   k.body = body;
   finish(k, dst.bounds.size());
+  for (Variable &v : k.args)
+    if (v.name == src.decl->name && src.decl != dst.decl)
+      for (size_t d = 0; d < shift.size(); ++d)
+        if (shift[d])
+          v.dims[d] = Dim{Binary::make(BinaryOp::Sub, v.dims[d].lo, shift[d], loc),
+                          Binary::make(BinaryOp::Sub, v.dims[d].hi, shift[d], loc)};
   return k;
 }
 

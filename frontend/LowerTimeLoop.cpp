@@ -275,12 +275,17 @@ private:
     };
     std::vector<Stmt> bodies;
     for (const auto &[d, sweep] : out_.sweeps) {
-      for (const Variable &v : sweep.args)
-        add(v);
       for (const Reduction &r : sweep.reductions)
         written_.push_back(*sweep.find_arg(r.var));
       bodies.push_back(sweep.body);
     }
+    // A copy may declare its right side shifted (lower_array_copy): the
+    // nests' declarations first.
+    for (bool copies : {false, true})
+      for (const auto &[d, sweep] : out_.sweeps)
+        if (copies == (d == nullptr))
+          for (const Variable &v : sweep.args)
+            add(v);
     for (const Variable &v : used_)
       add(v);
     for (const Variable &v : written_)

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 
 namespace f2s {
 namespace {
@@ -102,6 +103,48 @@ TEST(TimeLoops, TunedPingPongMatchesTheOriginal) {
     EXPECT_TRUE(k["tuned"].get<bool>());
     for (const nlohmann::json &c : k["candidates"])
       EXPECT_EQ(c["status"], "verified") << c.dump();
+  }
+}
+
+/// The numbers a program prints, in order.
+std::vector<double> numbers(const std::string &text) {
+  std::istringstream in(text);
+  std::vector<double> out;
+  for (double v; in >> v;)
+    out.push_back(v);
+  return out;
+}
+
+// A main program's time loop over allocatable module arrays, rewritten into
+// a call (the OpenMP pair around its sweep removed with it), prints what the
+// original prints: the fields bitwise, the energy (a sum the threads
+// reassociate) to rounding.
+TEST(TimeLoops, WaveInAMainProgramRewrittenPrintsWhatTheOriginalPrints) {
+  test::ScratchDir dir;
+  fs::path out = dir.path() / "out";
+  std::string src = source("tests/inputs/timeloop/wave2d.f90");
+  ProcessResult r = f2stencil({"--no-tune", "-q", "--rewrite", "--target=pthreads",
+                               "--lib=f2s_wave", "-o", out.string(), src});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  std::string text = test::read_file(out / "src" / "wave2d.f90");
+  EXPECT_NE(text.find("  call wave_steps(p, pold, pnew, c2, nx, ny, n, nsteps, dt, t, energy)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("!$omp"), std::string::npos) << text;
+  std::string original = (dir.path() / "original").string(),
+              rewritten = (dir.path() / "rewritten").string();
+  ASSERT_TRUE(run({"gfortran", "-O2", "-o", original, src}).ok());
+  r = run({"gfortran", "-O2", "-o", rewritten, "-I" + out.string(),
+           (out / "src" / "wave2d.f90").string(), (out / "libf2s_wave.a").string(), "-lpthread"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  for (const char *threads : {"1", "3"}) {
+    std::vector<double> want = numbers(run({original}).out),
+                        got = numbers(run({rewritten}, {{"F2S_NUM_THREADS", threads}}).out);
+    ASSERT_EQ(want.size(), 3u);
+    ASSERT_EQ(got.size(), 3u);
+    EXPECT_EQ(got[0], want[0]);
+    EXPECT_EQ(got[1], want[1]);
+    EXPECT_NEAR(got[2], want[2], 1e-12 * want[2]);
   }
 }
 

@@ -137,10 +137,9 @@ TEST(TimeLoops, CopiesNeedBoundsThatCorrespond) {
                                       "have a range 'lo:hi' (or ':') without a stride in every "
                                       "dimension; write the copy as a DO nest"}));
   EXPECT_EQ(problems(l), (std::vector<std::string>{
-                             "16:5: The copy 'u(1:nx, 1:ny) = unew(2:nx, 1:ny)' needs bounds in "
-                             "dimension 1 that are the same on both sides or differ by a "
-                             "constant, and f2stencil cannot tell that they do; write the copy "
-                             "as a DO nest over the points it copies"}));
+                             "16:5: The copy 'u(1:nx, 1:ny) = unew(2:nx, 1:ny)' has 1 fewer "
+                             "elements in dimension 1 on the right than on the left; give both "
+                             "sides one shape"}));
 }
 
 TEST(TimeLoops, ATimeLoopInsideAnotherOrWithoutBoundsIsRefused) {
