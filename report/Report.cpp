@@ -777,6 +777,25 @@ std::string render_report(const json &record) {
   row("C flags", cflags.empty() ? "" : "<code>" + cflags + "</code>");
   row("made by", esc(str(record, "generator")));
   page.body << "</table>\n";
+  // A time loop is one procedure over sweeps that have sections of their
+  // own below: its section says which, in the order of a step.
+  if (record.contains("time_loops") && record["time_loops"].is_array())
+    for (const json &t : record["time_loops"]) {
+      std::string sweeps;
+      if (t.contains("sweeps"))
+        for (const json &sw : t["sweeps"])
+          sweeps +=
+              (sweeps.empty() ? "" : ", ") +
+              ("<code>" + esc(sw.is_string() ? sw.get<std::string>() : sw.dump()) + "</code>");
+      page.body << "<section class=\"kernel\"><h2>Time loop <code>" << esc(str(t, "name"))
+                << "</code></h2>\n<table class=\"facts\">\n"
+                << "<tr><th>source</th><td><code>" << esc(str(t, "source")) << "</code> (in "
+                << esc(str(t, "procedure")) << ")</td></tr>\n"
+                << "<tr><th>each step runs</th><td>" << sweeps
+                << " (each a kernel below)</td></tr>\n</table>\n"
+                << "<details><summary>IR (as --emit=ir prints it)</summary><pre class=\"ir\">"
+                << esc(str(t, "ir")) << "</pre></details>\n</section>\n";
+    }
   if (record.contains("kernels"))
     for (const json &kj : record["kernels"])
       kernel_section(page, kj);

@@ -131,6 +131,13 @@ TEST(TimeLoops, WaveInAMainProgramRewrittenPrintsWhatTheOriginalPrints) {
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("!$omp"), std::string::npos) << text;
+  // The report has the loop's section, naming its sweeps in step order.
+  std::string page = test::read_file(out / "f2s_wave.html");
+  EXPECT_NE(page.find("<h2>Time loop <code>wave_steps</code></h2>"), std::string::npos);
+  EXPECT_NE(page.find("<tr><th>each step runs</th><td><code>wave_steps_1</code>, "
+                      "<code>wave_steps_2</code>, <code>wave_steps_3</code>, "
+                      "<code>wave_steps_4</code> (each a kernel below)</td></tr>"),
+            std::string::npos);
   std::string original = (dir.path() / "original").string(),
               rewritten = (dir.path() / "rewritten").string();
   ASSERT_TRUE(run({"gfortran", "-O2", "-o", original, src}).ok());
