@@ -51,13 +51,14 @@ std::string print_c_time_loop(const TimeLoop &t, const std::vector<const Kernel 
   for (const Reduction &r : k.reductions)
     out << "  " << c_type(r.type) << " *const f2s_ref_" << r.var << " = " << c_name(r.var) << ";\n";
   out << "  {\n";
+  std::ostringstream in; // the inner block, indented below
   for (const Reduction &r : k.reductions)
-    out << "  " << c_type(r.type) << " " << c_name(r.var) << " = *f2s_ref_" << r.var << ";\n";
+    in << "  " << c_type(r.type) << " " << c_name(r.var) << " = *f2s_ref_" << r.var << ";\n";
   // Fortran's DO: the trip count once, from the bounds on entry.
-  out << "  const int32_t f2s_lo = " << exprs.print(t.lo) << ", f2s_hi = " << exprs.print(t.hi)
-      << ", f2s_step = " << exprs.print(t.step) << ";\n"
-      << "  const long f2s_trips = ((long)f2s_hi - (long)f2s_lo + (long)f2s_step) / "
-         "(long)f2s_step;\n";
+  in << "  const int32_t f2s_lo = " << exprs.print(t.lo) << ", f2s_hi = " << exprs.print(t.hi)
+     << ", f2s_step = " << exprs.print(t.step) << ";\n"
+     << "  const long f2s_trips = ((long)f2s_hi - (long)f2s_lo + (long)f2s_step) / "
+        "(long)f2s_step;\n";
   std::vector<const Variable *> grids;
   for (const Variable &v : k.args)
     if (v.is_grid())
@@ -66,50 +67,53 @@ std::string print_c_time_loop(const TimeLoop &t, const std::vector<const Kernel 
   if (resident) {
     KernelFacts facts = analyze(k);
     size_t n = grids.size();
-    out << "  const void *f2s_host[" << n << "] = {";
+    in << "  const void *f2s_host[" << n << "] = {";
     for (size_t i = 0; i < n; ++i)
-      out << (i ? ", " : "") << c_name(grids[i]->name);
-    out << "};\n  const size_t f2s_bytes[" << n << "] = {";
+      in << (i ? ", " : "") << c_name(grids[i]->name);
+    in << "};\n  const size_t f2s_bytes[" << n << "] = {";
     for (size_t i = 0; i < n; ++i)
-      out << (i ? ",\n                                 " : "") << grid_bytes(k, *grids[i]);
-    out << "};\n  const int f2s_written[" << n << "] = {";
+      in << (i ? ",\n                                   " : "") << grid_bytes(k, *grids[i]);
+    in << "};\n  const int f2s_written[" << n << "] = {";
     for (size_t i = 0; i < n; ++i)
-      out << (i ? ", " : "")
-          << (std::count(facts.write_set.begin(), facts.write_set.end(), grids[i]->name) ? 1 : 0);
-    out << "};\n"
-        << "  /* Every grid on the GPU for the whole loop (0: the sweeps run on the CPU). */\n"
-        << "  const int f2s_resident = f2s_trips > 0 && " << p.resident << "_begin(" << n
-        << ", f2s_host, f2s_bytes);\n";
+      in << (i ? ", " : "")
+         << (std::count(facts.write_set.begin(), facts.write_set.end(), grids[i]->name) ? 1 : 0);
+    in << "};\n"
+       << "  /* Every grid on the GPU for the whole loop (0: the sweeps run on the CPU). */\n"
+       << "  const int f2s_resident = f2s_trips > 0 && " << p.resident << "_begin(" << n
+       << ", f2s_host, f2s_bytes);\n";
   }
   std::string v = c_name(t.var);
-  out << "  " << v << " = f2s_lo;\n"
-      << "  for (long f2s_n = 0; f2s_n < f2s_trips; ++f2s_n, " << v << " += f2s_step) {\n";
+  in << "  " << v << " = f2s_lo;\n"
+     << "  for (long f2s_n = 0; f2s_n < f2s_trips; ++f2s_n, " << v << " += f2s_step) {\n";
   for (const TimeStmt &s : t.body) {
     switch (s.kind) {
     case TimeStmtKind::Sweep: {
       const Kernel &sweep = find_sweep(sweeps, s.sweep);
-      out << "    " << p.sweep_prefix << sweep.name << p.sweep_suffix << "(";
+      in << "    " << p.sweep_prefix << sweep.name << p.sweep_suffix << "(";
       for (size_t i = 0; i < sweep.args.size(); ++i) {
         const Variable &a = sweep.args[i];
-        out << (i ? ", " : "") << (sweep.find_reduction(a.name) ? "&" : "") << c_name(a.name);
+        in << (i ? ", " : "") << (sweep.find_reduction(a.name) ? "&" : "") << c_name(a.name);
       }
-      out << ");\n";
+      in << ");\n";
       break;
     }
     case TimeStmtKind::Assign:
-      out << "    " << c_name(s.var) << " = " << exprs.print(s.value) << ";\n";
+      in << "    " << c_name(s.var) << " = " << exprs.print(s.value) << ";\n";
       break;
     case TimeStmtKind::ExitIf:
-      out << "    if (" << exprs.print(s.value) << ")\n      break;\n";
+      in << "    if (" << exprs.print(s.value) << ")\n      break;\n";
       break;
     }
   }
-  out << "  }\n";
+  in << "  }\n";
   if (resident)
-    out << "  if (f2s_resident)\n    " << p.resident << "_end(" << grids.size()
-        << ", f2s_host, f2s_bytes, f2s_written);\n";
+    in << "  if (f2s_resident)\n    " << p.resident << "_end(" << grids.size()
+       << ", f2s_host, f2s_bytes, f2s_written);\n";
   for (const Reduction &r : k.reductions)
-    out << "  *f2s_ref_" << r.var << " = " << c_name(r.var) << ";\n";
+    in << "  *f2s_ref_" << r.var << " = " << c_name(r.var) << ";\n";
+  std::istringstream lines(in.str());
+  for (std::string line; std::getline(lines, line);)
+    out << (line.empty() ? "" : "  ") << line << "\n";
   out << "  }\n}\n\n";
   return out.str();
 }
