@@ -939,8 +939,8 @@ bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d,
       else
         problems_.add({directives_[next_].loc,
                        std::string("A '!$f2s' directive is not allowed inside a ") + kRegion +
-                           "; annotate the loop over time with '!$f2s stencil timesteps' to "
-                           "run several sweeps in one call"});
+                           "; remove it, or add TIMESTEPS to the outer directive if its loop "
+                           "steps through time"});
   if (dir.timesteps)
     lower_time_loop(dir, inner, *d);
   else

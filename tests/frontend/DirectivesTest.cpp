@@ -65,7 +65,7 @@ TEST(Directives, Errors) {
             "f.f90:1:9: error: 'kernel' is not a '!$f2s' directive; expected STENCIL");
   EXPECT_EQ(error_of("!$f2s stencil tile(4)\n"),
             "f.f90:1:15: error: Unknown clause 'tile' in a '!$f2s stencil' directive; expected "
-            "NAME or TUNE_SIZE");
+            "NAME, TUNE_SIZE or TIMESTEPS");
   EXPECT_EQ(error_of("!$f2s stencil name(a) name(b)\n"),
             "f.f90:1:23: error: The NAME clause appears twice in a '!$f2s stencil' directive");
   EXPECT_EQ(error_of("!$f2s stencil name a\n"),

@@ -326,7 +326,8 @@ C$F2S STENCIL
    10 CONTINUE
       END
 )"),
-            "5:1: A '!$f2s' directive is not allowed inside a '!$f2s stencil' region");
+            "5:1: A '!$f2s' directive is not allowed inside a '!$f2s stencil' region; remove it, "
+            "or add TIMESTEPS to the outer directive if its loop steps through time");
   // Label DO loops that do not end on their label, or not nested.
   const std::string crossed = R"(      SUBROUTINE S(N, A)
       REAL A(N,N)

@@ -1114,7 +1114,8 @@ TEST(FrontendErrors, ConversionsToKindsNotSupported) {
                "REAL(16) is not supported inside a '!$f2s stencil' region; only kinds 4 and 8 are",
                "16)");
   expect_error(kernel_2d("int(a(i, j), 8)"),
-               "INTEGER(8) is not supported inside a '!$f2s stencil' region; only kind 4 is", "8)\n");
+               "INTEGER(8) is not supported inside a '!$f2s stencil' region; only kind 4 is",
+               "8)\n");
   expect_error(kernel_2d("nint(i)"), "Intrinsic 'nint' needs a REAL argument", "nint");
   expect_error(kernel_2d("sqrt(a(i, j), kind=8)"), "Intrinsic 'sqrt' takes no KIND argument",
                "sqrt");
@@ -1234,8 +1235,10 @@ TEST(FrontendErrors, DirectiveInsideRegion) {
   end do
 end subroutine
 )";
-  expect_error(src, "A '!$f2s' directive is not allowed inside a '!$f2s stencil' region", "!$f2s",
-               2);
+  expect_error(src,
+               "A '!$f2s' directive is not allowed inside a '!$f2s stencil' region; remove it, or "
+               "add TIMESTEPS to the outer directive if its loop steps through time",
+               "!$f2s", 2);
 }
 
 TEST(FrontendErrors, DoWhileLoop) {

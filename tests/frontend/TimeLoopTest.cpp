@@ -164,9 +164,8 @@ TEST(TimeLoops, ADirectiveInsideAPlainRegionPointsToTimesteps) {
   LoweredFiles l = lower(dir, heat("    !$f2s stencil\n" + kSweep, ""));
   ASSERT_FALSE(l.problems.empty());
   EXPECT_EQ(problems(l).front(),
-            "11:5: A '!$f2s' directive is not allowed inside a '!$f2s stencil' region; annotate "
-            "the loop over time with '!$f2s stencil timesteps' to run several sweeps in one "
-            "call");
+            "11:5: A '!$f2s' directive is not allowed inside a '!$f2s stencil' region; remove "
+            "it, or add TIMESTEPS to the outer directive if its loop steps through time");
 }
 
 } // namespace
