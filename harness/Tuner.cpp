@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
@@ -194,6 +195,7 @@ void TuningSession::build(const std::vector<size_t> &wanted) {
   std::vector<Command> compiles;
   std::vector<size_t> compiled;
   std::vector<std::string> binaries;
+  std::vector<std::pair<std::filesystem::path, std::string>> stamps;
   for (size_t v : wanted) {
     bool queued = std::find(compiled.begin(), compiled.end(), v) != compiled.end();
     if (queued || binary_.count(v) || build_error_.count(v))
@@ -205,14 +207,33 @@ void TuningSession::build(const std::vector<size_t> &wanted) {
     if (!code.first_touch_name.empty())
       extras = {&code.first_touch_ir, code.first_touch_function, code.first_touch_name, {}};
     extras.cpus = options_.cpus;
-    std::ofstream(src) << print_c_harness(kernel_, code.c_function, code.c_name,
-                                          code.ir.tuning.size(), extras);
+    std::string text =
+        print_c_harness(kernel_, code.c_function, code.c_name, code.ir.tuning.size(), extras);
     Command cc;
     cc.argv = {c_compiler(), "-O3", "-std=gnu11", "-pthread"};
     cc.argv.insert(cc.argv.end(), c_rounding_flags().begin(), c_rounding_flags().end());
     cc.argv.insert(cc.argv.end(), options_.cflags.begin(), options_.cflags.end());
     cc.argv.insert(cc.argv.end(), {"-o", bin.string(), src.string(), "-lm"});
     cc.timeout_s = 600;
+    // The harness takes the size at run time: a session at another size of
+    // the same kernel in the same work directory (the tests that verify
+    // every pass at several sizes) runs the binary an earlier session built
+    // from the same source and command instead of compiling it again.
+    std::string stamp = text + "\n/* built by:";
+    for (const std::string &a : cc.argv)
+      stamp += " " + a;
+    stamp += " */\n";
+    std::filesystem::path stamp_file = options_.work_dir / (stem + ".stamp");
+    std::ifstream previous(stamp_file, std::ios::binary);
+    std::string stamped((std::istreambuf_iterator<char>(previous)),
+                        std::istreambuf_iterator<char>());
+    if (stamped == stamp && std::filesystem::exists(bin)) {
+      binary_[v] = bin.string();
+      continue;
+    }
+    std::filesystem::remove(stamp_file);
+    std::ofstream(src) << text;
+    stamps.emplace_back(stamp_file, std::move(stamp));
     compiles.push_back(cc);
     compiled.push_back(v);
     binaries.push_back(bin.string());
@@ -222,9 +243,10 @@ void TuningSession::build(const std::vector<size_t> &wanted) {
   say(options_, "building " + std::to_string(compiles.size()) + " harness variant(s)");
   std::vector<ProcessResult> built = run_parallel(compiles, options_.jobs);
   for (size_t i = 0; i < built.size(); ++i) {
-    if (built[i].ok())
+    if (built[i].ok()) {
       binary_[compiled[i]] = binaries[i];
-    else
+      std::ofstream(stamps[i].first, std::ios::binary) << stamps[i].second;
+    } else
       build_error_[compiled[i]] = built[i].describe() + ": " + first_line(built[i].err);
   }
 }

@@ -52,8 +52,16 @@ void expect_every_mapping_verified(const test::ScratchDir &dir, const Kernel &k)
                                  shape(32, 4, 1, 1, 5, 1), shape(64, 2, 2, 2, 3, 1)};
   if (plane_sums_pay(k))
     shapes.push_back(shape(32, 2, 1, 1, 3, 0, 1));
-  std::string reference_o = (dir.path() / "reference.o").string();
-  bool reference_built = false;
+  // One translation unit holds every mapping's harness, each in a namespace
+  // of its own with its main renamed, and one compile builds them all: the
+  // emulated runtime and the harness support are parsed and compiled once
+  // per kernel, not once per mapping. The binary's first argument picks the
+  // mapping. The headers are included once at the top (the harnesses'
+  // #include lines are then no-ops inside the namespaces), and the argument
+  // struct is declared once, as the reference's C entry point takes it.
+  const std::string args_struct = print_c_args_struct(k);
+  std::string includes, unit, dispatch;
+  std::vector<const Variant *> mappings;
   for (const Variant &v : shapes) {
     if (depth < 3 && v.options.at("sz"))
       continue;
@@ -63,44 +71,70 @@ void expect_every_mapping_verified(const test::ScratchDir &dir, const Kernel &k)
     SCOPED_TRACE(v.name);
     VariantCode code = cuda_variant_code(k, v);
     CudaHarnessSource h = print_cuda_harness(k, code.cuda_source, "cuda_" + v.name);
-    if (!reference_built) {
+    if (mappings.empty()) {
       Command cc;
       cc.argv = {c_compiler(), "-O1",
                  "-std=gnu11", "-ffp-contract=off",
                  "-c",         dir.write("reference.c", h.c_reference),
-                 "-o",         reference_o};
+                 "-o",         (dir.path() / "reference.o").string()};
       ProcessResult r = run_process(cc);
       ASSERT_TRUE(r.ok()) << r.err;
-      reference_built = true;
     }
-    std::string bin = (dir.path() / v.name).string();
-    Command cxx;
-    cxx.argv = {"g++",
-                "-std=c++20",
-                "-O1",
-                "-ffp-contract=off",
-                "-pthread",
-                "-w",
-                "-I",
-                std::string(F2S_SOURCE_DIR) + "/tests/cuda/emulation",
-                "-x",
-                "c++",
-                dir.write(v.name + ".cu", emulated(h.cuda_main, v.options.at("px") == 2)),
-                "-x",
-                "none",
-                reference_o,
-                "-o",
-                bin};
-    cxx.timeout_s = 300;
-    ProcessResult built = run_process(cxx);
-    ASSERT_TRUE(built.ok()) << built.err.substr(0, 4000);
-    Command run;
-    // Exact, except plane sums: they reassociate the sums (rounding level).
+    std::string text = emulated(h.cuda_main, v.options.at("px") == 2);
+    for (const std::string &from :
+         {args_struct, std::string("int main(int argc, char **argv) {")}) {
+      size_t at = text.find(from);
+      ASSERT_NE(at, std::string::npos) << from;
+      text.replace(at, from.size(),
+                   from == args_struct ? "" : "int harness_main(int argc, char **argv) {");
+    }
+    for (size_t at = 0; (at = text.find("#include ", at)) != std::string::npos;) {
+      std::string line = text.substr(at, text.find('\n', at) - at + 1);
+      if (includes.find(line) == std::string::npos)
+        includes += line;
+      at += line.size();
+    }
+    std::string ns = "mapping" + std::to_string(mappings.size());
+    unit += "namespace " + ns + " {\n" + text + "} // namespace " + ns + "\n\n";
+    dispatch += "  case " + std::to_string(mappings.size()) + ":\n    return " + ns +
+                "::harness_main(argc - 1, argv + 1);\n";
+    mappings.push_back(&v);
+  }
+  ASSERT_FALSE(mappings.empty());
+  unit = includes + args_struct + "\n" + unit +
+         "int main(int argc, char **argv) {\n  switch (argc > 1 ? atoi(argv[1]) : -1) {\n" +
+         dispatch + "  }\n  return 2;\n}\n";
+  std::string bin = (dir.path() / "mappings").string();
+  Command cxx;
+  cxx.argv = {"g++",
+              "-std=c++20",
+              "-O1",
+              "-ffp-contract=off",
+              "-pthread",
+              "-w",
+              "-I",
+              std::string(F2S_SOURCE_DIR) + "/tests/cuda/emulation",
+              "-x",
+              "c++",
+              dir.write("mappings.cu", unit),
+              "-x",
+              "none",
+              (dir.path() / "reference.o").string(),
+              "-o",
+              bin};
+  cxx.timeout_s = 600;
+  ProcessResult built = run_process(cxx);
+  ASSERT_TRUE(built.ok()) << built.err.substr(0, 4000);
+  // Exact, except plane sums: they reassociate the sums (rounding level).
+  bool single = false;
+  for (const Variable &a : k.args)
+    single = single || (a.is_grid() && a.type == Type::Float32);
+  for (size_t m = 0; m < mappings.size(); ++m) {
+    const Variant &v = *mappings[m];
+    SCOPED_TRACE(v.name);
     bool sums = v.options.count("sum") > 0;
-    bool single = false;
-    for (const Variable &a : k.args)
-      single = single || (a.is_grid() && a.type == Type::Float32);
-    run.argv = {bin, "1", sums ? (single ? "1e-5" : "1e-12") : "0"};
+    Command run;
+    run.argv = {bin, std::to_string(m), "1", sums ? (single ? "1e-5" : "1e-12") : "0"};
     for (const std::string &s : size.scalar_values)
       run.argv.push_back(s);
     run.timeout_s = 120;

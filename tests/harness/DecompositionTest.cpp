@@ -55,9 +55,11 @@ SearchSpace decomposition_space(const Kernel &k) {
   return s;
 }
 
-void expect_all_verified(const Kernel &k, const std::vector<int64_t> &extents) {
+/// `dir`: the work directory, shared by the sizes of one kernel so that each
+/// variant's harness (which takes the size at run time) is compiled once.
+void expect_all_verified(const test::ScratchDir &dir, const Kernel &k,
+                         const std::vector<int64_t> &extents) {
   SCOPED_TRACE(k.name + " at " + std::to_string(extents[0]) + "x" + std::to_string(extents[1]));
-  test::ScratchDir dir;
   SearchSpace space = decomposition_space(k);
   std::vector<VariantCode> code = generate_variants(k, space);
   ProblemSize size = problem_size_for(k, extents);
@@ -76,9 +78,10 @@ void expect_all_verified(const Kernel &k, const std::vector<int64_t> &extents) {
 class Decomposition : public ::testing::TestWithParam<const char *> {};
 
 TEST_P(Decomposition, EveryCombinationOfRunTimeSizesIsVerified) {
+  test::ScratchDir dir;
   Kernel k = test::example_kernel(GetParam());
   for (std::vector<int64_t> extents : {std::vector<int64_t>{1, 1, 1}, {13, 7, 5}, {37, 11, 9}})
-    expect_all_verified(k, extents);
+    expect_all_verified(dir, k, extents);
 }
 
 INSTANTIATE_TEST_SUITE_P(Operators, Decomposition,
@@ -88,7 +91,7 @@ TEST(Decomposition2D, EveryCombinationOfRunTimeSizesIsVerified) {
   test::ScratchDir dir;
   Kernel k = test::lower_text(dir, kJacobi2D);
   for (std::vector<int64_t> extents : {std::vector<int64_t>{1, 1}, {13, 7}, {37, 11}})
-    expect_all_verified(k, extents);
+    expect_all_verified(dir, k, extents);
 }
 
 } // namespace

@@ -142,9 +142,10 @@ void expect_all_verified(const Kernel &k, const std::vector<std::vector<int64_t>
   }
 }
 
-// Each size costs a compilation of every variant: 13x7x5 leaves remainders
-// after every register factor and core block (odd, and 13 = 8 + 5); 1x1x1
-// leaves only remainders.
+// Every variant is compiled once (the harness takes the size at run time,
+// and the sizes share a work directory) and run at each size: 13x7x5 leaves
+// remainders after every register factor and core block (odd, and
+// 13 = 8 + 5); 1x1x1 leaves only remainders.
 const std::vector<std::vector<int64_t>> kSizes3D = {{13, 7, 5}, {1, 1, 1}};
 
 TEST(PassesCorrectness, Laplacian) {

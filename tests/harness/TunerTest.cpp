@@ -175,6 +175,43 @@ TEST(Tuner, SkipsCandidatesThatHangOrDoNotBuild) {
   EXPECT_EQ(count(t, CandidateStatus::Verified), 1u);
 }
 
+// A second session in the same work directory, at another size, runs the
+// harnesses the first built (they take the size at run time); a variant
+// whose code changed in between is compiled again, so that its stale binary
+// cannot pass for it.
+TEST(Tuner, ASessionAtAnotherSizeRunsTheHarnessesAlreadyBuilt) {
+  test::ScratchDir dir;
+  Sabotage s;
+  std::vector<std::string> lines;
+  TuneOptions o;
+  o.work_dir = dir.path();
+  o.reps = 1;
+  o.progress = [&](const std::string &line) { lines.push_back(line); };
+  auto builds = [&] {
+    size_t n = 0;
+    for (const std::string &line : lines)
+      n += line.starts_with("building ");
+    return n;
+  };
+  KernelTuning first = tune_kernel(s.k, s.space, s.code, s.size, o);
+  ASSERT_EQ(builds(), 1u);
+  ASSERT_EQ(count(first, CandidateStatus::Verified), s.space.candidates.size());
+
+  ProblemSize other = problem_size_for(s.k, {1, 1, 1});
+  KernelTuning again = tune_kernel(s.k, s.space, s.code, other, o);
+  EXPECT_EQ(builds(), 1u);
+  EXPECT_EQ(count(again, CandidateStatus::Verified), s.space.candidates.size());
+
+  s.sabotage("parallel", "a->F_unew[0] += 1.0;");
+  lines.clear();
+  KernelTuning changed = tune_kernel(s.k, s.space, s.code, other, o);
+  ASSERT_EQ(lines.front(), "building 1 harness variant(s)");
+  for (const CandidateResult &r : changed.results)
+    EXPECT_EQ(r.status, s.space.variants[r.candidate.variant].name == "parallel"
+                            ? CandidateStatus::WrongResult
+                            : CandidateStatus::Verified)
+        << r.description;
+}
 TEST(ProblemSize, SolvesLoopBoundsForTheTuningSize) {
   Kernel k = test::example_kernel("laplacian");
   ProblemSize p = problem_size_for(k, {30, 20, 10});

@@ -11,7 +11,7 @@ C     and a REAL exponent, in fixed form with continuation lines.
       DOUBLE PRECISION W(0:N+1, 0:M+1)
       REAL S(0:N+1, 0:M+1)
       INTEGER K(0:N+1, 0:M+1)
-C$F2S STENCIL NAME(INTRIN)
+C$F2S STENCIL NAME(INTRIN) TUNE_SIZE(40, 30)
       DO 20 J = 1, M
          DO 10 I = 1, N
             X = DBLE(I - 1)*DX + DFLOAT(J)*1.0D-3

@@ -7,7 +7,7 @@ c     fine stores at 2*i-1 and 2*i, INTEGER*4 sizes.
       parameter (m = 535)
       double precision z(mm1,mm2,mm3), u(n1,n2,n3)
       double precision z1(m), z2(m), z3(m)
-c$f2s stencil name(intrp_k)
+c$f2s stencil name(intrp_k) tune_size(24, 10, 9)
       do 100 i3 = 1, mm3-1
          do 100 i2 = 1, mm2-1
             do 10 i1 = 1, mm1

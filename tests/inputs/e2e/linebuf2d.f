@@ -10,7 +10,7 @@ C     each row is summed once, into UL, over the row and its two ends.
       DOUBLE PRECISION U(0:N+1, 0:M+1), F(N, M), R(N, M), H2
       DOUBLE PRECISION UL(0:NMAX)
       INTEGER I, J
-C$F2S STENCIL NAME(RES2)
+C$F2S STENCIL NAME(RES2) TUNE_SIZE(40, 30)
       DO 20 J = 1, M
          DO 10 I = 0, N + 1
             UL(I) = U(I, J-1) + U(I, J+1)
@@ -31,7 +31,7 @@ C     row, and the update in two loops over one range.
       DOUBLE PRECISION R(0:N+1, 0:M+1), V(N, M), W0
       DOUBLE PRECISION P1(0:NMAX), P2(0:NMAX), WJ
       INTEGER I, J
-C$F2S STENCIL NAME(SMO2)
+C$F2S STENCIL NAME(SMO2) TUNE_SIZE(40, 30)
       DO 40 J = 1, M
          WJ = W0*0.5D0
          DO 30 I = 0, N + 1

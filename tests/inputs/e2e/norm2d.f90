@@ -6,7 +6,7 @@ subroutine norms(n, m, u, ssq, umax)
   real(8), intent(in) :: u(0:n+1, 0:m+1)
   real(8), intent(inout) :: ssq, umax
   integer :: i, j
-  !$f2s stencil name(norm2d)
+  !$f2s stencil name(norm2d) tune_size(40, 30)
   do j = 1, m
     do i = 1, n
       ssq = ssq + u(i,j)**2

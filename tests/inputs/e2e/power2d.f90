@@ -11,7 +11,7 @@ subroutine smooth(n, m, u, v)
   real(8), parameter :: w = 0.5d0**2 + 1.3d0**3
   real(4), parameter :: s = 1.1**9, t = 0.7**(-3)
   integer :: i, j
-  !$f2s stencil name(power2d)
+  !$f2s stencil name(power2d) tune_size(40, 30)
   do j = 1, m
     do i = 1, n
       v(i,j) = a*u(i-1,j) + b*u(i+1,j) + c*u(i,j-1) + d*u(i,j+1) + w*u(i,j) &

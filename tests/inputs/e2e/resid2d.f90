@@ -9,7 +9,7 @@ contains
     real(8), intent(inout) :: v(0:, 0:)
     real(8), intent(inout) :: res
     integer :: i, j
-    !$f2s stencil name(resid2d)
+    !$f2s stencil name(resid2d) tune_size(40, 30)
     do j = 1, size(u, 2) - 2
       do i = 1, size(u, 1) - 2
         v(i,j) = 0.25d0*(u(i-1,j) + u(i+1,j) + u(i,j-1) + u(i,j+1))

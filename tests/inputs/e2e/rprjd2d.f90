@@ -7,7 +7,7 @@ subroutine restrict2d(m1, m2, n1, n2, d1, d2, r, s)
   real(8), intent(in) :: r(m1, m2)
   real(8), intent(inout) :: s(n1, n2)
   integer :: i, j
-  !$f2s stencil name(rprj2)
+  !$f2s stencil name(rprj2) tune_size(40, 30)
   do j = 2, n2 - 1
     do i = 2, n1 - 1
       s(i, j) = 0.25d0*r(2*i-d1, 2*j-d2) &

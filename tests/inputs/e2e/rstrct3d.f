@@ -24,7 +24,7 @@ c     indexed by the fine index, shared CONTINUE label.
       else
          d3 = 1
       endif
-c$f2s stencil name(rstrct_k)
+c$f2s stencil name(rstrct_k) tune_size(24, 10, 9)
       do 100 j3 = 2, m3j-1
          i3 = 2*j3 - d3
          do 100 j2 = 2, m2j-1

@@ -6,7 +6,7 @@ C     second nest a CYCLE of the DO construct that ends its body.
       INTEGER IMT, JMT, K, KMT(IMT, JMT), I, J
       REAL U(IMT, JMT), UOLD(IMT, JMT), W(IMT, JMT), FCOR(JMT), DT
       REAL DU
-C$F2S STENCIL NAME(CLINIC_K)
+C$F2S STENCIL NAME(CLINIC_K) TUNE_SIZE(40, 30)
       DO 100 J = 2, JMT-1
         DO 100 I = 2, IMT-1
           IF (KMT(I,J) .LT. K) GO TO 100
@@ -22,7 +22,7 @@ C
       SUBROUTINE CLIMSK(IMT, JMT, K, KMT, U, UOLD)
       INTEGER IMT, JMT, K, KMT(IMT, JMT), I, J
       REAL U(IMT, JMT), UOLD(IMT, JMT)
-C$F2S STENCIL NAME(CLIMSK_K)
+C$F2S STENCIL NAME(CLIMSK_K) TUNE_SIZE(40, 30)
       DO J = 2, JMT-1
         DO I = 2, IMT-1
           IF (KMT(I,J) .LT. K) CYCLE

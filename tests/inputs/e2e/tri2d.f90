@@ -9,14 +9,14 @@ subroutine basin(nx, ny, w, u, v)
   real(8), intent(inout) :: v(0:nx+1, 0:ny+1)
   integer :: i, j
 
-  !$f2s stencil name(tri_relax)
+  !$f2s stencil name(tri_relax) tune_size(40, 30)
   do j = 1, ny
     do i = j, nx
       v(i, j) = u(i, j) + w*(u(i-1, j) + u(i+1, j) + u(i, j-1) + u(i, j+1) - 4d0*u(i, j))
     end do
   end do
 
-  !$f2s stencil name(tri_band)
+  !$f2s stencil name(tri_band) tune_size(40, 30)
   do j = 1, ny
     do i = 1, min(nx, j + 2)
       v(i, j) = 0.5d0*(v(i, j) + u(i, j))

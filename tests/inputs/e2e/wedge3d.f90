@@ -9,7 +9,7 @@ subroutine wedge(nx, ny, nz, r, t, tn)
   real(8), intent(inout) :: tn(0:nx+1, 0:ny+1, 0:nz+1)
   integer :: i, j, k
 
-  !$f2s stencil name(wedge3d)
+  !$f2s stencil name(wedge3d) tune_size(24, 10, 9)
   do k = 1, nz
     do j = k, ny
       do i = j + k - 1, nx
