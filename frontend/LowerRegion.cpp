@@ -411,7 +411,8 @@ std::optional<int64_t> RegionLowering::constant_name(const std::string &name) co
 
 void RegionLowering::check_offset_var(const std::string &var, const SourceLoc &loc) {
   if (is_loop_var(var) || unrolling_.count(var))
-    fail(loc, "Loop variable '" + var + "' is used by two loops of the " + kRegion);
+    fail(loc, "Loop variable '" + var + "' is used by two loops of the " + kRegion +
+                  "; give the inner DO loop another variable");
   const Decl *decl = lookup(var, loc);
   if (!decl)
     fail(loc, not_declared(var));
@@ -550,8 +551,8 @@ struct StoresAtVar {
   }
 };
 
-/// Every name a block mentions.
-struct NamesIn {
+/// Every name a block reads: all but the variables assigned.
+struct NamesRead {
   std::set<std::string> names;
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
@@ -559,12 +560,17 @@ struct NamesIn {
     names.insert(text_of(n.source));
     return true;
   }
+  bool Pre(const fp::AssignmentStmt &a) {
+    fp::Walk(std::get<fp::Expr>(a.t), *this);
+    return false;
+  }
 };
 
 /// Why inner DO loops side by side are no line buffers, and what to write,
 /// when they solve a system per column (a tridiagonal solve): one loop fills
-/// local 1D work arrays at its variable (`cp(k) = ...`) and a later one over
-/// the same variable in the other direction reads them. Column physics codes
+/// local 1D work arrays at its variable from their previous elements (`cp(k)
+/// = ... cp(k-1)`, a recurrence no line buffer has) and a later one over the
+/// same variable in the other direction reads them. Column physics codes
 /// write it so; f2stencil takes it as work arrays with the column's indices
 /// and one region per sweep (examples/tridiag_column). None for other shapes.
 std::optional<std::string>
@@ -588,11 +594,14 @@ RegionLowering::column_solve(const std::vector<const fp::DoConstruct *> &dos,
       return std::nullopt;
     StoresAtVar stores{var, {}};
     fp::Walk(std::get<fp::Block>(dos[n]->t), stores);
+    NamesRead own;
+    fp::Walk(std::get<fp::Block>(dos[n]->t), own);
     for (const std::string &a : stores.arrays) {
-      if (std::find(work.begin(), work.end(), a) != work.end() || !local_1d(a))
+      if (std::find(work.begin(), work.end(), a) != work.end() || !local_1d(a) ||
+          !own.names.count(a))
         continue;
       for (size_t m = n + 1; m < dos.size(); ++m) {
-        NamesIn later;
+        NamesRead later;
         fp::Walk(std::get<fp::Block>(dos[m]->t), later);
         if (backward(dos[m]) != backward(dos[n]) && later.names.count(a)) {
           work.push_back(a);
@@ -666,9 +675,16 @@ void RegionLowering::check_siblings(const std::vector<const fp::DoConstruct *> &
             fail(at(bounds.step->thing.value().source), std::string("The DO loops of a ") +
                                                             kRegion + " must be perfectly nested" +
                                                             *column);
+          // Line buffers are filled whole before they are read, so a
+          // backward loop runs as well forward unless its points depend on
+          // each other (which the dependence analysis then says).
+          bool backward = as<IntImm>(step) && as<IntImm>(step)->value < 0;
           fail(at(bounds.step->thing.value().source),
                "The DO loops over '" + v +
-                   "' side by side (line buffers filled, then read) must have a step of 1");
+                   "' side by side (line buffers filled, then read) must have a step of 1" +
+                   (backward ? "; swap the bounds of this one and make its step 1 if its points "
+                               "may run in any order"
+                             : ""));
         }
       }
     }
@@ -711,8 +727,9 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     const auto &bounds = loop_bounds(*d);
     std::string var = text_of(bounds.name.thing.source);
     if (is_loop_var(var))
-      fail(at(bounds.name.thing.source),
-           "Loop variable '" + var + "' is used by two loops of the " + kRegion);
+      fail(at(bounds.name.thing.source), "Loop variable '" + var +
+                                             "' is used by two loops of the " + kRegion +
+                                             "; give the inner DO loop another variable");
     // A loop variable first: its value is the loop's, whatever a module says.
     loop_vars_.push_back(var);
     const Decl *decl = lookup(var, at(bounds.name.thing.source));
@@ -2066,7 +2083,10 @@ Expr RegionLowering::lower_grid_ref(const Decl &decl, const fp::Name &name,
     fail(loc, "Array element of '" + decl.name +
                   "' cannot be used in the bounds of a loop or "
                   "an array of a " +
-                  kRegion);
+                  kRegion +
+                  (bound_of_ && !bound_of_->empty() && !in_dims_
+                       ? "; assign it to a scalar before the region and use the scalar"
+                       : ""));
   Type type = usable_type(decl, loc);
   size_t rank = array_rank(decl, loc);
   if (subs.size() != rank)

@@ -59,7 +59,7 @@ TEST(RefusalFixes, ColumnSweepsSideBySideSayHowToWriteThem) {
   do j = 1, n
     do i = 1, n
       do k = 2, nz
-        w(k) = a(i, j, k)*t(i, j, k - 1)
+        w(k) = a(i, j, k)*w(k - 1)
       end do
       do k = nz - 1, 1, -1
         t(i, j, k) = t(i, j, k) - w(k + 1)
@@ -140,6 +140,50 @@ end subroutine
                 ": Subscript 'ic' of 'f' is not an integer multiple of a loop variable plus a "
                 "constant, as 'ic' holds what the last trip of the DO loop at line 6 left; assign "
                 "it again before this statement"});
+}
+
+// A loop of the nest over the variable of a loop around it.
+TEST(RefusalFixes, ALoopVariableUsedTwiceNamesTheFix) {
+  std::string src = R"(subroutine s(n, a, b)
+  integer :: n, i, j
+  real(8) :: a(n, n), b(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do j = 1, n
+      b(j, j) = a(j, j)
+    end do
+  end do
+end subroutine
+)";
+  EXPECT_EQ(problems_of(src),
+            std::vector<std::string>{loc_of(src, "j = 1", 2) +
+                                     ": Loop variable 'j' is used by two loops of the '!$f2s "
+                                     "stencil' region; give the inner DO loop another variable"});
+}
+
+// A backward loop reading line buffers: the buffers are filled before it
+// runs, so it may as well run forward.
+TEST(RefusalFixes, ABackwardLoopBesideLineBuffersSaysToRunItForward) {
+  std::string src = R"(subroutine rows(n, u, v)
+  integer :: n, i, j
+  real(8) :: u(0:n+1, n), v(n, n), row(0:200)
+  !$f2s stencil
+  do j = 1, n
+    do i = 0, n + 1
+      row(i) = u(i, j)
+    end do
+    do i = n, 1, -1
+      v(i, j) = row(i - 1) + row(i + 1)
+    end do
+  end do
+end subroutine
+)";
+  EXPECT_EQ(problems_of(src),
+            std::vector<std::string>{
+                loc_of(src, "-1\n") +
+                ": The DO loops over 'i' side by side (line buffers filled, then read) must have a "
+                "step of 1; swap the bounds of this one and make its step 1 if its points may run "
+                "in any order"});
 }
 
 } // namespace
