@@ -618,7 +618,7 @@ RegionLowering::column_solve(const std::vector<const fp::DoConstruct *> &dos,
       out += (n == 0 ? "" : n + 1 == xs.size() ? " and " : ", ") + xs[n];
     return out;
   };
-  std::vector<std::string> lines, quoted;
+  std::vector<std::string> lines, quoted, outer;
   for (const fp::DoConstruct *d : dos)
     lines.push_back(
         std::to_string(at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source).line));
@@ -632,13 +632,16 @@ RegionLowering::column_solve(const std::vector<const fp::DoConstruct *> &dos,
       if (v == var)
         continue;
       indices += v + ",";
+      outer.insert(outer.begin(), "'" + v + "'");
     }
-  // The statements around the loops set the first level of a sweep (the
-  // top of an elimination, the bottom of a substitution): inside the loops
-  // they are that level's branch.
-  std::string rest = statements_outside ? ", the statements outside them moved in as IF (" + var +
-                                              " == ...) branches for the levels they compute"
-                                        : std::string();
+  // The statements around the loops compute a sweep's first or last level
+  // (the top of an elimination, the bottom of a substitution): a region of
+  // their own over the column's other loops, or that level's branch inside
+  // a sweep.
+  std::string rest;
+  if (statements_outside && !outer.empty())
+    rest = ", the statements outside them going into regions over " + list(outer) +
+           " or into those loops under IF (" + var + " == ...)";
   return ", and the DO loops over '" + var + "' at lines " + list(lines) +
          " solve each column through the work " + (work.size() == 1 ? "array " : "arrays ") +
          list(quoted) + "; give the work arrays the column's indices too ('" + work.front() + "(" +

@@ -37,7 +37,8 @@ std::string survey(const std::string &name) {
 
 // A tridiagonal solve per column with column work arrays, as column physics
 // codes write it: the loops over k are no line buffers, and the message says
-// the form that is accepted (examples/tridiag_column).
+// the form that is accepted (examples/tridiag_column; tests/inputs/e2e/
+// vmixcol3d.f is this nest so rewritten, checked against it end to end).
 TEST(RefusalFixes, AColumnSolveWithWorkArraysSaysHowToWriteIt) {
   EXPECT_EQ(problems_in(survey("s06_vdiff.f")),
             std::vector<std::string>{
@@ -45,8 +46,8 @@ TEST(RefusalFixes, AColumnSolveWithWorkArraysSaysHowToWriteIt) {
                 "the DO loops over 'k' at lines 17 and 26 solve each column through the work "
                 "arrays 'cp' and 'dp'; give the work arrays the column's indices too "
                 "('cp(i,j,k)') and annotate each DO loop over 'k' as a region of its own with "
-                "'k' outermost, the statements outside them moved in as IF (k == ...) branches "
-                "for the levels they compute"});
+                "'k' outermost, the statements outside them going into regions over 'j' and 'i' "
+                "or into those loops under IF (k == ...)"});
 }
 
 // The two sweeps alone, without statements around them: refused at the step
