@@ -103,7 +103,8 @@ Stmt sink_scalars(const Stmt &nest) {
         if (loops[l]->var == v->name)
           throw UserError(v->loc, "'" + a->var + "' is assigned between the DO loops of the " +
                                       kRegion + " from loop variable '" + v->name +
-                                      "' of an inner loop, which has no value there");
+                                      "' of an inner loop, which has no value there; move the "
+                                      "assignment into the innermost loop");
       // A scalar the nest changes after this assignment, or in the point,
       // would give this one another value at some points.
       bool set_before = false, set_elsewhere = in_point.at.count(v->name) > 0;

@@ -151,7 +151,9 @@ Kernel bound_box(const Kernel &k) {
         throw UserError(nest[level]->loc, "The bounds of the DO loop over '" + nest[level]->var +
                                               "' must change monotonically with loop variable '" +
                                               outer->var +
-                                              "' (sums, constant multiples, MIN and MAX of it)");
+                                              "' (sums, constant multiples, MIN and MAX of it); "
+                                              "run it over a range that holds every point and "
+                                              "skip the others with an IF around its body");
       bool at_hi = (t == Trend::Up) == largest;
       e = Substitute(outer->var, at_hi ? outer->hi : outer->lo).mutate(e);
     }

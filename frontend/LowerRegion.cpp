@@ -128,6 +128,11 @@ private:
   /// `e` a constant: the fix where a constant is needed.
   std::optional<std::string> variable_to_fix(const fp::Expr &e) const;
   /// "; make 'n' a named constant (PARAMETER)" where that fixes `e`.
+  /// Why subscript `e` has no known value as a multiple of a loop variable
+  /// plus a constant, with the fix: an INTEGER temporary of the region in
+  /// it whose value is unknown here, or a variable that a named constant
+  /// could replace.
+  std::string why_not_affine(const fp::Expr &e) const;
   std::string constant_fix(const fp::Expr &e) const {
     auto name = variable_to_fix(e);
     return name ? "; make '" + *name + "' a named constant (PARAMETER)" : "";
@@ -183,6 +188,8 @@ private:
   // The nest ---------------------------------------------------------------
   const fp::LoopControl::Bounds &loop_bounds(const fp::DoConstruct &d) const;
   const fp::DoConstruct *only_do(const fp::Block &b) const;
+  std::optional<std::string> column_solve(const std::vector<const fp::DoConstruct *> &dos,
+                                          bool statements_outside) const;
   void check_siblings(const std::vector<const fp::DoConstruct *> &nest);
   bool is_local_1d(const Decl &d) const;
   Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
@@ -282,7 +289,17 @@ private:
   /// still writes and reads known elements. A loop body forgets those it
   /// assigns (lower_block).
   std::map<std::string, Affine> integer_defs_;
+  /// Why an INTEGER temporary of the region has no such value where it is
+  /// read (assigned under an IF, read before its assignment in the body,
+  /// ...), with the rewrite where there is one: said where a subscript
+  /// reads it.
+  std::map<std::string, std::string> integer_unknown_;
+  /// Assumed-size arrays already refused, each once per region.
+  mutable std::set<std::string> assumed_size_reported_;
   int in_if_ = 0; ///< IF constructs and statements around the statement being lowered
+  /// The nest's loops found so far, outermost first, while lower() looks
+  /// for them (column_solve() names their variables).
+  const std::vector<const fp::DoConstruct *> *outer_ = nullptr;
   /// Inner DO loops side by side, in source order, under the last of them.
   mutable std::map<const fp::DoConstruct *, std::vector<const fp::DoConstruct *>> siblings_;
   /// Set while lowering an inner loop beside the last one.
@@ -343,6 +360,16 @@ struct WholeNames {
   }
 };
 
+std::string RegionLowering::why_not_affine(const fp::Expr &e) const {
+  WholeNames whole;
+  fp::Walk(e, whole);
+  for (const std::string &n : whole.names)
+    if (auto why = integer_unknown_.find(n);
+        why != integer_unknown_.end() && !integer_defs_.count(n))
+      return ", as " + why->second;
+  return constant_fix(e);
+}
+
 std::optional<std::string> RegionLowering::variable_to_fix(const fp::Expr &e) const {
   WholeNames whole;
   fp::Walk(e, whole);
@@ -392,7 +419,8 @@ std::optional<int64_t> RegionLowering::constant_name(const std::string &name) co
 
 void RegionLowering::check_offset_var(const std::string &var, const SourceLoc &loc) {
   if (is_loop_var(var) || unrolling_.count(var))
-    fail(loc, "Loop variable '" + var + "' is used by two loops of the " + kRegion);
+    fail(loc, "Loop variable '" + var + "' is used by two loops of the " + kRegion +
+                  "; give the inner DO loop another variable");
   const Decl *decl = lookup(var, loc);
   if (!decl)
     fail(loc, not_declared(var));
@@ -478,10 +506,10 @@ const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
     if (d)
       before = false;
     else if (!is_continue(c) && !(before && is_scalar_assignment(c)) && dos.size() > 1)
-      fail(at_node(c), std::string("The DO loops of a ") + kRegion +
-                           " must be perfectly nested; inner DO loops side by side (line "
-                           "buffers filled, then read) may have only assignments to scalars "
-                           "before them");
+      fail(at_node(c), std::string("The DO loops of a ") + kRegion + " must be perfectly nested" +
+                           column_solve(dos, true).value_or(
+                               "; inner DO loops side by side (line buffers filled, then read) "
+                               "may have only assignments to scalars before them"));
     else if (!is_continue(c) && !(before && is_scalar_assignment(c)))
       fail(at_node(c),
            std::string("The DO loops of a ") + kRegion +
@@ -494,6 +522,139 @@ const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
   if (dos.size() > 1)
     siblings_[dos.back()] = dos;
   return dos.back();
+}
+
+/// The arrays a block assigns at the subscript `var` alone (`cp(k) = ...`),
+/// in source order.
+struct StoresAtVar {
+  std::string var;
+  std::vector<std::string> arrays;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::AssignmentStmt &a) {
+    const fp::Variable &lhs = std::get<fp::Variable>(a.t);
+    const fp::Name *name = nullptr;
+    std::vector<const fp::Expr *> subs;
+    // `cp(k) = ...` is a function reference to the parser, or an element.
+    if (const auto *f = std::get_if<fc::Indirection<fp::FunctionReference>>(&lhs.u)) {
+      const fp::Call &call = f->value().v;
+      name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(call.t).u);
+      for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(call.t))
+        if (const auto *e =
+                std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u))
+          subs.push_back(&e->value());
+    } else if (const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&lhs.u)) {
+      const auto *ref = std::get_if<fp::DataRef>(&d->value().u);
+      const auto *element = ref ? std::get_if<fc::Indirection<fp::ArrayElement>>(&ref->u) : nullptr;
+      if (element) {
+        name = std::get_if<fp::Name>(&element->value().base.u);
+        for (const fp::SectionSubscript &sub : element->value().subscripts)
+          if (const auto *i = std::get_if<fp::IntExpr>(&sub.u))
+            subs.push_back(&i->thing.value());
+      }
+    }
+    if (name && subs.size() == 1 && text_of(subs.front()->source) == var)
+      arrays.push_back(text_of(name->source));
+    return false;
+  }
+};
+
+/// Every name a block reads: all but the variables assigned.
+struct NamesRead {
+  std::set<std::string> names;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::Name &n) {
+    names.insert(text_of(n.source));
+    return true;
+  }
+  bool Pre(const fp::AssignmentStmt &a) {
+    fp::Walk(std::get<fp::Expr>(a.t), *this);
+    return false;
+  }
+};
+
+/// Why inner DO loops side by side are no line buffers, and what to write,
+/// when they solve a system per column (a tridiagonal solve): one loop fills
+/// local 1D work arrays at its variable from their previous elements (`cp(k)
+/// = ... cp(k-1)`, a recurrence no line buffer has) and a later one over the
+/// same variable in the other direction reads them. Column physics codes
+/// write it so; f2stencil takes it as work arrays with the column's indices
+/// and one region per sweep (examples/tridiag_column). None for other shapes.
+std::optional<std::string>
+RegionLowering::column_solve(const std::vector<const fp::DoConstruct *> &dos,
+                             bool statements_outside) const {
+  std::string var = text_of(loop_bounds(*dos.front()).name.thing.source);
+  auto backward = [&](const fp::DoConstruct *d) {
+    const auto &step = loop_bounds(*d).step;
+    auto a = step ? affine(step->thing.value()) : std::nullopt;
+    return a && a->coeff == 0 && a->sym_coeff == 0 && a->offset < 0;
+  };
+  auto local_1d = [&](const std::string &name) {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+      if (auto d = it->decls.find(name); d != it->decls.end())
+        return is_local_1d(d->second);
+    return false;
+  };
+  std::vector<std::string> work;
+  for (size_t n = 0; n < dos.size(); ++n) {
+    if (text_of(loop_bounds(*dos[n]).name.thing.source) != var)
+      return std::nullopt;
+    StoresAtVar stores{var, {}};
+    fp::Walk(std::get<fp::Block>(dos[n]->t), stores);
+    NamesRead own;
+    fp::Walk(std::get<fp::Block>(dos[n]->t), own);
+    for (const std::string &a : stores.arrays) {
+      if (std::find(work.begin(), work.end(), a) != work.end() || !local_1d(a) ||
+          !own.names.count(a))
+        continue;
+      for (size_t m = n + 1; m < dos.size(); ++m) {
+        NamesRead later;
+        fp::Walk(std::get<fp::Block>(dos[m]->t), later);
+        if (backward(dos[m]) != backward(dos[n]) && later.names.count(a)) {
+          work.push_back(a);
+          break;
+        }
+      }
+    }
+  }
+  if (work.empty())
+    return std::nullopt;
+  auto list = [](const std::vector<std::string> &xs) {
+    std::string out;
+    for (size_t n = 0; n < xs.size(); ++n)
+      out += (n == 0 ? "" : n + 1 == xs.size() ? " and " : ", ") + xs[n];
+    return out;
+  };
+  std::vector<std::string> lines, quoted, outer;
+  for (const fp::DoConstruct *d : dos)
+    lines.push_back(
+        std::to_string(at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source).line));
+  for (const std::string &a : work)
+    quoted.push_back("'" + a + "'");
+  // The column's indices, innermost first as Fortran stores them.
+  std::string indices;
+  if (outer_)
+    for (auto d = outer_->rbegin(); d != outer_->rend(); ++d) {
+      std::string v = text_of(loop_bounds(**d).name.thing.source);
+      if (v == var)
+        continue;
+      indices += v + ",";
+      outer.insert(outer.begin(), "'" + v + "'");
+    }
+  // The statements around the loops compute a sweep's first or last level
+  // (the top of an elimination, the bottom of a substitution): a region of
+  // their own over the column's other loops, or that level's branch inside
+  // a sweep.
+  std::string rest;
+  if (statements_outside && !outer.empty())
+    rest = ", the statements outside them going into regions over " + list(outer) +
+           " or into those loops under IF (" + var + " == ...)";
+  return ", and the DO loops over '" + var + "' at lines " + list(lines) +
+         " solve each column through the work " + (work.size() == 1 ? "array " : "arrays ") +
+         list(quoted) + "; give the work arrays the column's indices too ('" + work.front() + "(" +
+         indices + var + ")') and annotate each DO loop over '" + var +
+         "' as a region of its own with '" + var + "' outermost" + rest;
 }
 
 /// Inner DO loops side by side must be the innermost loops, over one
@@ -520,10 +681,22 @@ void RegionLowering::check_siblings(const std::vector<const fp::DoConstruct *> &
                  "' too: line buffers are filled and read by loops over one variable");
       if (bounds.step) {
         Expr step = fold_constants(lower_bound(bounds.step->thing.value(), v));
-        if (!as<IntImm>(step) || as<IntImm>(step)->value != 1)
+        if (!as<IntImm>(step) || as<IntImm>(step)->value != 1) {
+          if (auto column = column_solve(dos, false))
+            fail(at(bounds.step->thing.value().source), std::string("The DO loops of a ") +
+                                                            kRegion + " must be perfectly nested" +
+                                                            *column);
+          // Line buffers are filled whole before they are read, so a
+          // backward loop runs as well forward unless its points depend on
+          // each other (which the dependence analysis then says).
+          bool backward = as<IntImm>(step) && as<IntImm>(step)->value < 0;
           fail(at(bounds.step->thing.value().source),
                "The DO loops over '" + v +
-                   "' side by side (line buffers filled, then read) must have a step of 1");
+                   "' side by side (line buffers filled, then read) must have a step of 1" +
+                   (backward ? "; swap the bounds of this one and make its step 1 if its points "
+                               "may run in any order"
+                             : ""));
+        }
       }
     }
   }
@@ -536,13 +709,15 @@ bool RegionLowering::is_local_1d(const Decl &d) const {
   const Scope &proc = *std::find_if(scopes_.rbegin(), scopes_.rend(),
                                     [](const Scope &s) { return s.is_procedure; });
   auto own = proc.decls.find(d.name);
-  return d.shape && array_rank(d, d.loc) == 1 && own != proc.decls.end() && &own->second == &d &&
-         !d.common && d.module.empty() && d.name != proc.result &&
-         std::find(proc.dummies.begin(), proc.dummies.end(), d.name) == proc.dummies.end();
+  return d.shape && own != proc.decls.end() && &own->second == &d && !d.common &&
+         d.module.empty() && d.name != proc.result &&
+         std::find(proc.dummies.begin(), proc.dummies.end(), d.name) == proc.dummies.end() &&
+         array_rank(d, d.loc) == 1;
 }
 
 Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &name) {
   std::vector<const fp::DoConstruct *> nest{&outer};
+  outer_ = &nest;
   while (const fp::DoConstruct *inner = only_do(std::get<fp::Block>(nest.back()->t))) {
     // Inside three loops, a loop with constant bounds is unrolled in the point.
     if (nest.size() == 3 && has_constant_bounds(*inner, *this))
@@ -563,8 +738,9 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     const auto &bounds = loop_bounds(*d);
     std::string var = text_of(bounds.name.thing.source);
     if (is_loop_var(var))
-      fail(at(bounds.name.thing.source),
-           "Loop variable '" + var + "' is used by two loops of the " + kRegion);
+      fail(at(bounds.name.thing.source), "Loop variable '" + var +
+                                             "' is used by two loops of the " + kRegion +
+                                             "; give the inner DO loop another variable");
     // A loop variable first: its value is the loop's, whatever a module says.
     loop_vars_.push_back(var);
     const Decl *decl = lookup(var, at(bounds.name.thing.source));
@@ -587,7 +763,12 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
                                     [](const Scope &s) { return s.is_procedure; });
   k.procedure = proc.name;
   k.loc = directive_.loc;
-  Canonical canonical = canonicalize(lower_nest(nest, 0), buffer_stores_);
+  Stmt lowered = lower_nest(nest, 0);
+  // A nest with a statement refused lacks that statement: canonicalizing it
+  // would refuse what the source does not say (a reading loop that reads
+  // nothing), in place of the statement's own problem.
+  problems_.throw_if_any();
+  Canonical canonical = canonicalize(lowered, buffer_stores_);
   k.body = canonical.nest;
   // A line buffer substituted away is not passed: the library never reads
   // or fills it (frontend/PrivateTemps checks that nothing else reads it).
@@ -1234,11 +1415,18 @@ Stmt RegionLowering::lower_block(const fp::Block &b, const SourceLoc &loc, bool 
   // its assignment in the body.
   AssignedScalars inside;
   fp::Walk(b, inside);
-  for (const std::string &n : inside.names)
+  for (const std::string &n : inside.names) {
     integer_defs_.erase(n);
+    integer_unknown_[n] = "'" + n +
+                          "' is read before its assignment in the loop body, where it holds "
+                          "what the previous point left; assign it before this statement";
+  }
   Stmt s = lower_range(b.begin(), b.end(), loc, true);
-  for (const std::string &n : inside.names)
+  for (const std::string &n : inside.names) {
     integer_defs_.erase(n);
+    integer_unknown_[n] = "'" + n + "' holds what the last trip of the DO loop at line " +
+                          std::to_string(loc.line) + " left; assign it again before this statement";
+  }
   return s;
 }
 
@@ -1530,6 +1718,14 @@ Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceL
         integer_defs_[var] = *a;
       else
         integer_defs_.erase(var);
+      if (type == Type::Int32 && in_if_ > 0)
+        integer_unknown_[var] = "'" + var + "' is assigned under an IF at line " +
+                                std::to_string(loc.line) +
+                                "; assign it outside any IF, or write the access in each branch "
+                                "with its subscript in the loop variables";
+      else if (type == Type::Int32 && !a)
+        integer_unknown_[var] = "'" + var + "' is assigned '" + text_of(rhs.source) + "' at line " +
+                                std::to_string(loc.line) + ", which is not one either";
       return Assign::make(var, value, loc);
     }
   }
@@ -2070,7 +2266,10 @@ Expr RegionLowering::lower_grid_ref(const Decl &decl, const fp::Name &name,
     fail(loc, "Array element of '" + decl.name +
                   "' cannot be used in the bounds of a loop or "
                   "an array of a " +
-                  kRegion);
+                  kRegion +
+                  (bound_of_ && !bound_of_->empty() && !in_dims_
+                       ? "; assign it to a scalar before the region and use the scalar"
+                       : ""));
   Type type = usable_type(decl, loc);
   size_t rank = array_rank(decl, loc);
   if (subs.size() != rank)
@@ -2127,7 +2326,7 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
     if (!a)
       fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
                               "' is not an integer multiple of a loop variable plus a constant" +
-                              constant_fix(*s));
+                              why_not_affine(*s));
     // Multigrid transfers scale by 2; a larger factor is more likely a
     // mistake than a stencil, and keeps index arithmetic far from overflow.
     auto stride = strides_.find(a->var);
@@ -2244,9 +2443,15 @@ size_t RegionLowering::array_rank(const Decl &d, const SourceLoc &use) const {
     return assumed->size();
   if (const auto *deferred = std::get_if<fp::DeferredShapeSpecList>(&u))
     return static_cast<size_t>(deferred->v);
-  if (std::holds_alternative<fp::AssumedSizeSpec>(u))
-    fail(use, "Assumed-size array '" + d.name + "' cannot be used in a " + kRegion +
-                  "; declare its last upper bound");
+  // Every assumed-size array of a statement is reported, once each: the
+  // statement goes on lowering with the rank the declaration gives.
+  if (const auto *assumed_size = std::get_if<fp::AssumedSizeSpec>(&u)) {
+    if (assumed_size_reported_.insert(d.name).second)
+      const_cast<RegionLowering *>(this)->problems_.add(
+          {use, "Assumed-size array '" + d.name + "' cannot be used in a " + kRegion +
+                    "; declare its last upper bound"});
+    return std::get<std::list<fp::ExplicitShapeSpec>>(assumed_size->t).size() + 1;
+  }
   fail(use, "Array '" + d.name +
                 "' must have an explicit, assumed or deferred shape to be used "
                 "in a " +

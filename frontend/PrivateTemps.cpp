@@ -520,8 +520,10 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
       std::string head = "'" + t.name + "' is assigned in the " + kRegion + " and ";
       std::string tail = ", but the library keeps it private to each point";
       if (auto why = visible_to_caller(proc, scopes, t.name)) {
-        problems.add(
-            {at, head + "is " + *why + ", so its value after the region can be read" + tail});
+        problems.add({at, head + "is " + *why + ", so its value after the region can be read" +
+                              tail +
+                              "; use a local variable for it if nothing after the region "
+                              "needs its value"});
         continue;
       }
       // A later region that assigns the name has a temporary of its own.

@@ -99,7 +99,8 @@ TEST(SinkScalars, RefusesWhatWouldChangeTheValueAtSomePoints) {
                              loop("i", Store::make("b", {{"i", 1, 0}, {"j", 1, 0}}, var("t")))}));
   EXPECT_EQ(refusal(inner_var),
             "3: 't' is assigned between the DO loops of the '!$f2s stencil' region from loop "
-            "variable 'i' of an inner loop, which has no value there");
+            "variable 'i' of an inner loop, which has no value there; move the assignment into "
+            "the innermost loop");
   // Read from a scalar that the point changes.
   Stmt from_point =
       loop("j", Block::make({Assign::make("t", Var::make("c", Type::Int32, line(3)), line(3)),

@@ -380,6 +380,20 @@ TEST(CudaEmulationImperfect, RestrictionWithBuffersAtTheFineIndexMatchesTheSeria
   expect_every_mapping_verified(dir, kernels.front());
 }
 
+// A tridiagonal solve per column rewritten as the refusal of the column form
+// says: the top level over (J, I), two sweeps ordered along K, the bottom
+// level under an IF in the first.
+TEST(CudaEmulationImperfect, ColumnSolveRewrittenAsTheRefusalSaysMatchesTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Kernel> kernels =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/vmixcol3d.f");
+  ASSERT_EQ(kernels.size(), 3u);
+  for (const Kernel &k : kernels) {
+    SCOPED_TRACE(k.name);
+    expect_every_mapping_verified(dir, k);
+  }
+}
+
 // Statement functions inlined, in F77.
 TEST(CudaEmulationConditionals, StatementFunctionsMatchTheSerialReference) {
   test::ScratchDir dir;

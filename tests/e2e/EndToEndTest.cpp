@@ -385,6 +385,15 @@ TEST(EndToEnd, RestrictionWithBuffersAtTheFineIndexMatchesTheOriginal) {
   EXPECT_EQ(expect_input_matches_untuned_and_tuned("rstrct3d", 3, ".f").size(), 2u);
 }
 
+// A tridiagonal solve per column in the form the refusal of the column form
+// (survey nest 6) asks for: work arrays with the column's indices, one region
+// per sweep with K outermost, the statements before the sweeps a region over
+// (J, I), the one after the first sweep inside it under IF (K .EQ. NZ);
+// bitwise the column form as written, untuned and tuned.
+TEST(EndToEnd, ColumnSolveRewrittenAsTheRefusalSaysMatchesTheColumnForm) {
+  EXPECT_EQ(expect_input_matches_untuned_and_tuned("vmixcol3d", 3, ".f").size(), 2u);
+}
+
 // Land points skipped as F77 ocean codes skip them: IF (...) GO TO the
 // shared CONTINUE of the loops, a jump to a label before it, and IF (...)
 // CYCLE; an INTEGER depth index as the mask.

@@ -1007,7 +1007,8 @@ end subroutine
   wavy.replace(wavy.find("i = 1, n"), 8, "i = mod(j, 3) + 1, n");
   expect_error(wavy,
                "The bounds of the DO loop over 'i' must change monotonically with loop variable "
-               "'j' (sums, constant multiples, MIN and MAX of it)",
+               "'j' (sums, constant multiples, MIN and MAX of it); run it over a range that holds "
+               "every point and skip the others with an IF around its body",
                "do i");
 }
 
@@ -1056,7 +1057,8 @@ end subroutine
 )";
   expect_error(src,
                "Array element of 'm' cannot be used in the bounds of a loop or an array of a "
-               "'!$f2s stencil' region",
+               "'!$f2s stencil' region; assign it to a scalar before the region and use the "
+               "scalar",
                "m(2)", 2);
 }
 

@@ -144,9 +144,11 @@ TEST(ImperfectNests, IntegerTemporariesInSubscriptsReadAsTheirValues) {
   EXPECT_FALSE(find_dependence(ks[0]));
 }
 
+// The refusal says why the temporary has no known value there, and the fix.
 TEST(ImperfectNests, AnIntegerTemporaryAssignedTwiceOrUnderAnIfIsNotASubscript) {
-  for (const char *assign : {"ic = 2*i - 1\n      if (i > 1) ic = 2*i",
-                             "if (i > 0) then\n        ic = 2*i - 1\n      end if"}) {
+  for (const auto &[assign, line] : std::vector<std::pair<const char *, int>>{
+           {"ic = 2*i - 1\n      if (i > 1) ic = 2*i", 8},
+           {"if (i > 0) then\n        ic = 2*i - 1\n      end if", 8}}) {
     SCOPED_TRACE(assign);
     std::string src = std::string(R"(subroutine s(n, c, f)
   integer :: n, i, j, ic
@@ -163,8 +165,34 @@ end subroutine
     TempDir dir;
     Diagnostic d = error_of(dir, src);
     EXPECT_EQ(d.message, "Subscript 'ic' of 'f' is not an integer multiple of a loop variable "
-                         "plus a constant");
+                         "plus a constant, as 'ic' is assigned under an IF at line " +
+                             std::to_string(line) +
+                             "; assign it outside any IF, or write the access in each branch "
+                             "with its subscript in the loop variables");
+    EXPECT_EQ(line_col(d.loc), loc_of(src, "ic, j)"));
   }
+}
+
+// Assigned something else, the temporary's value is named.
+TEST(ImperfectNests, AnIntegerTemporaryAssignedAnythingElseSaysItsValue) {
+  std::string src = R"(subroutine s(n, c, f, idx)
+  integer :: n, i, j, ic, idx(n)
+  real(8) :: c(n, n), f(2*n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      ic = idx(i) + 1
+      f(ic, j) = c(i, j)
+    end do
+  end do
+end subroutine
+)";
+  TempDir dir;
+  Diagnostic d = error_of(dir, src);
+  EXPECT_EQ(d.message, "Subscript 'ic' of 'f' is not an integer multiple of a loop variable "
+                       "plus a constant, as 'ic' is assigned 'idx(i) + 1' at line 7, which is "
+                       "not one either");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "ic, j)"));
 }
 
 // Assigned again, a temporary reads as its latest value (the fine indices of
@@ -199,9 +227,13 @@ end subroutine
                                     "    f(2*i, j) = -c(i, j)\n"
                                     "  }\n"
                                     "}\n");
-  Diagnostic d = error_of(dir, nest("      f(ic, j) = c(i, j)\n      ic = 2*i"));
+  std::string before = nest("      f(ic, j) = c(i, j)\n      ic = 2*i");
+  Diagnostic d = error_of(dir, before);
   EXPECT_EQ(d.message, "Subscript 'ic' of 'f' is not an integer multiple of a loop variable "
-                       "plus a constant");
+                       "plus a constant, as 'ic' is read before its assignment in the loop body, "
+                       "where it holds what the previous point left; assign it before this "
+                       "statement");
+  EXPECT_EQ(line_col(d.loc), loc_of(before, "ic, j)"));
 }
 
 } // namespace

@@ -314,7 +314,9 @@ TEST(OffsetLoops, ALoopVariableOfTheNestIsRefusedInside) {
 )");
   TempDir dir;
   Diagnostic d = error_of(dir, src);
-  EXPECT_EQ(d.message, "Loop variable 'i' is used by two loops of the '!$f2s stencil' region");
+  EXPECT_EQ(d.message, "Loop variable 'i' is used by two loops of the '!$f2s stencil' region; "
+                       "give the inner DO loop another variable");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "i = -1"));
 }
 
 TEST(OffsetLoops, ARealImperfectNestStillNamesTheInnerNest) {

@@ -66,13 +66,14 @@ TEST(PrivateTemps, ADummyArgumentIsRefused) {
   expect_refused(with_temp(", t", "  real(8) :: t", ""),
                  "'t' is assigned in the '!$f2s stencil' region and is a dummy argument, so its "
                  "value after the region can be read, but the library keeps it private to each "
-                 "point");
+                 "point; use a local variable for it if nothing after the region needs its value");
 }
 
 TEST(PrivateTemps, ACommonVariableIsRefused) {
   expect_refused(with_temp("", "  real(8) :: t\n  common /work/ t", ""),
                  "'t' is assigned in the '!$f2s stencil' region and is in COMMON, so its value "
-                 "after the region can be read, but the library keeps it private to each point");
+                 "after the region can be read, but the library keeps it private to each "
+                 "point; use a local variable for it if nothing after the region needs its value");
 }
 
 TEST(PrivateTemps, AModuleVariableIsRefusedWhetherUsedOrOfTheHost) {
@@ -82,12 +83,14 @@ TEST(PrivateTemps, AModuleVariableIsRefusedWhetherUsedOrOfTheHost) {
   used.insert(used.find("  integer :: n"), "  use m\n");
   expect_refused(used, "'t' is assigned in the '!$f2s stencil' region and is a variable of module "
                        "'m', so its value after the region can be read, but the library keeps it "
-                       "private to each point");
+                       "private to each point; use a local variable for it if nothing after the "
+                       "region needs its value");
   std::string host =
       "module m\n  real(8) :: t\ncontains\n" + with_temp("", "", "") + "end module\n";
   expect_refused(host, "'t' is assigned in the '!$f2s stencil' region and is a variable of module "
                        "'m', so its value after the region can be read, but the library keeps it "
-                       "private to each point");
+                       "private to each point; use a local variable for it if nothing after the "
+                       "region needs its value");
 }
 
 TEST(PrivateTemps, AVariableOfTheHostProcedureIsRefused) {
@@ -95,7 +98,8 @@ TEST(PrivateTemps, AVariableOfTheHostProcedureIsRefused) {
                     with_temp("", "", "") + "end subroutine outer\n";
   expect_refused(src, "'t' is assigned in the '!$f2s stencil' region and is a variable of the "
                       "host procedure 'outer', so its value after the region can be read, but "
-                      "the library keeps it private to each point");
+                      "the library keeps it private to each point; use a local variable for it if "
+                      "nothing after the region needs its value");
 }
 
 // Around a time loop, a read before the region sees the last trip's value.
@@ -218,7 +222,8 @@ end function
 )";
   expect_refused(src, "'t' is assigned in the '!$f2s stencil' region and is the result of "
                       "function 'f', so its value after the region can be read, but the library "
-                      "keeps it private to each point");
+                      "keeps it private to each point; use a local variable for it if nothing "
+                      "after the region needs its value");
 }
 
 } // namespace
@@ -239,7 +244,8 @@ TEST(PrivateTemps, ACarriedScalarIsRefusedForBeingCarried) {
   reset.replace(reset.find("t = a(i,j) * 2d0"), 16, "t = a(i,j) * 2d0\n      t = t + 1d0");
   expect_refused(reset, "'t' is assigned in the '!$f2s stencil' region and is a dummy argument, "
                         "so its value after the region can be read, but the library keeps it "
-                        "private to each point");
+                        "private to each point; use a local variable for it if nothing after the "
+                        "region needs its value");
 }
 
 } // namespace

@@ -377,8 +377,9 @@ TEST(SeveralProblems, AStrideWithAVariableStartNamesTheVariable) {
              "constant in a '!$f2s stencil' region; make 'm' a named constant (PARAMETER)");
 }
 
-// A temporary of the region is no constant to be: no fix is offered.
-TEST(SeveralProblems, ASubscriptWithATemporaryOffersNoFix) {
+// A temporary of the region is no constant to be: the refusal says why its
+// value is unknown there instead.
+TEST(SeveralProblems, ASubscriptWithATemporarySaysWhyItsValueIsUnknown) {
   // A local, assigned under an IF: no named constant can replace it.
   expect_fix(nest_2d("  do j = 1, n\n"
                      "    do i = 1, n\n"
@@ -389,7 +390,8 @@ TEST(SeveralProblems, ASubscriptWithATemporaryOffersNoFix) {
                      "  integer :: l\n"),
              "i + l",
              "Subscript 'i + l' of 'a' is not an integer multiple of a loop variable plus a "
-             "constant");
+             "constant, as 'l' is assigned under an IF at line 8; assign it outside any IF, or "
+             "write the access in each branch with its subscript in the loop variables");
 }
 
 TEST(SeveralProblems, StatementsWithARewriteSayIt) {

@@ -1,0 +1,191 @@
+// Refusals of shapes real codes write, each with its reason and its fix in
+// one sentence, at its position, and every such problem of a region at once
+// (issue 11, "refusals that help").
+#include "frontend/FrontendTestUtil.h"
+
+namespace f2s {
+namespace {
+
+using test::line_col;
+using test::loc_of;
+using test::TempDir;
+
+/// Every problem of lowering `path`, as "line:col: message"; fails the test
+/// when lowering succeeds.
+std::vector<std::string> problems_in(const std::string &path) {
+  try {
+    lower_file(path);
+  } catch (const UserError &e) {
+    std::vector<std::string> out;
+    for (const Diagnostic &d : e.diagnostics())
+      out.push_back(line_col(d.loc) + ": " + d.message);
+    return out;
+  }
+  ADD_FAILURE() << "lowering succeeded, but errors were expected";
+  return {};
+}
+
+std::vector<std::string> problems_of(const std::string &text,
+                                     const std::string &name = "input.f90") {
+  TempDir dir;
+  return problems_in(dir.write(name, text));
+}
+
+std::string survey(const std::string &name) {
+  return std::string(F2S_SOURCE_DIR) + "/tests/inputs/survey/" + name;
+}
+
+// A tridiagonal solve per column with column work arrays, as column physics
+// codes write it: the loops over k are no line buffers, and the message says
+// the form that is accepted (examples/tridiag_column; tests/inputs/e2e/
+// vmixcol3d.f is this nest so rewritten, checked against it end to end).
+TEST(RefusalFixes, AColumnSolveWithWorkArraysSaysHowToWriteIt) {
+  EXPECT_EQ(problems_in(survey("s06_vdiff.f")),
+            std::vector<std::string>{
+                "15:10: The DO loops of a '!$f2s stencil' region must be perfectly nested, and "
+                "the DO loops over 'k' at lines 17 and 26 solve each column through the work "
+                "arrays 'cp' and 'dp'; give the work arrays the column's indices too "
+                "('cp(i,j,k)') and annotate each DO loop over 'k' as a region of its own with "
+                "'k' outermost, the statements outside them going into regions over 'j' and 'i' "
+                "or into those loops under IF (k == ...)"});
+}
+
+// The two sweeps alone, without statements around them: refused at the step
+// of the backward sweep, with the same rewrite.
+TEST(RefusalFixes, ColumnSweepsSideBySideSayHowToWriteThem) {
+  std::string src = R"(subroutine sweep(n, nz, a, t)
+  integer :: n, nz, i, j, k
+  real(8) :: a(n, n, nz), t(n, n, nz), w(200)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      do k = 2, nz
+        w(k) = a(i, j, k)*w(k - 1)
+      end do
+      do k = nz - 1, 1, -1
+        t(i, j, k) = t(i, j, k) - w(k + 1)
+      end do
+    end do
+  end do
+end subroutine
+)";
+  EXPECT_EQ(problems_of(src),
+            std::vector<std::string>{
+                loc_of(src, "-1\n") +
+                ": The DO loops of a '!$f2s stencil' region must be perfectly nested, and the DO "
+                "loops over 'k' at lines 7 and 10 solve each column through the work array 'w'; "
+                "give the work arrays the column's indices too ('w(i,j,k)') and annotate each DO "
+                "loop over 'k' as a region of its own with 'k' outermost"});
+}
+
+// Loops side by side that fill and read a buffer in one direction are line
+// buffers, whose message stays the line buffers' own.
+TEST(RefusalFixes, LineBuffersKeepTheirOwnMessage) {
+  std::string src = R"(subroutine rows(n, u, v)
+  integer :: n, i, j
+  real(8) :: u(0:n+1, n), v(n, n), row(0:200)
+  !$f2s stencil
+  do j = 1, n
+    do i = 0, n + 1
+      row(i) = u(i, j)
+    end do
+    v(1, j) = 0d0
+    do i = 1, n
+      v(i, j) = row(i - 1) + row(i + 1)
+    end do
+  end do
+end subroutine
+)";
+  EXPECT_EQ(problems_of(src),
+            std::vector<std::string>{
+                loc_of(src, "v(1, j)") +
+                ": The DO loops of a '!$f2s stencil' region must be perfectly nested; inner DO "
+                "loops side by side (line buffers filled, then read) may have only assignments "
+                "to scalars before them"});
+}
+
+// Every assumed-size array of a statement, each once, at its first use.
+TEST(RefusalFixes, EveryAssumedSizeArrayIsReported) {
+  EXPECT_EQ(problems_in(survey("s10_asize.f")),
+            (std::vector<std::string>{
+                "9:13: Assumed-size array 'unew' cannot be used in a '!$f2s stencil' region; "
+                "declare its last upper bound",
+                "9:33: Assumed-size array 'u' cannot be used in a '!$f2s stencil' region; declare "
+                "its last upper bound",
+                "10:39: Assumed-size array 'rhs' cannot be used in a '!$f2s stencil' region; "
+                "declare its last upper bound"}));
+}
+
+// An INTEGER temporary a line buffer's loop assigns holds, in the loop that
+// reads the buffer, what the filling loop's last trip left: said as such,
+// not as a reading loop that reads no buffer.
+TEST(RefusalFixes, ATemporaryLeftByTheFillingLoopSaysSo) {
+  std::string src = R"(subroutine s(n, c, f)
+  integer :: n, i, j, ic
+  real(8) :: c(0:n+1, n), f(2*n, n), row(0:200)
+  !$f2s stencil
+  do j = 1, n
+    do i = 0, n + 1
+      ic = 2*i
+      row(i) = c(i, j)
+    end do
+    do i = 1, n
+      f(ic, j) = row(i - 1) + row(i + 1)
+    end do
+  end do
+end subroutine
+)";
+  EXPECT_EQ(problems_of(src),
+            std::vector<std::string>{
+                loc_of(src, "ic, j)") +
+                ": Subscript 'ic' of 'f' is not an integer multiple of a loop variable plus a "
+                "constant, as 'ic' holds what the last trip of the DO loop at line 6 left; assign "
+                "it again before this statement"});
+}
+
+// A loop of the nest over the variable of a loop around it.
+TEST(RefusalFixes, ALoopVariableUsedTwiceNamesTheFix) {
+  std::string src = R"(subroutine s(n, a, b)
+  integer :: n, i, j
+  real(8) :: a(n, n), b(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do j = 1, n
+      b(j, j) = a(j, j)
+    end do
+  end do
+end subroutine
+)";
+  EXPECT_EQ(problems_of(src),
+            std::vector<std::string>{loc_of(src, "j = 1", 2) +
+                                     ": Loop variable 'j' is used by two loops of the '!$f2s "
+                                     "stencil' region; give the inner DO loop another variable"});
+}
+
+// A backward loop reading line buffers: the buffers are filled before it
+// runs, so it may as well run forward.
+TEST(RefusalFixes, ABackwardLoopBesideLineBuffersSaysToRunItForward) {
+  std::string src = R"(subroutine rows(n, u, v)
+  integer :: n, i, j
+  real(8) :: u(0:n+1, n), v(n, n), row(0:200)
+  !$f2s stencil
+  do j = 1, n
+    do i = 0, n + 1
+      row(i) = u(i, j)
+    end do
+    do i = n, 1, -1
+      v(i, j) = row(i - 1) + row(i + 1)
+    end do
+  end do
+end subroutine
+)";
+  EXPECT_EQ(problems_of(src),
+            std::vector<std::string>{
+                loc_of(src, "-1\n") +
+                ": The DO loops over 'i' side by side (line buffers filled, then read) must have a "
+                "step of 1; swap the bounds of this one and make its step 1 if its points may run "
+                "in any order"});
+}
+
+} // namespace
+} // namespace f2s
