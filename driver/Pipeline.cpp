@@ -3,6 +3,7 @@
 #include "ast/Analysis.h"
 #include "ast/Dependence.h"
 #include "ast/IRPrinter.h"
+#include "ast/TimeTiling.h"
 #include "codegen/CMpiPrinter.h"
 #include "codegen/CSizeDispatch.h"
 #include "codegen/Interfaces.h"
@@ -407,8 +408,17 @@ int run_pipeline(const DriverOptions &o) {
     if (o.emit == "ir") {
       for (const Kernel &k : kernels)
         std::cout << print_kernel(k);
-      for (const TimeLoop &t : time_loops)
+      std::vector<const Kernel *> all;
+      for (const Kernel &k : kernels)
+        all.push_back(&k);
+      for (const TimeLoop &t : time_loops) {
         std::cout << print_time_loop(t);
+        TimeTiling tiling = plan_time_tiling(t, all);
+        if (tiling.plan)
+          std::cout << print_time_tile_plan(*tiling.plan);
+        else
+          std::cout << "  not tiled in time: " << tiling.reason << "\n";
+      }
       return 0;
     }
 
