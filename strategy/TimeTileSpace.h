@@ -37,7 +37,8 @@ struct TimeTileSpaceInput {
 
 /// The candidates, most promising (least traffic per step) first: T in 2..8,
 /// tiles whose buffers fit half the cache level a thread has beyond L1 (L2
-/// per core) and that redo at most half as many points again as they keep.
+/// per core) and that compute at most max(2, T/1.5) times the points they
+/// keep (the halo's points are redone by the tiles beside).
 /// Empty when none fits.
 std::vector<TimeTileCandidate>
 time_tile_candidates(const TimeTilePlan &p, const TimeTileSpaceInput &in, const CpuModel &machine);
