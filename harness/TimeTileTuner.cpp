@@ -14,9 +14,10 @@ namespace f2s {
 
 namespace {
 
-/// The steps a tuning run takes: every T of the space divides some of it
-/// and leaves a remainder for others (chunks shorter than T are measured too).
-constexpr int64_t kTuningTrips = 24;
+/// The steps a tuning run takes: the harness runs the serial steps once per
+/// candidate as its reference, so few; T = 3 and 6 leave a shorter last
+/// chunk, which is measured too.
+constexpr int64_t kTuningTrips = 8;
 
 const KernelBuild &build_named(const std::vector<KernelBuild> &builds, const std::string &name) {
   for (const KernelBuild &b : builds)
@@ -136,6 +137,10 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   const Kernel &sizer = sizing_sweep(plan, builds);
   ProblemSize size = loop_size(t, sizer, kTuningTrips);
   TimeTileSpaceInput in = space_input(t, plan, size);
+  // Measured at the tuning size, tiles are cut to it; forced, the loop may
+  // run at any size, and a tile wider than a call's domain is the domain.
+  if (!request.tune)
+    std::fill(in.extents.begin(), in.extents.end(), int64_t{1} << 30);
   std::vector<TimeTileCandidate> space = time_tile_candidates(plan, in, machine);
   c.steps_bytes = steps_bytes_per_point_step(plan, in);
   int threads = request.target == "c" ? 1 : 0;
