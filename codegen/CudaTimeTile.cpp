@@ -418,7 +418,11 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
   out << in << "__syncthreads();\n";
   // The stages.
   out << in << "for (int f2s_k = 0; f2s_k < a.f2s_steps; ++f2s_k) {\n";
-  if (const Variable *tv = k.find_arg(x.t.var))
+  // The time variable, where a sweep reads it (in a point, or in the bounds
+  // of a grid subscripted by it).
+  bool reads_time = std::any_of(x.stages.begin(), x.stages.end(),
+                                [&](const Kernel *s) { return s->find_arg(x.t.var); });
+  if (const Variable *tv = k.find_arg(x.t.var); tv && reads_time)
     out << in << "  const " << c_type(tv->type) << " " << c_name(x.t.var) << " = ("
         << c_type(tv->type)
         << ")((long)a.f2s_tlo + (a.f2s_first + f2s_k) * (long)a.f2s_tstep); /* this step's */\n";
