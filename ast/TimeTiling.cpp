@@ -110,6 +110,18 @@ StageOrReason make_stage(const Kernel &k, const std::set<std::string> &state, in
   }
   CollectAccesses acc;
   acc.visit(inner->body);
+  // A subscript offset the front end moved into a grid's bounds
+  // (Kernel::subscript_offsets) is read too.
+  for (const Variable &g : k.args)
+    for (const Dim &dim : g.dims)
+      for (const Expr &b : {dim.lo, dim.hi})
+        for (const std::string &v : vars_of(b)) {
+          if (state.count(g.name) && changing.count(v))
+            return refuse("The bounds of '" + g.name + "' depend on '" + v +
+                              "', which changes between steps",
+                          g.loc);
+          acc.vars.insert(v);
+        }
   for (const std::string &v : acc.vars)
     if (changing.count(v) && v != time_var)
       return refuse("It reads '" + v + "', which changes between steps", k.loc);

@@ -481,6 +481,12 @@ std::string print_c_entry(const Kernel &k, const std::string &symbol, const std:
   return out.str();
 }
 
+std::string print_c_prologue(const Kernel &k, bool parallel, bool restrict_grids) {
+  std::ostringstream out;
+  print_prologue(k, out, parallel, restrict_grids);
+  return out.str();
+}
+
 std::string c_aliasing_check_name(const Kernel &k) {
   return "f2s_" + k.name + "_aliasing";
 }

@@ -69,6 +69,14 @@ bool needs_aliasing_check(const Aliasing &a);
 /// naming two of the arguments and the kernel.
 std::string print_c_aliasing_check(const Kernel &k, const Aliasing &a);
 
+/// The top of a variant's body (`a` points to its args struct): local copies
+/// of the scalars, the grid pointers and the layout of every grid
+/// (f2s_<grid>_lo<d>, f2s_<grid>_s<d>, which CExprPrinter addresses elements
+/// by), the tuning parameters and the temporaries. A reduction's local starts
+/// at the argument's value, or in a `parallel` thread's share at the
+/// operator's identity.
+std::string print_c_prologue(const Kernel &k, bool parallel, bool restrict_grids);
+
 /// The name of that function.
 std::string c_aliasing_check_name(const Kernel &k);
 

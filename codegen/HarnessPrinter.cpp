@@ -203,7 +203,10 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
   std::ostringstream out;
   out << print_c_prelude() << harness_support
       << print_c_placement(extras.cpus, "the placement the library uses")
-      << print_c_args_struct(original) << print_c_variant(original, "reference") << variant_code;
+      << print_c_args_struct(original)
+      << (extras.reference_code.empty() ? print_c_variant(original, "reference")
+                                        : extras.reference_code)
+      << variant_code;
   const bool first_touch = extras.first_touch && !extras.first_touch_fn.empty();
   if (first_touch)
     out << print_c_args_struct(*extras.first_touch) << extras.first_touch_code;

@@ -32,6 +32,10 @@ struct HarnessExtras {
   std::string first_touch_code;        ///< its C function, taking the variant's tuning values
   std::string first_touch_fn;          ///< that function's name
   std::vector<int> cpus;               ///< the placement (print_c_placement); empty: no pinning
+  /// The C text that defines the reference `f2s_<original>_reference` (and
+  /// what it calls), in place of the original's serial body: a time loop's
+  /// reference runs its steps (codegen/CTimeTile.h). Empty: the body.
+  std::string reference_code;
 };
 std::string print_c_harness(const Kernel &original, const std::string &variant_code,
                             const std::string &variant_fn, size_t n_tune,

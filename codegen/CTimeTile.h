@@ -1,0 +1,70 @@
+// Printing a time loop tiled in time (ast/TimeTiling.h's scheme) as C for
+// the thread pool, and the per-tile region computation that the CUDA printer
+// (codegen/CudaTimeTile.h) shares.
+#pragma once
+
+#include "ast/TimeTiling.h"
+
+#include <string>
+#include <vector>
+
+namespace f2s {
+
+/// The tuning values of a time-tiled variant, in order: the steps per chunk
+/// T, then the tile's extent in each dimension of the state grids (x first).
+inline size_t time_tile_tuning_count(const TimeTilePlan &p) {
+  return 1 + static_cast<size_t>(p.rank);
+}
+
+/// Box helpers and `F2S_HD` (host and device under nvcc), once per file.
+std::string print_c_tile_box_helpers();
+
+/// `static F2S_HD void f2s_<loop>_regions(const long *out, int nsteps,
+///  const long *dom, const long *ext, long *comp, long *need)`: for a tile
+/// whose output box is `out` ([lo0, hi0, lo1, hi1, ...]) and a chunk of
+/// `nsteps` steps, the box each stage computes (`comp`, nsteps*S boxes, stage
+/// q = step*S + s) and the box of each state grid the tile must hold (`need`,
+/// one per grid of plan.state), from the stages' domains `dom` (S boxes) and
+/// the state grids' declared extents `ext`. An empty box has lo > hi in some
+/// dimension. Needs print_c_tile_box_helpers.
+std::string print_c_tile_regions(const TimeLoop &t, const TimeTilePlan &p);
+
+/// The name of that function.
+std::string c_tile_regions_name(const TimeLoop &t);
+
+/// Lines that fill `long f2s_dom[S*2*rank]` and `long f2s_ext[G*2*rank]`
+/// (declared by them) from the signature's scalars, which must be in scope
+/// under their C names (print_c_prologue of t.signature).
+std::string print_c_tile_domains(const TimeLoop &t, const TimeTilePlan &p);
+
+/// The variant `f2s_<loop>_<variant>(const struct f2s_<loop>_args *a,
+/// const long *tune, int nthreads)` (the signature kernel's args struct,
+/// print_c_args_struct) that runs the whole loop in chunks of tune[0] steps,
+/// tiles of tune[1..rank] points divided among `nthreads` threads of the
+/// pool, each tile in buffers of its own thread. Bitwise the step-by-step
+/// loop's results for every size and trip count. Needs the box helpers and
+/// the regions function before it; print_c_entry makes its entry point.
+std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
+                               const std::vector<const Kernel *> &sweeps,
+                               const std::string &variant);
+
+/// A sweep's code in a step-by-step variant: the C function of one of its
+/// variants (its args struct printed elsewhere, once) and how to call it.
+struct SweepCall {
+  std::string variant;    ///< c_variant_name(sweep, variant) is the function's name
+  std::vector<long> tune; ///< its tuning values
+  int threads = 1;
+};
+
+/// The loop run step by step as a variant `f2s_<loop>_<variant>(const struct
+/// f2s_<loop>_args *a, const long *tune, int nthreads)` (tune and nthreads
+/// unused), each sweep by `calls[i]` (in the order of t.sweeps()) through an
+/// entry point of its own (`f2s_<variant>_<sweep>`), the loop itself by
+/// print_c_time_loop. The sweeps' args structs and variant functions must
+/// precede it. What a time-tiled variant is checked against (the serial
+/// sweeps) and timed against (the sweeps' tuned variants).
+std::string print_c_time_loop_variant(const TimeLoop &t, const std::vector<const Kernel *> &sweeps,
+                                      const std::vector<SweepCall> &calls,
+                                      const std::string &variant);
+
+} // namespace f2s
