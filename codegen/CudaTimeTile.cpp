@@ -3,6 +3,7 @@
 #include "codegen/CExpr.h"
 #include "codegen/CPrinter.h"
 #include "codegen/CStmt.h"
+#include "codegen/CTimeTile.h"
 
 #include <algorithm>
 #include <sstream>
@@ -114,143 +115,71 @@ void print_tile_space(const Tiled &x, const std::string &pad, std::ostringstream
   out << ";\n";
 }
 
-/// The region computation of one tile (ast/TimeTiling.h), run by one
-/// thread: backwards over the chunk's stages, the box each computes and
-/// each state grid's need box, from the tile's output box.
-void print_regions_function(const Tiled &x, std::ostringstream &out) {
-  const int R = x.rank, S = x.nstages, G = x.nstate;
-  out << "/* Boxes are lo[d]..hi[d] per dimension, empty when some lo > hi. */\n"
-      << "static __host__ __device__ inline int " << x.base
-      << "_empty(const long *lo, const long *hi) {\n"
-      << "  for (int d = 0; d < " << R << "; ++d)\n"
-      << "    if (lo[d] > hi[d])\n      return 1;\n"
-      << "  return 0;\n}\n\n"
-      << "/* (lo, hi) becomes the hull of itself and (blo, bhi). */\n"
-      << "static __host__ __device__ inline void " << x.base
-      << "_hull(long *lo, long *hi, const long *blo, const long *bhi) {\n"
-      << "  if (" << x.base << "_empty(blo, bhi))\n    return;\n"
-      << "  const int e = " << x.base << "_empty(lo, hi);\n"
-      << "  for (int d = 0; d < " << R << "; ++d) {\n"
-      << "    lo[d] = e ? blo[d] : f2s_min_long(lo[d], blo[d]);\n"
-      << "    hi[d] = e ? bhi[d] : f2s_max_long(hi[d], bhi[d]);\n"
-      << "  }\n}\n\n";
-  out << "/* The regions of a tile with output box (olo, ohi) for a chunk of n steps:\n"
-         " * need[k] starts as the output box within state grid k's bounds (xlo, xhi);\n"
-         " * backwards over the n*"
-      << S
-      << " stages, stage q computes\n"
-         " *   c[q] = its domain (dlo, dhi) ∩ hull(need[w] for each grid w it writes)\n"
-         " * and then needs the grids it writes over c[q] and those it reads over c[q]\n"
-         " * widened by its offsets, within their bounds. */\n"
-      << "static __host__ __device__ void " << x.base
-      << "_regions(int n, const long *olo, const long *ohi, const long (*dlo)[" << R
-      << "], const long (*dhi)[" << R << "], const long (*xlo)[" << R << "], const long (*xhi)["
-      << R << "], long (*clo)[" << R << "], long (*chi)[" << R << "], long (*nlo)[" << R
-      << "], long (*nhi)[" << R << "]) {\n"
-      << "  for (int k = 0; k < " << G << "; ++k)\n"
-      << "    for (int d = 0; d < " << R << "; ++d) {\n"
-      << "      nlo[k][d] = f2s_max_long(olo[d], xlo[k][d]);\n"
-      << "      nhi[k][d] = f2s_min_long(ohi[d], xhi[k][d]);\n"
-      << "    }\n"
-      << "  for (int q = n * " << S << " - 1; q >= 0; --q) {\n"
-      << "    const int s = q % " << S << ";\n"
-      << "    long wlo[" << R << "], whi[" << R << "], blo[" << R << "], bhi[" << R << "];\n"
-      << "    for (int d = 0; d < " << R << "; ++d) {\n"
-      << "      wlo[d] = 1;\n      whi[d] = 0; /* empty */\n    }\n"
-      << "    switch (s) {\n";
-  for (int s = 0; s < S; ++s) {
-    const TileStage &st = x.plan.stages[s];
-    out << "    case " << s << ": /* " << st.sweep << " */\n";
-    for (const std::string &w : st.writes)
-      out << "      " << x.base << "_hull(wlo, whi, nlo[" << x.state_index(w) << "], nhi["
-          << x.state_index(w) << "]);\n";
-    out << "      break;\n";
-  }
-  out << "    }\n"
-      << "    for (int d = 0; d < " << R << "; ++d) {\n"
-      << "      clo[q][d] = f2s_max_long(dlo[s][d], wlo[d]);\n"
-      << "      chi[q][d] = f2s_min_long(dhi[s][d], whi[d]);\n"
-      << "    }\n"
-      << "    if (" << x.base << "_empty(clo[q], chi[q]))\n      continue;\n"
-      << "    switch (s) {\n";
-  for (int s = 0; s < S; ++s) {
-    const TileStage &st = x.plan.stages[s];
-    out << "    case " << s << ":\n";
-    auto widen = [&](int k, const std::vector<int64_t> *lo, const std::vector<int64_t> *hi) {
-      out << "      for (int d = 0; d < " << R << "; ++d) {\n";
-      if (lo) {
-        out << "        const long off_lo[" << R << "] = {";
-        for (int d = 0; d < R; ++d)
-          out << (d ? ", " : "") << (*lo)[d];
-        out << "}, off_hi[" << R << "] = {";
-        for (int d = 0; d < R; ++d)
-          out << (d ? ", " : "") << (*hi)[d];
-        out << "};\n"
-            << "        blo[d] = f2s_max_long(clo[q][d] + off_lo[d], xlo[" << k << "][d]);\n"
-            << "        bhi[d] = f2s_min_long(chi[q][d] + off_hi[d], xhi[" << k << "][d]);\n";
-      } else {
-        out << "        blo[d] = f2s_max_long(clo[q][d], xlo[" << k << "][d]);\n"
-            << "        bhi[d] = f2s_min_long(chi[q][d], xhi[" << k << "][d]);\n";
-      }
-      out << "      }\n"
-          << "      " << x.base << "_hull(nlo[" << k << "], nhi[" << k << "], blo, bhi);\n";
-    };
-    for (const std::string &w : st.writes) {
-      out << "      /* writes " << w << " */\n";
-      widen(x.state_index(w), nullptr, nullptr);
-    }
-    for (const TileRead &r : st.reads) {
-      out << "      /* reads " << r.grid << " */\n";
-      widen(x.state_index(r.grid), &r.lo, &r.hi);
-    }
-    out << "      break;\n";
-  }
-  out << "    }\n  }\n}\n\n";
-}
-
-/// `for each point of box (lo, hi)` among the block's threads: `body`
-/// sees f2s_p<d>, the point's offset from lo along d.
-void print_box_loop(int rank, const std::string &lo, const std::string &hi, const std::string &pad,
-                    std::ostringstream &out) {
+/// `for each point of box` (a flat box, [lo0, hi0, lo1, hi1, ...], as
+/// codegen/CTimeTile's regions function has them) among the block's
+/// `threads` threads, which take the box's rows (dimension 0) in groups of
+/// `width` consecutive threads, a warp where the block is made of warps, so
+/// that neighbours along x go to neighbouring threads. The loop's body sees
+/// f2s_p<d>, the point's offset from lo<d> (only where `used`, for d > 0),
+/// and f2s_at, its place in the box column-major. Offsets are ints: a box
+/// lies in a block's shared memory.
+void print_box_loop(int rank, int threads, const std::string &box, const std::string &pad,
+                    std::ostringstream &out, const std::vector<bool> &used = {}) {
+  auto uses = [&](int d) { return used.empty() || used[d]; };
+  // Groups of threads must not share a row: width divides threads.
+  int width = rank > 1 && threads % 32 == 0 ? 32 : threads;
   for (int d = 0; d < rank; ++d)
-    out << pad << "const long f2s_e" << d << " = f2s_max_long(" << hi << "[" << d << "] - " << lo
-        << "[" << d << "] + 1, 0L);\n";
-  out << pad << "const long f2s_count = f2s_e0";
+    out << pad << "const int f2s_e" << d << " = (int)f2s_max_long(" << box << "[" << 2 * d + 1
+        << "] - " << box << "[" << 2 * d << "] + 1, 0L);\n";
+  out << pad << "const int f2s_rows = 1";
   for (int d = 1; d < rank; ++d)
     out << " * f2s_e" << d;
   out << ";\n"
-      << pad << "for (long f2s_at = threadIdx.x; f2s_at < f2s_count; f2s_at += blockDim.x) {\n";
-  if (rank == 1) {
-    out << pad << "  const long f2s_p0 = f2s_at;\n";
-  } else {
-    out << pad << "  long f2s_rest = f2s_at;\n";
-    for (int d = 0; d < rank; ++d) {
-      if (d + 1 < rank)
-        out << pad << "  const long f2s_p" << d << " = f2s_rest % f2s_e" << d << ";\n"
-            << pad << "  f2s_rest /= f2s_e" << d << ";\n";
-      else
-        out << pad << "  const long f2s_p" << d << " = f2s_rest;\n";
-    }
+      << pad << "for (int f2s_r = (int)threadIdx.x / " << width
+      << "; f2s_r < f2s_rows; f2s_r += " << threads / width << ") {\n";
+  std::string in = pad + "  ";
+  if (rank > 1)
+    out << in << "int f2s_rest = f2s_r;\n";
+  for (int d = 1; d < rank; ++d) {
+    std::string D = std::to_string(d);
+    if (uses(d))
+      out << in << "const int f2s_p" << D << " = "
+          << (d + 1 < rank ? "f2s_rest % f2s_e" + D : "f2s_rest") << ";\n";
+    if (d + 1 < rank)
+      out << in << "f2s_rest /= f2s_e" << D << ";\n";
   }
+  if (rank > 1)
+    out << in << "(void)f2s_rest;\n";
+  out << in << "for (int f2s_p0 = (int)threadIdx.x % " << width
+      << "; f2s_p0 < f2s_e0; f2s_p0 += " << width << ") {\n"
+      << in << "  const int f2s_at = f2s_p0 + f2s_e0 * f2s_r;\n"
+      << in << "  (void)f2s_at;\n";
 }
 
-/// The element (lo[d] + f2s_p<d>) of state grid k: in memory (its declared
-/// bounds) or in its buffer (its need box).
-std::string memory_index(int k, int rank, const std::string &lo) {
+/// The end of print_box_loop's loops.
+void print_box_loop_end(const std::string &pad, std::ostringstream &out) {
+  out << pad << "  }\n" << pad << "}\n";
+}
+
+/// The element (box's lo<d> + f2s_p<d>) of state grid k: in memory (its
+/// declared bounds) or in its buffer (its need box).
+std::string memory_index(int k, int rank, const std::string &box) {
   std::string K = std::to_string(k), s;
   for (int d = 0; d < rank; ++d) {
     std::string D = std::to_string(d);
-    std::string term = "(" + lo + "[" + D + "] + f2s_p" + D + " - f2s_x" + K + "_lo" + D + ")";
+    std::string term = "(" + box + "[" + std::to_string(2 * d) + "] + f2s_p" + D + " - f2s_x" + K +
+                       "_lo" + D + ")";
     s += d == 0 ? term : " + f2s_x" + K + "_s" + D + " * " + term;
   }
   return s;
 }
 
-std::string buffer_index(int k, int rank, const std::string &lo) {
+std::string buffer_index(int k, int rank, const std::string &box) {
   std::string K = std::to_string(k), s;
   for (int d = 0; d < rank; ++d) {
     std::string D = std::to_string(d);
-    std::string term = "(" + lo + "[" + D + "] + f2s_p" + D + " - f2s_b" + K + "_lo" + D + ")";
+    std::string term = "(" + box + "[" + std::to_string(2 * d) + "] + f2s_p" + D + " - f2s_b" + K +
+                       "_lo" + D + ")";
     s += d == 0 ? term : " + f2s_b" + K + "_s" + D + " * " + term;
   }
   return s;
@@ -266,9 +195,12 @@ void print_stage(const Tiled &x, int s, std::ostringstream &out) {
   std::string pad = "      ";
   out << pad << "{ /* stage " << s << ": sweep " << st.sweep << " */\n";
   std::string in = pad + "  ";
-  out << in << "const int f2s_q = f2s_k * " << x.nstages << " + " << s << ";\n";
+  out << in << "const long *const f2s_c = f2s_comp + (f2s_k * " << x.nstages << " + " << s << ") * "
+      << 2 * R << "; /* the box it computes */\n";
   for (int k = 0; k < x.nstate; ++k) {
     const Variable &v = *x.state[k];
+    if (!sweep.find_arg(v.name))
+      continue; // a state grid this sweep does not touch
     std::string n = c_name(v.name), K = std::to_string(k);
     out << in << c_type(v.type) << " *const " << n << " = (" << c_type(v.type)
         << " *)(f2s_smem + a.f2s_offset[" << k << "]);\n";
@@ -277,19 +209,23 @@ void print_stage(const Tiled &x, int s, std::ostringstream &out) {
     for (int d = 1; d < R; ++d)
       out << in << "const long f2s_" << n << "_s" << d << " = f2s_b" << K << "_s" << d << ";\n";
   }
-  print_box_loop(R, "f2s_clo[f2s_q]", "f2s_chi[f2s_q]", in, out);
-  std::string body = in + "  ";
+  std::vector<bool> used(R);
+  for (int d = 0; d < R; ++d)
+    used[d] = !st.vars[d].empty();
+  print_box_loop(R, x.p.threads, "f2s_c", in, out, used);
+  std::string body = in + "    ";
   for (int d = 0; d < R; ++d)
     if (!st.vars[d].empty())
-      out << body << "const long " << c_name(st.vars[d]) << " = f2s_clo[f2s_q][" << d << "] + f2s_p"
-          << d << ";\n";
+      out << body << "const long " << c_name(st.vars[d]) << " = f2s_c[" << 2 * d << "] + f2s_p" << d
+          << ";\n";
   for (const Variable &tmp : sweep.temps)
     out << body << c_type(tmp.type) << " " << c_name(tmp.name) << ";\n";
   std::vector<const For *> loops = perfect_nest(sweep.body);
   std::ostringstream point;
   CStmtPrinter(sweep, point).print(loops.back()->body, static_cast<int>(body.size() / 2));
   out << point.str();
-  out << in << "}\n" << pad << "}\n" << pad << "__syncthreads();\n";
+  print_box_loop_end(in, out);
+  out << pad << "}\n" << pad << "__syncthreads();\n";
 }
 
 /// The grids only read: where they live, addressed as the sweeps address
@@ -339,68 +275,39 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
           << (d == 1 ? "" : "f2s_x" + K + "_s" + std::to_string(d - 1) + " * ") << "(f2s_x" << K
           << "_hi" << d - 1 << " - f2s_x" << K << "_lo" << d - 1 << " + 1);\n";
   }
-  // Domains and bounds as arrays for the region computation.
-  out << pad << "const long f2s_xlo[" << G << "][" << R << "] = {";
-  for (int kk = 0; kk < G; ++kk) {
-    out << (kk ? ", " : "") << "{";
-    for (int d = 0; d < R; ++d)
-      out << (d ? ", " : "") << "f2s_x" << kk << "_lo" << d;
-    out << "}";
-  }
-  out << "};\n" << pad << "const long f2s_xhi[" << G << "][" << R << "] = {";
-  for (int kk = 0; kk < G; ++kk) {
-    out << (kk ? ", " : "") << "{";
-    for (int d = 0; d < R; ++d)
-      out << (d ? ", " : "") << "f2s_x" << kk << "_hi" << d;
-    out << "}";
-  }
-  out << "};\n";
-  out << pad << "/* Each stage's domain: its sweep's loop bounds. */\n";
-  for (const char *side : {"lo", "hi"}) {
-    out << pad << "const long f2s_d" << side << "[" << x.nstages << "][" << R << "] = {";
-    for (int s = 0; s < x.nstages; ++s) {
-      out << (s ? ", " : "") << "{";
-      for (int d = 0; d < R; ++d) {
-        const Expr &e = std::string(side) == "lo" ? x.plan.stages[s].lo[d] : x.plan.stages[s].hi[d];
-        out << (d ? ", " : "") << "(long)(" << exprs.print(e) << ")";
-      }
-      out << "}";
-    }
-    out << "};\n";
-  }
+  out << pad
+      << "/* Each stage's domain (its sweep's loop bounds) and each state grid's bounds. */\n"
+      << print_c_tile_domains(x.t, x.plan);
   out << pad << "/* The boxes of the tile at hand (one thread computes them). */\n"
-      << pad << "__shared__ long f2s_clo[" << x.p.steps * x.nstages << "][" << R << "], f2s_chi["
-      << x.p.steps * x.nstages << "][" << R << "];\n"
-      << pad << "__shared__ long f2s_nlo[" << G << "][" << R << "], f2s_nhi[" << G << "][" << R
-      << "];\n";
+      << pad << "__shared__ long f2s_comp[" << x.p.steps * x.nstages * 2 * R << "], f2s_need["
+      << G * 2 * R << "];\n";
   out << pad << "for (long f2s_t = blockIdx.x; f2s_t < f2s_ntiles; f2s_t += gridDim.x) {\n";
   std::string in = pad + "  ";
-  out << in << "long f2s_olo[" << R << "], f2s_ohi[" << R << "];\n"
+  out << in << "long f2s_out[" << 2 * R << "]; /* the output box */\n"
       << in << "{\n"
       << in << "  long f2s_rest = f2s_t;\n";
   for (int d = 0; d < R; ++d)
-    out << in << "  f2s_olo[" << d << "] = f2s_h_lo" << d << " + (f2s_rest % f2s_tiles" << d
+    out << in << "  f2s_out[" << 2 * d << "] = f2s_h_lo" << d << " + (f2s_rest % f2s_tiles" << d
         << ") * " << lit(x.p.tile[d]) << ";\n"
-        << in << "  f2s_ohi[" << d << "] = f2s_min_long(f2s_olo[" << d << "] + "
+        << in << "  f2s_out[" << 2 * d + 1 << "] = f2s_min_long(f2s_out[" << 2 * d << "] + "
         << lit(x.p.tile[d] - 1) << ", f2s_h_hi" << d << ");\n"
         << in << "  f2s_rest /= f2s_tiles" << d << ";\n";
   out << in << "}\n"
       << in << "if (threadIdx.x == 0)\n"
-      << in << "  " << x.base
-      << "_regions(a.f2s_steps, f2s_olo, f2s_ohi, f2s_dlo, f2s_dhi, f2s_xlo, f2s_xhi, f2s_clo, "
-         "f2s_chi, f2s_nlo, f2s_nhi);\n"
+      << in << "  " << c_tile_regions_name(x.t)
+      << "(f2s_out, a.f2s_steps, f2s_dom, f2s_ext, f2s_comp, f2s_need);\n"
       << in << "__syncthreads();\n";
   // Each buffer's layout: its need box, column-major.
   for (int kk = 0; kk < G; ++kk) {
     std::string K = std::to_string(kk);
     for (int d = 0; d < R; ++d)
-      out << in << "const long f2s_b" << K << "_lo" << d << " = f2s_nlo[" << kk << "][" << d
+      out << in << "const long f2s_b" << K << "_lo" << d << " = f2s_need[" << kk * 2 * R + 2 * d
           << "];\n";
     for (int d = 1; d < R; ++d)
       out << in << "const long f2s_b" << K << "_s" << d << " = "
           << (d == 1 ? "" : "f2s_b" + K + "_s" + std::to_string(d - 1) + " * ")
-          << "f2s_max_long(f2s_nhi[" << kk << "][" << d - 1 << "] - f2s_nlo[" << kk << "][" << d - 1
-          << "] + 1, 0L);\n";
+          << "f2s_max_long(f2s_need[" << kk * 2 * R + 2 * d - 1 << "] - f2s_need["
+          << kk * 2 * R + 2 * d - 2 << "] + 1, 0L);\n";
   }
   // Load.
   for (int kk = 0; kk < G; ++kk) {
@@ -409,11 +316,12 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
     out << in << "{ /* load " << v.name << "'s need box */\n";
     out << in << "  " << t << " *const f2s_buf = (" << t << " *)(f2s_smem + a.f2s_offset[" << kk
         << "]);\n";
-    print_box_loop(R, "f2s_nlo[" + K + "]", "f2s_nhi[" + K + "]", in + "  ", out);
-    out << in << "    f2s_buf[f2s_at] = a.f2s_src_" << n << "["
-        << memory_index(kk, R, "f2s_nlo[" + K + "]") << "];\n"
-        << in << "  }\n"
-        << in << "}\n";
+    std::string need = "(f2s_need + " + std::to_string(kk * 2 * R) + ")";
+    print_box_loop(R, x.p.threads, need, in + "  ", out);
+    out << in << "      f2s_buf[f2s_at] = a.f2s_src_" << n << "[" << memory_index(kk, R, need)
+        << "];\n";
+    print_box_loop_end(in + "  ", out);
+    out << in << "}\n";
   }
   out << in << "__syncthreads();\n";
   // The stages.
@@ -437,17 +345,17 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
     out << in << "{ /* " << v.name << " over the output box, to the other version */\n"
         << in << "  const " << t << " *const f2s_buf = (const " << t
         << " *)(f2s_smem + a.f2s_offset[" << kk << "]);\n"
-        << in << "  long f2s_wlo[" << R << "], f2s_whi[" << R << "];\n";
+        << in << "  long f2s_w[" << 2 * R << "]; /* the output box within its bounds */\n";
     for (int d = 0; d < R; ++d)
-      out << in << "  f2s_wlo[" << d << "] = f2s_max_long(f2s_olo[" << d << "], f2s_x" << K << "_lo"
-          << d << ");\n"
-          << in << "  f2s_whi[" << d << "] = f2s_min_long(f2s_ohi[" << d << "], f2s_x" << K << "_hi"
-          << d << ");\n";
-    print_box_loop(R, "f2s_wlo", "f2s_whi", in + "  ", out);
-    out << in << "    a.f2s_dst_" << n << "[" << memory_index(kk, R, "f2s_wlo") << "] = f2s_buf["
-        << buffer_index(kk, R, "f2s_wlo") << "];\n"
-        << in << "  }\n"
-        << in << "}\n";
+      out << in << "  f2s_w[" << 2 * d << "] = f2s_max_long(f2s_out[" << 2 * d << "], f2s_x" << K
+          << "_lo" << d << ");\n"
+          << in << "  f2s_w[" << 2 * d + 1 << "] = f2s_min_long(f2s_out[" << 2 * d + 1 << "], f2s_x"
+          << K << "_hi" << d << ");\n";
+    print_box_loop(R, x.p.threads, "f2s_w", in + "  ", out);
+    out << in << "      a.f2s_dst_" << n << "[" << memory_index(kk, R, "f2s_w") << "] = f2s_buf["
+        << buffer_index(kk, R, "f2s_w") << "];\n";
+    print_box_loop_end(in + "  ", out);
+    out << in << "}\n";
   }
   out << in << "__syncthreads(); /* the next tile reuses the buffers */\n" << pad << "}\n}\n\n";
 }
@@ -726,7 +634,11 @@ std::string print_cuda_time_tiled_loop(const TimeLoop &t, const TimeTilePlan &pl
   if (!p.fallback.empty())
     out << "extern \"C\" " << print_c_entry_prototype(t.signature, p.fallback) << ";\n\n";
   print_args_struct(x, out);
-  print_regions_function(x, out);
+  // The region computation of codegen/CTimeTile, on the device: once per
+  // loop in a file that holds several of its procedures.
+  std::string guard = "F2S_TILE_REGIONS_" + t.signature.name;
+  out << print_c_tile_box_helpers() << "#ifndef " << guard << "\n#define " << guard << "\n"
+      << print_c_tile_regions(t, plan) << "#endif\n\n";
   print_kernel(x, out);
   print_procedure(x, out);
   return out.str();
