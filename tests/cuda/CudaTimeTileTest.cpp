@@ -356,6 +356,82 @@ TEST(CudaTimeTile, ATileTooLargeForTheGpuRunsTheFallbackOrStopsWithTheReason) {
   EXPECT_EQ(r.out, "runnable 0\nOK\n") << r.err;
 }
 
+// The loop's grids cross to the device once per call (each in once, the
+// state back once), whatever the number of chunks; inside a data region
+// nothing moves, the host keeps its values until the region's exit, and the
+// exit brings back the tiled loop's results.
+const char *kResidencyProgram = R"(#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+void ref_loop(int32_t, int32_t, int32_t, double, double *, double *, int32_t *);
+void tiled(int32_t, int32_t, int32_t, double, double *, double *, int32_t *);
+long long transfers(void);
+void data_enter(const void *p, size_t bytes);
+void data_exit(void *p, size_t bytes);
+int main(void) {
+  const int nx = 37, ny = 19;
+  const size_t n = (nx + 2) * (ny + 2), bytes = n * sizeof(double);
+  double *u0 = malloc(bytes), *v0 = malloc(bytes), *u = malloc(bytes), *v = malloc(bytes);
+  double *a = malloc(bytes), *b = malloc(bytes);
+  for (size_t e = 0; e < n; ++e) {
+    u0[e] = (double)((e * 7919) % 1009) / 1009.0;
+    v0[e] = (double)((e * 104729) % 997) / 997.0;
+  }
+  int32_t it = 0, it2 = 0;
+  memcpy(u, u0, bytes);
+  memcpy(v, v0, bytes);
+  ref_loop(nx, ny, 7, 0.1, u, v, &it);
+  memcpy(a, u0, bytes);
+  memcpy(b, v0, bytes);
+  long long t0 = transfers();
+  tiled(nx, ny, 7, 0.1, a, b, &it2);
+  printf("call %lld same %d\n", transfers() - t0,
+         !memcmp(a, u, bytes) && !memcmp(b, v, bytes) && it == it2);
+  memcpy(a, u0, bytes);
+  memcpy(b, v0, bytes);
+  data_enter(a, bytes);
+  data_enter(b, bytes);
+  t0 = transfers();
+  tiled(nx, ny, 7, 0.1, a, b, &it2);
+  printf("region %lld host %d\n", transfers() - t0, !memcmp(a, u0, bytes) && !memcmp(b, v0, bytes));
+  data_exit(a, bytes);
+  data_exit(b, bytes);
+  printf("exit same %d\n", !memcmp(a, u, bytes) && !memcmp(b, v, bytes));
+  return 0;
+}
+)";
+
+TEST(CudaTimeTile, GridsCrossOncePerCallAndNotAtAllInsideADataRegion) {
+  Lowered low;
+  lower({"examples/heat2d_steps/heat2d_steps.f90", "heat_steps", {}, "", {}}, low);
+  ASSERT_FALSE(HasFatalFailure());
+  test::ScratchDir dir;
+  // 7 steps in chunks of 2: 4 launches, the last writing the second version.
+  std::string cuda = print_cuda_prelude() +
+                     print_cuda_time_tiled_loop(*low.loop, low.plan, low.sweeps,
+                                                params({2, {16, 8}, 64}, "tiled")) +
+                     "extern \"C\" long long transfers(void) { return f2s_cuda_transfer_count; }\n"
+                     "extern \"C\" void data_enter(const void *p, size_t b) { f2s_cuda_enter(p, "
+                     "b); }\n"
+                     "extern \"C\" void data_exit(void *p, size_t b) { f2s_cuda_exit(p, b, 1); }\n";
+  std::string ref_o = (dir.path() / "ref.o").string(), cuda_o = (dir.path() / "cuda.o").string(),
+              main_o = (dir.path() / "main.o").string(), bin = (dir.path() / "check").string();
+  ASSERT_TRUE(run({c_compiler(), "-O1", "-std=gnu11", "-ffp-contract=off", "-pthread", "-c",
+                   dir.write("ref.c", reference_c(low)), "-o", ref_o})
+                  .ok());
+  ProcessResult r = run({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
+                         source("tests/cuda/emulation"), "-x", "c++",
+                         dir.write("tiled.cu", test::emulated(cuda)), "-c", "-o", cuda_o});
+  ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+  r = run({c_compiler(), "-O1", "-std=gnu11", "-c", dir.write("main.c", kResidencyProgram), "-o",
+           main_o});
+  ASSERT_TRUE(r.ok()) << r.err;
+  ASSERT_TRUE(run({"g++", "-pthread", "-o", bin, main_o, ref_o, cuda_o, "-lm"}).ok());
+  r = run({bin});
+  EXPECT_EQ(r.out, "call 4 same 1\nregion 0 host 1\nexit same 1\n") << r.err;
+}
+
 TEST(CudaTimeTile, CompilesWithNvccForSm90) {
   if (!find_nvcc())
     GTEST_SKIP() << "nvcc not found";
