@@ -204,10 +204,13 @@ void print_stage(const Tiled &x, int s, std::ostringstream &out) {
     std::string n = c_name(v.name), K = std::to_string(k);
     out << in << c_type(v.type) << " *const " << n << " = (" << c_type(v.type)
         << " *)(f2s_smem + a.f2s_offset[" << k << "]);\n";
+    // ints: a Fortran INTEGER's coordinates, strides of a box in shared
+    // memory (32-bit address arithmetic is the GPU's fast kind).
     for (int d = 0; d < R; ++d)
-      out << in << "const long f2s_" << n << "_lo" << d << " = f2s_b" << K << "_lo" << d << ";\n";
+      out << in << "const int f2s_" << n << "_lo" << d << " = (int)f2s_b" << K << "_lo" << d
+          << ";\n";
     for (int d = 1; d < R; ++d)
-      out << in << "const long f2s_" << n << "_s" << d << " = f2s_b" << K << "_s" << d << ";\n";
+      out << in << "const int f2s_" << n << "_s" << d << " = (int)f2s_b" << K << "_s" << d << ";\n";
   }
   std::vector<bool> used(R);
   for (int d = 0; d < R; ++d)
@@ -216,8 +219,8 @@ void print_stage(const Tiled &x, int s, std::ostringstream &out) {
   std::string body = in + "    ";
   for (int d = 0; d < R; ++d)
     if (!st.vars[d].empty())
-      out << body << "const long " << c_name(st.vars[d]) << " = f2s_c[" << 2 * d << "] + f2s_p" << d
-          << ";\n";
+      out << body << "const int " << c_name(st.vars[d]) << " = (int)f2s_c[" << 2 * d << "] + f2s_p"
+          << d << "; /* a Fortran INTEGER */\n";
   for (const Variable &tmp : sweep.temps)
     out << body << c_type(tmp.type) << " " << c_name(tmp.name) << ";\n";
   std::vector<const For *> loops = perfect_nest(sweep.body);
