@@ -230,7 +230,10 @@ void expect_bitwise(const Loop &l, const std::vector<Config> &configs,
         else
           argv.push_back(l.fixed.at(v.name));
       }
-      SCOPED_TRACE(l.name + " at " + size[0] + "x" + size[1] + ", " + std::to_string(n) + " steps");
+      std::string at;
+      for (const std::string &e : size)
+        at += (at.empty() ? "" : "x") + e;
+      SCOPED_TRACE(l.name + " at " + at + ", " + std::to_string(n) + " steps");
       ProcessResult ran = run(argv);
       EXPECT_TRUE(ran.ok() && ran.out == "OK\n") << ran.describe() << ran.out << ran.err;
     }
@@ -290,6 +293,15 @@ TEST(CudaTimeTile, LegacyDiffusionWithAProfileAndABoundaryColumn) {
                   "nstep",
                   {{"dt", "0.1"}, {"n", "7"}}},
                  k2d, {{"37", "19"}, {"3", "8"}});
+}
+
+TEST(CudaTimeTile, OneDimensionalSmoother) {
+  expect_bitwise({"tests/inputs/timeloop/smooth1d.f90",
+                  "smooth_steps",
+                  {"n"},
+                  "nsteps",
+                  {{"w", "0.25"}, {"k", "0"}}},
+                 {{1, {7}, 32}, {2, {16}, 16}, {3, {5}, 8}, {4, {100}, 64}}, {{"37"}, {"2"}});
 }
 
 TEST(CudaTimeTile, TheSharedMemoryBoundCountsEveryStateGridsBufferAndTheBoxes) {
