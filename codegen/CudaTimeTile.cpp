@@ -464,6 +464,9 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
     if (v.is_grid())
       grids.push_back(&v);
   size_t n = grids.size();
+  auto grid_at = [&](const Variable *v) {
+    return std::find(grids.begin(), grids.end(), v) - grids.begin();
+  };
   out << in2 << "/* Every grid on the GPU for the whole loop (a data region may hold it). */\n"
       << in2 << "const void *f2s_host[" << n << "] = {";
   for (size_t i = 0; i < n; ++i)
@@ -491,8 +494,8 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
   for (int kk = 0; kk < G; ++kk) {
     std::string nm = c_name(x.state[kk]->name), t = c_type(x.state[kk]->type);
     out << in2 << t << " *f2s_scratch_" << nm << " = NULL;\n"
-        << in2 << "f2s_cuda_check(cudaMalloc((void **)&f2s_scratch_" << nm << ", "
-        << grid_bytes(k, *x.state[kk]) << " + 1), \"allocating the second version of '"
+        << in2 << "f2s_cuda_check(cudaMalloc((void **)&f2s_scratch_" << nm << ", f2s_bytes["
+        << grid_at(x.state[kk]) << "] + 1), \"allocating the second version of '"
         << x.state[kk]->name << "'\");\n";
   }
   out << in2 << "for (int f2s_g = 0; f2s_g < " << G << "; ++f2s_g)\n"
@@ -525,15 +528,14 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
       << in2 << "  f2s_done += f2s_n;\n"
       << in2 << "  f2s_scratch_current = !f2s_scratch_current;\n"
       << in2 << "}\n"
-      << in2 << "if (f2s_scratch_current) /* the last chunk wrote the second version */\n"
-      << in2 << "  {\n";
+      << in2 << "if (f2s_scratch_current) { /* the last chunk wrote the second version */\n";
   for (int kk = 0; kk < G; ++kk) {
     std::string nm = c_name(x.state[kk]->name);
-    out << in2 << "    f2s_cuda_check(cudaMemcpy(f2s_dev_" << nm << ", f2s_scratch_" << nm << ", "
-        << grid_bytes(k, *x.state[kk]) << ", cudaMemcpyDeviceToDevice), \"copying '"
+    out << in2 << "  f2s_cuda_check(cudaMemcpy(f2s_dev_" << nm << ", f2s_scratch_" << nm
+        << ", f2s_bytes[" << grid_at(x.state[kk]) << "], cudaMemcpyDeviceToDevice), \"copying '"
         << x.state[kk]->name << "' back from its second version\");\n";
   }
-  out << in2 << "  }\n"
+  out << in2 << "}\n"
       << in2 << "f2s_cuda_check(cudaDeviceSynchronize(), \"running the time tiles of " << x.p.symbol
       << "\");\n";
   for (int kk = 0; kk < G; ++kk)
