@@ -13,6 +13,7 @@
 
 #include <barrier>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -40,6 +41,8 @@ inline void __syncthreads() {
 
 typedef int cudaError_t;
 enum { cudaSuccess = 0 };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+enum cudaDeviceAttr { cudaDevAttrMaxSharedMemoryPerBlockOptin = 97 };
 enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };
 typedef void *cudaStream_t;
 typedef std::chrono::steady_clock::time_point *cudaEvent_t;
@@ -107,8 +110,37 @@ inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
   return cudaSuccess;
 }
 
+// Dynamic shared memory: the test rewrites `extern __shared__ ... name[];`
+// into a pointer to this block's buffer. Up to 48 KiB unless the kernel
+// opted in with cudaFuncSetAttribute (any kernel's opt-in counts here), and
+// never beyond the opt-in limit: sm_90's 227 KiB, or F2S_EMU_SHARED_OPTIN
+// bytes when set.
+inline unsigned char *f2s_emu_dynamic_shared = nullptr;
+inline int f2s_emu_opted_in = 48 * 1024;
+inline int f2s_emu_shared_optin() {
+  const char *n = std::getenv("F2S_EMU_SHARED_OPTIN");
+  return n ? std::atoi(n) : 227 * 1024;
+}
+inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int) {
+  if (attr != cudaDevAttrMaxSharedMemoryPerBlockOptin)
+    return 1; // cudaErrorInvalidValue
+  *value = f2s_emu_shared_optin();
+  return cudaSuccess;
+}
+template <class F> cudaError_t cudaFuncSetAttribute(F *, cudaFuncAttribute attr, int value) {
+  if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize || value > f2s_emu_shared_optin())
+    return 1; // cudaErrorInvalidValue
+  f2s_emu_opted_in = value > f2s_emu_opted_in ? value : f2s_emu_opted_in;
+  return cudaSuccess;
+}
+
 template <class Kernel>
-void f2s_emu_launch(dim3 grid, dim3 block, size_t, cudaStream_t, Kernel kernel) {
+void f2s_emu_launch(dim3 grid, dim3 block, size_t shared, cudaStream_t, Kernel kernel) {
+  if (shared > static_cast<size_t>(f2s_emu_opted_in))
+    std::abort(); // CUDA refuses the launch: more dynamic shared memory than allowed
+  std::vector<unsigned char> dynamic_shared(shared + 16);
+  f2s_emu_dynamic_shared =
+      dynamic_shared.data() + (16 - reinterpret_cast<uintptr_t>(dynamic_shared.data()) % 16) % 16;
   gridDim = grid;
   blockDim = block;
   const unsigned n = block.x * block.y * block.z;
