@@ -4,6 +4,7 @@
 
 #include "ast/TimeLoop.h"
 #include "harness/LibraryBuilder.h"
+#include "harness/TimeTileChoice.h"
 #include "harness/Tuner.h"
 
 #include <optional>
@@ -11,8 +12,6 @@
 #include <vector>
 
 namespace f2s {
-
-struct TimeTileChoice;
 
 /// The code packaged for one kernel and one target.
 struct Choice {

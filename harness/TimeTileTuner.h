@@ -5,6 +5,7 @@
 
 #include "ast/TimeTiling.h"
 #include "harness/Package.h"
+#include "harness/TimeTileChoice.h"
 #include "harness/Tuner.h"
 #include "strategy/TimeTileSpace.h"
 
@@ -15,23 +16,6 @@
 namespace f2s {
 
 struct CpuModel;
-
-/// How a time loop runs on one CPU target.
-struct TimeTileChoice {
-  std::string loop;       ///< the time loop's name
-  std::string target;     ///< "pthreads" or "c"
-  bool tiled = false;     ///< false: step by step
-  std::vector<long> tune; ///< tiled: T, then the tile's extents (x first)
-  int threads = 0;        ///< tiled: the pool's threads (0: every processor)
-  std::string why;        ///< one line: measured, forced, or the default
-  /// Measured, when tuned: seconds for the harness's steps, step by step
-  /// and the best tiled candidate (0: not measured); the candidates.
-  double steps_s = 0, tiled_s = 0;
-  int64_t trips = 0;
-  std::optional<KernelTuning> tuning;
-  /// The model's bytes per point and step: step by step, and the choice's.
-  double steps_bytes = 0, tiled_bytes = 0;
-};
 
 /// What decides: `forced` > 0 tiles with T = forced and the model's best tile
 /// for it; `tune` measures the steps and the model's candidates; otherwise
