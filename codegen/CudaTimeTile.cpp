@@ -502,7 +502,9 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
       << in2 << "  f2s_args.f2s_offset[f2s_g] = f2s_offset[f2s_g];\n"
       << in2 << "f2s_args.f2s_tlo = f2s_lo;\n"
       << in2 << "f2s_args.f2s_tstep = f2s_step;\n"
-      << in2 << "if (f2s_shared > 48 * 1024) /* beyond the default: opt in (sm_70 and later) */\n"
+      << in2
+      << "/* Dynamic and static shared memory beyond the default 48 KiB: opt in (sm_70 on). */\n"
+      << in2 << "if (f2s_shared + " << boxes << "L > 48 * 1024)\n"
       << in2 << "  f2s_cuda_check(cudaFuncSetAttribute(" << x.base
       << "_tile_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)f2s_shared), "
          "\"opting in to large shared memory\");\n"
