@@ -11,6 +11,7 @@
 #include "frontend/Frontend.h"
 #include "harness/LibraryBuilder.h"
 #include "harness/Package.h"
+#include "harness/TimeTileTuner.h"
 #include "harness/Tuner.h"
 #include "harness/TuningDb.h"
 #include "report/Report.h"
@@ -262,6 +263,48 @@ void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
 
 /// A time loop's procedures (T, T_<target>) are exported beside the
 /// kernels' names: each must be unique, and must compile in the module.
+/// How each time loop runs on target pthreads (harness/TimeTileTuner.h):
+/// tiled in time where --time-tile forces it or tuning measured it faster,
+/// step by step otherwise. Loops that cannot be tiled say why (--emit=ir, the
+/// record).
+std::vector<TimeTileChoice> choose_time_tiles_for(const DriverOptions &o,
+                                                  const std::vector<TimeLoop> &loops,
+                                                  const std::vector<Kernel> &kernels,
+                                                  const RunTargets &targets,
+                                                  const std::vector<KernelBuild> &builds,
+                                                  const CpuModel &machine, const TargetRun &run) {
+  std::vector<TimeTileChoice> out;
+  const std::string target = "pthreads";
+  if (o.time_tile == "off" ||
+      std::find(targets.names.begin(), targets.names.end(), target) == targets.names.end())
+    return out;
+  std::vector<const Kernel *> all;
+  for (const Kernel &k : kernels)
+    all.push_back(&k);
+  for (const TimeLoop &t : loops) {
+    TimeTiling tiling = plan_time_tiling(t, all);
+    if (!tiling.plan)
+      continue;
+    TimeTileRequest r;
+    r.target = target;
+    r.forced = o.time_tile == "auto" ? 0 : std::stol(o.time_tile);
+    r.tune = run.tune;
+    r.options = run.tune_options;
+    r.options.progress = run.progress;
+    r.options.cpus = run.host ? run.host->placement(run.host->pus) : std::vector<int>{};
+    if (run.tune) {
+      r.options.work_dir = run.work_dir / ("time_tiles_" + t.signature.name);
+      fs::create_directories(r.options.work_dir);
+      progress(o, "time loop '" + t.signature.name + "': tiling in time against the steps");
+    }
+    out.push_back(choose_time_tiles(t, *tiling.plan, builds, machine, r));
+    progress(o, "time loop '" + t.signature.name + "' on " + target + ": " +
+                    (out.back().tiled ? "tiled in time" : "step by step") + " (" + out.back().why +
+                    ")");
+  }
+  return out;
+}
+
 void check_time_loops(const std::vector<TimeLoop> &loops, const std::vector<Kernel> &kernels,
                       const RunTargets &targets, Problems &problems) {
   std::map<std::string, SourceLoc> exported;
@@ -456,14 +499,16 @@ int run_pipeline(const DriverOptions &o) {
       for (KernelBuild &b : builds)
         t->add_choices(b, run);
     }
+    std::vector<TimeTileChoice> tiles =
+        choose_time_tiles_for(o, time_loops, kernels, targets, builds, machine, run);
     if (o.emit == "c") {
-      std::cout << library_c_source(info, builds, time_loops);
+      std::cout << library_c_source(info, builds, time_loops, tiles);
       return 0;
     }
 
     // Package.
     fs::path out_dir = o.output_dir.empty() ? fs::path(lib_name) : fs::path(o.output_dir);
-    LibraryFiles files = package_library(info, builds, time_loops);
+    LibraryFiles files = package_library(info, builds, time_loops, tiles);
     files.rewritten_sources = std::move(rewritten);
     for (const std::unique_ptr<Target> &t : targets.targets)
       t->package(files, info, builds);

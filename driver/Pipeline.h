@@ -27,6 +27,10 @@ struct DriverOptions {
   double timeout_s = 60;
   std::string search = "model"; ///< "model", "exhaustive" or "compare"
   double budget_s = 0;          ///< seconds of measuring per kernel; 0: no limit
+  /// Time loops on the pthreads target (docs/time-loops.md): "auto" tiles
+  /// in time where tuning measured it faster, "off" never, a number N always
+  /// (N steps per chunk, the model's tile).
+  std::string time_tile = "auto";
   /// Also write each file, with its regions replaced by calls, to
   /// <output>/src/<file name> (rewrite/Rewrite.h).
   bool rewrite = false;

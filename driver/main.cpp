@@ -4,6 +4,7 @@
 #include "targets/Targets.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 
 #include <algorithm>
 #include <exception>
@@ -162,6 +163,18 @@ int main(int argc, char **argv) {
                  "measure the most promising, climb from the best), exhaustive (measure all), "
                  "or compare (model, then exhaustive, reporting how close model came)")
       ->check(CLI::IsMember({"model", "exhaustive", "compare"}));
+  app.add_option("--time-tile", o.time_tile,
+                 "Time loops on target pthreads: auto (default: tile in time where tuning "
+                 "measured it faster than the steps), off, or N (always, N steps per tile)")
+      ->check([](const std::string &v) {
+        if (v == "auto" || v == "off")
+          return std::string();
+        char *end = nullptr;
+        long n = std::strtol(v.c_str(), &end, 10);
+        return n >= 1 && n <= 64 && end && !*end ? std::string()
+                                                 : std::string("auto, off or a number of steps "
+                                                               "from 1 to 64");
+      });
   app.add_option("--budget", o.budget_s,
                  "Seconds of measuring allowed per kernel; the search stops when it is spent "
                  "(default: no limit)")

@@ -1,5 +1,8 @@
 #include "harness/Package.h"
 
+#include "ast/TimeTiling.h"
+#include "harness/TimeTileTuner.h"
+
 #include "ast/Aliasing.h"
 #include "ast/Analysis.h"
 #include "ast/IRPrinter.h"
@@ -183,19 +186,60 @@ time_loop_procedures(const PackageInfo &info, const TimeLoop &t,
   return out;
 }
 
+/// The tiled choice for loop `t` on the target of procedure `suffix`
+/// ("": the sweeps' default target), if it has one.
+const TimeTileChoice *tiled_choice(const TimeLoop &t, const std::string &suffix,
+                                   const std::vector<KernelBuild> &builds,
+                                   const std::vector<TimeTileChoice> &tiles) {
+  const KernelBuild &first = build_of(builds, t.sweeps().front());
+  std::string target =
+      suffix.empty() ? first.choices[first.default_choice].code.variant.target : suffix.substr(1);
+  for (const TimeTileChoice &c : tiles)
+    if (c.loop == t.signature.name && c.target == target && c.tiled)
+      return &c;
+  return nullptr;
+}
+
 std::string time_loops_c_source(const PackageInfo &info, const std::vector<KernelBuild> &builds,
-                                const std::vector<TimeLoop> &loops) {
+                                const std::vector<TimeLoop> &loops,
+                                const std::vector<TimeTileChoice> &tiles) {
   std::ostringstream out;
   bool declared = false;
-  for (const TimeLoop &t : loops)
+  for (const TimeLoop &t : loops) {
+    bool args_struct = false;
+    std::set<std::string> coded; // the targets whose tiled variant is printed
     for (const auto &[suffix, p] : time_loop_procedures(info, t, builds)) {
       if (!p.resident.empty() && !declared) {
         out << "/* The CUDA source's residency for time loops. */\n"
             << print_c_time_loop_residency(p.resident);
         declared = true;
       }
-      out << print_c_time_loop(t, sweeps_of(t, builds), p);
+      const TimeTileChoice *c = tiled_choice(t, suffix, builds, tiles);
+      if (!c) {
+        out << print_c_time_loop(t, sweeps_of(t, builds), p);
+        continue;
+      }
+      std::vector<const Kernel *> sweeps = sweeps_of(t, builds);
+      TimeTiling tiling = plan_time_tiling(t, sweeps);
+      if (!tiling.plan)
+        throw std::logic_error("time loop '" + t.signature.name +
+                               "' has a tiled choice but no plan");
+      if (!args_struct)
+        out << print_c_args_struct(t.signature);
+      args_struct = true;
+      if (coded.insert(c->target).second)
+        out << print_time_tiled_code(t, *tiling.plan, sweeps, c->target);
+      std::string tile;
+      for (size_t d = 1; d < c->tune.size(); ++d)
+        tile += (d > 1 ? "x" : "") + std::to_string(c->tune[d]);
+      out << print_time_tiled_entry(
+          t, *c, p.symbol,
+          "'" + t.signature.name + "' from '" + t.signature.procedure + "' (" +
+              t.signature.loc.str() + "): every step of the loop over '" + t.var +
+              "', tiled in time on target " + c->target + ": " + std::to_string(c->tune[0]) +
+              " steps per tile of " + tile + " points (" + c->why + ")");
     }
+  }
   return out.str();
 }
 
@@ -209,7 +253,58 @@ std::vector<EntryPoint> time_loop_entries(const PackageInfo &info,
   return entries;
 }
 
-nlohmann::json time_loops_record(const std::vector<TimeLoop> &loops) {
+/// How the loop was tiled in time, or why not, and what each CPU target chose.
+nlohmann::json time_tiling_record(const TimeLoop &t, const std::vector<KernelBuild> &builds,
+                                  const std::vector<TimeTileChoice> &tiles) {
+  TimeTiling tiling = plan_time_tiling(t, sweeps_of(t, builds));
+  nlohmann::json j;
+  if (!tiling.plan) {
+    j["possible"] = false;
+    j["reason"] = tiling.reason;
+    return j;
+  }
+  j["possible"] = true;
+  j["plan"] = print_time_tile_plan(*tiling.plan);
+  j["choices"] = nlohmann::json::array();
+  for (const TimeTileChoice &c : tiles) {
+    if (c.loop != t.signature.name)
+      continue;
+    nlohmann::json cj = {
+        {"target", c.target},
+        {"tiled", c.tiled},
+        {"why", c.why},
+        {"model_bytes_per_point_step", {{"steps", c.steps_bytes}, {"tiled", c.tiled_bytes}}}};
+    if (c.tiled) {
+      cj["time_tile"] = c.tune[0];
+      cj["tile"] = std::vector<long>(c.tune.begin() + 1, c.tune.end());
+    }
+    if (c.tuning) {
+      cj["measured"] = {{"trips", c.trips}, {"steps_s", c.steps_s}, {"tiled_s", c.tiled_s}};
+      nlohmann::json cands = nlohmann::json::array();
+      for (const CandidateResult &r : c.tuning->results) {
+        nlohmann::json rj = {{"variant", c.tuning->space.variants[r.candidate.variant].name},
+                             {"status", status_name(r.status)},
+                             {"seconds", r.seconds}};
+        if (!r.candidate.tune.empty()) {
+          std::vector<long> tv;
+          for (const auto &[name, v] : r.candidate.tune)
+            tv.push_back(v);
+          rj["tune"] = r.candidate.tune;
+        }
+        if (!r.detail.empty())
+          rj["detail"] = r.detail;
+        cands.push_back(rj);
+      }
+      cj["candidates"] = cands;
+    }
+    j["choices"].push_back(cj);
+  }
+  return j;
+}
+
+nlohmann::json time_loops_record(const std::vector<TimeLoop> &loops,
+                                 const std::vector<KernelBuild> &builds,
+                                 const std::vector<TimeTileChoice> &tiles) {
   nlohmann::json out = nlohmann::json::array();
   for (const TimeLoop &t : loops) {
     const Kernel &k = t.signature;
@@ -222,7 +317,8 @@ nlohmann::json time_loops_record(const std::vector<TimeLoop> &loops) {
                    {"variable", t.var},
                    {"sweeps", t.sweeps()},
                    {"writes_scalars", written},
-                   {"ir", print_time_loop(t)}});
+                   {"ir", print_time_loop(t)},
+                   {"time_tiling", time_tiling_record(t, builds, tiles)}});
   }
   return out;
 }
@@ -567,7 +663,8 @@ std::string sized_entries(const PackageInfo &info, const KernelBuild &b, Aliased
 } // namespace
 
 std::string library_c_source(const PackageInfo &info, const std::vector<KernelBuild> &kernels,
-                             const std::vector<TimeLoop> &time_loops) {
+                             const std::vector<TimeLoop> &time_loops,
+                             const std::vector<TimeTileChoice> &tiles) {
   std::ostringstream out;
   out << print_c_prelude() << print_c_placement(info.cpus, "placement on " + info.machine);
   for (const KernelBuild &b : kernels) {
@@ -639,15 +736,16 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
                                describe_choice(b, d));
     }
   }
-  out << time_loops_c_source(info, kernels, time_loops);
+  out << time_loops_c_source(info, kernels, time_loops, tiles);
   return out.str();
 }
 
 LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBuild> &kernels,
-                             const std::vector<TimeLoop> &time_loops) {
+                             const std::vector<TimeLoop> &time_loops,
+                             const std::vector<TimeTileChoice> &tiles) {
   LibraryFiles files;
   files.name = info.name;
-  files.c_source = library_c_source(info, kernels, time_loops);
+  files.c_source = library_c_source(info, kernels, time_loops, tiles);
   if (info.mpi)
     files.mpi_source = library_mpi_source(info, kernels);
   std::vector<EntryPoint> entries = entry_points(info, kernels);
@@ -669,7 +767,7 @@ LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBu
   files.fortran_module = print_fortran_module(info.name, entries, header_comment(info));
   nlohmann::json record = tuning_record(info, kernels);
   if (!time_loops.empty())
-    record["time_loops"] = time_loops_record(time_loops);
+    record["time_loops"] = time_loops_record(time_loops, kernels, tiles);
   files.tuning_record = record.dump(2) + "\n";
   files.report = report(info, kernels);
   for (const TimeLoop &t : time_loops)

@@ -12,6 +12,8 @@
 
 namespace f2s {
 
+struct TimeTileChoice;
+
 /// The code packaged for one kernel and one target.
 struct Choice {
   VariantCode code;
@@ -58,11 +60,15 @@ struct PackageInfo {
 /// the loop in one call, each sweep run by its entry point of that name
 /// (`T` by the sweeps' plain ones). Where every sweep's choice runs on the
 /// GPU, the grids stay there for the whole loop.
+/// `tiles`: how time loops run on a CPU target (harness/TimeTileTuner.h);
+/// a loop without a tiled choice for a target runs step by step there.
 LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBuild> &kernels,
-                             const std::vector<TimeLoop> &time_loops = {});
+                             const std::vector<TimeLoop> &time_loops = {},
+                             const std::vector<TimeTileChoice> &tiles = {});
 
 /// The whole C source of the library (what --emit=c prints).
 std::string library_c_source(const PackageInfo &info, const std::vector<KernelBuild> &kernels,
-                             const std::vector<TimeLoop> &time_loops = {});
+                             const std::vector<TimeLoop> &time_loops = {},
+                             const std::vector<TimeTileChoice> &tiles = {});
 
 } // namespace f2s

@@ -207,6 +207,7 @@ void TuningSession::build(const std::vector<size_t> &wanted) {
     if (!code.first_touch_name.empty())
       extras = {&code.first_touch_ir, code.first_touch_function, code.first_touch_name, {}};
     extras.cpus = options_.cpus;
+    extras.reference_code = code.harness_reference;
     std::string text =
         print_c_harness(kernel_, code.c_function, code.c_name, code.ir.tuning.size(), extras);
     Command cc;

@@ -27,6 +27,10 @@ struct VariantCode {
   /// tuning values) and that function's name.
   Kernel first_touch_ir;
   std::string first_touch_function, first_touch_name;
+  /// The C text defining the reference this variant's harness checks
+  /// against (HarnessExtras::reference_code: a time loop's steps); empty:
+  /// the kernel's serial body.
+  std::string harness_reference;
 };
 
 /// Applies the passes of `v` to `k`, in order.

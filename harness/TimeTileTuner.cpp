@@ -1,0 +1,243 @@
+#include "harness/TimeTileTuner.h"
+
+#include "ast/Evaluate.h"
+#include "codegen/CPrinter.h"
+#include "codegen/CSizeDispatch.h"
+#include "codegen/CTimeTile.h"
+#include "harness/ProblemSize.h"
+#include "strategy/MachineModel.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace f2s {
+
+namespace {
+
+/// The steps a tuning run takes: the harness runs the serial steps once per
+/// candidate as its reference, so few; T = 3 and 6 leave a shorter last
+/// chunk, which is measured too.
+constexpr int64_t kTuningTrips = 8;
+
+const KernelBuild &build_named(const std::vector<KernelBuild> &builds, const std::string &name) {
+  for (const KernelBuild &b : builds)
+    if (b.kernel.name == name)
+      return b;
+  throw std::logic_error("time tiling: no build of sweep '" + name + "'");
+}
+
+const Choice &choice_for(const KernelBuild &b, const std::string &target) {
+  for (const Choice &c : b.choices)
+    if (c.code.variant.target == target)
+      return c;
+  throw std::logic_error("time tiling: no " + target + " choice for '" + b.kernel.name + "'");
+}
+
+/// The sweep that spans every dimension, whose tuning size sizes the loop.
+const Kernel &sizing_sweep(const TimeTilePlan &p, const std::vector<KernelBuild> &builds) {
+  for (const TileStage &s : p.stages)
+    if (std::none_of(s.vars.begin(), s.vars.end(), [](const std::string &v) { return v.empty(); }))
+      return build_named(builds, s.sweep).kernel;
+  return build_named(builds, p.stages.front().sweep).kernel;
+}
+
+/// Values of the loop's scalars for a tuning run of `trips` steps: the
+/// sizing sweep's at its tuning size, the loop's upper bound (a scalar) set
+/// for the trips, the scalars the loop writes 0.
+ProblemSize loop_size(const TimeLoop &t, const Kernel &sweep, int64_t trips) {
+  ProblemSize ps = problem_size_for(sweep, sweep.tune_size);
+  std::map<std::string, std::string> by_name;
+  size_t i = 0;
+  for (const Variable &v : sweep.args)
+    if (!v.is_grid())
+      by_name[v.name] = ps.scalar_values.at(i++);
+  const IntImm *lo = as<IntImm>(t.lo);
+  const Var *hi = as<Var>(t.hi);
+  const IntImm *step = as<IntImm>(t.step);
+  if (hi && lo && step && step->value > 0) {
+    ps.ints[hi->name] = lo->value + (trips - 1) * step->value;
+    by_name[hi->name] = std::to_string(ps.ints[hi->name]);
+  }
+  ProblemSize out;
+  out.extents = ps.extents;
+  out.ints = ps.ints;
+  for (const Variable &v : t.signature.args) {
+    if (v.is_grid())
+      continue;
+    auto it = by_name.find(v.name);
+    if (t.writes_scalar(v.name))
+      out.scalar_values.push_back("0");
+    else if (it != by_name.end())
+      out.scalar_values.push_back(it->second);
+    else if (v.type == Type::Int32)
+      out.scalar_values.push_back("1");
+    else
+      out.scalar_values.push_back("0.5");
+  }
+  return out;
+}
+
+TimeTileSpaceInput space_input(const TimeLoop &t, const TimeTilePlan &p, const ProblemSize &size) {
+  TimeTileSpaceInput in;
+  for (const std::string &g : p.state)
+    in.element_bytes.push_back(type_bytes(t.signature.find_arg(g)->type));
+  const Variable *first = t.signature.find_arg(p.state.front());
+  for (const Dim &d : first->dims) {
+    std::optional<int64_t> lo = eval_int(d.lo, size.ints), hi = eval_int(d.hi, size.ints);
+    in.extents.push_back(lo && hi ? std::max<int64_t>(*hi - *lo + 1, 1) : 256);
+  }
+  return in;
+}
+
+std::vector<const Kernel *> sweep_kernels(const TimeLoop &t,
+                                          const std::vector<KernelBuild> &builds) {
+  std::vector<const Kernel *> out;
+  for (const std::string &s : t.sweeps())
+    out.push_back(&build_named(builds, s).kernel);
+  return out;
+}
+
+/// The variant code of the loop's tiled form, with its tuning parameters.
+VariantCode tiled_code(const TimeLoop &t, const TimeTilePlan &p,
+                       const std::vector<const Kernel *> &sweeps, const std::string &target) {
+  VariantCode code;
+  code.variant = {target, "tiled", {}, {}};
+  code.ir = t.signature;
+  code.ir.tuning.clear();
+  auto param = [](std::string name) {
+    Variable v;
+    v.name = std::move(name);
+    v.type = Type::Int32;
+    return v;
+  };
+  code.ir.tuning.push_back(param("f2s_time_tile"));
+  for (int d = 0; d < p.rank; ++d)
+    code.ir.tuning.push_back(param("f2s_tile" + std::to_string(d)));
+  code.c_name = c_variant_name(t.signature, target + "_tiled");
+  code.c_function = print_c_tile_box_helpers() + print_c_tile_regions(t, p) +
+                    print_c_time_tiled(t, p, sweeps, target + "_tiled");
+  return code;
+}
+
+std::map<std::string, long> tune_map(const VariantCode &code, const std::vector<long> &tune) {
+  std::map<std::string, long> m;
+  for (size_t i = 0; i < tune.size(); ++i)
+    m[code.ir.tuning[i].name] = tune[i];
+  return m;
+}
+
+} // namespace
+
+TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
+                                 const std::vector<KernelBuild> &builds, const CpuModel &machine,
+                                 const TimeTileRequest &request) {
+  TimeTileChoice c;
+  c.loop = t.signature.name;
+  c.target = request.target;
+  const Kernel &sizer = sizing_sweep(plan, builds);
+  ProblemSize size = loop_size(t, sizer, kTuningTrips);
+  TimeTileSpaceInput in = space_input(t, plan, size);
+  // Measured at the tuning size, tiles are cut to it; forced, the loop may
+  // run at any size, and a tile wider than a call's domain is the domain.
+  if (!request.tune)
+    std::fill(in.extents.begin(), in.extents.end(), int64_t{1} << 30);
+  std::vector<TimeTileCandidate> space = time_tile_candidates(plan, in, machine);
+  c.steps_bytes = steps_bytes_per_point_step(plan, in);
+  int threads = request.target == "c" ? 1 : 0;
+  if (request.forced > 0) {
+    auto it = std::find_if(space.begin(), space.end(),
+                           [&](const TimeTileCandidate &k) { return k.tune[0] == request.forced; });
+    std::vector<long> tune = {request.forced};
+    for (int d = 0; d < plan.rank; ++d)
+      tune.push_back(it != space.end() ? it->tune[1 + d] : (d == 0 ? 64 : 8));
+    c.tiled = true;
+    c.tune = tune;
+    c.threads = threads;
+    c.tiled_bytes = it != space.end() ? it->bytes_per_point_step : 0;
+    c.why = "--time-tile=" + std::to_string(request.forced);
+    return c;
+  }
+  if (!request.tune || space.empty()) {
+    c.why =
+        space.empty() ? "no tile's buffers fit the cache a thread has" : "not tuned: step by step";
+    return c;
+  }
+
+  // The steps with each sweep's choice, and the tiled candidates, against
+  // the steps with serial sweeps.
+  std::vector<const Kernel *> sweeps = sweep_kernels(t, builds);
+  std::string reference;
+  std::vector<SweepCall> serial, chosen;
+  std::string chosen_code;
+  for (const std::string &s : t.sweeps()) {
+    const Kernel &k = build_named(builds, s).kernel;
+    const Choice &ch = choice_for(build_named(builds, s), request.target);
+    reference += print_c_args_struct(k) + print_c_variant(k, "reference");
+    serial.push_back({"reference", {}, 1});
+    chosen_code += ch.code.c_function;
+    chosen.push_back({ch.code.variant.target + "_" + ch.code.variant.name,
+                      tune_values(ch.code, ch.candidate), ch.candidate.threads});
+  }
+  reference += print_c_time_loop_variant(t, sweeps, serial, "reference");
+  SearchSpace ss;
+  std::vector<VariantCode> variants(2);
+  variants[0].variant = {request.target, "steps", {}, {}};
+  variants[0].ir = t.signature;
+  variants[0].ir.tuning.clear();
+  variants[0].c_name = c_variant_name(t.signature, request.target + "_steps");
+  variants[0].c_function =
+      chosen_code + print_c_time_loop_variant(t, sweeps, chosen, request.target + "_steps");
+  variants[1] = tiled_code(t, plan, sweeps, request.target);
+  for (VariantCode &v : variants)
+    v.harness_reference = reference;
+  ss.variants = {variants[0].variant, variants[1].variant};
+  ss.candidates.push_back({0, threads, {}});
+  const size_t most = 16;
+  for (size_t i = 0; i < space.size() && i < most; ++i)
+    ss.candidates.push_back({1, threads, tune_map(variants[1], space[i].tune)});
+  ss.considered = space.size() + 1;
+  TuneOptions o = request.options;
+  o.log = nullptr;
+  KernelTuning kt = tune_kernel(t.signature, ss, variants, size, o);
+  c.trips = kTuningTrips;
+  std::optional<size_t> best_tiled;
+  for (size_t i = 0; i < kt.results.size(); ++i) {
+    const CandidateResult &r = kt.results[i];
+    if (r.status != CandidateStatus::Verified)
+      continue;
+    if (r.candidate.variant == 0)
+      c.steps_s = r.seconds;
+    else if (!best_tiled || r.seconds < kt.results[*best_tiled].seconds)
+      best_tiled = i;
+  }
+  if (best_tiled) {
+    const CandidateResult &r = kt.results[*best_tiled];
+    c.tiled_s = r.seconds;
+    c.tune = tune_values(variants[1], r.candidate);
+    for (const TimeTileCandidate &k : space)
+      if (k.tune == c.tune)
+        c.tiled_bytes = k.bytes_per_point_step;
+  }
+  c.tiled = best_tiled && (c.steps_s <= 0 || c.tiled_s < c.steps_s);
+  c.threads = threads;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "measured at %s, %lld steps: step by step %.3g s, tiled %.3g s",
+                size_name(sizer.tune_size).c_str(), static_cast<long long>(kTuningTrips), c.steps_s,
+                c.tiled_s);
+  c.why = buf;
+  c.tuning = std::move(kt);
+  return c;
+}
+
+std::string print_time_tiled_code(const TimeLoop &t, const TimeTilePlan &plan,
+                                  const std::vector<const Kernel *> &sweeps,
+                                  const std::string &target) {
+  return tiled_code(t, plan, sweeps, target).c_function;
+}
+
+std::string print_time_tiled_entry(const TimeLoop &t, const TimeTileChoice &c,
+                                   const std::string &symbol, const std::string &comment) {
+  return print_c_entry(t.signature, symbol, c.target + "_tiled", c.tune, c.threads, comment);
+}
+
+} // namespace f2s

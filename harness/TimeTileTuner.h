@@ -1,0 +1,63 @@
+// Choosing, for a time loop on a CPU target, between its steps (each sweep
+// by its tuned variant) and the loop tiled in time (codegen/CTimeTile.h),
+// measured by the generated harness against the steps with serial sweeps.
+#pragma once
+
+#include "ast/TimeTiling.h"
+#include "harness/Package.h"
+#include "harness/Tuner.h"
+#include "strategy/TimeTileSpace.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace f2s {
+
+struct CpuModel;
+
+/// How a time loop runs on one CPU target.
+struct TimeTileChoice {
+  std::string loop;       ///< the time loop's name
+  std::string target;     ///< "pthreads" or "c"
+  bool tiled = false;     ///< false: step by step
+  std::vector<long> tune; ///< tiled: T, then the tile's extents (x first)
+  int threads = 0;        ///< tiled: the pool's threads (0: every processor)
+  std::string why;        ///< one line: measured, forced, or the default
+  /// Measured, when tuned: seconds for the harness's steps, step by step
+  /// and the best tiled candidate (0: not measured); the candidates.
+  double steps_s = 0, tiled_s = 0;
+  int64_t trips = 0;
+  std::optional<KernelTuning> tuning;
+  /// The model's bytes per point and step: step by step, and the choice's.
+  double steps_bytes = 0, tiled_bytes = 0;
+};
+
+/// What decides: `forced` > 0 tiles with T = forced and the model's best tile
+/// for it; `tune` measures the steps and the model's candidates; otherwise
+/// the loop runs step by step.
+struct TimeTileRequest {
+  std::string target = "pthreads";
+  long forced = 0;
+  bool tune = false;
+  TuneOptions options; ///< work_dir, reps, jobs, cflags, progress
+};
+
+/// The choice for loop `t` (with its plan) whose sweeps' builds are
+/// `builds` (each with a choice for request.target).
+TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
+                                 const std::vector<KernelBuild> &builds, const CpuModel &machine,
+                                 const TimeTileRequest &request);
+
+/// The C text of loop `t`'s tiled variant `<target>_tiled` (once per file
+/// and target): box helpers (guarded), regions, the variant. The loop's args
+/// struct (print_c_args_struct) must precede it.
+std::string print_time_tiled_code(const TimeLoop &t, const TimeTilePlan &plan,
+                                  const std::vector<const Kernel *> &sweeps,
+                                  const std::string &target);
+
+/// The entry point `symbol` that runs that variant with `c`'s tuning (c.tiled).
+std::string print_time_tiled_entry(const TimeLoop &t, const TimeTileChoice &c,
+                                   const std::string &symbol, const std::string &comment);
+
+} // namespace f2s

@@ -1,0 +1,125 @@
+#include "strategy/TimeTileSpace.h"
+
+#include "strategy/MachineModel.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace f2s {
+
+namespace {
+
+/// The candidate's model figures.
+TimeTileCandidate model(const TimeTilePlan &p, const TimeTileSpaceInput &in,
+                        std::vector<long> tune) {
+  TimeTileCandidate c;
+  c.tune = std::move(tune);
+  const long T = c.tune[0];
+  double tile_points = 1, held_points = 1;
+  for (int d = 0; d < p.rank; ++d) {
+    double b = static_cast<double>(std::min<int64_t>(c.tune[1 + d], in.extents[d]));
+    tile_points *= b;
+    held_points *= b + static_cast<double>(T * (p.reach_lo[d] + p.reach_hi[d]));
+  }
+  int64_t state_bytes = 0;
+  for (int b : in.element_bytes)
+    state_bytes += b;
+  c.buffer_bytes = static_cast<int64_t>(held_points) * state_bytes;
+  // A chunk reads each held point of every state grid and writes the tile's
+  // own (with its write-allocate read), once per T steps.
+  c.bytes_per_point_step =
+      (held_points / tile_points * static_cast<double>(state_bytes) + 2.0 * state_bytes) /
+      static_cast<double>(T);
+  // Stage q computes about the tile widened by the reach still ahead: on
+  // average half the chunk's halo.
+  double mid_points = 1;
+  for (int d = 0; d < p.rank; ++d) {
+    double b = static_cast<double>(std::min<int64_t>(c.tune[1 + d], in.extents[d]));
+    mid_points *= b + static_cast<double>(T * (p.reach_lo[d] + p.reach_hi[d])) / 2.0;
+  }
+  c.redundancy = mid_points / tile_points;
+  return c;
+}
+
+} // namespace
+
+std::string TimeTileCandidate::describe() const {
+  std::string s = "T=" + std::to_string(tune[0]) + " tile ";
+  for (size_t d = 1; d < tune.size(); ++d)
+    s += (d > 1 ? "x" : "") + std::to_string(tune[d]);
+  return s;
+}
+
+double steps_bytes_per_point_step(const TimeTilePlan &p, const TimeTileSpaceInput &in) {
+  double bytes = 0;
+  for (const TileStage &s : p.stages) {
+    for (const std::string &w : s.writes) {
+      size_t g = std::find(p.state.begin(), p.state.end(), w) - p.state.begin();
+      bool read = std::any_of(s.reads.begin(), s.reads.end(),
+                              [&](const TileRead &r) { return r.grid == w; });
+      bytes += (read ? 2.0 : 3.0) * in.element_bytes[g]; // a write without a read allocates
+    }
+    for (const TileRead &r : s.reads) {
+      size_t g = std::find(p.state.begin(), p.state.end(), r.grid) - p.state.begin();
+      if (std::find(s.writes.begin(), s.writes.end(), r.grid) == s.writes.end())
+        bytes += in.element_bytes[g];
+    }
+  }
+  return bytes;
+}
+
+std::vector<TimeTileCandidate>
+time_tile_candidates(const TimeTilePlan &p, const TimeTileSpaceInput &in, const CpuModel &machine) {
+  int64_t cache = machine.cache_bytes_per_core(2);
+  if (cache <= 0)
+    cache = machine.cache_bytes_per_core(1);
+  if (cache <= 0)
+    cache = 256 * 1024;
+  // Extents per dimension: x long (rows are copied whole and vectorised),
+  // the others short.
+  std::vector<std::vector<long>> extents;
+  if (p.rank == 1)
+    extents = {{1024, 4096, 16384, 65536}};
+  else if (p.rank == 2)
+    extents = {{64, 128, 256, 512, 1024}, {8, 16, 32, 64, 128}};
+  else
+    extents = {{32, 64, 128, 256}, {4, 8, 16, 32}};
+  std::vector<TimeTileCandidate> out;
+  for (long T : {2L, 3L, 4L, 6L, 8L}) {
+    std::vector<std::vector<long>> shapes = {{}};
+    for (int d = 0; d < p.rank; ++d) {
+      const std::vector<long> &choices = extents[std::min<size_t>(d, extents.size() - 1)];
+      std::vector<std::vector<long>> next;
+      for (const std::vector<long> &s : shapes)
+        for (long b : choices) {
+          std::vector<long> n = s;
+          n.push_back(b);
+          next.push_back(n);
+        }
+      shapes = std::move(next);
+    }
+    for (const std::vector<long> &s : shapes) {
+      // A tile wider than the domain is the domain.
+      std::vector<long> tune = {T};
+      for (int d = 0; d < p.rank; ++d)
+        tune.push_back(std::min<long>(s[d], std::max<int64_t>(in.extents[d], 1)));
+      if (std::any_of(out.begin(), out.end(),
+                      [&](const TimeTileCandidate &o) { return o.tune == tune; }))
+        continue;
+      TimeTileCandidate c = model(p, in, tune);
+      // Each chunk moves about 1/T of the steps' traffic; points redone in
+      // the halo cost compute, which a bandwidth-bound stencil has to spare,
+      // up to a point.
+      if (c.buffer_bytes > cache / 2 || c.redundancy > std::max(2.0, static_cast<double>(T) / 1.5))
+        continue;
+      out.push_back(std::move(c));
+    }
+  }
+  std::stable_sort(
+      out.begin(), out.end(), [](const TimeTileCandidate &a, const TimeTileCandidate &b) {
+        return a.bytes_per_point_step * a.redundancy < b.bytes_per_point_step * b.redundancy;
+      });
+  return out;
+}
+
+} // namespace f2s
