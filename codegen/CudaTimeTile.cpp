@@ -266,8 +266,12 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
       << "__global__ void __launch_bounds__(" << x.p.threads << ") " << x.base
       << "_tile_kernel(const struct " << x.base << "_tile_args a) {\n"
       << "  extern __shared__ __align__(16) unsigned char f2s_smem[];\n";
+  // The scalars a sweep uses (in its points, its bounds or its grids'
+  // bounds: every one of those is among its arguments).
   for (const Variable &v : k.args)
-    if (!v.is_grid() && !k.find_reduction(v.name))
+    if (!v.is_grid() && !k.find_reduction(v.name) &&
+        std::any_of(x.stages.begin(), x.stages.end(),
+                    [&](const Kernel *s) { return s->find_arg(v.name); }))
       out << pad << "const " << c_type(v.type) << " " << c_name(v.name) << " = a." << c_name(v.name)
           << ";\n";
   print_tile_space(x, pad, out);
