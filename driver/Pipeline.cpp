@@ -275,8 +275,10 @@ std::vector<TimeTileChoice> choose_time_tiles_for(const DriverOptions &o,
                                                   const CpuModel &machine, const TargetRun &run) {
   std::vector<TimeTileChoice> out;
   const std::string target = "pthreads";
-  if (o.time_tile == "off" ||
-      std::find(targets.names.begin(), targets.names.end(), target) == targets.names.end())
+  auto asked = [&](const std::string &name) {
+    return std::find(targets.names.begin(), targets.names.end(), name) != targets.names.end();
+  };
+  if (o.time_tile == "off")
     return out;
   std::vector<const Kernel *> all;
   for (const Kernel &k : kernels)
@@ -284,6 +286,15 @@ std::vector<TimeTileChoice> choose_time_tiles_for(const DriverOptions &o,
   for (const TimeLoop &t : loops) {
     TimeTiling tiling = plan_time_tiling(t, all);
     if (!tiling.plan)
+      continue;
+    if (asked("cuda")) {
+      out.push_back(choose_cuda_time_tiles(t, *tiling.plan,
+                                           o.time_tile == "auto" ? 0 : std::stol(o.time_tile)));
+      progress(o, "time loop '" + t.signature.name +
+                      "' on cuda: " + (out.back().tiled ? "tiled in time" : "step by step") + " (" +
+                      out.back().why + ")");
+    }
+    if (!asked(target))
       continue;
     TimeTileRequest r;
     r.target = target;
@@ -512,6 +523,7 @@ int run_pipeline(const DriverOptions &o) {
     files.rewritten_sources = std::move(rewritten);
     for (const std::unique_ptr<Target> &t : targets.targets)
       t->package(files, info, builds);
+    files.cuda_source += time_tiled_cuda_source(info, builds, time_loops, tiles);
     build_library(files, out_dir);
     write_report(out_dir, lib_name); // DIR/NAME.html, from the record just written
     std::vector<std::pair<const KernelBuild *, std::string>> chosen;

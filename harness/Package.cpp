@@ -1,6 +1,7 @@
 #include "harness/Package.h"
 
 #include "ast/TimeTiling.h"
+#include "codegen/CudaTimeTile.h"
 #include "harness/TimeTileTuner.h"
 
 #include "ast/Aliasing.h"
@@ -217,6 +218,14 @@ std::string time_loops_c_source(const PackageInfo &info, const std::vector<Kerne
       const TimeTileChoice *c = tiled_choice(t, suffix, builds, tiles);
       if (!c) {
         out << print_c_time_loop(t, sweeps_of(t, builds), p);
+        continue;
+      }
+      if (c->target == "cuda") {
+        // The GPU procedure is in the CUDA source; the steps are its fallback.
+        TimeLoopProcedure steps = p;
+        steps.symbol = p.symbol + "_steps";
+        steps.comment = p.comment + "; the fallback of the procedure tiled in time";
+        out << print_c_time_loop(t, sweeps_of(t, builds), steps);
         continue;
       }
       std::vector<const Kernel *> sweeps = sweeps_of(t, builds);
@@ -777,6 +786,32 @@ LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBu
   files.cflags = info.cflags;
   files.cflags.insert(files.cflags.end(), c_rounding_flags().begin(), c_rounding_flags().end());
   return files;
+}
+
+std::string time_tiled_cuda_source(const PackageInfo &info, const std::vector<KernelBuild> &builds,
+                                   const std::vector<TimeLoop> &loops,
+                                   const std::vector<TimeTileChoice> &tiles) {
+  std::ostringstream out;
+  for (const TimeLoop &t : loops)
+    for (const auto &[suffix, p] : time_loop_procedures(info, t, builds)) {
+      const TimeTileChoice *c = tiled_choice(t, suffix, builds, tiles);
+      if (!c || c->target != "cuda")
+        continue;
+      std::vector<const Kernel *> sweeps = sweeps_of(t, builds);
+      TimeTiling tiling = plan_time_tiling(t, sweeps);
+      if (!tiling.plan)
+        throw std::logic_error("time loop '" + t.signature.name +
+                               "' has a tiled choice but no plan");
+      CudaTimeTileParams cp;
+      cp.symbol = p.symbol;
+      cp.fallback = p.symbol + "_steps";
+      cp.steps = static_cast<int>(c->tune[0]);
+      cp.tile.assign(c->tune.begin() + 1, c->tune.end());
+      cp.threads = c->threads;
+      cp.comment = p.comment + ", tiled in time: " + c->why;
+      out << print_cuda_time_tiled_loop(t, *tiling.plan, sweeps, cp);
+    }
+  return out.str();
 }
 
 } // namespace f2s

@@ -66,6 +66,14 @@ LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBu
                              const std::vector<TimeLoop> &time_loops = {},
                              const std::vector<TimeTileChoice> &tiles = {});
 
+/// The CUDA text of the time loops tiled in time on the GPU (codegen/
+/// CudaTimeTile.h), for the library's .cu after the targets' own: each such
+/// procedure falls back to the steps (`<symbol>_steps`, in the C source) on
+/// the CPU or where a block's shared memory does not fit.
+std::string time_tiled_cuda_source(const PackageInfo &info, const std::vector<KernelBuild> &kernels,
+                                   const std::vector<TimeLoop> &time_loops,
+                                   const std::vector<TimeTileChoice> &tiles);
+
 /// The whole C source of the library (what --emit=c prints).
 std::string library_c_source(const PackageInfo &info, const std::vector<KernelBuild> &kernels,
                              const std::vector<TimeLoop> &time_loops = {},

@@ -4,6 +4,7 @@
 #include "codegen/CPrinter.h"
 #include "codegen/CSizeDispatch.h"
 #include "codegen/CTimeTile.h"
+#include "codegen/CudaTimeTile.h"
 #include "harness/ProblemSize.h"
 #include "strategy/MachineModel.h"
 
@@ -226,6 +227,41 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
                 c.tiled_s);
   c.why = buf;
   c.tuning = std::move(kt);
+  return c;
+}
+
+TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan, long forced) {
+  TimeTileChoice c;
+  c.loop = t.signature.name;
+  c.target = "cuda";
+  if (forced <= 0) {
+    c.why = "step by step (GPU time tiles only with --time-tile=N)";
+    return c;
+  }
+  // Wide in x (a warp's row of points, coalesced), then as deep as the
+  // shared memory allows: the halo of T steps is redone by the blocks beside.
+  std::vector<std::vector<int64_t>> tiles;
+  if (plan.rank == 1)
+    tiles = {{4096}, {2048}, {1024}, {512}, {256}};
+  else if (plan.rank == 2)
+    tiles = {{128, 64}, {64, 64}, {128, 32}, {64, 32}, {32, 32}, {32, 16}, {32, 8}};
+  else
+    tiles = {{64, 16, 16}, {32, 16, 16}, {32, 16, 8}, {32, 8, 8}, {32, 8, 4}, {16, 8, 4}};
+  CudaTimeTileParams p;
+  p.steps = static_cast<int>(forced);
+  p.threads = 256;
+  for (const std::vector<int64_t> &tile : tiles) {
+    p.tile = tile;
+    if (cuda_time_tile_shared_bytes(t, plan, p) <= 100 * 1024)
+      break;
+  }
+  c.tiled = true;
+  c.tune = {forced};
+  c.tune.insert(c.tune.end(), p.tile.begin(), p.tile.end());
+  c.threads = p.threads;
+  c.why = "--time-tile=" + std::to_string(forced) + ", " +
+          std::to_string(cuda_time_tile_shared_bytes(t, plan, p)) +
+          " bytes of shared memory a block";
   return c;
 }
 

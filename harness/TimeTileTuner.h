@@ -49,6 +49,12 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
                                  const std::vector<KernelBuild> &builds, const CpuModel &machine,
                                  const TimeTileRequest &request);
 
+/// The choice for loop `t` on target cuda: tiled with T = `forced` (> 0) and
+/// the largest tile of a fixed list whose blocks' shared memory stays within
+/// 100 KiB, 256 threads a block; step by step when `forced` is 0 (GPU time
+/// tiles are not measured by the tuner yet: docs/time-loops.md).
+TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan, long forced);
+
 /// The C text of loop `t`'s tiled variant `<target>_tiled` (once per file
 /// and target): box helpers (guarded), regions, the variant. The loop's args
 /// struct (print_c_args_struct) must precede it.
