@@ -266,8 +266,12 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
       << "__global__ void __launch_bounds__(" << x.p.threads << ") " << x.base
       << "_tile_kernel(const struct " << x.base << "_tile_args a) {\n"
       << "  extern __shared__ __align__(16) unsigned char f2s_smem[];\n";
+  // The scalars a sweep uses (in its points, its bounds or its grids'
+  // bounds: every one of those is among its arguments).
   for (const Variable &v : k.args)
-    if (!v.is_grid() && !k.find_reduction(v.name))
+    if (!v.is_grid() && !k.find_reduction(v.name) &&
+        std::any_of(x.stages.begin(), x.stages.end(),
+                    [&](const Kernel *s) { return s->find_arg(v.name); }))
       out << pad << "const " << c_type(v.type) << " " << c_name(v.name) << " = a." << c_name(v.name)
           << ";\n";
   print_tile_space(x, pad, out);
@@ -502,7 +506,9 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
       << in2 << "  f2s_args.f2s_offset[f2s_g] = f2s_offset[f2s_g];\n"
       << in2 << "f2s_args.f2s_tlo = f2s_lo;\n"
       << in2 << "f2s_args.f2s_tstep = f2s_step;\n"
-      << in2 << "if (f2s_shared > 48 * 1024) /* beyond the default: opt in (sm_70 and later) */\n"
+      << in2
+      << "/* Dynamic and static shared memory beyond the default 48 KiB: opt in (sm_70 on). */\n"
+      << in2 << "if (f2s_shared + " << boxes << "L > 48 * 1024)\n"
       << in2 << "  f2s_cuda_check(cudaFuncSetAttribute(" << x.base
       << "_tile_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)f2s_shared), "
          "\"opting in to large shared memory\");\n"
