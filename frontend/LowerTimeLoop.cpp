@@ -49,6 +49,24 @@ std::pair<int, int> argument_rank(const std::vector<Scope> &scopes, const Variab
   return {2, met};
 }
 
+/// The body with grids `a` and `b` exchanged.
+class SwapGrids : public IRMutator {
+public:
+  SwapGrids(std::string a, std::string b) : a_(std::move(a)), b_(std::move(b)) {}
+
+protected:
+  const std::string &other(const std::string &g) const { return g == a_ ? b_ : g == b_ ? a_ : g; }
+  Expr visit_grid_ref(const GridRef *op, const Expr &self) override {
+    return GridRef::make(other(op->grid), op->index, op->type, op->loc);
+  }
+  Stmt visit_store(const Store *op, const Stmt &self) override {
+    return Store::make(other(op->grid), op->index, mutate(op->value), op->loc);
+  }
+
+private:
+  std::string a_, b_;
+};
+
 class TimeLoopLowering {
 public:
   TimeLoopLowering(const SourceMap &map, const std::vector<Scope> &scopes,
@@ -77,8 +95,17 @@ public:
     t.step = bounds->step ? bound(bounds->step->thing.value()) : IntImm::make(1, do_loc);
     written_.push_back(Variable{t.var, Type::Int32, {}, var.loc.known() ? var.loc : var_loc});
 
-    for (const fp::ExecutionPartConstruct &c : std::get<fp::Block>(d.t))
-      problems_.attempt([&] { statement(c); });
+    const fp::Block &body = std::get<fp::Block>(d.t);
+    std::vector<const fp::ExecutionPartConstruct *> stmts;
+    for (const fp::ExecutionPartConstruct &c : body)
+      stmts.push_back(&c);
+    for (size_t i = 0; i < stmts.size(); ++i)
+      problems_.attempt([&] {
+        if (size_t n = swap(stmts, i))
+          i += n - 1;
+        else
+          statement(*stmts[i]);
+      });
     for (; next_inner_ < inner_.size(); ++next_inner_)
       problems_.add({inner_[next_inner_].loc,
                      "This '!$f2s' directive inside a " + std::string(kTimeRegion) +
@@ -221,6 +248,77 @@ private:
     throw UserError(loc, not_allowed());
   }
 
+  /// `p => q` with whole names on both sides: the names.
+  std::optional<std::pair<std::string, std::string>>
+  pointer_assignment(const fp::ExecutionPartConstruct &c) const {
+    const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+    const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
+    const auto *pa = action ? std::get_if<fc::Indirection<fp::PointerAssignmentStmt>>(
+                                  &action->statement.u)
+                            : nullptr;
+    if (!pa)
+      return std::nullopt;
+    const auto &[lhs, bounds, rhs] = pa->value().t;
+    const auto *l = std::get_if<fp::Name>(&lhs.u);
+    const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&rhs.u);
+    const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+    const auto *r = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+    bool remapped = std::visit([](const auto &list) { return !list.empty(); }, bounds.u);
+    if (!l || !r || remapped)
+      return std::nullopt;
+    return std::pair(text_of(l->source), text_of(r->source));
+  }
+
+  /// `tmp => a; a => b; b => tmp` at `stmts[i]`: a swap of POINTER grids a
+  /// and b, lowered; the statements it took (3), or 0 for none.
+  size_t swap(const std::vector<const fp::ExecutionPartConstruct *> &stmts, size_t i) {
+    if (i + 2 >= stmts.size())
+      return 0;
+    auto first = pointer_assignment(*stmts[i]), second = pointer_assignment(*stmts[i + 1]),
+         third = pointer_assignment(*stmts[i + 2]);
+    if (!first || !second || !third)
+      return 0;
+    const auto &[tmp, a] = *first;
+    if (second->first != a || third->first != second->second || third->second != tmp ||
+        a == second->second || tmp == a || tmp == second->second)
+      return 0;
+    const std::string &b = second->second;
+    SourceLoc loc = at(*stmts[i]);
+    auto pointer_grid = [&](const std::string &n) -> const Decl * {
+      for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+        if (auto d = it->decls.find(n); d != it->decls.end())
+          return d->second.pointer && d->second.shape ? &d->second : nullptr;
+      return nullptr;
+    };
+    for (const std::string &n : {tmp, a, b})
+      if (!pointer_grid(n))
+        throw UserError(loc, "The pointer swap of '" + a + "' and '" + b + "' through '" + tmp +
+                                 "' needs three POINTER arrays, and '" + n +
+                                 "' is not one; declare it with POINTER and a shape");
+    const Decl &da = *pointer_grid(a), &db = *pointer_grid(b);
+    if (da.type != db.type || array_rank(da) != array_rank(db))
+      throw UserError(loc, "'" + a + "' and '" + b +
+                               "' swap targets, so they must have one type and rank");
+    TimeStmt st;
+    st.kind = TimeStmtKind::Swap;
+    st.var = a;
+    st.other = b;
+    st.counter = "f2s_swaps_" + std::to_string(++swaps_);
+    st.loc = loc;
+    out_.loop.body.push_back(st);
+    Variable counter{st.counter, Type::Int32, {}, loc};
+    counter.swaps_of = std::pair(a, b);
+    written_.push_back(counter);
+    return 3;
+  }
+
+  /// A pointer's rank (`u(:,:)` is a deferred shape; 0 for another kind).
+  static size_t array_rank(const Decl &d) {
+    if (const auto *deferred = std::get_if<fp::DeferredShapeSpecList>(&d.shape->u))
+      return static_cast<size_t>(deferred->v);
+    return 0;
+  }
+
   static std::string not_allowed() {
     return "A " + std::string(kTimeRegion) +
            " may hold only DO nests (its sweeps), array copies ('u = unew'), assignments to "
@@ -302,6 +400,12 @@ private:
       if (std::any_of(written_.begin(), written_.end(),
                       [&](const Variable &w) { return w.name == a.name; }))
         k.reductions.push_back(Reduction{a.name, ReduceOp::Sum, a.type, a.loc});
+    // After a swap the sweeps run on the other targets: each of the two
+    // pointers is written where either is (the next step, in the body).
+    for (const TimeStmt &st : out_.loop.body)
+      if (st.kind == TimeStmtKind::Swap)
+        for (const auto &[d, sweep] : out_.sweeps)
+          bodies.push_back(SwapGrids(st.var, st.other).mutate(sweep.body));
     k.name = name_;
     k.procedure = std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) {
                     return s.is_procedure;
@@ -317,6 +421,7 @@ private:
   std::string name_;
   size_t next_inner_ = 0;
   int sweeps_ = 0;
+  int swaps_ = 0;
   std::vector<Variable> used_;    ///< scalars the bounds and scalar statements read
   std::vector<Variable> written_; ///< scalars the loop writes
   Problems problems_;
