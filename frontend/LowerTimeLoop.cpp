@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace f2s::fe {
 
@@ -101,9 +102,7 @@ public:
       stmts.push_back(&c);
     for (size_t i = 0; i < stmts.size(); ++i)
       problems_.attempt([&] {
-        if (size_t n = swap(stmts, i))
-          i += n - 1;
-        else
+        if (!swap(stmts, i))
           statement(*stmts[i]);
       });
     for (; next_inner_ < inner_.size(); ++next_inner_)
@@ -116,6 +115,7 @@ public:
                                    " runs no sweep: its body needs a DO nest or an array copy"});
     problems_.throw_if_any();
     signature();
+    check_swaps();
     return std::move(out_);
   }
 
@@ -243,8 +243,9 @@ private:
     }
     if (std::holds_alternative<fc::Indirection<fp::PointerAssignmentStmt>>(a.u))
       throw UserError(loc, "A pointer assignment in a " + std::string(kTimeRegion) +
-                               " is not supported; copy back ('u = unew') or alternate the "
-                               "sweeps ('u' to 'v', then 'v' to 'u') instead of swapping pointers");
+                               " may only swap two POINTER arrays, in three statements in a row "
+                               "as 'tmp => u; u => v; v => tmp' do; write the swap so, or copy "
+                               "back ('u = unew') instead");
     throw UserError(loc, not_allowed());
   }
 
@@ -253,9 +254,9 @@ private:
   pointer_assignment(const fp::ExecutionPartConstruct &c) const {
     const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
     const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
-    const auto *pa = action ? std::get_if<fc::Indirection<fp::PointerAssignmentStmt>>(
-                                  &action->statement.u)
-                            : nullptr;
+    const auto *pa =
+        action ? std::get_if<fc::Indirection<fp::PointerAssignmentStmt>>(&action->statement.u)
+               : nullptr;
     if (!pa)
       return std::nullopt;
     const auto &[lhs, bounds, rhs] = pa->value().t;
@@ -270,20 +271,22 @@ private:
   }
 
   /// `tmp => a; a => b; b => tmp` at `stmts[i]`: a swap of POINTER grids a
-  /// and b, lowered; the statements it took (3), or 0 for none.
-  size_t swap(const std::vector<const fp::ExecutionPartConstruct *> &stmts, size_t i) {
+  /// and b, lowered, with `i` moved to its last statement (also when it is
+  /// refused: one swap, one problem); false for none.
+  bool swap(const std::vector<const fp::ExecutionPartConstruct *> &stmts, size_t &i) {
     if (i + 2 >= stmts.size())
-      return 0;
+      return false;
     auto first = pointer_assignment(*stmts[i]), second = pointer_assignment(*stmts[i + 1]),
          third = pointer_assignment(*stmts[i + 2]);
     if (!first || !second || !third)
-      return 0;
+      return false;
     const auto &[tmp, a] = *first;
     if (second->first != a || third->first != second->second || third->second != tmp ||
         a == second->second || tmp == a || tmp == second->second)
-      return 0;
+      return false;
     const std::string &b = second->second;
     SourceLoc loc = at(*stmts[i]);
+    i += 2;
     auto pointer_grid = [&](const std::string &n) -> const Decl * {
       for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
         if (auto d = it->decls.find(n); d != it->decls.end())
@@ -299,6 +302,16 @@ private:
     if (da.type != db.type || array_rank(da) != array_rank(db))
       throw UserError(loc, "'" + a + "' and '" + b +
                                "' swap targets, so they must have one type and rank");
+    // Each swap's count says whether its pair ends exchanged only if no
+    // other swap moves one of the two.
+    for (const TimeStmt &o : out_.loop.body)
+      if (o.kind == TimeStmtKind::Swap && std::set{o.var, o.other} != std::set{a, b})
+        for (const std::string &n : {a, b})
+          if (n == o.var || n == o.other)
+            throw UserError(loc, "This swap of '" + a + "' and '" + b + "' shares '" + n +
+                                     "' with the swap of '" + o.var + "' and '" + o.other +
+                                     "' before it; swap the same pair again or another pair");
+    swap_temps_.push_back({tmp, loc});
     TimeStmt st;
     st.kind = TimeStmtKind::Swap;
     st.var = a;
@@ -309,7 +322,7 @@ private:
     Variable counter{st.counter, Type::Int32, {}, loc};
     counter.swaps_of = std::pair(a, b);
     written_.push_back(counter);
-    return 3;
+    return true;
   }
 
   /// A pointer's rank (`u(:,:)` is a deferred shape; 0 for another kind).
@@ -414,6 +427,25 @@ private:
     k.body = Block::make(bodies, dir_.loc);
   }
 
+  /// The library procedure swaps the pointers its sweeps take: both of a
+  /// pair, and never the temporary, which it does not update.
+  void check_swaps() {
+    const Kernel &k = out_.loop.signature;
+    for (const TimeStmt &st : out_.loop.body)
+      if (st.kind == TimeStmtKind::Swap)
+        for (const std::string &n : {st.var, st.other})
+          if (!k.find_arg(n) || !k.find_arg(n)->is_grid())
+            problems_.add({st.loc, "No sweep of this " + std::string(kTimeRegion) + " uses '" + n +
+                                       "', which the swap of '" + st.var + "' and '" + st.other +
+                                       "' exchanges; swap pointers that the sweeps use"});
+    for (const auto &[tmp, loc] : swap_temps_)
+      if (k.find_arg(tmp))
+        problems_.add({loc, "A sweep of this " + std::string(kTimeRegion) + " uses '" + tmp +
+                                "', the temporary of a pointer swap, which the library does not "
+                                "keep up to date; give the swap a temporary of its own"});
+    problems_.throw_if_any();
+  }
+
   const SourceMap &map_;
   const std::vector<Scope> &scopes_;
   const StencilDirective &dir_;
@@ -422,6 +454,7 @@ private:
   size_t next_inner_ = 0;
   int sweeps_ = 0;
   int swaps_ = 0;
+  std::vector<std::pair<std::string, SourceLoc>> swap_temps_; ///< each swap's temporary
   std::vector<Variable> used_;    ///< scalars the bounds and scalar statements read
   std::vector<Variable> written_; ///< scalars the loop writes
   Problems problems_;
