@@ -152,6 +152,10 @@ std::string print_c_time_loop(const TimeLoop &t, const std::vector<const Kernel 
       in << "    if (" << exprs.print(s.value) << ")\n      break;\n";
       break;
     case TimeStmtKind::Swap: {
+      // On the GPU a sweep finds each grid's device copy by its host address
+      // (the runtime's table of present arrays), so a swapped pointer finds
+      // the other's copy; f2s_host, set before the first step, names both
+      // for the copy back.
       in << "    /* " << s.var << " and " << s.other << " exchange targets and bounds */\n";
       const Variable &a = *k.find_arg(s.var);
       in << "    {\n      " << pointer_type(k, a) << "const f2s_p = " << c_name(s.var) << ";\n"
