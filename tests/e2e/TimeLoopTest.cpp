@@ -82,14 +82,13 @@ TEST_P(TimeLoop, UntunedLibraryRunsEveryStepAsTheOriginal) {
 
 const std::vector<std::vector<std::string>> k2D = {{"1", "1"}, {"2", "77"}, {"130", "3"}};
 
-INSTANTIATE_TEST_SUITE_P(Loops, TimeLoop,
-                         ::testing::Values(TimeLoopInput{"heat2d_steps", ".f90", k2D},
-                                           TimeLoopInput{"fdtd2d_steps", ".f90", k2D},
-                                           TimeLoopInput{"solve2d", ".f90", k2D, false},
-                                           TimeLoopInput{"swap2d", ".f90", k2D, false},
-                                           TimeLoopInput{"jacobi3d_pingpong",
-                                                         ".f",
-                                                         {{"1", "1", "1"}, {"7", "2", "33"}}}));
+INSTANTIATE_TEST_SUITE_P(
+    Loops, TimeLoop,
+    ::testing::Values(
+        TimeLoopInput{"heat2d_steps", ".f90", k2D}, TimeLoopInput{"fdtd2d_steps", ".f90", k2D},
+        TimeLoopInput{"solve2d", ".f90", k2D, false}, TimeLoopInput{"swap2d", ".f90", k2D, false},
+        TimeLoopInput{"swap1d_pairs", ".f90", {{"1"}, {"2"}, {"130"}}, false},
+        TimeLoopInput{"jacobi3d_pingpong", ".f", {{"1", "1", "1"}, {"7", "2", "33"}}}));
 
 // Tuned sweeps (each its own search) make the same loop: the ping-pong
 // Jacobi's two sweeps are verified candidates, and the record lists the loop
