@@ -369,6 +369,9 @@ struct Variable {
   SourceLoc loc;
   ArrayDecl decl = ArrayDecl::Explicit;            ///< for grids
   std::optional<BoundArg> bound_of = std::nullopt; ///< for the bound arguments of grids
+  /// A time loop's count of the swaps of two POINTER grids (ast/TimeLoop.h):
+  /// the module's wrapper exchanges the caller's pointers when it is odd.
+  std::optional<std::pair<std::string, std::string>> swaps_of = std::nullopt;
   bool is_grid() const { return !dims.empty(); }
   int rank() const { return static_cast<int>(dims.size()); }
 };

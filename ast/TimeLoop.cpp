@@ -42,6 +42,9 @@ std::string print_time_loop(const TimeLoop &t) {
     case TimeStmtKind::ExitIf:
       out << "    exit if " << print_expr(s.value) << "\n";
       break;
+    case TimeStmtKind::Swap:
+      out << "    swap " << s.var << ", " << s.other << " (counted in " << s.counter << ")\n";
+      break;
     }
   return out.str();
 }

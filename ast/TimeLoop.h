@@ -14,14 +14,19 @@ enum class TimeStmtKind : uint8_t {
   Sweep,  ///< run a sweep (a nest of the body, or an array copy, lowered to a kernel)
   Assign, ///< `scalar = expression` between sweeps
   ExitIf, ///< `IF (condition) EXIT`: the loop ends there
+  /// `tmp => a; a => b; b => tmp`: POINTER grids `var` and `other` exchange
+  /// targets (and bounds); `counter`, an argument, counts the exchanges.
+  Swap,
 };
 
 /// One statement of a time step, in source order.
 struct TimeStmt {
   TimeStmtKind kind = TimeStmtKind::Sweep;
   std::string sweep; ///< Sweep: the name of its kernel
-  std::string var;   ///< Assign: the scalar assigned
+  std::string var;   ///< Assign: the scalar assigned; Swap: the first pointer
   Expr value;        ///< Assign: its value; ExitIf: the condition
+  std::string other; ///< Swap: the second pointer
+  std::string counter; ///< Swap: the argument that counts the swaps
   SourceLoc loc;
 };
 

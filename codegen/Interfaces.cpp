@@ -167,7 +167,9 @@ std::string print_procedure(const EntryPoint &e, const std::set<std::string> &wr
   // A reduction's scalar is passed by reference: its value in is the
   // starting value, its value out the result.
   for (const Variable &v : k.args)
-    if (!v.is_grid() && !(wrap && v.bound_of))
+    if (wrap && v.swaps_of)
+      out << indent << "  integer(c_int) :: " << v.name << "\n";
+    else if (!v.is_grid() && !(wrap && v.bound_of))
       out << fortran_line(indent + "  ", (wrap && v.type == Type::Bool ? "logical" : c_decl(v)) +
                                              (k.find_reduction(v.name) ? ", intent(inout) :: "
                                               : wrap                   ? ", intent(in) :: "
@@ -184,8 +186,29 @@ std::string print_procedure(const EntryPoint &e, const std::set<std::string> &wr
     out << fortran_line(indent + "  ", c_decl(v) + attrs + v.name + "(" +
                                            (wrap ? wrapper_dims(v) : explicit_dims(v)) + ")");
   }
+  // A time loop's pointer swaps happened to the C procedure's copies of the
+  // pointers: an odd count of them leaves the caller's exchanged, as the
+  // loop would have.
+  for (const Variable &v : wrap ? k.args : std::vector<Variable>{})
+    if (v.swaps_of) {
+      const Variable &a = *k.find_arg(v.swaps_of->first);
+      std::string shape;
+      for (int d = 0; d < a.rank(); ++d)
+        shape += d ? ", :" : ":";
+      out << fortran_line(indent + "  ",
+                          c_decl(a) + ", pointer :: " + v.name + "_tmp(" + shape + ")");
+    }
   if (wrap)
     out << fortran_line(indent + "  ", "call " + interface_name + "(" + call + ")");
+  for (const Variable &v : wrap ? k.args : std::vector<Variable>{})
+    if (v.swaps_of) {
+      const auto &[a, b] = *v.swaps_of;
+      out << indent << "  if (mod(" << v.name << ", 2) /= 0) then\n"
+          << indent << "    " << v.name << "_tmp => " << a << "\n"
+          << indent << "    " << a << " => " << b << "\n"
+          << indent << "    " << b << " => " << v.name << "_tmp\n"
+          << indent << "  end if\n";
+    }
   out << indent << "end subroutine " << name << "\n\n";
   return out.str();
 }
@@ -204,7 +227,7 @@ std::string wrap_fortran_lines(const std::string &text) {
 
 bool needs_wrapper(const Kernel &k) {
   return std::any_of(k.args.begin(), k.args.end(), [](const Variable &v) {
-    return v.decl != ArrayDecl::Explicit || (!v.is_grid() && v.type == Type::Bool);
+    return v.decl != ArrayDecl::Explicit || (!v.is_grid() && v.type == Type::Bool) || v.swaps_of;
   });
 }
 
@@ -212,7 +235,7 @@ std::vector<const Variable *> module_arguments(const Kernel &k) {
   const bool wrap = needs_wrapper(k);
   std::vector<const Variable *> args;
   for (const Variable &v : k.args)
-    if (!wrap || !v.bound_of)
+    if ((!wrap || !v.bound_of) && !v.swaps_of)
       args.push_back(&v);
   return args;
 }

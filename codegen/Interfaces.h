@@ -23,14 +23,17 @@ struct EntryPoint {
 
 /// Whether a kernel has grids whose bounds its callers do not spell, or
 /// LOGICAL scalars, which the C side takes as an int of 0 or 1 (a default
-/// LOGICAL's bits are the compiler's): then the module declares each of its
-/// entry points `E` as a wrapper that passes the bounds and converts the
-/// LOGICALs, around the BIND(C) interface `E_explicit`.
+/// LOGICAL's bits are the compiler's), or a time loop's swap counters
+/// (Variable::swaps_of): then the module declares each of its entry points
+/// `E` as a wrapper that passes the bounds, converts the LOGICALs and swaps
+/// the caller's pointers as the loop did, around the BIND(C) interface
+/// `E_explicit`.
 bool needs_wrapper(const Kernel &k);
 
 /// The dummy arguments of the module's procedure `K` for kernel `k`, in
 /// order: what a Fortran call of `K` passes (the wrapper's, without the bound
-/// arguments, where the kernel needs a wrapper; else every argument).
+/// arguments and swap counters, where the kernel needs a wrapper; else every
+/// argument).
 std::vector<const Variable *> module_arguments(const Kernel &k);
 
 /// `module <name>` with one interface per entry point: scalars by VALUE, grids

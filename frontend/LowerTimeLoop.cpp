@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace f2s::fe {
 
@@ -49,6 +50,24 @@ std::pair<int, int> argument_rank(const std::vector<Scope> &scopes, const Variab
   return {2, met};
 }
 
+/// The body with grids `a` and `b` exchanged.
+class SwapGrids : public IRMutator {
+public:
+  SwapGrids(std::string a, std::string b) : a_(std::move(a)), b_(std::move(b)) {}
+
+protected:
+  const std::string &other(const std::string &g) const { return g == a_ ? b_ : g == b_ ? a_ : g; }
+  Expr visit_grid_ref(const GridRef *op, const Expr &self) override {
+    return GridRef::make(other(op->grid), op->index, op->type, op->loc);
+  }
+  Stmt visit_store(const Store *op, const Stmt &self) override {
+    return Store::make(other(op->grid), op->index, mutate(op->value), op->loc);
+  }
+
+private:
+  std::string a_, b_;
+};
+
 class TimeLoopLowering {
 public:
   TimeLoopLowering(const SourceMap &map, const std::vector<Scope> &scopes,
@@ -77,8 +96,15 @@ public:
     t.step = bounds->step ? bound(bounds->step->thing.value()) : IntImm::make(1, do_loc);
     written_.push_back(Variable{t.var, Type::Int32, {}, var.loc.known() ? var.loc : var_loc});
 
-    for (const fp::ExecutionPartConstruct &c : std::get<fp::Block>(d.t))
-      problems_.attempt([&] { statement(c); });
+    const fp::Block &body = std::get<fp::Block>(d.t);
+    std::vector<const fp::ExecutionPartConstruct *> stmts;
+    for (const fp::ExecutionPartConstruct &c : body)
+      stmts.push_back(&c);
+    for (size_t i = 0; i < stmts.size(); ++i)
+      problems_.attempt([&] {
+        if (!swap(stmts, i))
+          statement(*stmts[i]);
+      });
     for (; next_inner_ < inner_.size(); ++next_inner_)
       problems_.add({inner_[next_inner_].loc,
                      "This '!$f2s' directive inside a " + std::string(kTimeRegion) +
@@ -89,6 +115,7 @@ public:
                                    " runs no sweep: its body needs a DO nest or an array copy"});
     problems_.throw_if_any();
     signature();
+    check_swaps();
     return std::move(out_);
   }
 
@@ -216,9 +243,93 @@ private:
     }
     if (std::holds_alternative<fc::Indirection<fp::PointerAssignmentStmt>>(a.u))
       throw UserError(loc, "A pointer assignment in a " + std::string(kTimeRegion) +
-                               " is not supported; copy back ('u = unew') or alternate the "
-                               "sweeps ('u' to 'v', then 'v' to 'u') instead of swapping pointers");
+                               " may only swap two POINTER arrays, in three statements in a row "
+                               "as 'tmp => u; u => v; v => tmp' do; write the swap so, or copy "
+                               "back ('u = unew') instead");
     throw UserError(loc, not_allowed());
+  }
+
+  /// `p => q` with whole names on both sides: the names.
+  std::optional<std::pair<std::string, std::string>>
+  pointer_assignment(const fp::ExecutionPartConstruct &c) const {
+    const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+    const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
+    const auto *pa =
+        action ? std::get_if<fc::Indirection<fp::PointerAssignmentStmt>>(&action->statement.u)
+               : nullptr;
+    if (!pa)
+      return std::nullopt;
+    const auto &[lhs, bounds, rhs] = pa->value().t;
+    const auto *l = std::get_if<fp::Name>(&lhs.u);
+    const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&rhs.u);
+    const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+    const auto *r = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+    bool remapped = std::visit([](const auto &list) { return !list.empty(); }, bounds.u);
+    if (!l || !r || remapped)
+      return std::nullopt;
+    return std::pair(text_of(l->source), text_of(r->source));
+  }
+
+  /// `tmp => a; a => b; b => tmp` at `stmts[i]`: a swap of POINTER grids a
+  /// and b, lowered, with `i` moved to its last statement (also when it is
+  /// refused: one swap, one problem); false for none.
+  bool swap(const std::vector<const fp::ExecutionPartConstruct *> &stmts, size_t &i) {
+    if (i + 2 >= stmts.size())
+      return false;
+    auto first = pointer_assignment(*stmts[i]), second = pointer_assignment(*stmts[i + 1]),
+         third = pointer_assignment(*stmts[i + 2]);
+    if (!first || !second || !third)
+      return false;
+    const auto &[tmp, a] = *first;
+    if (second->first != a || third->first != second->second || third->second != tmp ||
+        a == second->second || tmp == a || tmp == second->second)
+      return false;
+    const std::string &b = second->second;
+    SourceLoc loc = at(*stmts[i]);
+    i += 2;
+    auto pointer_grid = [&](const std::string &n) -> const Decl * {
+      for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+        if (auto d = it->decls.find(n); d != it->decls.end())
+          return d->second.pointer && d->second.shape ? &d->second : nullptr;
+      return nullptr;
+    };
+    for (const std::string &n : {tmp, a, b})
+      if (!pointer_grid(n))
+        throw UserError(loc, "The pointer swap of '" + a + "' and '" + b + "' through '" + tmp +
+                                 "' needs three POINTER arrays, and '" + n +
+                                 "' is not one; declare it with POINTER and a shape");
+    const Decl &da = *pointer_grid(a), &db = *pointer_grid(b);
+    if (da.type != db.type || array_rank(da) != array_rank(db))
+      throw UserError(loc, "'" + a + "' and '" + b +
+                               "' swap targets, so they must have one type and rank");
+    // Each swap's count says whether its pair ends exchanged only if no
+    // other swap moves one of the two.
+    for (const TimeStmt &o : out_.loop.body)
+      if (o.kind == TimeStmtKind::Swap && std::set{o.var, o.other} != std::set{a, b})
+        for (const std::string &n : {a, b})
+          if (n == o.var || n == o.other)
+            throw UserError(loc, "This swap of '" + a + "' and '" + b + "' shares '" + n +
+                                     "' with the swap of '" + o.var + "' and '" + o.other +
+                                     "' before it; swap the same pair again or another pair");
+    swap_temps_.push_back({tmp, loc});
+    TimeStmt st;
+    st.kind = TimeStmtKind::Swap;
+    st.var = a;
+    st.other = b;
+    st.counter = "f2s_swaps_" + std::to_string(++swaps_);
+    st.loc = loc;
+    out_.loop.body.push_back(st);
+    Variable counter{st.counter, Type::Int32, {}, loc};
+    counter.swaps_of = std::pair(a, b);
+    written_.push_back(counter);
+    return true;
+  }
+
+  /// A pointer's rank (`u(:,:)` is a deferred shape; 0 for another kind).
+  static size_t array_rank(const Decl &d) {
+    if (const auto *deferred = std::get_if<fp::DeferredShapeSpecList>(&d.shape->u))
+      return static_cast<size_t>(deferred->v);
+    return 0;
   }
 
   static std::string not_allowed() {
@@ -302,12 +413,37 @@ private:
       if (std::any_of(written_.begin(), written_.end(),
                       [&](const Variable &w) { return w.name == a.name; }))
         k.reductions.push_back(Reduction{a.name, ReduceOp::Sum, a.type, a.loc});
+    // After a swap the sweeps run on the other targets: each of the two
+    // pointers is written where either is (the next step, in the body).
+    for (const TimeStmt &st : out_.loop.body)
+      if (st.kind == TimeStmtKind::Swap)
+        for (const auto &[d, sweep] : out_.sweeps)
+          bodies.push_back(SwapGrids(st.var, st.other).mutate(sweep.body));
     k.name = name_;
     k.procedure = std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) {
                     return s.is_procedure;
                   })->name;
     k.loc = dir_.loc;
     k.body = Block::make(bodies, dir_.loc);
+  }
+
+  /// The library procedure swaps the pointers its sweeps take: both of a
+  /// pair, and never the temporary, which it does not update.
+  void check_swaps() {
+    const Kernel &k = out_.loop.signature;
+    for (const TimeStmt &st : out_.loop.body)
+      if (st.kind == TimeStmtKind::Swap)
+        for (const std::string &n : {st.var, st.other})
+          if (!k.find_arg(n) || !k.find_arg(n)->is_grid())
+            problems_.add({st.loc, "No sweep of this " + std::string(kTimeRegion) + " uses '" + n +
+                                       "', which the swap of '" + st.var + "' and '" + st.other +
+                                       "' exchanges; swap pointers that the sweeps use"});
+    for (const auto &[tmp, loc] : swap_temps_)
+      if (k.find_arg(tmp))
+        problems_.add({loc, "A sweep of this " + std::string(kTimeRegion) + " uses '" + tmp +
+                                "', the temporary of a pointer swap, which the library does not "
+                                "keep up to date; give the swap a temporary of its own"});
+    problems_.throw_if_any();
   }
 
   const SourceMap &map_;
@@ -317,6 +453,8 @@ private:
   std::string name_;
   size_t next_inner_ = 0;
   int sweeps_ = 0;
+  int swaps_ = 0;
+  std::vector<std::pair<std::string, SourceLoc>> swap_temps_; ///< each swap's temporary
   std::vector<Variable> used_;    ///< scalars the bounds and scalar statements read
   std::vector<Variable> written_; ///< scalars the loop writes
   Problems problems_;

@@ -67,8 +67,10 @@ TEST_P(TimeLoopCuda, GridsStayOnTheDeviceForTheWholeLoop) {
     program.replace(at, from.size(), to);
   }
   std::string exe = (dir.path() / "check").string();
-  r = run({"gfortran", "-O2", "-o", exe, src, dir.write("check.f90", program), "-I" + out.string(),
-           c_o, emu_o, "-lstdc++", "-lpthread"});
+  // The library's module too: its wrappers (of POINTER grids) are code.
+  r = run({"gfortran", "-O2", "-o", exe, "-J" + dir.path().string(),
+           (out / (lib + ".f90")).string(), src, dir.write("check.f90", program), c_o, emu_o,
+           "-lstdc++", "-lpthread"});
   ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
 
   std::vector<std::string> argv = c.size;
@@ -87,7 +89,9 @@ TEST_P(TimeLoopCuda, GridsStayOnTheDeviceForTheWholeLoop) {
 // fdtd2d_steps: 3 calls that step (trip counts 1, 6, 7), 4 grids in, 3 written
 // back. solve2d: 2 calls that step (1, and up to 60 until its EXIT), 3
 // grids in, 2 written back; the residual's partials come back every step,
-// as any reduction's do, outside the count of grid copies.
+// as any reduction's do, outside the count of grid copies. swap2d: 3 calls
+// that step (1, 2, 7), its 2 grids in and back, both written, however many
+// times the pointers were swapped between the sweeps.
 INSTANTIATE_TEST_SUITE_P(Loops, TimeLoopCuda,
                          ::testing::Values(CudaLoop{"fdtd2d_steps",
                                                     "examples/fdtd2d_steps/fdtd2d_steps.f90",
@@ -99,6 +103,11 @@ INSTANTIATE_TEST_SUITE_P(Loops, TimeLoopCuda,
                                                     "tests/inputs/timeloop/solve2d_main.f90",
                                                     {"21", "30"},
                                                     10},
+                                           CudaLoop{"swap2d",
+                                                    "tests/inputs/timeloop/swap2d.f90",
+                                                    "tests/inputs/timeloop/swap2d_main.f90",
+                                                    {"33", "17"},
+                                                    12},
                                            // Tiled in time on the GPU (and on the
                                            // threads): the same copies, once per call.
                                            CudaLoop{"fdtd2d_steps",

@@ -107,13 +107,13 @@ TEST_P(TimeLoop, TiledInTimeRunsEveryStepAsTheOriginal) {
 
 const std::vector<std::vector<std::string>> k2D = {{"1", "1"}, {"2", "77"}, {"130", "3"}};
 
-INSTANTIATE_TEST_SUITE_P(Loops, TimeLoop,
-                         ::testing::Values(TimeLoopInput{"heat2d_steps", ".f90", k2D},
-                                           TimeLoopInput{"fdtd2d_steps", ".f90", k2D},
-                                           TimeLoopInput{"solve2d", ".f90", k2D, false},
-                                           TimeLoopInput{"jacobi3d_pingpong",
-                                                         ".f",
-                                                         {{"1", "1", "1"}, {"7", "2", "33"}}}));
+INSTANTIATE_TEST_SUITE_P(
+    Loops, TimeLoop,
+    ::testing::Values(
+        TimeLoopInput{"heat2d_steps", ".f90", k2D}, TimeLoopInput{"fdtd2d_steps", ".f90", k2D},
+        TimeLoopInput{"solve2d", ".f90", k2D, false}, TimeLoopInput{"swap2d", ".f90", k2D, false},
+        TimeLoopInput{"swap1d_pairs", ".f90", {{"1"}, {"2"}, {"130"}}, false},
+        TimeLoopInput{"jacobi3d_pingpong", ".f", {{"1", "1", "1"}, {"7", "2", "33"}}}));
 
 // Tuned sweeps (each its own search) make the same loop: the ping-pong
 // Jacobi's two sweeps are verified candidates, and the record lists the loop
@@ -187,6 +187,60 @@ TEST(TimeLoops, WaveInAMainProgramRewrittenPrintsWhatTheOriginalPrints) {
     EXPECT_EQ(got[0], want[0]);
     EXPECT_EQ(got[1], want[1]);
     EXPECT_NEAR(got[2], want[2], 1e-12 * want[2]);
+  }
+}
+
+// A pointer swap's loop rewritten into a call: the program around it sees
+// the fields, the pointers' targets and their bounds as the original leaves
+// them, at trip counts 0, 1, even and odd.
+TEST(TimeLoops, PointerSwapRewrittenLeavesThePointersAsTheOriginal) {
+  test::ScratchDir dir;
+  fs::path out = dir.path() / "out";
+  std::string src = source("tests/inputs/timeloop/swap2d.f90");
+  ProcessResult r = f2stencil({"--no-tune", "-q", "--rewrite", "--target=c,pthreads",
+                               "--lib=f2s_swap2d", "-o", out.string(), src});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  std::string text = test::read_file(out / "src" / "swap2d.f90");
+  EXPECT_NE(text.find("  call relax_steps(nt, w, u, v, nx, ny, it)\n"), std::string::npos) << text;
+  std::string main = dir.write("main.f90", R"(program main
+  use relax_fields
+  implicit none
+  integer, parameter :: trips(4) = [0, 1, 2, 7]
+  real(8), pointer :: a(:,:), b(:,:)
+  integer :: i, j, k
+  nx = 29; ny = 13
+  do k = 1, size(trips)
+    allocate(u(0:nx+1, 0:ny+1), v(-1:nx+2, 0:ny+1))
+    do j = 0, ny + 1
+      do i = 0, nx + 1
+        u(i, j) = sin(0.3d0*i + 0.7d0*j)
+      end do
+    end do
+    v = 0.5d0
+    a => u
+    b => v
+    call relax(trips(k), 0.7d0)
+    print '(4es24.16, 3i4)', sum(a), sum(b), u(1,1), v(nx,ny), lbound(u,1), lbound(v,1), &
+        merge(1, 0, associated(u, a))
+    deallocate(a, b)
+  end do
+end program main
+)");
+  std::string original = (dir.path() / "original").string(),
+              rewritten = (dir.path() / "rewritten").string();
+  r = run({"gfortran", "-O2", "-o", original, src, main});
+  ASSERT_TRUE(r.ok()) << r.err;
+  r = run({"gfortran", "-O2", "-o", rewritten, "-I" + out.string(),
+           (out / "src" / "swap2d.f90").string(), main, (out / "libf2s_swap2d.a").string(),
+           "-lpthread"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  ProcessResult want = run({original});
+  ASSERT_TRUE(want.ok()) << want.err;
+  EXPECT_EQ(numbers(want.out).size(), 4u * 7u);
+  for (const char *threads : {"1", "3"}) {
+    ProcessResult got = run({rewritten}, {{"F2S_NUM_THREADS", threads}});
+    EXPECT_TRUE(got.ok()) << got.err;
+    EXPECT_EQ(got.out, want.out) << "on " << threads << " threads";
   }
 }
 

@@ -1,11 +1,14 @@
 // `!$f2s stencil timesteps`: a DO loop over time lowered to a time loop whose
 // sweeps are kernels of their own, and the refusals of what it cannot hold.
 #include "ast/TimeLoop.h"
+#include "ast/Analysis.h"
 #include "ast/IRPrinter.h"
 #include "frontend/Frontend.h"
 #include "tests/common/TestUtil.h"
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace f2s {
 namespace {
@@ -108,12 +111,85 @@ TEST(TimeLoops, EveryStatementItCannotHoldIsRefusedWithItsFix) {
                 "statement out of the loop or into a sweep",
                 "17:5: Only EXIT may follow IF (...) in a '!$f2s stencil timesteps' loop; put any "
                 "other conditional work inside a sweep",
-                "18:5: A pointer assignment in a '!$f2s stencil timesteps' loop is not supported; "
-                "copy back ('u = unew') or alternate the sweeps ('u' to 'v', then 'v' to 'u') "
-                "instead of swapping pointers",
+                "18:5: A pointer assignment in a '!$f2s stencil timesteps' loop may only swap "
+                "two POINTER arrays, in three statements in a row as 'tmp => u; u => v; v => "
+                "tmp' do; write the swap so, or copy back ('u = unew') instead",
                 "19:5: An array assignment in a time loop must copy one array (or section) to "
                 "another, as 'u = unew' does; write any other update as a DO nest"}));
   EXPECT_TRUE(l.time_loops.empty());
+}
+
+/// A relaxation over POINTER arrays around `body` (the statements of one step).
+std::string relax(const std::string &body) {
+  return "subroutine relax(nx, ny, nt)\n"
+         "  implicit none\n"
+         "  integer, intent(in) :: nx, ny, nt\n"
+         "  real(8), pointer :: u(:,:), v(:,:), w(:,:), t(:,:)\n"
+         "  real(4), pointer :: s(:,:)\n"
+         "  real(8) :: x(nx, ny)\n"
+         "  integer :: i, j, it\n"
+         "  !$f2s stencil timesteps name(relax_steps)\n"
+         "  do it = 1, nt\n"
+         "    do j = 1, ny\n"
+         "      do i = 1, nx\n"
+         "        v(i,j) = 0.5d0*(u(i-1,j) + u(i+1,j))\n"
+         "      end do\n"
+         "    end do\n" +
+         body + "  end do\nend subroutine\n";
+}
+
+// `t => u; u => v; v => t` after the sweep: a swap statement, counted in an
+// argument of the library procedure, which writes both grids (the next
+// step's sweep writes what was u).
+TEST(TimeLoops, APointerSwapIsCountedAndMakesBothGridsWritten) {
+  test::ScratchDir dir;
+  LoweredFiles l = lower(dir, relax("    t => u\n"
+                                    "    u => v\n"
+                                    "    v => t\n"));
+  ASSERT_TRUE(l.problems.empty()) << problems(l).front();
+  ASSERT_EQ(l.time_loops.size(), 1u);
+  const TimeLoop &t = l.time_loops[0];
+  EXPECT_EQ(print_time_loop(t), "time_loop relax_steps(nx, ny, nt, u, v, it, f2s_swaps_1, u_lb1, "
+                                "u_ub1, u_lb2, u_ub2, v_lb1, v_ub1, v_lb2, v_ub2)\n"
+                                "  writes it\n"
+                                "  writes f2s_swaps_1\n"
+                                "  for it = 1 .. nt step 1\n"
+                                "    sweep relax_steps_1\n"
+                                "    swap u, v (counted in f2s_swaps_1)\n");
+  const Variable *counter = t.signature.find_arg("f2s_swaps_1");
+  ASSERT_TRUE(counter);
+  EXPECT_EQ(counter->swaps_of, std::pair(std::string("u"), std::string("v")));
+  KernelFacts facts = analyze(t.signature);
+  EXPECT_EQ(std::set<std::string>(facts.write_set.begin(), facts.write_set.end()),
+            (std::set<std::string>{"u", "v"}));
+  // The sweep itself is as written: it reads u and writes v.
+  ASSERT_EQ(l.kernels.size(), 1u);
+  EXPECT_EQ(analyze(l.kernels[0]).write_set, std::vector<std::string>{"v"});
+}
+
+TEST(TimeLoops, APointerSwapItCannotFollowIsRefusedWithItsFix) {
+  test::ScratchDir dir;
+  EXPECT_EQ(problems(lower(dir, relax("    t => u\n    u => v\n    v => t\n"
+                                      "    t => v\n    v => w\n    w => t\n"
+                                      "    t => u\n    u => x\n    x => t\n"
+                                      "    t => u\n    u => s\n    s => t\n"))),
+            (std::vector<std::string>{
+                "18:5: This swap of 'v' and 'w' shares 'v' with the swap of 'u' and 'v' before "
+                "it; swap the same pair again or another pair",
+                "21:5: The pointer swap of 'u' and 'x' through 't' needs three POINTER arrays, "
+                "and 'x' is not one; declare it with POINTER and a shape",
+                "24:5: 'u' and 's' swap targets, so they must have one type and rank"}));
+  // Both of the pair must be the sweeps' (the procedure swaps its
+  // arguments), and the temporary none of theirs (it is not kept).
+  std::string unused = relax("    t => v\n    v => w\n    w => t\n");
+  unused.replace(unused.find("u(i-1,j) + u(i+1,j)"), 19, "t(i-1,j) + t(i+1,j)");
+  EXPECT_EQ(problems(lower(dir, unused, "unused.f90")),
+            (std::vector<std::string>{
+                "15:5: No sweep of this '!$f2s stencil timesteps' loop uses 'w', which the swap "
+                "of 'v' and 'w' exchanges; swap pointers that the sweeps use",
+                "15:5: A sweep of this '!$f2s stencil timesteps' loop uses 't', the temporary of "
+                "a pointer swap, which the library does not keep up to date; give the swap a "
+                "temporary of its own"}));
 }
 
 TEST(TimeLoops, ASweepsOwnProblemIsReportedAtItsPosition) {
