@@ -21,9 +21,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -31,15 +33,37 @@
 #include <sstream>
 #include <thread>
 
+#include <unistd.h>
+
 namespace f2s {
 
 namespace {
 
 namespace fs = std::filesystem;
 
+/// Whether the terminal's last line is a live line (live_progress) still
+/// open: the next plain line starts below it, which keeps its last state.
+bool live_line_open = false;
+
 void progress(const DriverOptions &o, const std::string &line) {
-  if (!o.quiet)
-    std::cerr << "f2stencil: " << line << "\n";
+  if (o.quiet)
+    return;
+  if (live_line_open)
+    std::cerr << "\n";
+  live_line_open = false;
+  std::cerr << "f2stencil: " << line << "\n";
+}
+
+/// A kernel's tuning progress redrawn in place (harness/Progress.h), on a
+/// terminal only: in a pipe, a log or with -q each candidate gets a plain
+/// line, with no control characters.
+std::function<void(const std::string &)> live_progress(const DriverOptions &o) {
+  if (o.quiet || !isatty(fileno(stderr)))
+    return {};
+  return [](const std::string &line) {
+    std::cerr << "\r\033[Kf2stencil: " << line << std::flush;
+    live_line_open = true;
+  };
 }
 
 /// An error in how f2stencil was invoked, not in the Fortran.
@@ -491,6 +515,7 @@ int run_pipeline(const DriverOptions &o) {
     run.tune_options.reps = o.reps;
     run.tune_options.cflags = o.cflags;
     run.tune_options.budget_s = o.budget_s;
+    run.tune_options.live = live_progress(o);
     run.search = o.search;
     run.retune = o.retune;
     run.exact = o.exact;

@@ -120,9 +120,13 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
     c.timeout_s = 600;
     builds.push_back(c);
   }
-  if (o.progress)
+  TuningProgress progress("'" + k.name + "' cuda", cands.size(), o.budget_s);
+  if (o.live)
+    o.live(progress.line() + ", building " + std::to_string(builds.size()) + " CUDA harness(es)");
+  else if (o.progress)
     o.progress("building " + std::to_string(builds.size()) + " CUDA harness(es) with " + nvcc);
   std::vector<ProcessResult> built = run_parallel(builds, std::max(1, o.jobs));
+  progress.built(built.size(), built.size());
 
   double tolerance = 0;
   for (const std::string &g : facts.write_set)
@@ -143,6 +147,7 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
       r.detail = first_line(built[n].err + built[n].out);
       if (o.log)
         o.log->record(r);
+      progress.measured(r);
       results.push_back(r);
       continue;
     }
@@ -177,6 +182,12 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
     // Stored before it is reported, as the CPU tuner does.
     if (o.log)
       o.log->record(r, extra);
+    progress.measured(r);
+    if (o.live) {
+      o.live(progress.line());
+      results.push_back(r);
+      continue;
+    }
     if (r.status == CandidateStatus::Verified && o.progress) {
       char line[256];
       std::snprintf(line, sizeof line,

@@ -143,6 +143,13 @@ TuningSession::TuningSession(const Kernel &k, const SearchSpace &space,
   tuning_.size = size;
   tuning_.space = space;
   std::filesystem::create_directories(options.work_dir);
+  std::set<std::string> targets;
+  for (const Variant &v : space.variants)
+    targets.insert(v.target);
+  std::string label = "'" + k.name + "'";
+  for (const std::string &t : targets)
+    label += (t == *targets.begin() ? " " : ",") + t;
+  progress_.emplace(label, space.candidates.size(), options.budget_s);
   if (!options.log)
     return;
   // What a previous run measured counts as measured: a search replays its
@@ -162,6 +169,7 @@ TuningSession::TuningSession(const Kernel &k, const SearchSpace &space,
     tuning_.results.push_back(std::move(r));
   }
   tuning_.reused = tuning_.results.size();
+  progress_.emplace(label, space.candidates.size() - tuning_.reused, options.budget_s);
   if (tuning_.reused > 0 && options.log->finished_search().empty())
     say(options, "resuming from " + std::to_string(tuning_.reused) +
                      " measurement(s) stored in the tuning database");
@@ -241,8 +249,13 @@ void TuningSession::build(const std::vector<size_t> &wanted) {
   }
   if (compiles.empty())
     return;
-  say(options_, "building " + std::to_string(compiles.size()) + " harness variant(s)");
+  if (options_.live)
+    options_.live(progress_->line() + ", building " + std::to_string(compiles.size()) +
+                  " harness variant(s)");
+  else
+    say(options_, "building " + std::to_string(compiles.size()) + " harness variant(s)");
   std::vector<ProcessResult> built = run_parallel(compiles, options_.jobs);
+  progress_->built(binary_.size() + build_error_.size() + built.size(), variants_.size());
   for (size_t i = 0; i < built.size(); ++i) {
     if (built[i].ok()) {
       binary_[compiled[i]] = binaries[i];
@@ -295,7 +308,11 @@ size_t TuningSession::measure(const std::vector<size_t> &candidates) {
     // line keeps the measurement that line shows.
     if (options_.log)
       options_.log->record(r);
-    say(options_, line);
+    progress_->measured(r);
+    if (options_.live)
+      options_.live(progress_->line());
+    else
+      say(options_, line);
     tuning_.results.push_back(std::move(r));
   }
   return done;

@@ -3,6 +3,7 @@
 
 #include "ast/Analysis.h"
 #include "harness/ProblemSize.h"
+#include "harness/Progress.h"
 #include "harness/Variants.h"
 #include "strategy/CpuEngine.h"
 #include "strategy/Search.h"
@@ -41,6 +42,11 @@ struct TuneOptions {
   /// measured before is taken from it, not measured again, and every new
   /// measurement is stored in it as it is made. Null: no cache.
   std::shared_ptr<TuningLog> log;
+  /// The terminal's live line (harness/Progress.h): when set, the tuner
+  /// hands it the kernel's progress line after every candidate, to redraw
+  /// in place, instead of a `progress` line per candidate. Empty in a pipe,
+  /// a log or with -q.
+  std::function<void(const std::string &)> live;
 };
 
 enum class CandidateStatus { Verified, WrongResult, Crashed, TimedOut, BuildFailed };
@@ -119,6 +125,7 @@ private:
   Measurements measured_;
   std::map<size_t, std::string> binary_, build_error_;
   std::chrono::steady_clock::time_point start_;
+  std::optional<TuningProgress> progress_; ///< from after what the cache held
 };
 
 /// Runs `search` to the end or until the budget is spent.

@@ -645,3 +645,43 @@ end subroutine
 
 } // namespace
 } // namespace f2s
+
+namespace f2s {
+namespace {
+
+// Tuning on a terminal redraws one live line per kernel and target (counts,
+// best so far, elapsed, ETA); in a pipe every candidate gets a plain line and
+// no control character reaches the log.
+TEST(Cli, TuningProgressIsALiveLineOnATerminalAndPlainLinesInAPipe) {
+  test::ScratchDir dir;
+  std::string src = dir.write("lap.f90", test::kJacobi2D);
+  std::string cache = (dir.path() / "cache").string();
+  std::vector<std::string> args = {std::string(F2S_BINARY_DIR) + "/driver/f2stencil",
+                                   "--target=pthreads",
+                                   "--reps=1",
+                                   "--budget=20",
+                                   "-o",
+                                   (dir.path() / "piped").string(),
+                                   src};
+  ProcessResult piped = test::run(args, {{"XDG_CACHE_HOME", cache}});
+  ASSERT_TRUE(piped.ok()) << piped.err;
+  EXPECT_EQ(piped.err.find('\r'), std::string::npos);
+  EXPECT_EQ(piped.err.find('\033'), std::string::npos);
+  EXPECT_NE(piped.err.find("'jac' [1] "), std::string::npos) << piped.err;
+
+  // script(1) gives f2stencil a terminal (util-linux, in every Debian).
+  std::string command;
+  args[args.size() - 2] = (dir.path() / "terminal").string();
+  for (const std::string &a : args)
+    command += (command.empty() ? "" : " ") + a;
+  ProcessResult tty =
+      test::run({"script", "-qefc", command, "/dev/null"}, {{"XDG_CACHE_HOME", cache + "2"}});
+  ASSERT_TRUE(tty.ok()) << tty.out << tty.err;
+  EXPECT_NE(tty.out.find("\r\033[Kf2stencil: 'jac' pthreads: 1/"), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find(" verified, best "), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find(" elapsed, ETA <= "), std::string::npos) << tty.out;
+  EXPECT_EQ(tty.out.find("'jac' [1] "), std::string::npos) << tty.out;
+}
+
+} // namespace
+} // namespace f2s
