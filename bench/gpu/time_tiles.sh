@@ -18,16 +18,19 @@ export LD_LIBRARY_PATH=$C/lib
 export XDG_CACHE_HOME=$R/cache
 STEPS=${STEPS:-100}
 BUDGET=${BUDGET:-12}
+MODES=${MODES:-off 2 4 8}         # --time-tile values; the table's T columns are 2, 4, 8
+ONLY=${ONLY:-}                    # a regular expression: only the examples it matches
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
 nvcc -O2 -o $R/copy_bw bench/gpu/copy_bw.cu && $R/copy_bw $((512 * 512 * 512 * 8)) | tee $R/copy.txt
 bw=$(grep -oE '"gbps": [0-9.]+' $R/copy.txt | head -1 | awk '{print $2}')
 rows=()
 while read -r name ext size odd bytes; do
+  [ -n "$ONLY" ] && ! [[ $name =~ $ONLY ]] && continue
   upper=$(echo "$name" | tr a-z A-Z)
   declare -A gups=()
   check=""
   sweeps=""
-  for mode in off 2 4 8; do
+  for mode in $MODES; do
     out=$R/$name/$mode
     t0=$SECONDS
     "$C/f2stencil" -q --target=cuda --budget="$BUDGET" --tune-size="$size" --time-tile=$mode \
@@ -35,7 +38,7 @@ while read -r name ext size odd bytes; do
       { echo "$name $mode: f2stencil failed"; tail -5 "$R/$name-$mode.log"; continue; }
     echo "$name --time-tile=$mode: built in $((SECONDS - t0)) s"
     grep -E "time loop" "$R/$name-$mode.log" | sed 's/^f2stencil: /  /'
-    if [ "$mode" = 4 ]; then
+    if [ "$mode" = 4 ] || [ "$mode" = "${CHECK:-4}" ]; then
       gcc -o "$R/${name}_check" "$C/obj/${name}_orig.o" "$C/obj/${name}_main.o" -L"$out" \
         -Wl,-rpath,"$out" -lf2s_$name -L"$C/lib" -lgfortran -lm
       for s in "" "$odd"; do
