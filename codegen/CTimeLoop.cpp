@@ -12,17 +12,6 @@ namespace f2s {
 
 namespace {
 
-/// The bytes of grid `v`, in C, from the signature's scalars.
-std::string grid_bytes(const Kernel &k, const Variable &v) {
-  CExprPrinter exprs(k);
-  std::string n = "sizeof(" + std::string(c_type(v.type)) + ")";
-  for (const Dim &d : v.dims) {
-    std::string ext = "((long)(" + exprs.print(d.hi) + ") - (long)(" + exprs.print(d.lo) + ") + 1)";
-    n += " * (size_t)(" + ext + " > 0 ? " + ext + " : 0)";
-  }
-  return n;
-}
-
 /// The arguments a pointer swap exchanges: the grids its Swap statements
 /// name and their bound arguments (a POINTER takes its target's bounds).
 std::vector<const Variable *> swapped_args(const TimeLoop &t) {
@@ -63,6 +52,16 @@ const Kernel &find_sweep(const std::vector<const Kernel *> &sweeps, const std::s
 }
 
 } // namespace
+
+std::string print_c_grid_bytes(const Kernel &k, const Variable &v) {
+  CExprPrinter exprs(k);
+  std::string n = "sizeof(" + std::string(c_type(v.type)) + ")";
+  for (const Dim &d : v.dims) {
+    std::string ext = "((long)(" + exprs.print(d.hi) + ") - (long)(" + exprs.print(d.lo) + ") + 1)";
+    n += " * (size_t)(" + ext + " > 0 ? " + ext + " : 0)";
+  }
+  return n;
+}
 
 std::string print_c_time_loop_residency(const std::string &resident) {
   return "int " + resident +
@@ -120,7 +119,7 @@ std::string print_c_time_loop(const TimeLoop &t, const std::vector<const Kernel 
       in << (i ? ", " : "") << c_name(grids[i]->name);
     in << "};\n  const size_t f2s_bytes[" << n << "] = {";
     for (size_t i = 0; i < n; ++i)
-      in << (i ? ",\n                                   " : "") << grid_bytes(k, *grids[i]);
+      in << (i ? ",\n                                   " : "") << print_c_grid_bytes(k, *grids[i]);
     in << "};\n  const int f2s_written[" << n << "] = {";
     for (size_t i = 0; i < n; ++i)
       in << (i ? ", " : "")

@@ -33,6 +33,10 @@ struct TimeLoopProcedure {
 std::string print_c_time_loop(const TimeLoop &t, const std::vector<const Kernel *> &sweeps,
                               const TimeLoopProcedure &p);
 
+/// The bytes of grid `v` of kernel `k` as a C expression of type size_t,
+/// from the kernel's scalars (0 for an empty extent).
+std::string print_c_grid_bytes(const Kernel &k, const Variable &v);
+
 /// The prototypes of the residency functions `<resident>_begin` and
 /// `<resident>_end` that a CUDA library defines (print_cuda_time_loop_exports),
 /// for the C source that calls them.

@@ -1,5 +1,7 @@
 #include "codegen/CudaTimeTile.h"
 
+#include "codegen/CTimeLoop.h"
+
 #include "codegen/CExpr.h"
 #include "codegen/CPrinter.h"
 #include "codegen/CStmt.h"
@@ -367,17 +369,6 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
   out << in << "__syncthreads(); /* the next tile reuses the buffers */\n" << pad << "}\n}\n\n";
 }
 
-/// The bytes of grid `v` in C, from the scalars of the signature.
-std::string grid_bytes(const Kernel &k, const Variable &v) {
-  CExprPrinter exprs(k);
-  std::string n = "sizeof(" + std::string(c_type(v.type)) + ")";
-  for (const Dim &d : v.dims) {
-    std::string ext = "((long)(" + exprs.print(d.hi) + ") - (long)(" + exprs.print(d.lo) + ") + 1)";
-    n += " * (size_t)(" + ext + " > 0 ? " + ext + " : 0)";
-  }
-  return n;
-}
-
 void print_procedure(const Tiled &x, std::ostringstream &out) {
   const Kernel &k = x.t.signature;
   CExprPrinter exprs(k);
@@ -477,7 +468,8 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
     out << (i ? ", " : "") << c_name(grids[i]->name);
   out << "};\n" << in2 << "const size_t f2s_bytes[" << n << "] = {";
   for (size_t i = 0; i < n; ++i)
-    out << (i ? ",\n" + in2 + "                                 " : "") << grid_bytes(k, *grids[i]);
+    out << (i ? ",\n" + in2 + "                                 " : "")
+        << print_c_grid_bytes(k, *grids[i]);
   out << "};\n"
       << in2 << "for (int f2s_g = 0; f2s_g < " << n << "; ++f2s_g)\n"
       << in2 << "  f2s_cuda_enter(f2s_host[f2s_g], f2s_bytes[f2s_g]);\n";

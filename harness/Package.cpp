@@ -187,6 +187,14 @@ time_loop_procedures(const PackageInfo &info, const TimeLoop &t,
   return out;
 }
 
+/// The plan of a loop that has a tiled choice (the driver chose from it).
+TimeTilePlan tiled_plan(const TimeLoop &t, const std::vector<const Kernel *> &sweeps) {
+  TimeTiling tiling = plan_time_tiling(t, sweeps);
+  if (!tiling.plan)
+    throw std::logic_error("time loop '" + t.signature.name + "' has a tiled choice but no plan");
+  return *tiling.plan;
+}
+
 /// The tiled choice for loop `t` on the target of procedure `suffix`
 /// ("": the sweeps' default target), if it has one.
 const TimeTileChoice *tiled_choice(const TimeLoop &t, const std::string &suffix,
@@ -229,15 +237,12 @@ std::string time_loops_c_source(const PackageInfo &info, const std::vector<Kerne
         continue;
       }
       std::vector<const Kernel *> sweeps = sweeps_of(t, builds);
-      TimeTiling tiling = plan_time_tiling(t, sweeps);
-      if (!tiling.plan)
-        throw std::logic_error("time loop '" + t.signature.name +
-                               "' has a tiled choice but no plan");
+      TimeTilePlan plan = tiled_plan(t, sweeps);
       if (!args_struct)
         out << print_c_args_struct(t.signature);
       args_struct = true;
       if (coded.insert(c->target).second)
-        out << print_time_tiled_code(t, *tiling.plan, sweeps, c->target);
+        out << print_time_tiled_code(t, plan, sweeps, c->target);
       std::string tile;
       for (size_t d = 1; d < c->tune.size(); ++d)
         tile += (d > 1 ? "x" : "") + std::to_string(c->tune[d]);
@@ -262,7 +267,7 @@ std::vector<EntryPoint> time_loop_entries(const PackageInfo &info,
   return entries;
 }
 
-/// How the loop was tiled in time, or why not, and what each CPU target chose.
+/// How the loop was tiled in time, or why not, and what each target chose.
 nlohmann::json time_tiling_record(const TimeLoop &t, const std::vector<KernelBuild> &builds,
                                   const std::vector<TimeTileChoice> &tiles) {
   TimeTiling tiling = plan_time_tiling(t, sweeps_of(t, builds));
@@ -294,12 +299,8 @@ nlohmann::json time_tiling_record(const TimeLoop &t, const std::vector<KernelBui
         nlohmann::json rj = {{"variant", c.tuning->space.variants[r.candidate.variant].name},
                              {"status", status_name(r.status)},
                              {"seconds", r.seconds}};
-        if (!r.candidate.tune.empty()) {
-          std::vector<long> tv;
-          for (const auto &[name, v] : r.candidate.tune)
-            tv.push_back(v);
+        if (!r.candidate.tune.empty())
           rj["tune"] = r.candidate.tune;
-        }
         if (!r.detail.empty())
           rj["detail"] = r.detail;
         cands.push_back(rj);
@@ -798,10 +799,7 @@ std::string time_tiled_cuda_source(const PackageInfo &info, const std::vector<Ke
       if (!c || c->target != "cuda")
         continue;
       std::vector<const Kernel *> sweeps = sweeps_of(t, builds);
-      TimeTiling tiling = plan_time_tiling(t, sweeps);
-      if (!tiling.plan)
-        throw std::logic_error("time loop '" + t.signature.name +
-                               "' has a tiled choice but no plan");
+      TimeTilePlan plan = tiled_plan(t, sweeps);
       CudaTimeTileParams cp;
       cp.symbol = p.symbol;
       cp.fallback = p.symbol + "_steps";
@@ -809,7 +807,7 @@ std::string time_tiled_cuda_source(const PackageInfo &info, const std::vector<Ke
       cp.tile.assign(c->tune.begin() + 1, c->tune.end());
       cp.threads = c->threads;
       cp.comment = p.comment + ", tiled in time: " + c->why;
-      out << print_cuda_time_tiled_loop(t, *tiling.plan, sweeps, cp);
+      out << print_cuda_time_tiled_loop(t, plan, sweeps, cp);
     }
   return out.str();
 }
