@@ -69,14 +69,7 @@ void print_prologue(const Kernel &k, std::ostringstream &out, bool parallel, boo
     for (int d = 0; d < v.rank(); ++d)
       out << (d ? ", " : "") << print_expr(v.dims[d].lo) << ":" << print_expr(v.dims[d].hi);
     out << ") */\n";
-    for (int d = 0; d < v.rank(); ++d)
-      out << "  const long " << n << "_lo" << d << " = " << exprs.print(v.dims[d].lo) << ";\n";
-    for (int d = 1; d < v.rank(); ++d) {
-      std::string extent = "((long)(" + exprs.print(v.dims[d - 1].hi) + ") - " + n + "_lo" +
-                           std::to_string(d - 1) + " + 1)";
-      out << "  const long " << n << "_s" << d << " = "
-          << (d == 1 ? extent : n + "_s" + std::to_string(d - 1) + " * " + extent) << ";\n";
-    }
+    out << print_c_grid_layout(k, v, "  ");
   }
   for (size_t t = 0; t < k.tuning.size(); ++t) {
     std::string n = c_name(k.tuning[t].name);
@@ -479,6 +472,21 @@ std::string print_c_entry(const Kernel &k, const std::string &symbol, const std:
   out << "  " << c_variant_name(k, variant) << "(&a, tune, f2s_num_threads(" << threads
       << "));\n}\n\n";
   return out.str();
+}
+
+std::string print_c_grid_layout(const Kernel &k, const Variable &v, const std::string &pad) {
+  CExprPrinter exprs(k);
+  std::string n = "f2s_" + c_name(v.name), out;
+  for (int d = 0; d < v.rank(); ++d)
+    out += pad + "const long " + n + "_lo" + std::to_string(d) + " = " + exprs.print(v.dims[d].lo) +
+           ";\n";
+  for (int d = 1; d < v.rank(); ++d) {
+    std::string extent = "((long)(" + exprs.print(v.dims[d - 1].hi) + ") - " + n + "_lo" +
+                         std::to_string(d - 1) + " + 1)";
+    out += pad + "const long " + n + "_s" + std::to_string(d) + " = " +
+           (d == 1 ? extent : n + "_s" + std::to_string(d - 1) + " * " + extent) + ";\n";
+  }
+  return out;
 }
 
 std::string print_c_prologue(const Kernel &k, bool parallel, bool restrict_grids) {

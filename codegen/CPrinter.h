@@ -77,6 +77,13 @@ std::string print_c_aliasing_check(const Kernel &k, const Aliasing &a);
 /// operator's identity.
 std::string print_c_prologue(const Kernel &k, bool parallel, bool restrict_grids);
 
+/// The layout of grid `v` of kernel `k`, lines at indentation `pad`:
+/// `const long f2s_<name>_lo<d>` (its declared lower bounds) and
+/// `f2s_<name>_s<d>` (the stride of dimension d in elements), from the
+/// kernel's scalars in scope under their C names. CExprPrinter addresses the
+/// grid's elements by them.
+std::string print_c_grid_layout(const Kernel &k, const Variable &v, const std::string &pad);
+
 /// The name of that function.
 std::string c_aliasing_check_name(const Kernel &k);
 

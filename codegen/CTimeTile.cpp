@@ -52,19 +52,22 @@ Stmt stage_nest(const Kernel &sweep, const TileStage &s) {
   return body;
 }
 
-/// `(void)` of each grid layout variable of the prologue (print_c_prologue)
-/// that the tiles may not read.
+/// `(void)` of grid `g`'s layout variables (print_c_grid_layout), which a
+/// tile's code may not read, at indentation `pad`.
+std::string layout_voids(const Variable &g, const std::string &pad) {
+  std::string n = "f2s_" + c_name(g.name), out;
+  for (int d = 0; d < g.rank(); ++d)
+    out += pad + "(void)" + n + "_lo" + std::to_string(d) + ";\n";
+  for (int d = 1; d < g.rank(); ++d)
+    out += pad + "(void)" + n + "_s" + std::to_string(d) + ";\n";
+  return out;
+}
+
+/// The same for every grid of the prologue (print_c_prologue).
 std::string unused_layouts(const Kernel &k) {
   std::string out;
-  for (const Variable &v : k.args) {
-    if (!v.is_grid())
-      continue;
-    std::string n = "f2s_" + c_name(v.name);
-    for (int d = 0; d < v.rank(); ++d)
-      out += "  (void)" + n + "_lo" + std::to_string(d) + ";\n";
-    for (int d = 1; d < v.rank(); ++d)
-      out += "  (void)" + n + "_s" + std::to_string(d) + ";\n";
-  }
+  for (const Variable &v : k.args)
+    out += layout_voids(v, "  ");
   return out;
 }
 
@@ -95,22 +98,7 @@ bool reads_var(const Variable &g, const std::string &var) {
 /// The layout lines of grid `g` (as print_c_prologue prints them), at the
 /// values its bounds have in scope.
 std::string layout(const Kernel &k, const Variable &g) {
-  CExprPrinter exprs(k);
-  std::string n = "f2s_" + c_name(g.name), out;
-  for (int d = 0; d < g.rank(); ++d)
-    out += "    const long " + n + "_lo" + std::to_string(d) + " = " + exprs.print(g.dims[d].lo) +
-           ";\n";
-  for (int d = 1; d < g.rank(); ++d) {
-    std::string extent = "((long)(" + exprs.print(g.dims[d - 1].hi) + ") - " + n + "_lo" +
-                         std::to_string(d - 1) + " + 1)";
-    out += "    const long " + n + "_s" + std::to_string(d) + " = " +
-           (d == 1 ? extent : n + "_s" + std::to_string(d - 1) + " * " + extent) + ";\n";
-  }
-  for (int d = 0; d < g.rank(); ++d)
-    out += "    (void)" + n + "_lo" + std::to_string(d) + ";\n";
-  for (int d = 1; d < g.rank(); ++d)
-    out += "    (void)" + n + "_s" + std::to_string(d) + ";\n";
-  return out;
+  return print_c_grid_layout(k, g, "    ") + layout_voids(g, "    ");
 }
 
 } // namespace

@@ -244,16 +244,9 @@ void print_read_only_grids(const Tiled &x, const std::string &pad, std::ostrings
     if (!v.is_grid() ||
         std::find(x.plan.state.begin(), x.plan.state.end(), v.name) != x.plan.state.end())
       continue;
-    std::string n = c_name(v.name), f = "f2s_" + n;
-    out << pad << "const " << c_type(v.type) << " *__restrict__ " << n << " = a." << n << ";\n";
-    for (int d = 0; d < v.rank(); ++d)
-      out << pad << "const long " << f << "_lo" << d << " = " << exprs.print(v.dims[d].lo) << ";\n";
-    for (int d = 1; d < v.rank(); ++d) {
-      std::string extent = "((long)(" + exprs.print(v.dims[d - 1].hi) + ") - " + f + "_lo" +
-                           std::to_string(d - 1) + " + 1)";
-      out << pad << "const long " << f << "_s" << d << " = "
-          << (d == 1 ? extent : f + "_s" + std::to_string(d - 1) + " * " + extent) << ";\n";
-    }
+    std::string n = c_name(v.name);
+    out << pad << "const " << c_type(v.type) << " *__restrict__ " << n << " = a." << n << ";\n"
+        << print_c_grid_layout(k, v, pad);
   }
 }
 
