@@ -226,6 +226,18 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
                 size_name(sizer.tune_size).c_str(), static_cast<long long>(kTuningTrips), c.steps_s,
                 c.tiled_s);
   c.why = buf;
+  // Grids that fit the last-level cache at the tuning size make the steps
+  // run from the cache there: larger calls, from memory, gain more from tiles
+  // than this measured.
+  double state_bytes = 0, points = 1;
+  for (int64_t e : in.extents)
+    points *= static_cast<double>(e);
+  for (int b : in.element_bytes)
+    state_bytes += b * points;
+  if (const CacheLevel *llc = machine.last_level_cache();
+      llc && state_bytes <= static_cast<double>(llc->size_bytes))
+    c.why += "; at this size the grids fit the last-level cache, so the steps ran from it: tune "
+             "at a size that does not (--tune-size) to choose for larger calls";
   c.tuning = std::move(kt);
   return c;
 }
