@@ -221,10 +221,15 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   }
   c.tiled = best_tiled && (c.steps_s <= 0 || c.tiled_s < c.steps_s);
   c.threads = threads;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "measured at %s, %lld steps: step by step %.3g s, tiled %.3g s",
+  std::string best = "none verified";
+  for (const TimeTileCandidate &k : space)
+    if (best_tiled && k.tune == c.tune)
+      best = k.describe();
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "measured at %s, %lld steps: step by step %.3g s, tiled %.3g s (%s, best of %zu)",
                 size_name(sizer.tune_size).c_str(), static_cast<long long>(kTuningTrips), c.steps_s,
-                c.tiled_s);
+                c.tiled_s, best.c_str(), ss.candidates.size() - 1);
   c.why = buf;
   // Grids that fit the last-level cache at the tuning size make the steps
   // run from the cache there: larger calls, from memory, gain more from tiles
