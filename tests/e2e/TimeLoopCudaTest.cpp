@@ -121,6 +121,12 @@ INSTANTIATE_TEST_SUITE_P(Loops, TimeLoopCuda,
                                                     "examples/heat2d_steps/main.f90",
                                                     {"37", "23"},
                                                     -1,
+                                                    {"--time-tile=2"}},
+                                           CudaLoop{"ocean3d",
+                                                    "tests/inputs/timeloop/ocean3d.f",
+                                                    "tests/inputs/timeloop/ocean3d_main.f90",
+                                                    {"19", "5", "6"},
+                                                    -1,
                                                     {"--time-tile=2"}}));
 
 } // namespace

@@ -120,7 +120,11 @@ INSTANTIATE_TEST_SUITE_P(
         TimeLoopInput{"heat2d_steps", ".f90", k2D}, TimeLoopInput{"fdtd2d_steps", ".f90", k2D},
         TimeLoopInput{"solve2d", ".f90", k2D, false}, TimeLoopInput{"swap2d", ".f90", k2D, false},
         TimeLoopInput{"swap1d_pairs", ".f90", {{"1"}, {"2"}, {"130"}}, false},
-        TimeLoopInput{"jacobi3d_pingpong", ".f", {{"1", "1", "1"}, {"7", "2", "33"}}}));
+        TimeLoopInput{"jacobi3d_pingpong", ".f", {{"1", "1", "1"}, {"7", "2", "33"}}},
+        // Fixed form, (i,k,j) storage, OpenMP around the sweeps, shared labels, a
+        // surface sweep at a constant level, 1D and 2D coefficients read only.
+        TimeLoopInput{
+            "ocean3d", ".f", {{"1", "1", "1"}, {"9", "2", "4"}, {"40", "3", "2"}}, false}));
 
 // Tuned sweeps (each its own search) make the same loop: the ping-pong
 // Jacobi's two sweeps are verified candidates, and the record lists the loop
