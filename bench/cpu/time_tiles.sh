@@ -20,18 +20,21 @@ export LD_LIBRARY_PATH=$C/lib
 export XDG_CACHE_HOME=$R/cache
 STEPS=${STEPS:-20}
 BUDGET=${BUDGET:-25}
+MODES=${MODES:-off auto 2 4 8}    # --time-tile values
+ONLY=${ONLY:-}                    # a regular expression: only the examples it matches
 lscpu | grep -E "^Model name|^CPU\(s\)|^L2|^L3" | sed 's/  */ /g'
 gcc -O3 -fopenmp -march=native -o $R/stream bench/cpu/stream.c
 OMP_NUM_THREADS=$(nproc) OMP_PROC_BIND=spread OMP_PLACES=cores $R/stream | tee $R/stream.txt
 triad=$(grep -oE 'triad_gbs=[0-9.]+' $R/stream.txt | cut -d= -f2 | head -1)
 rows=()
 while read -r name ext tune size odd bytes; do
+  [ -n "$ONLY" ] && ! [[ $name =~ $ONLY ]] && continue
   src=examples/$name/$name.$ext
   upper=$(echo "$name" | tr a-z A-Z)
   declare -A gups=()
   check=""
   sweeps=""
-  for mode in off auto 2 4 8; do
+  for mode in $MODES; do
     out=$R/$name/$mode
     t0=$SECONDS
     "$C/f2stencil" -q --target=pthreads --budget="$BUDGET" --reps=3 --tune-size="$tune" \
