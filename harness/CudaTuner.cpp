@@ -121,6 +121,7 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
     builds.push_back(c);
   }
   TuningProgress progress("'" + k.name + "' cuda", cands.size(), o.budget_s);
+  progress.set_bound_gbps(o.bound_gbps);
   if (o.live)
     o.live(progress.line() + ", building " + std::to_string(builds.size()) + " CUDA harness(es)");
   else if (o.progress)

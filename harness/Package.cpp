@@ -447,6 +447,10 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
       for (const Candidate &c : t.space.candidates)
         ++by_target[t.space.variants[c.variant].target];
       search["enumerated_by_target"] = by_target;
+      if (t.cuda_considered > 0) {
+        search["cuda_considered"] = t.cuda_considered;
+        search["cuda_pruned"] = t.cuda_pruned;
+      }
       if (t.comparison) {
         const KernelTuning::Comparison &c = *t.comparison;
         search["comparison"] = {{"cheap", c.cheap},

@@ -72,6 +72,11 @@ std::string TuningProgress::line() const {
   if (verified_ > 0) {
     std::snprintf(buf, sizeof buf, ", best %.3f ms %.1f GB/s", best_s_ * 1e3, best_gbps_);
     s += buf;
+    if (bound_gbps_ > 0) {
+      std::snprintf(buf, sizeof buf, " (%.0f%% of %.1f)", 100 * best_gbps_ / bound_gbps_,
+                    bound_gbps_);
+      s += buf;
+    }
   }
   s += ", " + clock_text(elapsed()) + " elapsed";
   double eta = eta_s();

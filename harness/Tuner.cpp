@@ -150,6 +150,7 @@ TuningSession::TuningSession(const Kernel &k, const SearchSpace &space,
   for (const std::string &t : targets)
     label += (t == *targets.begin() ? " " : ",") + t;
   progress_.emplace(label, space.candidates.size(), options.budget_s);
+  progress_->set_bound_gbps(options.bound_gbps);
   if (!options.log)
     return;
   // What a previous run measured counts as measured: a search replays its
@@ -170,6 +171,7 @@ TuningSession::TuningSession(const Kernel &k, const SearchSpace &space,
   }
   tuning_.reused = tuning_.results.size();
   progress_.emplace(label, space.candidates.size() - tuning_.reused, options.budget_s);
+  progress_->set_bound_gbps(options.bound_gbps);
   if (tuning_.reused > 0 && options.log->finished_search().empty())
     say(options, "resuming from " + std::to_string(tuning_.reused) +
                      " measurement(s) stored in the tuning database");

@@ -47,6 +47,9 @@ struct TuneOptions {
   /// in place, instead of a `progress` line per candidate. Empty in a pipe,
   /// a log or with -q.
   std::function<void(const std::string &)> live;
+  /// The machine's measured bandwidth, GB/s (harness/MachineBounds.h), that
+  /// the live line compares the best so far with; 0: not measured.
+  double bound_gbps = 0;
 };
 
 enum class CandidateStatus { Verified, WrongResult, Crashed, TimedOut, BuildFailed };
@@ -84,6 +87,11 @@ struct KernelTuning {
     bool exhaustive_complete = false; ///< false when the budget cut it short
   };
   std::optional<Comparison> comparison;
+  /// The GPU engine's counts (strategy/GpuEngine's CudaEnumeration), kept
+  /// apart from the CPU engine's in `space`: launch shapes considered, and
+  /// why those not measured were left out.
+  size_t cuda_considered = 0;
+  std::map<std::string, size_t> cuda_pruned;
   /// The fastest verified candidate (an index into results), of one target or
   /// of any.
   std::optional<size_t> best(const std::string &target = "") const;

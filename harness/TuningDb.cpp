@@ -183,6 +183,28 @@ TuningKey cpu_tuning_key(const Kernel &k, const std::vector<std::string> &target
   return key;
 }
 
+// A machine's bounds are stored as a tuning of no kernel: one row, whose
+// GB/s and GFlop/s are the machine's, under a key of the machine and the
+// probe's compiler.
+TuningKey cpu_bounds_key(const CpuModel &machine, const std::vector<std::string> &flags) {
+  TuningKey key;
+  key.kernel = "(machine bounds)";
+  key.target = "cpu";
+  key.machine =
+      (machine.cpu_name.empty() ? "unknown CPU" : machine.cpu_name) + "; " + machine.description;
+  key.compiler = tool_identity(c_compiler()) + "; flags " + join(flags, " ");
+  return key;
+}
+
+TuningKey gpu_bounds_key(const GpuModel &gpu, const std::string &nvcc) {
+  TuningKey key;
+  key.kernel = "(machine bounds)";
+  key.target = "cuda";
+  key.machine = gpu.description();
+  key.compiler = tool_identity(nvcc);
+  return key;
+}
+
 TuningKey cuda_tuning_key(const Kernel &k, const GpuModel &gpu, const std::string &nvcc,
                           const ProblemSize &size, bool exact) {
   TuningKey key;

@@ -51,6 +51,11 @@ TuningKey cpu_tuning_key(const Kernel &k, const std::vector<std::string> &target
 TuningKey cuda_tuning_key(const Kernel &k, const GpuModel &gpu, const std::string &nvcc,
                           const ProblemSize &size, bool exact);
 
+/// The keys of the machine's measured bounds (harness/MachineBounds.h): the
+/// CPU's with the probe's compiler and flags, the GPU's with nvcc.
+TuningKey cpu_bounds_key(const CpuModel &machine, const std::vector<std::string> &flags);
+TuningKey gpu_bounds_key(const GpuModel &gpu, const std::string &nvcc);
+
 /// $XDG_CACHE_HOME/f2stencil/tuning.db, else ~/.cache/f2stencil/tuning.db;
 /// empty when neither variable is set.
 std::filesystem::path default_tuning_db_path();

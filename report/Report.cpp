@@ -76,6 +76,11 @@ std::string num(double v, const char *format = "%.3g") {
   return buf;
 }
 
+/// A machine's figure: "3000", "88.3" (whole above 100, no exponent).
+std::string whole(double v) {
+  return num(v, v >= 100 ? "%.0f" : "%.3g");
+}
+
 std::string str(const json &j, const char *key, const std::string &otherwise = "") {
   return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : otherwise;
 }
@@ -166,10 +171,11 @@ const json *winner_of(const json &kj, const std::string &target) {
 // --------------------------------------------------------------- roofline
 
 /// Intensity (flop per compulsory byte) against GFlop/s, log-log: the roof
-/// at bandwidth `gbps`, this kernel's bound where it meets the kernel's
-/// intensity, every verified candidate as a point, the winner a red diamond.
+/// at bandwidth `gbps` up to the arithmetic peak `peak` (0: none known),
+/// this kernel's bound where it meets the kernel's intensity, every verified
+/// candidate as a point, the winner a red diamond.
 json roofline_spec(const std::vector<const json *> &points, const json *winner, double intensity,
-                   double gbps) {
+                   double gbps, double peak) {
   json values = json::array();
   double low = HUGE_VAL, high = 0;
   for (const json *c : points) {
@@ -179,8 +185,16 @@ json roofline_spec(const std::vector<const json *> &points, const json *winner, 
     low = std::min(low, g);
     high = std::max(high, g);
   }
-  double bound = gbps * intensity;
-  double x0 = intensity / 16, x1 = intensity * 16;
+  double bound = peak > 0 ? std::min(gbps * intensity, peak) : gbps * intensity;
+  // Wide enough to show the ridge point, where the bandwidth meets the peak.
+  double x0 = intensity / 16, x1 = std::max(intensity * 16, peak > 0 ? 2 * peak / gbps : 0);
+  // The roof's corners: the bandwidth's slope, then the flat peak from the
+  // ridge point on (where it falls inside the plot).
+  auto roof = [&](double x) { return peak > 0 ? std::min(gbps * x, peak) : gbps * x; };
+  json roof_points = json::array({{{"x", x0}, {"y", roof(x0)}}});
+  if (peak > 0 && peak / gbps > x0 && peak / gbps < x1)
+    roof_points.push_back({{"x", peak / gbps}, {"y", peak}});
+  roof_points.push_back({{"x", x1}, {"y", roof(x1)}});
   json win = json::array();
   if (winner)
     win.push_back({{"x", intensity}, {"y", real(*winner, "gflops")}, {"id", str(*winner, "id")}});
@@ -196,18 +210,18 @@ json roofline_spec(const std::vector<const json *> &points, const json *winner, 
       {"data",
        {{{"name", "points"}, {"values", values}},
         {{"name", "winner_data"}, {"values", win}},
-        {{"name", "roof_data"},
-         {"values", {{{"x", x0}, {"y", gbps * x0}}, {{"x", x1}, {"y", gbps * x1}}}}},
+        {{"name", "roof_data"}, {"values", roof_points}},
         {{"name", "bound_data"},
          {"values",
           {{{"x", intensity},
             {"y", bound},
-            {"label", "bound " + num(bound) + " GFlop/s at " + num(gbps) + " GB/s"}}}}}}},
+            {"label", "bound " + num(bound) + " GFlop/s at " + num(gbps) + " GB/s" +
+                          (peak > 0 && bound >= peak ? " (the peak)" : "")}}}}}}},
       {"scales",
        {{{"name", "x"}, {"type", "log"}, {"domain", {x0, x1}}, {"range", "width"}},
         {{"name", "y"},
          {"type", "log"},
-         {"domain", {std::min(low, bound) / 4, std::max(high, bound) * 4}},
+         {"domain", {std::min(low, bound) / 4, std::max({high * 4, bound * 4, peak * 2})}},
          {"range", "height"}}}},
       {"axes",
        {{{"orient", "bottom"}, {"scale", "x"}, {"title", "intensity (flop per compulsory byte)"}},
@@ -549,7 +563,10 @@ void candidates_table(Page &page, std::vector<const json *> cands, const json *w
 
 /// What the record says of one target of kernel record `kj` (the kernel's,
 /// or one of its sizes').
-void target_section(Page &page, const json &kj, const json &facts, const std::string &target) {
+/// `bounds`: the record's measured bounds of the machine `target` runs on
+/// (harness/MachineBounds.h), or null.
+void target_section(Page &page, const json &kj, const json &facts, const std::string &target,
+                    const json *bounds) {
   std::vector<const json *> cands = candidates_of(kj, target);
   const json *winner = winner_of(kj, target);
   page.body << "<h4>Target " << esc(target) << "</h4>\n";
@@ -575,17 +592,29 @@ void target_section(Page &page, const json &kj, const json &facts, const std::st
     }
   double intensity = real(facts, "intensity");
   if (!timed.empty() && intensity > 0) {
-    std::string caption =
-        "Roofline of " + esc(target) + ": each of the " + std::to_string(timed.size()) +
-        " verified candidates at the kernel's intensity (" + num(intensity) +
-        " flop per compulsory byte), the winner a red diamond. The record holds no separately "
-        "measured bandwidth or peak of the machine: the roof is the best bandwidth a candidate "
-        "of this target attained (" +
-        num(gbps) + " GB/s), and the bound its product with the intensity";
-    if (winner)
-      caption +=
-          "; the winner reaches " + num(100 * real(*winner, "gbps") / gbps, "%.0f") + "% of it";
-    page.plot("candidates", timed.size(), roofline_spec(timed, winner, intensity, gbps), caption);
+    std::string caption = "Roofline of " + esc(target) + ": each of the " +
+                          std::to_string(timed.size()) +
+                          " verified candidates at the kernel's intensity (" + num(intensity) +
+                          " flop per compulsory byte), the winner a red diamond. ";
+    double peak = 0;
+    if (bounds && real(*bounds, "gbps") > 0) {
+      gbps = real(*bounds, "gbps");
+      peak = real(*bounds, "gflops");
+      caption += "The roof is the machine's measured bandwidth (" + whole(gbps) +
+                 " GB/s) and peak (" + whole(peak) + " GFlop/s): " + esc(str(*bounds, "method")) +
+                 (bounds->value("reused", false) ? ", from the tuning cache" : "");
+    } else {
+      caption += "The record holds no separately measured bandwidth or peak of the machine: the "
+                 "roof is the best bandwidth a candidate of this target attained (" +
+                 num(gbps) + " GB/s), and the bound its product with the intensity";
+    }
+    if (winner) {
+      double bound = peak > 0 ? std::min(gbps * intensity, peak) : gbps * intensity;
+      caption += "; the winner reaches " + num(100 * real(*winner, "gflops") / bound, "%.0f") +
+                 "% of the bound";
+    }
+    page.plot("candidates", timed.size(), roofline_spec(timed, winner, intensity, gbps, peak),
+              caption);
   }
   heat_maps(page, target, cands, winner);
   page.body << "<h5>Failed candidates</h5>\n";
@@ -624,21 +653,25 @@ void search_summary(Page &page, const json &kj) {
     return;
   }
   page.body << ".</p>\n";
-  // A run without a CPU target (--target=cuda) has no CPU search to speak of.
-  if (s.value("considered", 0L) > 0) {
-    page.body << "<p>The CPU engine considered " << s.value("considered", 0L)
-              << " parameter combinations";
-    if (s["pruned"].empty())
-      page.body << " and pruned none";
-    else {
-      page.body << " and pruned, as illegal or senseless:</p><ul>\n";
-      for (const auto &[why, n] : s["pruned"].items())
-        page.body << "<li>" << n.dump() << ": " << esc(why) << "</li>\n";
-      page.body << "</ul>\n";
+  // What each engine considered and why it left some out; a run without a
+  // CPU target (--target=cuda) has no CPU search to speak of.
+  auto engine = [&](const char *who, const char *considered, const char *pruned,
+                    const char *what) {
+    if (s.value(considered, 0L) <= 0)
+      return;
+    page.body << "<p>The " << who << " engine considered " << s.value(considered, 0L) << " "
+              << what;
+    if (!s.contains(pruned) || !s[pruned].is_object() || s[pruned].empty()) {
+      page.body << " and pruned none.</p>\n";
       return;
     }
-    page.body << ".</p>\n";
-  }
+    page.body << " and pruned:</p><ul>\n";
+    for (const auto &[why, n] : s[pruned].items())
+      page.body << "<li>" << n.dump() << ": " << esc(why) << "</li>\n";
+    page.body << "</ul>\n";
+  };
+  engine("CPU", "considered", "pruned", "parameter combinations");
+  engine("GPU", "cuda_considered", "cuda_pruned", "launch shapes and mappings");
 }
 
 void per_size_table(Page &page, const json &sizes, const std::vector<std::string> &targets) {
@@ -668,7 +701,15 @@ void per_size_table(Page &page, const json &sizes, const std::vector<std::string
   page.body << "</table>\n";
 }
 
-void kernel_section(Page &page, const json &kj) {
+/// The record's measured bounds of the machine `target` runs on, or null.
+const json *bounds_of(const json &record, const std::string &target) {
+  if (!record.contains("bounds") || !record["bounds"].is_object())
+    return nullptr;
+  const char *which = target == "cuda" ? "gpu" : "cpu";
+  return record["bounds"].contains(which) ? &record["bounds"][which] : nullptr;
+}
+
+void kernel_section(Page &page, const json &kj, const json &record) {
   const json &facts = kj.contains("facts") ? kj["facts"] : json::object();
   std::string name = str(kj, "name");
   page.body << "<section class=\"kernel\"><h2>Kernel <code>" << esc(name) << "</code></h2>\n";
@@ -705,12 +746,12 @@ void kernel_section(Page &page, const json &kj) {
       page.body << "<h3>At " << esc(size_text(sj["tune_size"])) << "</h3>\n";
       search_summary(page, sj);
       for (const std::string &t : targets_of(sj))
-        target_section(page, sj, facts, t);
+        target_section(page, sj, facts, t, bounds_of(record, t));
     }
   } else {
     search_summary(page, kj);
     for (const std::string &t : targets)
-      target_section(page, kj, facts, t);
+      target_section(page, kj, facts, t, bounds_of(record, t));
   }
   page.body << "</section>\n";
 }
@@ -768,8 +809,17 @@ std::string render_report(const json &record) {
       sources += (sources.empty() ? "" : ", ") +
                  ("<code>" + esc(s.is_string() ? s.get<std::string>() : s.dump()) + "</code>");
   row("sources", sources);
+  auto measured = [&](const char *target) -> std::string {
+    const json *b = bounds_of(record, target);
+    if (!b)
+      return "";
+    return whole(real(*b, "gbps")) + " GB/s, " + whole(real(*b, "gflops")) + " GFlop/s (" +
+           esc(str(*b, "method")) + ")";
+  };
   row("CPU", esc(str(record, "machine")));
+  row("CPU measured", measured("pthreads"));
   row("GPU", esc(str(record, "gpu")));
+  row("GPU measured", measured("cuda"));
   std::string cflags;
   if (record.contains("cflags"))
     for (const json &f : record["cflags"])
@@ -798,7 +848,7 @@ std::string render_report(const json &record) {
     }
   if (record.contains("kernels"))
     for (const json &kj : record["kernels"])
-      kernel_section(page, kj);
+      kernel_section(page, kj, record);
 
   json plots = json::array();
   for (const Plot &p : page.plots)

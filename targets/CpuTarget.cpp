@@ -51,7 +51,7 @@ void add_default_choices(KernelBuild &b, const std::vector<std::string> &names) 
 /// Tunes `b` at its kernel's tune_size. The CPU target runs first, so its
 /// tuning starts the kernel's record.
 void add_tuned_choices(KernelBuild &b, const std::vector<std::string> &names, const TargetRun &run,
-                       const fs::path &work_dir) {
+                       const fs::path &work_dir, double bound_gbps) {
   const Kernel &k = b.kernel;
   const CpuModel &machine = *run.host;
   KernelFacts facts = analyze(k);
@@ -64,6 +64,7 @@ void add_tuned_choices(KernelBuild &b, const std::vector<std::string> &names, co
   topt.work_dir = work_dir / k.name;
   // Threads are pinned NUMA nodes first; the list serves every thread count.
   topt.cpus = machine.placement(machine.pus);
+  topt.bound_gbps = bound_gbps;
   topt.progress = [&](const std::string &line) { run.progress("'" + k.name + "' " + line); };
   if (run.db)
     topt.log = run.db->log(cpu_tuning_key(k, names, machine, topt.cflags, size), run.retune);
@@ -85,6 +86,27 @@ void add_tuned_choices(KernelBuild &b, const std::vector<std::string> &names, co
 
 } // namespace
 
+void CpuTarget::begin(const TargetRun &run) {
+  if (!run.tune)
+    return;
+  std::string why;
+  bounds_ = cpu_bounds(*run.host, run.work_dir / "bounds", run.db, run.retune, &why);
+  if (!bounds_)
+    run.progress("the host's bandwidth was not measured (" + why +
+                 "); the report's roof is then the best bandwidth a candidate reached");
+  else
+    run.progress(std::string(bounds_->reused ? "the host's bounds, from the tuning cache: "
+                                             : "measured the host's bounds: ") +
+                 describe(*bounds_));
+}
+
+void CpuTarget::package(LibraryFiles &files, const PackageInfo &info,
+                        const std::vector<KernelBuild> &builds) const {
+  (void)info, (void)builds;
+  if (bounds_)
+    add_bounds_to_record(files.tuning_record, "cpu", *bounds_);
+}
+
 void CpuTarget::add_choices(KernelBuild &b, const TargetRun &run) {
   if (!run.tune) {
     add_default_choices(b, names_);
@@ -93,7 +115,7 @@ void CpuTarget::add_choices(KernelBuild &b, const TargetRun &run) {
     return;
   }
   if (b.other_sizes.empty()) {
-    add_tuned_choices(b, names_, run, run.work_dir);
+    add_tuned_choices(b, names_, run, run.work_dir, bounds_ ? bounds_->gbps : 0);
     return;
   }
   std::vector<KernelBuild *> sizes = {&b};
@@ -103,7 +125,8 @@ void CpuTarget::add_choices(KernelBuild &b, const TargetRun &run) {
     std::string name = size_name(sizes[i]->kernel.tune_size);
     run.progress("'" + b.kernel.name + "': size " + std::to_string(i + 1) + " of " +
                  std::to_string(sizes.size()) + ", " + name);
-    add_tuned_choices(*sizes[i], names_, run, run.work_dir / ("size_" + name));
+    add_tuned_choices(*sizes[i], names_, run, run.work_dir / ("size_" + name),
+                      bounds_ ? bounds_->gbps : 0);
   }
 }
 

@@ -6,7 +6,10 @@
 // nests, and the fastest of either becomes the kernel's default.
 #pragma once
 
+#include "harness/MachineBounds.h"
 #include "targets/Target.h"
+
+#include <optional>
 
 namespace f2s {
 
@@ -17,10 +20,17 @@ public:
 
   const std::vector<std::string> &names() const override { return names_; }
   bool first_touch() const override { return true; }
+  /// When tuning: measures the host's bandwidth and peak (or takes them
+  /// from the tuning cache), the roofs of the report and the progress line.
+  void begin(const TargetRun &run) override;
   void add_choices(KernelBuild &b, const TargetRun &run) override;
+  /// Adds the measured bounds to the record ("bounds": {"cpu": ...}).
+  void package(LibraryFiles &files, const PackageInfo &info,
+               const std::vector<KernelBuild> &builds) const override;
 
 private:
   std::vector<std::string> names_;
+  std::optional<MachineBounds> bounds_;
 };
 
 } // namespace f2s

@@ -31,6 +31,15 @@ void CudaTarget::begin(const TargetRun &run) {
     return;
   gpu_ = probe_gpu(run.work_dir / "gpu");
   run.progress("tuning CUDA on " + gpu_->description());
+  std::string why;
+  bounds_ = gpu_bounds(*gpu_, *find_nvcc(), run.work_dir / "gpu", run.db, run.retune, &why);
+  if (!bounds_)
+    run.progress("the GPU's bandwidth was not measured (" + why +
+                 "); the report's roof is then the best bandwidth a candidate reached");
+  else
+    run.progress(std::string(bounds_->reused ? "the GPU's bounds, from the tuning cache: "
+                                             : "measured the GPU's bounds: ") +
+                 describe(*bounds_));
 }
 
 void CudaTarget::add_choices(KernelBuild &b, const TargetRun &run) {
@@ -61,6 +70,9 @@ void CudaTarget::add_choice(KernelBuild &b, const std::string &key, const Target
   KernelTuning &t = *b.tuning;
   size_t first_variant = t.space.variants.size(), first_candidate = t.space.candidates.size();
   CudaEnumeration en = enumerate_cuda(t.space, k, facts, size.extents, {&*gpu_, 12, !run.exact});
+  t.cuda_considered += en.considered;
+  for (const auto &[why, n] : en.pruned)
+    t.cuda_pruned[why] += n;
   // The code of its own variants only, by variant index as tune_cuda reads
   // it; the CPU target's variants before them are not generated again.
   std::vector<VariantCode> code(t.space.variants.size());
@@ -71,6 +83,7 @@ void CudaTarget::add_choice(KernelBuild &b, const std::string &key, const Target
   }
   TuneOptions topt = run.tune_options;
   topt.work_dir = run.work_dir / key;
+  topt.bound_gbps = bounds_ ? bounds_->gbps : 0;
   auto say = [&](const std::string &line) { run.progress("'" + k.name + "' " + line); };
   topt.progress = say;
   if (run.db)
@@ -104,6 +117,8 @@ void CudaTarget::add_choice(KernelBuild &b, const std::string &key, const Target
 void CudaTarget::package(LibraryFiles &files, const PackageInfo &info,
                          const std::vector<KernelBuild> &builds) const {
   add_cuda_to_library(files, info, builds, gpu_ ? gpu_->description() : "", times_);
+  if (bounds_)
+    add_bounds_to_record(files.tuning_record, "gpu", *bounds_);
 }
 
 } // namespace f2s

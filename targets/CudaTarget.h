@@ -10,6 +10,7 @@
 #pragma once
 
 #include "harness/CudaTuner.h"
+#include "harness/MachineBounds.h"
 #include "strategy/GpuModel.h"
 #include "targets/Target.h"
 
@@ -42,6 +43,8 @@ private:
 
   std::vector<std::string> names_;
   std::optional<GpuModel> gpu_; ///< the device tuned on; absent when untuned
+  /// Its measured copy bandwidth and peak; absent when untuned or not measured.
+  std::optional<MachineBounds> bounds_;
   /// The transfer times per kernel and size (cuda_times_key), per result.
   std::map<std::string, std::map<size_t, CudaCandidateTimes>> times_;
 };

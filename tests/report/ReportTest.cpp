@@ -80,7 +80,9 @@ KernelBuild tuned(const Kernel &at_any, std::vector<int64_t> extents) {
   t.search = "model-guided";
   t.space = enumerate_cpu(k, facts, extents, {{"pthreads"}, &machine});
   size_t cpu_candidates = t.space.candidates.size();
-  enumerate_cuda(t.space, k, facts, extents, {&gpu, 12, true});
+  CudaEnumeration en = enumerate_cuda(t.space, k, facts, extents, {&gpu, 12, true});
+  t.cuda_considered = en.considered;
+  t.cuda_pruned = en.pruned;
   double points = double(extents[0]) * extents[1] * extents[2];
   for (size_t i = 0; i < t.space.candidates.size(); ++i) {
     if (i < cpu_candidates && i % 7)
@@ -172,6 +174,13 @@ TEST(Report, EveryPlotDrawsInHeadlessChromium) {
       "f2s_heat", {k.source.file}, "4 cores </script><script>alert(2)</script>", {"-O2"}, {}};
   json record = json::parse(package_library(info, {b}).tuning_record);
   record["gpu"] = gpu_model_h100().description();
+  // What the targets add when they measured the machines (harness/MachineBounds).
+  record["bounds"]["cpu"] = {{"gbps", 50.0},
+                             {"gflops", 800.0},
+                             {"method", "STREAM triad <over> 3 arrays"},
+                             {"reused", true}};
+  record["bounds"]["gpu"] = {
+      {"gbps", 3000.0}, {"gflops", 60000.0}, {"method", "cudaMemcpy"}, {"reused", false}};
   // What the CUDA step adds to the record (harness/CudaPackage.cpp).
   for (json &c : record["kernels"][0]["sizes"][0]["candidates"])
     if (c["target"] == "cuda") {
@@ -227,6 +236,19 @@ TEST(Report, EveryPlotDrawsInHeadlessChromium) {
   // One heat map per thread count with blocks, and one of CUDA's shapes, per size.
   EXPECT_GE(heat_maps, 2u * 2u);
   EXPECT_EQ(plots, rooflines + heat_maps);
+  // Why the GPU engine left launch shapes out, beside the CPU engine's reasons.
+  EXPECT_NE(dom.find("The GPU engine considered "), std::string::npos);
+  EXPECT_NE(dom.find(": tile wider than the axis</li>"), std::string::npos);
+  EXPECT_NE(dom.find("The CPU engine considered "), std::string::npos);
+  // The roofs are the measured ones, said in the captions and the header.
+  EXPECT_NE(dom.find("The roof is the machine's measured bandwidth (50 GB/s) and peak (800 "
+                     "GFlop/s): STREAM triad &lt;over&gt; 3 arrays, from the tuning cache"),
+            std::string::npos);
+  EXPECT_NE(dom.find("The roof is the machine's measured bandwidth (3000 GB/s) and peak (60000 "
+                     "GFlop/s): cudaMemcpy;"),
+            std::string::npos);
+  EXPECT_NE(dom.find("<th>CPU measured</th><td>50 GB/s, 800 GFlop/s"), std::string::npos);
+  EXPECT_EQ(dom.find("holds no separately measured bandwidth"), std::string::npos);
   EXPECT_NE(dom.find("<th>to GPU (ms)</th>"), std::string::npos);
   EXPECT_NE(dom.find("<td>2.5</td><td>1.25</td>"), std::string::npos);
   EXPECT_NE(dom.find("the model-guided search measured 40 candidates and found"),
@@ -291,6 +313,9 @@ TEST(Report, OlderRecordsAndAmbiguousFolders) {
   EXPECT_EQ(html.find("<pre class=\"ir\">"), std::string::npos);
   EXPECT_NE(html.find("Space: " + kj["search"]["space"].get<std::string>()), std::string::npos);
   EXPECT_NE(html.find("data-mark=\"candidates\""), std::string::npos) << "the roofline";
+  EXPECT_NE(html.find("holds no separately measured bandwidth or peak of the machine"),
+            std::string::npos)
+      << "without measured bounds, the roof is the best candidate's bandwidth";
 
   std::ofstream(dir.path() / "f2s_heat.json") << record.dump();
   record["library"] = "f2s_other";
