@@ -517,6 +517,7 @@ int run_pipeline(const DriverOptions &o) {
     run.tune_options.budget_s = o.budget_s;
     run.tune_options.live = live_progress(o);
     run.search = o.search;
+    run.candidates = o.candidates;
     run.retune = o.retune;
     run.exact = o.exact;
     run.progress = [&](const std::string &line) { progress(o, line); };

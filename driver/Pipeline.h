@@ -22,11 +22,14 @@ struct DriverOptions {
   /// Overrides every tune_size clause when set: one size, or several (a
   /// library that dispatches by the call's size), each x first.
   std::vector<std::vector<int64_t>> tune_sizes;
-  int jobs = 0;                     ///< 0: one per processor
+  int jobs = 0; ///< 0: one per processor
   int reps = 5;
   double timeout_s = 60;
   std::string search = "model"; ///< "model", "exhaustive" or "compare"
-  double budget_s = 0;          ///< seconds of measuring per kernel; 0: no limit
+  /// --candidates: an ECMAScript regular expression; only candidates whose
+  /// description matches it are tuned (empty: all).
+  std::string candidates;
+  double budget_s = 0; ///< seconds of measuring per kernel; 0: no limit
   /// Time loops on the pthreads target (docs/time-loops.md): "auto" tiles
   /// in time where tuning measured it faster, "off" never, a number N always
   /// (N steps per chunk, the model's tile).

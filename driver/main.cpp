@@ -10,6 +10,7 @@
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <regex>
 #include <sstream>
 
 #include <pthread.h>
@@ -163,6 +164,19 @@ int main(int argc, char **argv) {
                  "measure the most promising, climb from the best), exhaustive (measure all), "
                  "or compare (model, then exhaustive, reporting how close model came)")
       ->check(CLI::IsMember({"model", "exhaustive", "compare"}));
+  app.add_option("--candidates", o.candidates,
+                 "Tune only the candidates whose description, as the tuning log prints it "
+                 "('pthreads/blocked t=16 ... cx=64 cy=8'), matches this regular expression "
+                 "(ECMAScript); for studying a search on a reduced space, or keeping a thread "
+                 "count")
+      ->check([](const std::string &re) -> std::string {
+        try {
+          std::regex check(re);
+        } catch (const std::regex_error &e) {
+          return "not a regular expression: " + std::string(e.what());
+        }
+        return "";
+      });
   app.add_option("--time-tile", o.time_tile,
                  "Time loops on target pthreads: auto (default: tile in time where tuning "
                  "measured it faster than the steps), off, or N (always, N steps per tile)")

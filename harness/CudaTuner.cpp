@@ -10,6 +10,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <set>
+
 namespace f2s {
 
 namespace fs = std::filesystem;
@@ -51,8 +53,8 @@ GpuModel probe_gpu(const fs::path &work_dir) {
 
 size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<VariantCode> &code,
                  const ProblemSize &size, const TuneOptions &o,
-                 std::vector<CandidateResult> &results,
-                 std::map<size_t, CudaCandidateTimes> *times) {
+                 std::vector<CandidateResult> &results, std::map<size_t, CudaCandidateTimes> *times,
+                 const std::vector<size_t> *only) {
   std::string nvcc = require_nvcc();
   KernelFacts facts = analyze(k);
   fs::path dir = o.work_dir / "cuda";
@@ -66,8 +68,11 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
       stored.emplace(s.result.description, &s);
   std::vector<size_t> cands;
   size_t reused = 0;
+  std::set<size_t> wanted;
+  if (only)
+    wanted.insert(only->begin(), only->end());
   for (size_t i = 0; i < space.candidates.size(); ++i) {
-    if (space.variants[space.candidates[i].variant].target != "cuda")
+    if (space.variants[space.candidates[i].variant].target != "cuda" || (only && !wanted.count(i)))
       continue;
     auto it = stored.find(space.describe(space.candidates[i]));
     if (it == stored.end()) {

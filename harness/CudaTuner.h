@@ -28,9 +28,11 @@ struct CudaCandidateTimes {
 /// transfer times per result index when given. Candidates whose results
 /// options.log holds are taken from it, not built; each new result is stored
 /// in it. Returns how many results were taken from the log.
+/// `only`, when given, limits the measuring to those candidate indices.
 size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<VariantCode> &code,
                  const ProblemSize &size, const TuneOptions &options,
                  std::vector<CandidateResult> &results,
-                 std::map<size_t, CudaCandidateTimes> *times = nullptr);
+                 std::map<size_t, CudaCandidateTimes> *times = nullptr,
+                 const std::vector<size_t> *only = nullptr);
 
 } // namespace f2s

@@ -451,16 +451,20 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
         search["cuda_considered"] = t.cuda_considered;
         search["cuda_pruned"] = t.cuda_pruned;
       }
-      if (t.comparison) {
-        const KernelTuning::Comparison &c = *t.comparison;
-        search["comparison"] = {{"cheap", c.cheap},
-                                {"cheap_measured", c.cheap_measured},
-                                {"cheap_best_s", c.cheap_best_s},
-                                {"exhaustive_best_s", c.exhaustive_best_s},
-                                {"exhaustive_complete", c.exhaustive_complete}};
+      auto comparison = [](const KernelTuning::Comparison &c) {
+        nlohmann::json j = {{"cheap", c.cheap},
+                            {"cheap_measured", c.cheap_measured},
+                            {"cheap_best_s", c.cheap_best_s},
+                            {"exhaustive_best_s", c.exhaustive_best_s},
+                            {"exhaustive_complete", c.exhaustive_complete}};
         if (c.cheap_best_s > 0)
-          search["comparison"]["exhaustive_over_cheap"] = c.exhaustive_best_s / c.cheap_best_s;
-      }
+          j["exhaustive_over_cheap"] = c.exhaustive_best_s / c.cheap_best_s;
+        return j;
+      };
+      if (t.comparison)
+        search["comparison"] = comparison(*t.comparison);
+      if (t.cuda_comparison)
+        search["cuda_comparison"] = comparison(*t.cuda_comparison);
       kj["search"] = search;
       auto best = t.best();
       kj["winner"] = best ? nlohmann::json(t.results[*best].description) : nlohmann::json();
@@ -559,8 +563,10 @@ std::string report(const PackageInfo &info, const std::vector<KernelBuild> &kern
     else if (t.reused > 0)
       out << "  resumed: " << t.reused
           << " of the measurements were taken from the tuning database\n";
-    if (t.comparison && t.comparison->cheap_best_s > 0) {
-      const KernelTuning::Comparison &c = *t.comparison;
+    for (const auto &cmp : {t.comparison, t.cuda_comparison}) {
+      if (!cmp || cmp->cheap_best_s <= 0)
+        continue;
+      const KernelTuning::Comparison &c = *cmp;
       std::snprintf(line, sizeof line,
                     "  %s search: best %.3f ms after %zu measurements; exhaustive%s: best %.3f "
                     "ms (the cheap search reached %.1f%% of its speed)\n",

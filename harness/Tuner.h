@@ -90,6 +90,9 @@ struct KernelTuning {
   /// The GPU engine's counts (strategy/GpuEngine's CudaEnumeration), kept
   /// apart from the CPU engine's in `space`: launch shapes considered, and
   /// why those not measured were left out.
+  /// With --search=compare on the GPU: the model's picks against every
+  /// legal candidate.
+  std::optional<Comparison> cuda_comparison;
   size_t cuda_considered = 0;
   std::map<std::string, size_t> cuda_pruned;
   /// The fastest verified candidate (an index into results), of one target or

@@ -636,9 +636,12 @@ void search_summary(Page &page, const json &kj) {
   else if (real(s, "reused_measurements") > 0)
     page.body << ", " << s["reused_measurements"].dump()
               << " measurements taken from the tuning cache";
-  // --search=compare: how close the cheap search came to the exhaustive one.
-  if (s.contains("comparison") && s["comparison"].is_object()) {
-    const json &c = s["comparison"];
+  // --search=compare: how close the cheap search came to the exhaustive one,
+  // on the CPU and on the GPU.
+  for (const char *key : {"comparison", "cuda_comparison"}) {
+    if (!s.contains(key) || !s[key].is_object())
+      continue;
+    const json &c = s[key];
     page.body << "; the " << esc(str(c, "cheap")) << " search measured "
               << c.value("cheap_measured", 0L) << " candidates and found "
               << num(real(c, "cheap_best_s") * 1e3, "%.4g") << " ms, the "
@@ -655,8 +658,7 @@ void search_summary(Page &page, const json &kj) {
   page.body << ".</p>\n";
   // What each engine considered and why it left some out; a run without a
   // CPU target (--target=cuda) has no CPU search to speak of.
-  auto engine = [&](const char *who, const char *considered, const char *pruned,
-                    const char *what) {
+  auto engine = [&](const char *who, const char *considered, const char *pruned, const char *what) {
     if (s.value(considered, 0L) <= 0)
       return;
     page.body << "<p>The " << who << " engine considered " << s.value(considered, 0L) << " "

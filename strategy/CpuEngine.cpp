@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cassert>
 #include <functional>
+#include <regex>
 #include <set>
 
 namespace f2s {
@@ -136,6 +137,19 @@ std::string SearchSpace::describe(const Candidate &c) const {
   for (const auto &[name, value] : c.tune)
     s += " " + name + "=" + std::to_string(value);
   return s;
+}
+
+size_t SearchSpace::keep_matching(const std::string &pattern, size_t from) {
+  std::regex re(pattern);
+  std::vector<Candidate> kept(candidates.begin(), candidates.begin() + from);
+  for (size_t i = from; i < candidates.size(); ++i) {
+    if (std::regex_search(describe(candidates[i]), re))
+      kept.push_back(candidates[i]);
+    else
+      ++pruned["not matching --candidates"];
+  }
+  candidates = std::move(kept);
+  return candidates.size() - from;
 }
 
 std::string SearchSpace::summary() const {

@@ -55,6 +55,10 @@ struct SearchSpace {
 
   /// "pthreads/blocked t=4 cx=256 cy=8 cz=16", for reports.
   std::string describe(const Candidate &c) const;
+  /// Removes the candidates from index `from` on whose description does not
+  /// match the ECMAScript regular expression `pattern` (--candidates),
+  /// counting them in `pruned`; returns how many are left from `from`.
+  size_t keep_matching(const std::string &pattern, size_t from = 0);
   /// "412 candidates in 9 variants (1020 considered; 608 pruned: 512 block
   /// working set exceeds the cache, 96 degenerate remainder blocks)".
   std::string summary() const;

@@ -223,6 +223,10 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
   std::set<int> summed_chunks;
   std::vector<Variant> chosen;
   for (const Scored &s : kept) {
+    if (o.max_candidates == kAllCandidates) {
+      chosen.push_back(s.v);
+      continue;
+    }
     bool one_point = s.v.options.at("px") == 1 && s.v.options.at("py") == 1;
     bool plain = s.v.options.at("sz") == 0 && one_point;
     bool staged = s.v.options.at("sh") != 0;

@@ -14,9 +14,12 @@
 
 namespace f2s {
 
+constexpr size_t kAllCandidates = static_cast<size_t>(-1);
+
 struct GpuEngineOptions {
   const GpuModel *gpu = nullptr;
-  /// How many candidates the model lets through to be built and timed.
+  /// How many candidates the model lets through to be built and timed;
+  /// kAllCandidates: every legal one (--search=exhaustive, compare).
   size_t max_candidates = 12;
   /// Whether candidates may reassociate sums (plane sums): results then agree
   /// with the serial code to rounding instead of bitwise.

@@ -57,6 +57,9 @@ void add_tuned_choices(KernelBuild &b, const std::vector<std::string> &names, co
   KernelFacts facts = analyze(k);
   ProblemSize size = problem_size_for(k, k.tune_size);
   SearchSpace space = enumerate_cpu(k, facts, size.extents, {names, &machine});
+  if (!run.candidates.empty() && space.keep_matching(run.candidates) == 0)
+    throw std::runtime_error("no candidate of '" + k.name + "' matches --candidates '" +
+                             run.candidates + "'");
   std::vector<VariantCode> code = generate_variants(k, space);
   run.progress("'" + k.name + "': " + space.summary());
 

@@ -8,6 +8,7 @@
 #include "strategy/GpuEngine.h"
 
 #include <chrono>
+#include <set>
 #include <stdexcept>
 
 namespace f2s {
@@ -64,12 +65,32 @@ void CudaTarget::add_choice(KernelBuild &b, const std::string &key, const Target
     KernelTuning t;
     t.kernel = k.name;
     t.size = size;
-    t.search = "cuda model-pruned exhaustive";
+    t.search = run.search == "model"     ? "cuda model-pruned exhaustive"
+               : run.search == "compare" ? "cuda model-pruned, then exhaustive"
+                                         : "cuda exhaustive";
     b.tuning = t;
   }
   KernelTuning &t = *b.tuning;
   size_t first_variant = t.space.variants.size(), first_candidate = t.space.candidates.size();
-  CudaEnumeration en = enumerate_cuda(t.space, k, facts, size.extents, {&*gpu_, 12, !run.exact});
+  // --search=exhaustive and compare measure every legal candidate; compare
+  // measures the model's picks first and records how close they came.
+  bool every = run.search != "model";
+  CudaEnumeration en = enumerate_cuda(t.space, k, facts, size.extents,
+                                      {&*gpu_, every ? kAllCandidates : 12, !run.exact});
+  if (!run.candidates.empty()) {
+    // The GPU engine's count, not the CPU's: moved to its own reasons.
+    const std::string why = "not matching --candidates";
+    size_t cpu_count = t.space.pruned.count(why) ? t.space.pruned[why] : 0;
+    size_t left = t.space.keep_matching(run.candidates, first_candidate);
+    en.pruned[why] += t.space.pruned[why] - cpu_count;
+    if (cpu_count > 0)
+      t.space.pruned[why] = cpu_count;
+    else
+      t.space.pruned.erase(why);
+    if (left == 0)
+      throw std::runtime_error("no CUDA candidate of '" + k.name + "' matches --candidates '" +
+                               run.candidates + "'");
+  }
   t.cuda_considered += en.considered;
   for (const auto &[why, n] : en.pruned)
     t.cuda_pruned[why] += n;
@@ -92,7 +113,42 @@ void CudaTarget::add_choice(KernelBuild &b, const std::string &key, const Target
       std::to_string(t.space.variants.size() - first_variant) + " variants");
   std::vector<CandidateResult> results;
   std::map<size_t, CudaCandidateTimes> times;
-  size_t reused = tune_cuda(k, t.space, code, size, topt, results, &times);
+  size_t reused = 0;
+  if (run.search == "compare") {
+    SearchSpace model;
+    enumerate_cuda(model, k, facts, size.extents, {&*gpu_, 12, !run.exact});
+    if (!run.candidates.empty())
+      model.keep_matching(run.candidates);
+    std::set<std::string> picked;
+    for (const Candidate &c : model.candidates)
+      picked.insert(model.describe(c));
+    std::vector<size_t> first, rest;
+    for (size_t i = first_candidate; i < t.space.candidates.size(); ++i)
+      (picked.count(t.space.describe(t.space.candidates[i])) ? first : rest).push_back(i);
+    say("comparing searches: the model's " + std::to_string(first.size()) + " first, then the " +
+        std::to_string(rest.size()) + " others");
+    reused = tune_cuda(k, t.space, code, size, topt, results, &times, &first);
+    auto fastest = [&]() {
+      double best = 0;
+      for (const CandidateResult &r : results)
+        if (r.status == CandidateStatus::Verified && (best == 0 || r.seconds < best))
+          best = r.seconds;
+      return best;
+    };
+    KernelTuning::Comparison cmp{"cuda model-pruned", results.size(), fastest(), 0, true};
+    // tune_cuda numbers its times by the results it appended: the second
+    // call's are shifted past the first's.
+    std::vector<CandidateResult> more;
+    std::map<size_t, CudaCandidateTimes> more_times;
+    reused += tune_cuda(k, t.space, code, size, topt, more, &more_times, &rest);
+    for (auto &[i, tt] : more_times)
+      times[results.size() + i] = tt;
+    results.insert(results.end(), more.begin(), more.end());
+    cmp.exhaustive_best_s = fastest();
+    t.cuda_comparison = cmp;
+  } else {
+    reused = tune_cuda(k, t.space, code, size, topt, results, &times);
+  }
   t.reused += reused;
   size_t base = t.results.size();
   for (auto &[i, tt] : times)

@@ -34,9 +34,12 @@ struct TargetRun {
   /// kernel's tuning itself.
   TuneOptions tune_options;
   std::string search = "model"; ///< --search: "model", "exhaustive" or "compare"
-  TuningDb *db = nullptr;       ///< the tuning cache; null: none
-  bool retune = false;          ///< measure again what the cache holds
-  bool exact = false;           ///< no candidate that reassociates sums
+  /// --candidates: only candidates whose description matches this regular
+  /// expression are enumerated (SearchSpace::keep_matching); empty: all.
+  std::string candidates;
+  TuningDb *db = nullptr;                            ///< the tuning cache; null: none
+  bool retune = false;                               ///< measure again what the cache holds
+  bool exact = false;                                ///< no candidate that reassociates sums
   std::function<void(const std::string &)> progress; ///< one line per step
 };
 

@@ -47,6 +47,28 @@ TEST(GpuEngine, AnOrderedNestIsNeitherStreamedNorStaged) {
   }
 }
 
+// --search=exhaustive and compare: every legal candidate, the model's picks
+// among them, and nothing left out for the measuring budget.
+TEST(GpuEngine, EveryLegalCandidateWhenAskedForAll) {
+  Kernel k = test::example_kernel("laplacian");
+  GpuModel gpu = gpu_model_h100();
+  SearchSpace picked, all;
+  enumerate_cuda(picked, k, analyze(k), {256, 256, 256}, {&gpu, 12});
+  CudaEnumeration e = enumerate_cuda(all, k, analyze(k), {256, 256, 256}, {&gpu, kAllCandidates});
+  EXPECT_EQ(e.pruned.count("ranked below the measuring budget by the model"), 0u);
+  EXPECT_GT(all.candidates.size(), 10 * picked.candidates.size());
+  std::set<std::string> every;
+  for (const Candidate &c : all.candidates)
+    every.insert(all.describe(c));
+  EXPECT_EQ(every.size(), all.candidates.size()) << "each once";
+  for (const Candidate &c : picked.candidates)
+    EXPECT_TRUE(every.count(picked.describe(c))) << picked.describe(c);
+  size_t pruned = 0;
+  for (const auto &[why, n] : e.pruned)
+    pruned += n;
+  EXPECT_EQ(e.considered, pruned + all.candidates.size() - 1) << "the default is added apart";
+}
+
 TEST(GpuEngine, EnumeratesOnlyLegalLaunchShapes) {
   Kernel k = test::example_kernel("laplacian");
   GpuModel gpu = gpu_model_h100();

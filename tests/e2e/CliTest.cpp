@@ -3,6 +3,7 @@
 #include "e2e/E2E.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <fstream>
@@ -680,7 +681,40 @@ TEST(Cli, TuningProgressIsALiveLineOnATerminalAndPlainLinesInAPipe) {
   EXPECT_NE(tty.out.find("\r\033[Kf2stencil: 'jac' pthreads: 1/"), std::string::npos) << tty.out;
   EXPECT_NE(tty.out.find(" verified, best "), std::string::npos) << tty.out;
   EXPECT_NE(tty.out.find(" elapsed, ETA <= "), std::string::npos) << tty.out;
+  // The best so far against the host's measured bandwidth.
+  EXPECT_TRUE(std::regex_search(tty.out, std::regex(" GB/s \\([0-9]+% of [0-9.]+\\)"))) << tty.out;
   EXPECT_EQ(tty.out.find("'jac' [1] "), std::string::npos) << tty.out;
+}
+
+// --candidates keeps the candidates whose description matches, says how many
+// it left out, and refuses a pattern that is no regular expression or
+// matches nothing.
+TEST(Cli, CandidatesRestrictTheTunedSpace) {
+  test::ScratchDir dir;
+  std::string src = dir.write("lap.f90", test::kJacobi2D);
+  fs::path out = dir.path() / "lib";
+  ProcessResult r = test::f2stencil({"--target=pthreads", "--reps=1", "--candidates",
+                                     "^pthreads/parallel t=[12]$", "-o", out.string(), src});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json record = nlohmann::json::parse(std::ifstream(out / "f2s_lap.json"));
+  const nlohmann::json &kj = record["kernels"][0];
+  ASSERT_FALSE(kj["candidates"].empty());
+  for (const nlohmann::json &c : kj["candidates"])
+    EXPECT_TRUE(
+        std::regex_match(c["id"].get<std::string>(), std::regex("pthreads/parallel t=[12]")))
+        << c["id"];
+  EXPECT_GT(kj["search"]["pruned"]["not matching --candidates"].get<size_t>(), 0u);
+
+  r = test::f2stencil(
+      {"--target=pthreads", "--candidates", "cx=7777", "-o", (dir.path() / "none").string(), src});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("no candidate of 'jac' matches --candidates 'cx=7777'"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir.path() / "none"));
+  r = test::f2stencil(
+      {"--target=pthreads", "--candidates", "t=(", "-o", (dir.path() / "bad").string(), src});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("not a regular expression"), std::string::npos) << r.err;
 }
 
 } // namespace
