@@ -32,7 +32,9 @@ std::unique_ptr<SearchMethod> exhaustive_search();
 /// value of every parameter the most promising candidate with it, then climbs: the neighbours
 /// of the best candidate so far (those that differ from it in exactly one
 /// parameter: the thread count, a compile-time option or a run-time value)
-/// are measured until a round finds nothing faster.
+/// are measured until a round finds nothing faster; then one round of the
+/// most promising (by the model, at most 2 * `first`) that differ from it in
+/// two parameters, and the climb goes on from any better one found there.
 std::unique_ptr<SearchMethod> model_guided_search(std::vector<double> predicted_seconds,
                                                   size_t first);
 

@@ -63,6 +63,37 @@ TEST(Search, ModelGuidedClimbsFromAWrongPredictionToTheBest) {
   EXPECT_LT(m.size(), toy.space.candidates.size() / 2);
 }
 
+// Two block sizes that pay only together: from the model's favourite (1, 1)
+// every move of one parameter is slower, and only the move of both to
+// (3, 3) is faster. The round over pairs finds it.
+TEST(Search, ModelGuidedTriesPairsWhenNoSingleMovePays) {
+  SearchSpace space;
+  space.variants.push_back({"pthreads", "blocked", {Pass::BlockLoops}, {}});
+  for (long x = 1; x <= 4; ++x)
+    for (long y = 1; y <= 4; ++y)
+      space.candidates.push_back({0, 16, {{"cx", x}, {"cy", y}}});
+  auto time = [&](size_t i) {
+    long x = space.candidates[i].tune.at("cx"), y = space.candidates[i].tune.at("cy");
+    return x == 3 && y == 3 ? 1.0 : x == 1 && y == 1 ? 5.0 : 6.0;
+  };
+  std::vector<double> predicted;
+  for (const Candidate &c : space.candidates)
+    predicted.push_back(double(c.tune.at("cx") + c.tune.at("cy")));
+  auto s = model_guided_search(predicted, 4);
+  Measurements m;
+  for (int round = 0; round < 20; ++round) {
+    std::vector<size_t> batch = s->next(space, m);
+    if (batch.empty())
+      break;
+    for (size_t i : batch)
+      m[i] = time(i);
+  }
+  double best = std::numeric_limits<double>::infinity();
+  for (const auto &[i, t] : m)
+    best = std::min(best, t);
+  EXPECT_EQ(best, 1.0);
+}
+
 TEST(Search, CoordinatesNameEveryParameter) {
   Toy toy;
   auto coords = candidate_coordinates(toy.space, toy.space.candidates[3 * 9 + 4]);

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# How close the default search comes to the exhaustive one (issue 16,
+# section 3), on the GPU machine: f2stencil --search=compare tunes a kernel
+# with the model-guided search (CPU) or the model's dozen (GPU), then
+# measures every other candidate of the same space in the same session, and
+# the record says both bests. One kernel and size per call:
+#   MODE=cpu|gpu  EX=laplacian|box27  SIZE=256 (cubed)  RE=<--candidates>  REPS=3
+# Built here by bench/search/build.sh into .sq-carry; then, for example,
+#   run(command="MODE=cpu SIZE=256 bash bench/search/quality.sh", carry=[".sq-carry"])
+# Prints the log's last lines and one table row last.
+set -u
+cd "$(dirname "$0")/../.."
+f2s=$PWD/.sq-carry/f2stencil
+mode=${MODE:-cpu}
+ex=${EX:-laplacian}
+n=${SIZE:-256}
+work=/tmp/f2s-sq
+mkdir -p "$work"
+out=$work/${mode}_${ex}_$n
+args=(--search=compare --reps="${REPS:-3}" --tune-size="$n,$n,$n" --tuning-db "$work/db"
+  --timeout 60 -o "$out")
+if [ "$mode" = cpu ]; then
+  args+=(--target=pthreads)
+else
+  args+=(--target=cuda)
+  nvidia-smi --query-gpu=name --format=csv,noheader
+fi
+[ -n "${RE-}" ] && args+=(--candidates "$RE")
+lscpu | grep -E "^Model name|^CPU\(s\)" | tr -s ' '
+t0=$(date +%s)
+"$f2s" "${args[@]}" "examples/$ex/$ex.f90" >"$work/${mode}_${ex}_$n.log" 2>&1
+rc=$?
+echo "f2stencil exit $rc after $(($(date +%s) - t0)) s"
+grep -vE "\] (pthreads|cuda)/" "$work/${mode}_${ex}_$n.log" | tail -8
+python3 - "$out/f2s_$ex.json" "$mode" "$ex" "$n" <<'PY'
+import json, sys
+rec = json.load(open(sys.argv[1]))
+mode, ex, n = sys.argv[2:5]
+k = rec["kernels"][0]
+s = k["search"]
+c = s["cuda_comparison" if mode == "gpu" else "comparison"]
+target = "cuda" if mode == "gpu" else "pthreads"
+space = s["enumerated_by_target"][target]
+measured = sum(1 for x in k["candidates"] if x.get("target") == target)
+b = rec.get("bounds", {}).get("gpu" if mode == "gpu" else "cpu", {})
+best = min((x for x in k["candidates"] if x.get("target") == target and x.get("verified")),
+           key=lambda x: x["time_s"])
+print("ROW | %s | %s | %s^3 | %d | %d (%.0f%%) | %.4g ms | %.4g ms | %.1f%% | %.0f GB/s (%.0f%% of %.0f) |"
+      % (mode, ex, n, space, c["cheap_measured"], 100.0 * c["cheap_measured"] / space,
+         c["cheap_best_s"] * 1e3, c["exhaustive_best_s"] * 1e3,
+         100.0 * c["exhaustive_best_s"] / c["cheap_best_s"], best["gbps"],
+         100.0 * best["gbps"] / b.get("gbps", float("nan")), b.get("gbps", 0)))
+print("best:", best["id"], "of", measured, "measured; bounds:", b.get("method", "none"))
+PY
+# The record and the log come back for a closer look.
+[ -n "${OUT-}" ] && cp "$out/f2s_$ex.json" "$OUT/${mode}_${ex}_$n.json" &&
+  cp "$work/${mode}_${ex}_$n.log" "$OUT/"
