@@ -136,7 +136,7 @@ std::map<std::string, size_t> buffer_slots(const Kernel &k) {
 
 } // namespace
 
-std::string c_work_arrays(const Kernel &k, const std::string &pad) {
+std::string c_work_arrays(const Kernel &k, const std::string &pad, bool constant_bounds) {
   std::ostringstream out;
   if (!k.column)
     return "";
@@ -144,6 +144,12 @@ std::string c_work_arrays(const Kernel &k, const std::string &pad) {
   for (const Variable &w : k.column->work) {
     std::string n = c_name(w.name), lo = exprs.print(w.dims[0].lo), hi = exprs.print(w.dims[0].hi);
     const IntImm *l = as<IntImm>(w.dims[0].lo), *h = as<IntImm>(w.dims[0].hi);
+    if (constant_bounds && (!l || !h))
+      throw UserError(w.loc, "Work array '" + w.name + "' of the column is declared (" +
+                                 print_expr(w.dims[0].lo) + ":" + print_expr(w.dims[0].hi) +
+                                 "), not with constant bounds, and the CUDA target gives "
+                                 "each thread a copy of a fixed size; declare it with a "
+                                 "named constant (PARAMETER) as its size");
     std::string size = l && h ? std::to_string(std::max<int64_t>(h->value - l->value + 1, 1))
                               : "(long)(" + hi + ") - (long)(" + lo + ") + 1 > 0 ? (long)(" + hi +
                                     ") - (long)(" + lo + ") + 1 : 1";

@@ -46,7 +46,9 @@ private:
 /// thread (or CUDA thread) starts, so that each has its own: `double cp[200]`
 /// for bounds that are constants, a variable-length array otherwise (C
 /// only), with the lower bound `f2s_<name>_lo0` that grid elements use.
-std::string c_work_arrays(const Kernel &k, const std::string &pad);
+/// `constant_bounds` (CUDA, which has no variable-length arrays): a work
+/// array with other bounds is refused.
+std::string c_work_arrays(const Kernel &k, const std::string &pad, bool constant_bounds = false);
 std::string c_row_buffers_begin(const Kernel &k);
 std::string c_row_buffers_end(const Kernel &k);
 
