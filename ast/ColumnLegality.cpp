@@ -99,6 +99,8 @@ public:
       void note(const std::string &grid, const std::vector<Index> &index) {
         const Variable *g = k.find_arg(grid);
         if (!g)
+          g = k.find_work(grid);
+        if (!g)
           return;
         for (size_t d = 0; d < index.size() && d < g->dims.size(); ++d) {
           const Index &ix = index[d];
@@ -208,11 +210,18 @@ public:
       reads_outside(a->value, defined);
     } else if (const IfThenElse *c = as<IfThenElse>(s)) {
       reads_outside(c->cond, defined);
-      // What a branch writes is not known to be written after the IF.
+      // What a branch writes is not known to be written after the IF. The
+      // facts of a branch's statements hold where it runs.
       auto then_defined = defined, else_defined = defined;
+      Facts outside = facts_;
+      facts_of(c->then_case);
       walk(c->then_case, then_defined);
-      if (c->else_case)
+      facts_ = outside;
+      if (c->else_case) {
+        facts_of(c->else_case);
         walk(c->else_case, else_defined);
+        facts_ = outside;
+      }
     }
   }
 

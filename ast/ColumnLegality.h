@@ -21,8 +21,9 @@ namespace f2s {
 ///  - every element of a work array that the column reads was written
 ///    earlier in the same column: bounds are compared as c*n + o of one
 ///    scalar n, using the lower bounds of dimensions where an unconditional
-///    statement of the column subscripts a grid by n + o (`t(i,j,nz)` in a
-///    grid declared from 1 says nz >= 1); a read in a DO loop over the
+///    statement of the column subscripts a grid or work array by n + o (`t(i,j,nz)` in a
+///    grid declared from 1 says nz >= 1; in a branch of an IF, the branch's
+///    statements too); a read in a DO loop over the
 ///    column's variable at offset o is covered by that loop's unconditional
 ///    store at offset p from an earlier trip (o < p forward, o > p backward)
 ///    or the same trip before it (o = p), and the trips before the store's

@@ -191,6 +191,13 @@ private:
   const fp::DoConstruct *only_do(const fp::Block &b) const;
   std::vector<std::string> column_work(const std::vector<const fp::DoConstruct *> &dos) const;
   Stmt lower_column_loop(const fp::DoConstruct &d);
+  /// Why `what` cannot bound a DO loop of a column, and the rewrite.
+  std::string column_bound_refusal(const std::string &what) const {
+    return what + " cannot be a bound of the DO loop over '" + column_var_ +
+           "' of a column, because f2stencil proves from those bounds that each column writes "
+           "the elements of its work arrays before it reads them; run the loop over every "
+           "level and mask the levels below the column's own with IF in its body";
+  }
   void check_siblings(const std::vector<const fp::DoConstruct *> &nest);
   bool is_local_1d(const Decl &d) const;
   Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
@@ -2035,6 +2042,8 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
     return b->second;
   }
   if (assigned_.count(name)) {
+    if (bound_of_ && !in_dims_ && in_column_ && *bound_of_ == column_var_)
+      fail(loc, column_bound_refusal("'" + name + "', assigned in the " + kRegion + ","));
     if (bound_of_ || in_dims_)
       fail(loc, "'" + name + "' is assigned inside the " + kRegion +
                     ", so it cannot be used in the bounds of its loops or arrays");
@@ -2301,6 +2310,8 @@ Expr RegionLowering::lower_intrinsic(const std::string &fn,
 Expr RegionLowering::lower_grid_ref(const Decl &decl, const fp::Name &name,
                                     const std::vector<const fp::Expr *> &subs) {
   SourceLoc loc = at(name.source);
+  if (bound_of_ && !in_dims_ && in_column_ && *bound_of_ == column_var_)
+    fail(loc, column_bound_refusal("Array element of '" + decl.name + "'"));
   if (bound_of_ || in_dims_)
     fail(loc, "Array element of '" + decl.name +
                   "' cannot be used in the bounds of a loop or "

@@ -178,6 +178,27 @@ TEST(CudaCodegenImperfect, ColumnSolveAsWrittenCompilesWithNvcc) {
   ASSERT_EQ(ks.size(), 1u);
   test::ScratchDir dir;
   expect_example_compiles(dir, ks.front());
+  for (const Kernel &k : lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/vmixkmt.f")) {
+    test::ScratchDir more;
+    expect_example_compiles(more, k);
+  }
+}
+
+// Automatic work arrays (cp(nz)): no fixed size for a thread's copy, refused
+// with the fix.
+TEST(CudaCodegenImperfect, AutomaticWorkArraysOfAColumnAreRefused) {
+  std::vector<Kernel> ks =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/vdiffikj.f90");
+  ASSERT_EQ(ks.size(), 1u);
+  try {
+    cuda_variant_code(ks.front(), shape(32, 8, 1, 1, 0));
+    ADD_FAILURE() << "expected a refusal";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "Work array 'cp' of the column is declared (1:nz), not with constant bounds, and "
+              "the CUDA target gives each thread a copy of a fixed size; declare it with a named "
+              "constant (PARAMETER) as its size");
+  }
 }
 
 // INTEGER temporaries as subscripts, one computed between the loops.

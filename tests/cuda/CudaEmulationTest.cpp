@@ -407,6 +407,16 @@ TEST(CudaEmulationImperfect, ColumnSolveAsWrittenMatchesTheSerialReference) {
   expect_every_mapping_verified(dir, kernels.front());
 }
 
+// An ocean column over a varying sea floor: land skipped by GO TO, the
+// coefficients masked by IF on KMT(I,J) in the loop.
+TEST(CudaEmulationImperfect, ColumnSolveOverAVaryingSeaFloorMatchesTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Kernel> kernels =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/vmixkmt.f");
+  ASSERT_EQ(kernels.size(), 1u);
+  expect_every_mapping_verified(dir, kernels.front());
+}
+
 // Statement functions inlined, in F77.
 TEST(CudaEmulationConditionals, StatementFunctionsMatchTheSerialReference) {
   test::ScratchDir dir;

@@ -420,6 +420,28 @@ TEST(EndToEnd, ColumnSolveAsWrittenMatchesTheOriginal) {
   }
 }
 
+// Implicit vertical diffusion in free form as atmosphere physics writes it:
+// (i,k,j) storage inside wider memory bounds, OpenMP around the nest, the
+// work arrays automatic arrays cp(nz), dp(nz) (variable-length per thread).
+TEST(EndToEnd, ColumnSolveWithAutomaticWorkArraysMatchesTheOriginal) {
+  std::vector<nlohmann::json> records = expect_input_matches_untuned_and_tuned(
+      "vdiffikj", 3, ".f90", "tests/inputs/e2e/", kColumnSizes);
+  ASSERT_EQ(records.size(), 2u);
+  for (const nlohmann::json &rec : records)
+    EXPECT_EQ(rec["kernels"].at(0)["column"]["loop"], "k");
+}
+
+// An ocean column over a sea floor that varies, in F77: land columns skipped
+// by GO TO the shared CONTINUE, the coefficients zero from the floor down
+// (IF on KMT(I,J) in the loop), work arrays sized by a PARAMETER.
+TEST(EndToEnd, ColumnSolveOverAVaryingSeaFloorMatchesTheOriginal) {
+  std::vector<nlohmann::json> records =
+      expect_input_matches_untuned_and_tuned("vmixkmt", 3, ".f", "tests/inputs/e2e/", kColumnSizes);
+  ASSERT_EQ(records.size(), 2u);
+  for (const nlohmann::json &rec : records)
+    EXPECT_EQ(rec["kernels"].at(0)["column"]["work_arrays"], nlohmann::json::array({"au", "bu"}));
+}
+
 // Land points skipped as F77 ocean codes skip them: IF (...) GO TO the
 // shared CONTINUE of the loops, a jump to a label before it, and IF (...)
 // CYCLE; an INTEGER depth index as the mask.

@@ -203,5 +203,32 @@ TEST(Column, AScalarCarriedFromTheColumnBeforeIsRefused) {
                  "x*w");
 }
 
+// Levels that end at a column's own floor, `DO k = 2, kmt(i,j)`: the
+// bounds would not say which work array elements a column writes.
+TEST(Column, ALoopBoundFromAnArrayIsRefusedWithTheMask) {
+  std::string src = "subroutine col(n, nz, kmt, a, t)\n"
+                    "  integer :: n, nz, i, j, k, kmt(n, n)\n"
+                    "  real(8) :: a(n, n, nz), t(n, n, nz), w(200)\n"
+                    "  !$f2s stencil\n"
+                    "  do j = 1, n\n"
+                    "    do i = 1, n\n"
+                    "      w(1) = a(i, j, 1)\n"
+                    "      do k = 2, kmt(i, j)\n"
+                    "        w(k) = a(i, j, k)*w(k - 1)\n"
+                    "      end do\n"
+                    "      do k = kmt(i, j) - 1, 1, -1\n"
+                    "        t(i, j, k) = w(k)\n"
+                    "      end do\n"
+                    "    end do\n"
+                    "  end do\n"
+                    "end subroutine\n";
+  expect_refusal(src,
+                 "Array element of 'kmt' cannot be a bound of the DO loop over 'k' of a column, "
+                 "because f2stencil proves from those bounds that each column writes the "
+                 "elements of its work arrays before it reads them; run the loop over every "
+                 "level and mask the levels below the column's own with IF in its body",
+                 "kmt(i, j)\n");
+}
+
 } // namespace
 } // namespace f2s
