@@ -230,5 +230,31 @@ TEST(Column, ALoopBoundFromAnArrayIsRefusedWithTheMask) {
                  "kmt(i, j)\n");
 }
 
+// The work array read after the region: the library never fills it.
+TEST(Column, AWorkArrayReadAfterTheRegionIsRefused) {
+  std::string src = "subroutine col(n, nz, a, t, s)\n"
+                    "  integer :: n, nz, i, j, k\n"
+                    "  real(8) :: a(n, n, nz), t(n, n, nz), w(200), s\n"
+                    "  !$f2s stencil\n"
+                    "  do j = 1, n\n"
+                    "    do i = 1, n\n"
+                    "      w(1) = a(i, j, 1)\n"
+                    "      do k = 2, nz\n"
+                    "        w(k) = a(i, j, k)*w(k - 1)\n"
+                    "      end do\n"
+                    "      t(i, j, nz) = w(nz)\n"
+                    "      do k = nz - 1, 1, -1\n"
+                    "        t(i, j, k) = w(k)\n"
+                    "      end do\n"
+                    "    end do\n"
+                    "  end do\n"
+                    "  s = w(nz)\n"
+                    "end subroutine\n";
+  Diagnostic d = test::refusal(src);
+  EXPECT_EQ(d.message, "Work array 'w' of the columns of the '!$f2s stencil' region is also used "
+                       "at line 17, column 7, but the library gives each column a copy of its own "
+                       "and never fills it; give the region a work array of its own");
+}
+
 } // namespace
 } // namespace f2s
