@@ -191,6 +191,12 @@ private:
   const fp::DoConstruct *only_do(const fp::Block &b) const;
   std::vector<std::string> column_work(const std::vector<const fp::DoConstruct *> &dos) const;
   Stmt lower_column_loop(const fp::DoConstruct &d);
+  /// Why the variable of a column's DO loops cannot be read outside them.
+  std::string column_var_outside() const {
+    return "Loop variable '" + column_var_ +
+           "' is read in the column outside its DO loops, where it holds what the last loop "
+           "left (or the column before); use a scalar of its own there";
+  }
   /// Why `what` cannot bound a DO loop of a column, and the rewrite.
   std::string column_bound_refusal(const std::string &what) const {
     return what + " cannot be a bound of the DO loop over '" + column_var_ +
@@ -321,6 +327,8 @@ private:
   mutable SourceLoc column_loc_;
   /// Set while lowering the statements of a column.
   bool in_column_ = false;
+  /// Set while lower() looks for the nest's loops (where a column may end it).
+  mutable bool finding_nest_ = false;
   /// Set while lowering subscripts (affine() may read a loop-invariant
   /// INTEGER scalar) and a store's target (where it may not).
   mutable bool symbolic_ = false;
@@ -519,7 +527,7 @@ const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
     return nullptr;
   // A tridiagonal solve per column: the nest ends here, and this block is
   // the point, its DO loops run in order inside it.
-  if (dos.size() > 1 && outer_ && column_dos_.empty()) {
+  if (dos.size() > 1 && finding_nest_ && column_dos_.empty()) {
     std::vector<std::string> work = column_work(dos);
     if (!work.empty()) {
       column_work_ = work;
@@ -705,12 +713,14 @@ bool RegionLowering::is_local_1d(const Decl &d) const {
 Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &name) {
   std::vector<const fp::DoConstruct *> nest{&outer};
   outer_ = &nest;
+  finding_nest_ = true;
   while (const fp::DoConstruct *inner = only_do(std::get<fp::Block>(nest.back()->t))) {
     // Inside three loops, a loop with constant bounds is unrolled in the point.
     if (nest.size() == 3 && has_constant_bounds(*inner, *this))
       break;
     nest.push_back(inner);
   }
+  finding_nest_ = false;
   if (nest.size() > 3) {
     auto do_stmt = [](const fp::DoConstruct *d) {
       return std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source;
@@ -2037,6 +2047,8 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
     return Binary::make(lo > 0 ? BinaryOp::Add : BinaryOp::Sub, scaled,
                         IntImm::make(lo > 0 ? lo : -lo, loc), loc);
   }
+  if (in_column_ && name == column_var_)
+    fail(loc, column_var_outside());
   if (auto b = between_.find(name); colour_scalars_ && b != between_.end()) {
     read_between_ = true;
     return b->second;
@@ -2350,6 +2362,8 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
     // In a column, a subscript may be a loop-invariant INTEGER scalar plus a
     // constant (`t(i,j,nz) = dp(nz)`, the bottom of a column): a variable of
     // the subscript like a loop's, which ast/ColumnLegality checks.
+    if (in_column_ && a && a->coeff == 0 && a->sym == column_var_)
+      fail(at(s->source), column_var_outside());
     if (in_column_ && a && a->coeff == 0 && a->sym_coeff != 0) {
       use_free(*lookup(a->sym), at(s->source));
       out.push_back(Index{a->sym, a->sym_coeff, a->offset});

@@ -230,6 +230,23 @@ TEST(Column, ALoopBoundFromAnArrayIsRefusedWithTheMask) {
                  "kmt(i, j)\n");
 }
 
+// The loop variable after its loop holds what the loop left, which the
+// library does not compute.
+TEST(Column, TheLoopVariableReadOutsideTheLoopsIsRefused) {
+  std::string src = nest("      w(1) = a(i, j, 1)\n"
+                         "      do k = 2, nz\n"
+                         "        w(k) = a(i, j, k)*w(k - 1)\n"
+                         "      end do\n"
+                         "      t(i, j, 1) = w(k - 1)\n"
+                         "      do k = nz - 1, 1, -1\n"
+                         "        t(i, j, k) = w(k)\n"
+                         "      end do\n");
+  expect_refusal(src,
+                 "Loop variable 'k' is read in the column outside its DO loops, where it holds "
+                 "what the last loop left (or the column before); use a scalar of its own there",
+                 "k - 1)\n      do");
+}
+
 // The work array read after the region: the library never fills it.
 TEST(Column, AWorkArrayReadAfterTheRegionIsRefused) {
   std::string src = "subroutine col(n, nz, a, t, s)\n"
