@@ -1,5 +1,7 @@
 #include "ast/Dependence.h"
 
+#include "ast/ColumnLegality.h"
+
 #include "ast/IRPrinter.h"
 #include "ast/IRVisitor.h"
 #include "ast/Reductions.h"
@@ -366,8 +368,12 @@ public:
       for (const Stmt &c : b->stmts)
         run(c, assigned);
     } else if (const For *f = as<For>(s)) {
-      // Each iteration starts with nothing assigned.
+      // Each iteration starts with nothing assigned; in a column, a loop's
+      // trips run in order after the statements before it, whose scalars
+      // they may read, as they may read what an earlier trip assigned.
       std::set<std::string> fresh;
+      if (k_.column && f->var == k_.column->var)
+        fresh = assigned;
       run(f->body, fresh);
     } else if (const Store *st = as<Store>(s)) {
       check(st->value, assigned);
@@ -436,6 +442,8 @@ Ordering find_ordering(const Kernel &k) {
   flow.run(k.body, assigned);
   if (flow.found)
     return {flow.found, std::nullopt};
+  if (k.column)
+    return {check_column(k), std::nullopt};
   std::vector<Conflict> conflicts = grid_conflicts(k, loops);
   if (conflicts.empty())
     return {};

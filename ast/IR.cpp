@@ -268,6 +268,14 @@ const Variable *Kernel::find_temp(const std::string &n) const {
   return nullptr;
 }
 
+const Variable *Kernel::find_work(const std::string &n) const {
+  if (column)
+    for (const Variable &v : column->work)
+      if (v.name == n)
+        return &v;
+  return nullptr;
+}
+
 std::vector<const For *> perfect_nest(const Stmt &s) {
   std::vector<const For *> loops;
   for (const StmtNode *node = s.get(); node && node->kind == StmtKind::For;) {

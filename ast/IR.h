@@ -449,6 +449,21 @@ struct OrderedLoop {
   SourceLoc loc;      ///< the access that reads (or rewrites) another point's element
 };
 
+/// A nest whose point is a whole column (ast/ColumnLegality): the nest's
+/// loops are the free ones, and the point is a statement list that holds
+/// DO loops over `var` in source order (forward elimination, back
+/// substitution of a tridiagonal solve), filling and reading `work`, local
+/// arrays of the source procedure that each column uses alone. Targets run
+/// the columns in parallel and each column's statements in order, with the
+/// work arrays private to the column (per thread on CPU, per CUDA thread).
+struct ColumnSolve {
+  std::string var;
+  /// The work arrays, with their declared bounds (expressions of the
+  /// kernel's scalar arguments and constants); never arguments.
+  std::vector<Variable> work;
+  SourceLoc loc; ///< the first DO loop over `var`
+};
+
 /// `ix` in the source's terms: a subscript of a strided loop's counter,
 /// c*step*t + o, as c*var + (o - c*lo).
 Index source_index(const Index &ix, const std::vector<SourceStride> &strides);
@@ -528,6 +543,10 @@ struct Kernel {
   std::vector<RegisterColumn> register_columns;
   /// Set when one loop carries a dependence (a sweep or recurrence along it).
   std::optional<OrderedLoop> ordered;
+  /// Set when the point is a column with loops over the remaining dimension.
+  std::optional<ColumnSolve> column;
+  /// The work array of the column named `n`, if any.
+  const Variable *find_work(const std::string &n) const;
   /// Local 1D arrays that the source fills in an inner loop and reads in the
   /// next, substituted by their definitions (canonicalize/ForwardLineBuffers):
   /// the library neither reads nor writes them.

@@ -253,6 +253,12 @@ std::string print_kernel(const Kernel &k) {
     out << "  source " << st.var << " = " << print_index(Index{st.var, st.step, st.lo}) << "\n";
   if (k.ordered)
     out << "  ordered " << k.ordered->var << ": " << k.ordered->reason << "\n";
+  // The point is a column: its statements run in order, loops over `var` too.
+  if (k.column) {
+    out << "  columns in order along " << k.column->var << "\n";
+    for (const Variable &w : k.column->work)
+      out << "  work " << print_variable(w) << "\n";
+  }
   // Substituted into the point: the source's array is not touched.
   for (const std::string &b : k.line_buffers)
     out << "  line_buffer " << b << "\n";

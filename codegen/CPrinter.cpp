@@ -80,6 +80,7 @@ void print_prologue(const Kernel &k, std::ostringstream &out, bool parallel, boo
   }
   for (const Variable &v : k.temps)
     out << "  " << c_type(v.type) << " " << c_name(v.name) << ";\n";
+  out << c_work_arrays(k, "  ");
   out << c_row_buffers_begin(k);
 }
 

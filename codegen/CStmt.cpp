@@ -136,6 +136,31 @@ std::map<std::string, size_t> buffer_slots(const Kernel &k) {
 
 } // namespace
 
+std::string c_work_arrays(const Kernel &k, const std::string &pad, bool constant_bounds) {
+  std::ostringstream out;
+  if (!k.column)
+    return "";
+  CExprPrinter exprs(k);
+  for (const Variable &w : k.column->work) {
+    std::string n = c_name(w.name), lo = exprs.print(w.dims[0].lo), hi = exprs.print(w.dims[0].hi);
+    const IntImm *l = as<IntImm>(w.dims[0].lo), *h = as<IntImm>(w.dims[0].hi);
+    if (constant_bounds && (!l || !h))
+      throw UserError(w.loc, "Work array '" + w.name + "' of the column is declared (" +
+                                 print_expr(w.dims[0].lo) + ":" + print_expr(w.dims[0].hi) +
+                                 "), not with constant bounds, and the CUDA target gives "
+                                 "each thread a copy of a fixed size; declare it with a "
+                                 "named constant (PARAMETER) as its size");
+    std::string size = l && h ? std::to_string(std::max<int64_t>(h->value - l->value + 1, 1))
+                              : "(long)(" + hi + ") - (long)(" + lo + ") + 1 > 0 ? (long)(" + hi +
+                                    ") - (long)(" + lo + ") + 1 : 1";
+    out << pad << "/* work array '" << w.name << "' of the column, declared (" << lo << ":" << hi
+        << ") */\n";
+    out << pad << c_type(w.type) << " " << n << "[" << size << "];\n";
+    out << pad << "const long f2s_" << n << "_lo0 = " << lo << ";\n";
+  }
+  return out.str();
+}
+
 std::string c_row_buffers_begin(const Kernel &k) {
   std::ostringstream out;
   for (const auto &[grid, slots] : buffer_slots(k)) {
@@ -263,7 +288,10 @@ void CStmtPrinter::print_innermost(const For *f, int indent) {
   // when told so (`omp simd`, with -fopenmp-simd: c_rounding_flags), and
   // the point's temporaries are then private to a lane. A sum keeps its
   // order: with one, the loop stays scalar in its reduction.
-  if (!kernel_.ordered || kernel_.ordered->var != f->var) {
+  // A column's loops run in order too (a recurrence through work arrays).
+  bool in_order = (kernel_.ordered && kernel_.ordered->var == f->var) ||
+                  (kernel_.column && kernel_.column->var == f->var);
+  if (!in_order) {
     bool lanes = !kernel_.reductions.empty() &&
                  std::all_of(kernel_.reductions.begin(), kernel_.reductions.end(),
                              [](const Reduction &r) { return r.op != ReduceOp::Sum; });

@@ -42,6 +42,13 @@ private:
 /// allocated at the top of a variant's (or parallel task's) body, after the
 /// prologue; and their release with the store fence at its end. Empty when
 /// the kernel streams nothing.
+/// The work arrays of a column nest (Kernel::column), declared where a
+/// thread (or CUDA thread) starts, so that each has its own: `double cp[200]`
+/// for bounds that are constants, a variable-length array otherwise (C
+/// only), with the lower bound `f2s_<name>_lo0` that grid elements use.
+/// `constant_bounds` (CUDA, which has no variable-length arrays): a work
+/// array with other bounds is refused.
+std::string c_work_arrays(const Kernel &k, const std::string &pad, bool constant_bounds = false);
 std::string c_row_buffers_begin(const Kernel &k);
 std::string c_row_buffers_end(const Kernel &k);
 

@@ -4,6 +4,7 @@
 #include "ast/IRVisitor.h"
 #include "codegen/CExpr.h"
 #include "codegen/CPrinter.h"
+#include "codegen/CStmt.h"
 #include "codegen/Interfaces.h"
 #include "runtime/CudaRuntimeText.h"
 
@@ -672,6 +673,7 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant) {
   print_locals(k, "a.", true, out, "I");
   for (const Variable &v : k.temps)
     out << "  " << c_type(v.type) << " " << c_name(v.name) << ";\n";
+  out << c_work_arrays(k, "  ", true);
   for (const SharedPlanes &p : k.shared_planes) {
     SharedShape sh = shared_shape(p, launch);
     out << "  __shared__ " << c_type(k.find_arg(p.grid)->type) << " " << shared_name(p.grid) << "["

@@ -5,6 +5,7 @@
 #include "ast/IRPrinter.h"
 #include "ast/Reductions.h"
 #include "canonicalize/Canonicalize.h"
+#include "canonicalize/ColumnNest.h"
 #include "canonicalize/FoldConstants.h"
 #include "frontend/OffsetLoops.h"
 #include "frontend/ParseTree.h"
@@ -188,8 +189,21 @@ private:
   // The nest ---------------------------------------------------------------
   const fp::LoopControl::Bounds &loop_bounds(const fp::DoConstruct &d) const;
   const fp::DoConstruct *only_do(const fp::Block &b) const;
-  std::optional<std::string> column_solve(const std::vector<const fp::DoConstruct *> &dos,
-                                          bool statements_outside) const;
+  std::vector<std::string> column_work(const std::vector<const fp::DoConstruct *> &dos) const;
+  Stmt lower_column_loop(const fp::DoConstruct &d);
+  /// Why the variable of a column's DO loops cannot be read outside them.
+  std::string column_var_outside() const {
+    return "Loop variable '" + column_var_ +
+           "' is read in the column outside its DO loops, where it holds what the last loop "
+           "left (or the column before); use a scalar of its own there";
+  }
+  /// Why `what` cannot bound a DO loop of a column, and the rewrite.
+  std::string column_bound_refusal(const std::string &what) const {
+    return what + " cannot be a bound of the DO loop over '" + column_var_ +
+           "' of a column, because f2stencil proves from those bounds that each column writes "
+           "the elements of its work arrays before it reads them; run the loop over every "
+           "level and mask the levels below the column's own with IF in its body";
+  }
   void check_siblings(const std::vector<const fp::DoConstruct *> &nest);
   bool is_local_1d(const Decl &d) const;
   Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
@@ -298,12 +312,23 @@ private:
   mutable std::set<std::string> assumed_size_reported_;
   int in_if_ = 0; ///< IF constructs and statements around the statement being lowered
   /// The nest's loops found so far, outermost first, while lower() looks
-  /// for them (column_solve() names their variables).
+  /// for them (a column needs one).
   const std::vector<const fp::DoConstruct *> *outer_ = nullptr;
   /// Inner DO loops side by side, in source order, under the last of them.
   mutable std::map<const fp::DoConstruct *, std::vector<const fp::DoConstruct *>> siblings_;
   /// Set while lowering an inner loop beside the last one.
   bool filling_ = false;
+  /// The column form (Kernel::column): the DO loops over one variable in the
+  /// innermost block of the nest that fill and read local work arrays, the
+  /// arrays, and the variable; set by only_do().
+  mutable std::set<const fp::DoConstruct *> column_dos_;
+  mutable std::vector<std::string> column_work_;
+  mutable std::string column_var_;
+  mutable SourceLoc column_loc_;
+  /// Set while lowering the statements of a column.
+  bool in_column_ = false;
+  /// Set while lower() looks for the nest's loops (where a column may end it).
+  mutable bool finding_nest_ = false;
   /// Set while lowering subscripts (affine() may read a loop-invariant
   /// INTEGER scalar) and a store's target (where it may not).
   mutable bool symbolic_ = false;
@@ -500,16 +525,27 @@ const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
       dos.push_back(d);
   if (dos.empty())
     return nullptr;
+  // A tridiagonal solve per column: the nest ends here, and this block is
+  // the point, its DO loops run in order inside it.
+  if (dos.size() > 1 && finding_nest_ && column_dos_.empty()) {
+    std::vector<std::string> work = column_work(dos);
+    if (!work.empty()) {
+      column_work_ = work;
+      column_var_ = text_of(loop_bounds(*dos.front()).name.thing.source);
+      column_loc_ = at(std::get<fp::Statement<fp::NonLabelDoStmt>>(dos.front()->t).source);
+      column_dos_.insert(dos.begin(), dos.end());
+      return nullptr;
+    }
+  }
   bool before = true;
   for (const fp::ExecutionPartConstruct &c : b) {
     const fp::DoConstruct *d = nest_do(c);
     if (d)
       before = false;
     else if (!is_continue(c) && !(before && is_scalar_assignment(c)) && dos.size() > 1)
-      fail(at_node(c), std::string("The DO loops of a ") + kRegion + " must be perfectly nested" +
-                           column_solve(dos, true).value_or(
-                               "; inner DO loops side by side (line buffers filled, then read) "
-                               "may have only assignments to scalars before them"));
+      fail(at_node(c), std::string("The DO loops of a ") + kRegion +
+                           " must be perfectly nested; inner DO loops side by side (line buffers "
+                           "filled, then read) may have only assignments to scalars before them");
     else if (!is_continue(c) && !(before && is_scalar_assignment(c)))
       fail(at_node(c),
            std::string("The DO loops of a ") + kRegion +
@@ -574,16 +610,15 @@ struct NamesRead {
   }
 };
 
-/// Why inner DO loops side by side are no line buffers, and what to write,
-/// when they solve a system per column (a tridiagonal solve): one loop fills
+/// The work arrays of inner DO loops side by side that solve a system per
+/// column (a tridiagonal solve), which are no line buffers: one loop fills
 /// local 1D work arrays at its variable from their previous elements (`cp(k)
 /// = ... cp(k-1)`, a recurrence no line buffer has) and a later one over the
 /// same variable in the other direction reads them. Column physics codes
-/// write it so; f2stencil takes it as work arrays with the column's indices
-/// and one region per sweep (examples/tridiag_column). None for other shapes.
-std::optional<std::string>
-RegionLowering::column_solve(const std::vector<const fp::DoConstruct *> &dos,
-                             bool statements_outside) const {
+/// write it so; the block is then a column (Kernel::column). None for other
+/// shapes.
+std::vector<std::string>
+RegionLowering::column_work(const std::vector<const fp::DoConstruct *> &dos) const {
   std::string var = text_of(loop_bounds(*dos.front()).name.thing.source);
   auto backward = [&](const fp::DoConstruct *d) {
     const auto &step = loop_bounds(*d).step;
@@ -599,7 +634,7 @@ RegionLowering::column_solve(const std::vector<const fp::DoConstruct *> &dos,
   std::vector<std::string> work;
   for (size_t n = 0; n < dos.size(); ++n) {
     if (text_of(loop_bounds(*dos[n]).name.thing.source) != var)
-      return std::nullopt;
+      return {};
     StoresAtVar stores{var, {}};
     fp::Walk(std::get<fp::Block>(dos[n]->t), stores);
     NamesRead own;
@@ -618,43 +653,7 @@ RegionLowering::column_solve(const std::vector<const fp::DoConstruct *> &dos,
       }
     }
   }
-  if (work.empty())
-    return std::nullopt;
-  auto list = [](const std::vector<std::string> &xs) {
-    std::string out;
-    for (size_t n = 0; n < xs.size(); ++n)
-      out += (n == 0 ? "" : n + 1 == xs.size() ? " and " : ", ") + xs[n];
-    return out;
-  };
-  std::vector<std::string> lines, quoted, outer;
-  for (const fp::DoConstruct *d : dos)
-    lines.push_back(
-        std::to_string(at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source).line));
-  for (const std::string &a : work)
-    quoted.push_back("'" + a + "'");
-  // The column's indices, innermost first as Fortran stores them.
-  std::string indices;
-  if (outer_)
-    for (auto d = outer_->rbegin(); d != outer_->rend(); ++d) {
-      std::string v = text_of(loop_bounds(**d).name.thing.source);
-      if (v == var)
-        continue;
-      indices += v + ",";
-      outer.insert(outer.begin(), "'" + v + "'");
-    }
-  // The statements around the loops compute a sweep's first or last level
-  // (the top of an elimination, the bottom of a substitution): a region of
-  // their own over the column's other loops, or that level's branch inside
-  // a sweep.
-  std::string rest;
-  if (statements_outside && !outer.empty())
-    rest = ", the statements outside them going into regions over " + list(outer) +
-           " or into those loops under IF (" + var + " == ...)";
-  return ", and the DO loops over '" + var + "' at lines " + list(lines) +
-         " solve each column through the work " + (work.size() == 1 ? "array " : "arrays ") +
-         list(quoted) + "; give the work arrays the column's indices too ('" + work.front() + "(" +
-         indices + var + ")') and annotate each DO loop over '" + var +
-         "' as a region of its own with '" + var + "' outermost" + rest;
+  return work;
 }
 
 /// Inner DO loops side by side must be the innermost loops, over one
@@ -682,10 +681,6 @@ void RegionLowering::check_siblings(const std::vector<const fp::DoConstruct *> &
       if (bounds.step) {
         Expr step = fold_constants(lower_bound(bounds.step->thing.value(), v));
         if (!as<IntImm>(step) || as<IntImm>(step)->value != 1) {
-          if (auto column = column_solve(dos, false))
-            fail(at(bounds.step->thing.value().source), std::string("The DO loops of a ") +
-                                                            kRegion + " must be perfectly nested" +
-                                                            *column);
           // Line buffers are filled whole before they are read, so a
           // backward loop runs as well forward unless its points depend on
           // each other (which the dependence analysis then says).
@@ -718,12 +713,14 @@ bool RegionLowering::is_local_1d(const Decl &d) const {
 Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &name) {
   std::vector<const fp::DoConstruct *> nest{&outer};
   outer_ = &nest;
+  finding_nest_ = true;
   while (const fp::DoConstruct *inner = only_do(std::get<fp::Block>(nest.back()->t))) {
     // Inside three loops, a loop with constant bounds is unrolled in the point.
     if (nest.size() == 3 && has_constant_bounds(*inner, *this))
       break;
     nest.push_back(inner);
   }
+  finding_nest_ = false;
   if (nest.size() > 3) {
     auto do_stmt = [](const fp::DoConstruct *d) {
       return std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source;
@@ -768,7 +765,21 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   // would refuse what the source does not say (a reading loop that reads
   // nothing), in place of the statement's own problem.
   problems_.throw_if_any();
-  Canonical canonical = canonicalize(lowered, buffer_stores_);
+  if (!column_dos_.empty()) {
+    // The point is a column; its work arrays are the column's own, not
+    // arguments (ast/ColumnLegality checks that each column fills them
+    // before it reads them).
+    k.body = canonicalize_column(lowered, column_var_);
+    ColumnSolve column{column_var_, {}, column_loc_};
+    for (const std::string &w : column_work_) {
+      const Decl *d = lookup(w);
+      Variable v{w, usable_type(*d, d->loc), lower_dims(*d), d->loc};
+      free_.erase(w);
+      column.work.push_back(v);
+    }
+    k.column = column;
+  }
+  Canonical canonical = k.column ? Canonical{k.body, {}} : canonicalize(lowered, buffer_stores_);
   k.body = canonical.nest;
   // A line buffer substituted away is not passed: the library never reads
   // or fills it (frontend/PrivateTemps checks that nothing else reads it).
@@ -832,7 +843,11 @@ void RegionLowering::finish(Kernel &k, size_t depth) {
   } else if (directive_.tune_size.empty() ||
              (directive_.tune_size_of_time_loop && directive_.tune_size.size() < depth)) {
     // About 16 M points in 3D and 1 M in 2D and 1D: well beyond the caches.
-    k.tune_size.assign(depth, depth == 3 ? 256 : depth == 2 ? 1024 : 1 << 20);
+    // A column has tens of levels (harness/ProblemSize): fewer columns.
+    if (k.column)
+      k.tune_size.assign(depth, depth == 1 ? 1 << 16 : depth == 2 ? 256 : 64);
+    else
+      k.tune_size.assign(depth, depth == 3 ? 256 : depth == 2 ? 1024 : 1 << 20);
   } else if (directive_.tune_size.size() != depth) {
     problems_.add(
         {directive_.tune_size_loc,
@@ -1090,7 +1105,7 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
   const fp::DoConstruct &d = *nest[level];
   const auto &bounds = loop_bounds(d);
   SourceLoc loc = at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source);
-  const std::string &var = loop_vars_[level];
+  const std::string var = loop_vars_[level]; // a copy: a column pushes its loop variable
   bool innermost = level + 1 == nest.size();
   int64_t step = 1;
   // `do k = hi, lo, -1` (a back substitution) visits lo..hi from the top:
@@ -1198,8 +1213,44 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
       body = Block::make(std::move(stmts), loc);
     }
   } else {
+    in_column_ = !column_dos_.empty();
     body = lower_block(std::get<fp::Block>(d.t), loc, true);
+    in_column_ = false;
   }
+  return For::reversed(For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc),
+                       backward);
+}
+
+/// A DO loop of a column (Kernel::column): serial inside the point, in the
+/// source's direction, its variable a subscript like the nest's.
+Stmt RegionLowering::lower_column_loop(const fp::DoConstruct &d) {
+  const auto &bounds = loop_bounds(d);
+  SourceLoc loc = at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source);
+  std::string var = text_of(bounds.name.thing.source);
+  check_offset_var(var, at(bounds.name.thing.source));
+  bool backward = false;
+  if (bounds.step) {
+    const fp::Expr &step_expr = bounds.step->thing.value();
+    Expr st = fold_constants(lower_bound(step_expr, var));
+    const IntImm *c = as<IntImm>(st);
+    if (!c || (c->value != 1 && c->value != -1))
+      fail(at(step_expr.source), "The step of the DO loop over '" + var + "' in a column of a " +
+                                     kRegion + " must be 1 or -1" + constant_fix(step_expr));
+    backward = c->value == -1;
+  }
+  Expr lo = lower_bound(bounds.lower.thing.value(), var);
+  Expr hi = lower_bound(bounds.upper.thing.value(), var);
+  if (backward)
+    std::swap(lo, hi);
+  loop_vars_.push_back(var);
+  Stmt body;
+  try {
+    body = lower_block(std::get<fp::Block>(d.t), loc, true);
+  } catch (...) {
+    loop_vars_.pop_back();
+    throw;
+  }
+  loop_vars_.pop_back();
   return For::reversed(For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc),
                        backward);
 }
@@ -1497,7 +1548,8 @@ Stmt RegionLowering::lower_statement(const fp::ExecutionPartConstruct &c) {
   if (const auto *i = std::get_if<fc::Indirection<fp::IfConstruct>>(&exec->u))
     return lower_if_construct(i->value());
   if (const auto *d = std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u))
-    return unroll_offset_loop(d->value(), *this);
+    return column_dos_.count(&d->value()) ? lower_column_loop(d->value())
+                                          : unroll_offset_loop(d->value(), *this);
   const auto *action = std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u);
   if (!action)
     reject(*exec, loc);
@@ -1774,6 +1826,10 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
                        "but its values are seen outside the procedure (a dummy argument, or in "
                        "COMMON or a module); only a local array can be a line buffer, so fill "
                        "a local array instead");
+  // A column's work array is the column's own (ast/ColumnLegality checks
+  // how the column fills and reads it).
+  if (in_column_ && std::find(column_work_.begin(), column_work_.end(), grid) != column_work_.end())
+    return Store::make(grid, index, numeric(rhs), loc);
   std::set<std::string> seen;
   for (size_t d = 0; d < index.size(); ++d)
     if (!index[d].var.empty() && !seen.insert(index[d].var).second)
@@ -1783,7 +1839,7 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
                          "one element; subscript each dimension by its own loop "
                          "variable or a constant");
   for (size_t n = loop_vars_.size(); n-- > 0;)
-    if (!seen.count(loop_vars_[n]))
+    if (!seen.count(loop_vars_[n]) && !(in_column_ && loop_vars_[n] == column_var_))
       fail(name_loc, "Assignment to '" + text_of(lhs_text) +
                          "' has no subscript in loop variable '" + loop_vars_[n] +
                          "', so every point of the DO loop over '" + loop_vars_[n] +
@@ -1991,11 +2047,15 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
     return Binary::make(lo > 0 ? BinaryOp::Add : BinaryOp::Sub, scaled,
                         IntImm::make(lo > 0 ? lo : -lo, loc), loc);
   }
+  if (in_column_ && name == column_var_)
+    fail(loc, column_var_outside());
   if (auto b = between_.find(name); colour_scalars_ && b != between_.end()) {
     read_between_ = true;
     return b->second;
   }
   if (assigned_.count(name)) {
+    if (bound_of_ && !in_dims_ && in_column_ && *bound_of_ == column_var_)
+      fail(loc, column_bound_refusal("'" + name + "', assigned in the " + kRegion + ","));
     if (bound_of_ || in_dims_)
       fail(loc, "'" + name + "' is assigned inside the " + kRegion +
                     ", so it cannot be used in the bounds of its loops or arrays");
@@ -2262,6 +2322,8 @@ Expr RegionLowering::lower_intrinsic(const std::string &fn,
 Expr RegionLowering::lower_grid_ref(const Decl &decl, const fp::Name &name,
                                     const std::vector<const fp::Expr *> &subs) {
   SourceLoc loc = at(name.source);
+  if (bound_of_ && !in_dims_ && in_column_ && *bound_of_ == column_var_)
+    fail(loc, column_bound_refusal("Array element of '" + decl.name + "'"));
   if (bound_of_ || in_dims_)
     fail(loc, "Array element of '" + decl.name +
                   "' cannot be used in the bounds of a loop or "
@@ -2297,6 +2359,16 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
     // dimension must have the same -d, which then moves into r's declared
     // bounds (lower()), so that the subscript keeps a constant offset.
     size_t dim = out.size();
+    // In a column, a subscript may be a loop-invariant INTEGER scalar plus a
+    // constant (`t(i,j,nz) = dp(nz)`, the bottom of a column): a variable of
+    // the subscript like a loop's, which ast/ColumnLegality checks.
+    if (in_column_ && a && a->coeff == 0 && a->sym == column_var_)
+      fail(at(s->source), column_var_outside());
+    if (in_column_ && a && a->coeff == 0 && a->sym_coeff != 0) {
+      use_free(*lookup(a->sym), at(s->source));
+      out.push_back(Index{a->sym, a->sym_coeff, a->offset});
+      continue;
+    }
     SymShift here{a ? a->sym : std::string(), a ? a->sym_coeff : 0, at(s->source),
                   text_of(s->source), constant_fix(*s)};
     auto [seen, first] = sym_shifts_.try_emplace({grid, dim}, here);

@@ -445,7 +445,7 @@ bool is_saved(const Scope &proc, const std::string &name) {
 }
 
 /// The first use of `name` outside the regions that substitute it as a line
-/// buffer.
+/// buffer or keep it as a column's work array.
 struct BufferUses {
   const std::string &name;
   const std::vector<LoweredRegion> &regions;
@@ -455,7 +455,8 @@ struct BufferUses {
   bool Pre(const fp::DoConstruct &d) {
     for (const LoweredRegion &r : regions)
       if (r.loop == &d && r.kernel &&
-          std::count(r.kernel->line_buffers.begin(), r.kernel->line_buffers.end(), name))
+          (std::count(r.kernel->line_buffers.begin(), r.kernel->line_buffers.end(), name) ||
+           r.kernel->find_work(name)))
         return false;
     return !first;
   }
@@ -510,6 +511,25 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
                                                 : use.str()) +
                         ", but the library computes its values where the region reads "
                         "them and never fills it; give the region a buffer of its own"});
+      }
+    }
+    // A column's work array is the column's own in the library, which never
+    // fills the procedure's array.
+    for (const Variable &w : k.column ? k.column->work : std::vector<Variable>{}) {
+      BufferUses uses{w.name, regions, std::nullopt};
+      fp::Walk(body, uses);
+      if (internal && !uses.first)
+        fp::Walk(*internal, uses);
+      if (uses.first) {
+        SourceLoc use = map.at(*uses.first);
+        problems.add(
+            {k.loc, "Work array '" + w.name + "' of the columns of the " + kRegion +
+                        " is also used at " +
+                        (use.file == k.loc.file ? "line " + std::to_string(use.line) + ", column " +
+                                                      std::to_string(use.column)
+                                                : use.str()) +
+                        ", but the library gives each column a copy of its own and "
+                        "never fills it; give the region a work array of its own"});
       }
     }
     FirstAssignments first;

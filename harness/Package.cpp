@@ -394,6 +394,12 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
     if (k.ordered)
       kj["ordered"] = {
           {"loop", k.ordered->var}, {"reason", k.ordered->reason}, {"at", k.ordered->loc.str()}};
+    if (k.column) {
+      nlohmann::json work = nlohmann::json::array();
+      for (const Variable &w : k.column->work)
+        work.push_back(w.name);
+      kj["column"] = {{"loop", k.column->var}, {"work_arrays", work}, {"at", k.column->loc.str()}};
+    }
     nlohmann::json chosen = nlohmann::json::object();
     for (const Choice &c : b.choices) {
       std::string id = b.tuning ? b.tuning->space.describe(c.candidate)
@@ -538,6 +544,13 @@ std::string report(const PackageInfo &info, const std::vector<KernelBuild> &kern
         out << "  loop '" << k.ordered->var
             << "' runs in order inside each column of the others: " << k.ordered->reason << " ("
             << k.ordered->loc.str() << ")\n";
+      if (k.column) {
+        out << "  the nest runs columns in order along '" << k.column->var
+            << "', each with its own work arrays (";
+        for (size_t w = 0; w < k.column->work.size(); ++w)
+          out << (w ? ", " : "") << "'" << k.column->work[w].name << "'";
+        out << ") (" << k.column->loc.str() << ")\n";
+      }
     }
     out << size_line;
     for (const Choice &c : b.choices)

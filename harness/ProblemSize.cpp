@@ -35,11 +35,38 @@ std::vector<std::string> vars_of(const Expr &e) {
 
 /// Checks every grid access against the declared bounds, given each loop
 /// variable's range.
+/// The range of each DO loop of a column (Kernel::column), whose variable
+/// has that range inside it alone.
+using LoopRanges = std::map<const For *, std::pair<int64_t, int64_t>>;
+
+/// Visits a column loop with its variable's range set to the loop's own.
+template <typename Visit>
+void visit_with_loop_range(const For *op, const LoopRanges &loops,
+                           std::map<std::string, std::pair<int64_t, int64_t>> &ranges,
+                           const Visit &visit) {
+  auto own = loops.find(op);
+  if (own == loops.end())
+    return visit();
+  auto saved = ranges.find(op->var) != ranges.end()
+                   ? std::optional<std::pair<int64_t, int64_t>>(ranges[op->var])
+                   : std::nullopt;
+  ranges[op->var] = own->second;
+  visit();
+  if (saved)
+    ranges[op->var] = *saved;
+  else
+    ranges.erase(op->var);
+}
+
 class BoundsChecker : public IRVisitor {
 public:
   BoundsChecker(const Kernel &k, const std::map<std::string, int64_t> &ints,
-                const std::map<std::string, std::pair<int64_t, int64_t>> &ranges)
-      : kernel_(k), ints_(ints), ranges_(ranges) {}
+                const std::map<std::string, std::pair<int64_t, int64_t>> &ranges,
+                const LoopRanges &loops = {})
+      : kernel_(k), ints_(ints), ranges_(ranges), loops_(loops) {}
+  void visit_for(const For *op) override {
+    visit_with_loop_range(op, loops_, ranges_, [&] { IRVisitor::visit_for(op); });
+  }
 
 protected:
   void visit_grid_ref(const GridRef *op) override { check(op->grid, op->index, op->loc); }
@@ -51,6 +78,8 @@ protected:
 private:
   void check(const std::string &grid, const std::vector<Index> &index, const SourceLoc &loc) {
     const Variable *v = kernel_.find_arg(grid);
+    if (!v)
+      v = kernel_.find_work(grid); // a column's work array, in the library's own memory
     assert(v && v->rank() == static_cast<int>(index.size()) && "front end checked the grid");
     for (size_t d = 0; d < index.size(); ++d) {
       const Index &ix = index[d];
@@ -76,15 +105,20 @@ private:
 
   const Kernel &kernel_;
   const std::map<std::string, int64_t> &ints_;
-  const std::map<std::string, std::pair<int64_t, int64_t>> &ranges_;
+  std::map<std::string, std::pair<int64_t, int64_t>> ranges_;
+  const LoopRanges &loops_;
 };
 
 /// The smallest and largest index each grid is accessed at, per dimension,
 /// given each loop variable's range.
 class AccessRanges : public IRVisitor {
 public:
-  explicit AccessRanges(const std::map<std::string, std::pair<int64_t, int64_t>> &ranges)
-      : ranges_(ranges) {}
+  explicit AccessRanges(const std::map<std::string, std::pair<int64_t, int64_t>> &ranges,
+                        const LoopRanges &loops = {})
+      : ranges_(ranges), loops_(loops) {}
+  void visit_for(const For *op) override {
+    visit_with_loop_range(op, loops_, ranges_, [&] { IRVisitor::visit_for(op); });
+  }
   std::map<std::pair<std::string, size_t>, std::pair<int64_t, int64_t>> extent;
 
 protected:
@@ -109,7 +143,8 @@ private:
         it->second = {std::min(it->second.first, first), std::max(it->second.second, last)};
     }
   }
-  const std::map<std::string, std::pair<int64_t, int64_t>> &ranges_;
+  std::map<std::string, std::pair<int64_t, int64_t>> ranges_;
+  const LoopRanges &loops_;
 };
 
 /// The smallest x >= from for which `holds` is true, when `holds` is false
@@ -131,6 +166,59 @@ std::optional<int64_t> smallest_reaching(const Predicate &holds, int64_t from) {
     (holds(mid) ? hi : lo) = mid;
   }
   return hi;
+}
+
+/// A column nest's levels (Kernel::column): the scalars its column loops
+/// and subscripts use that the nest's loops do not set (`nz`) get the
+/// number of levels, as many as the work arrays hold up to kColumnLevels;
+/// the column's loop variable and those scalars get their ranges.
+void column_levels(const Kernel &k, ProblemSize &size,
+                   std::map<std::string, std::pair<int64_t, int64_t>> &ranges, LoopRanges &loops) {
+  constexpr int64_t kColumnLevels = 60;
+  int64_t levels = kColumnLevels;
+  for (const Variable &w : k.column->work) {
+    auto lo = eval_int(w.dims[0].lo, {}), hi = eval_int(w.dims[0].hi, {});
+    if (lo && hi)
+      levels = std::max<int64_t>(std::min(levels, *hi - *lo + 1), 1);
+  }
+  struct Uses : IRVisitor {
+    const Kernel &k;
+    std::vector<const For *> loops;
+    std::set<std::string> scalars;
+    explicit Uses(const Kernel &kk) : k(kk) {}
+    void note(const std::vector<Index> &index) {
+      for (const Index &ix : index)
+        if (const Variable *v = k.find_arg(ix.var); v && !v->is_grid())
+          scalars.insert(ix.var);
+    }
+    void visit_grid_ref(const GridRef *op) override { note(op->index); }
+    void visit_store(const Store *op) override {
+      IRVisitor::visit_store(op);
+      note(op->index);
+    }
+    void visit_for(const For *op) override {
+      if (op->var == k.column->var) {
+        loops.push_back(op);
+        for (const Expr &b : {op->lo, op->hi})
+          for (const std::string &n : vars_of(b))
+            if (const Variable *v = k.find_arg(n); v && !v->is_grid())
+              scalars.insert(n);
+      }
+      IRVisitor::visit_for(op);
+    }
+  } uses(k);
+  uses.visit(k.body);
+  for (const std::string &n : uses.scalars)
+    size.ints.try_emplace(n, levels);
+  for (const std::string &n : uses.scalars)
+    ranges[n] = {size.ints.at(n), size.ints.at(n)};
+  for (const For *f : uses.loops) {
+    auto lo = eval_int(f->lo, size.ints), hi = eval_int(f->hi, size.ints);
+    if (!lo || !hi)
+      throw UserError(f->loc, "The bounds of the '" + f->var +
+                                  "' loop of the column cannot be evaluated at a tuning size");
+    loops[f] = {*lo, *hi};
+  }
 }
 
 } // namespace
@@ -200,9 +288,13 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
     size.extents.insert(size.extents.begin(), std::max<int64_t>(hi - lo + 1, 0));
   }
 
+  LoopRanges column_loops;
+  if (k.column)
+    column_levels(k, size, ranges, column_loops);
+
   // The bounds of an assumed-shape or allocatable grid that the loops do
   // not set: the grid is made just large enough for the accesses.
-  AccessRanges access(ranges);
+  AccessRanges access(ranges, column_loops);
   access.visit(k.body);
   for (const Variable &v : k.args) {
     if (!v.bound_of || size.ints.count(v.name))
@@ -265,7 +357,7 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
                                  "--no-tune");
     size.ints[v.name] = *value;
   }
-  BoundsChecker(k, size.ints, ranges).visit(k.body);
+  BoundsChecker(k, size.ints, ranges, column_loops).visit(k.body);
 
   int real_index = 0;
   for (const Variable &v : k.args) {

@@ -733,6 +733,14 @@ void kernel_section(Page &page, const json &kj, const json &record) {
   if (kj.contains("ordered") && kj["ordered"].is_object())
     page.body << "<tr><th>ordered loop</th><td><code>" << esc(str(kj["ordered"], "loop"))
               << "</code>: " << esc(str(kj["ordered"], "reason")) << "</td></tr>\n";
+  if (kj.contains("column") && kj["column"].is_object()) {
+    std::string work;
+    for (const auto &w : kj["column"].value("work_arrays", nlohmann::json::array()))
+      work += (work.empty() ? "" : ", ") + w.get<std::string>();
+    page.body << "<tr><th>columns</th><td>in order along <code>" << esc(str(kj["column"], "loop"))
+              << "</code>, each with its own work arrays <code>" << esc(work)
+              << "</code></td></tr>\n";
+  }
   page.body << "</table>\n";
   if (kj.contains("ir"))
     page.body << "<details><summary>IR (as --emit=ir prints it)</summary><pre class=\"ir\">"

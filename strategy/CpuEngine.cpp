@@ -201,6 +201,13 @@ SearchSpace enumerate_cpu(const Kernel &k, const KernelFacts &facts,
       ++space.pruned["block decompositions of a nest with an ordered loop"];
       continue;
     }
+    // A column's statements run in order with its own work arrays: blocks
+    // and chunks would keep that, but register blocks interleave columns
+    // that share one thread's work arrays. Threads over the columns only.
+    if (k.column) {
+      ++space.pruned["block decompositions of a column nest"];
+      continue;
+    }
 
     // Long blocks along x (unit stride, hardware prefetch); the middle axis
     // bounds the planes a block keeps in cache; the outermost axis is divided

@@ -116,6 +116,11 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
       prune("z streams, staging or plane sums of a nest with an ordered loop");
       continue;
     }
+    // A column runs its levels in order in one thread, the work arrays its own.
+    if (k.column && (sz || sh || sum)) {
+      prune("z streams, staging or plane sums of a column nest");
+      continue;
+    }
     if (sh && !sz) {
       prune("shared-memory planes without a z stream");
       continue;

@@ -179,7 +179,7 @@ std::vector<std::string> choose_shared_grids(const Kernel &k, int64_t budget_byt
 Kernel pipeline_columns(const Kernel &k) {
   StreamShape s = stream_shape(k);
   // A column's planes that the nest writes as it goes would be stale in registers.
-  if (!s.streamed || k.ordered)
+  if (!s.streamed || k.ordered || k.column)
     return k;
   // One point per thread: the point loops' steps span the whole tile.
   for (const For *f : perfect_nest(k.body))

@@ -53,7 +53,7 @@ void expect_example_compiles(const test::ScratchDir &dir, const Kernel &k) {
   if (plane_sums_pay(k))
     shapes.push_back(shape(64, 4, 1, 1, 16, 0, 1));
   // An ordered loop is never streamed (map_cuda runs it in each thread).
-  if (k.ordered)
+  if (k.ordered || k.column)
     shapes = {shape(32, 8, 1, 1, 0), shape(32, 4, 2, 2, 0), shape(64, 2, 1, 4, 0),
               shape(32, 3, 3, 1, 0)};
   std::string c_code;
@@ -166,6 +166,38 @@ TEST(CudaCodegenOffsets, FixedFormOffsetLoopsCompileWithNvcc) {
     SCOPED_TRACE(k.name);
     test::ScratchDir dir;
     expect_example_compiles(dir, k);
+  }
+}
+
+// Survey nest 6 as written: a column per thread with its own work arrays.
+TEST(CudaCodegenImperfect, ColumnSolveAsWrittenCompilesWithNvcc) {
+  if (!find_nvcc())
+    GTEST_SKIP() << "nvcc not found";
+  std::vector<Kernel> ks =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/survey/s06_vdiff.f");
+  ASSERT_EQ(ks.size(), 1u);
+  test::ScratchDir dir;
+  expect_example_compiles(dir, ks.front());
+  for (const Kernel &k : lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/vmixkmt.f")) {
+    test::ScratchDir more;
+    expect_example_compiles(more, k);
+  }
+}
+
+// Automatic work arrays (cp(nz)): no fixed size for a thread's copy, refused
+// with the fix.
+TEST(CudaCodegenImperfect, AutomaticWorkArraysOfAColumnAreRefused) {
+  std::vector<Kernel> ks =
+      lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/vdiffikj.f90");
+  ASSERT_EQ(ks.size(), 1u);
+  try {
+    cuda_variant_code(ks.front(), shape(32, 8, 1, 1, 0));
+    ADD_FAILURE() << "expected a refusal";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "Work array 'cp' of the column is declared (1:nz), not with constant bounds, and "
+              "the CUDA target gives each thread a copy of a fixed size; declare it with a named "
+              "constant (PARAMETER) as its size");
   }
 }
 

@@ -251,14 +251,17 @@ TEST(EndToEnd, LineRecurrencesBothWaysMatchTheOriginal) {
   expect_2d_input_matches("linerec2d");
 }
 
-/// Builds tests/inputs/e2e/<name><ext> untuned and tuned for both CPU
-/// targets into f2s_<name>, links <name>_main.f90 against each, and runs it
-/// at odd sizes of `rank` values; returns each library's tuning record.
+/// Builds <folder><name><ext> untuned and tuned for both CPU targets into
+/// f2s_<name>, links tests/inputs/e2e/<name>_main.f90 against each, and runs
+/// it at odd sizes of `rank` values (and at `more` sizes); returns each
+/// library's tuning record.
 std::vector<nlohmann::json>
 expect_input_matches_untuned_and_tuned(const std::string &name, int rank,
-                                       const std::string &ext = ".f90") {
+                                       const std::string &ext = ".f90",
+                                       const std::string &folder = "tests/inputs/e2e/",
+                                       const std::vector<std::vector<std::string>> &more = {}) {
   test::ScratchDir dir;
-  std::string f90 = source("tests/inputs/e2e/" + name + ext);
+  std::string f90 = source(folder + name + ext);
   std::vector<nlohmann::json> records;
   for (bool tuned : {false, true}) {
     SCOPED_TRACE(tuned ? "tuned" : "untuned");
@@ -276,7 +279,9 @@ expect_input_matches_untuned_and_tuned(const std::string &name, int rank,
     EXPECT_TRUE(r.ok()) << r.err;
     if (!r.ok())
       return records;
-    for (const auto &size : sizes_of_rank(rank)) {
+    std::vector<std::vector<std::string>> sizes = sizes_of_rank(rank);
+    sizes.insert(sizes.end(), more.begin(), more.end());
+    for (const auto &size : sizes) {
       expect_passes(exe, size);
       expect_passes(exe, size, {{"F2S_NUM_THREADS", "3"}});
     }
@@ -392,6 +397,49 @@ TEST(EndToEnd, RestrictionWithBuffersAtTheFineIndexMatchesTheOriginal) {
 // bitwise the column form as written, untuned and tuned.
 TEST(EndToEnd, ColumnSolveRewrittenAsTheRefusalSaysMatchesTheColumnForm) {
   EXPECT_EQ(expect_input_matches_untuned_and_tuned("vmixcol3d", 3, ".f").size(), 2u);
+}
+
+// Odd numbers of columns and levels (1, 2, 7, 33 each).
+const std::vector<std::vector<std::string>> kColumnSizes = {
+    {"1", "2", "7"}, {"2", "7", "33"}, {"33", "1", "2"}, {"7", "33", "1"}, {"2", "1", "33"}};
+
+// Survey nest 6 as written: a tridiagonal solve per column with work arrays
+// CP(K), DP(K) sized by a PARAMETER, statements before, between and after
+// the two DO loops over K (the second backward); threads over the columns,
+// each with its own work arrays; untuned and tuned, and the record says the
+// nest runs columns in order along k.
+TEST(EndToEnd, ColumnSolveAsWrittenMatchesTheOriginal) {
+  std::vector<nlohmann::json> records = expect_input_matches_untuned_and_tuned(
+      "s06_vdiff", 3, ".f", "tests/inputs/survey/", kColumnSizes);
+  ASSERT_EQ(records.size(), 2u);
+  for (const nlohmann::json &rec : records) {
+    const nlohmann::json &k = rec["kernels"].at(0);
+    EXPECT_EQ(k["column"]["loop"], "k");
+    EXPECT_EQ(k["column"]["work_arrays"], nlohmann::json::array({"cp", "dp"}));
+    EXPECT_NE(k["ir"].get<std::string>().find("columns in order along k"), std::string::npos);
+  }
+}
+
+// Implicit vertical diffusion in free form as atmosphere physics writes it:
+// (i,k,j) storage inside wider memory bounds, OpenMP around the nest, the
+// work arrays automatic arrays cp(nz), dp(nz) (variable-length per thread).
+TEST(EndToEnd, ColumnSolveWithAutomaticWorkArraysMatchesTheOriginal) {
+  std::vector<nlohmann::json> records = expect_input_matches_untuned_and_tuned(
+      "vdiffikj", 3, ".f90", "tests/inputs/e2e/", kColumnSizes);
+  ASSERT_EQ(records.size(), 2u);
+  for (const nlohmann::json &rec : records)
+    EXPECT_EQ(rec["kernels"].at(0)["column"]["loop"], "k");
+}
+
+// An ocean column over a sea floor that varies, in F77: land columns skipped
+// by GO TO the shared CONTINUE, the coefficients zero from the floor down
+// (IF on KMT(I,J) in the loop), work arrays sized by a PARAMETER.
+TEST(EndToEnd, ColumnSolveOverAVaryingSeaFloorMatchesTheOriginal) {
+  std::vector<nlohmann::json> records =
+      expect_input_matches_untuned_and_tuned("vmixkmt", 3, ".f", "tests/inputs/e2e/", kColumnSizes);
+  ASSERT_EQ(records.size(), 2u);
+  for (const nlohmann::json &rec : records)
+    EXPECT_EQ(rec["kernels"].at(0)["column"]["work_arrays"], nlohmann::json::array({"au", "bu"}));
 }
 
 // Land points skipped as F77 ocean codes skip them: IF (...) GO TO the

@@ -35,49 +35,6 @@ std::string survey(const std::string &name) {
   return std::string(F2S_SOURCE_DIR) + "/tests/inputs/survey/" + name;
 }
 
-// A tridiagonal solve per column with column work arrays, as column physics
-// codes write it: the loops over k are no line buffers, and the message says
-// the form that is accepted (examples/tridiag_column; tests/inputs/e2e/
-// vmixcol3d.f is this nest so rewritten, checked against it end to end).
-TEST(RefusalFixes, AColumnSolveWithWorkArraysSaysHowToWriteIt) {
-  EXPECT_EQ(problems_in(survey("s06_vdiff.f")),
-            std::vector<std::string>{
-                "15:10: The DO loops of a '!$f2s stencil' region must be perfectly nested, and "
-                "the DO loops over 'k' at lines 17 and 26 solve each column through the work "
-                "arrays 'cp' and 'dp'; give the work arrays the column's indices too "
-                "('cp(i,j,k)') and annotate each DO loop over 'k' as a region of its own with "
-                "'k' outermost, the statements outside them going into regions over 'j' and 'i' "
-                "or into those loops under IF (k == ...)"});
-}
-
-// The two sweeps alone, without statements around them: refused at the step
-// of the backward sweep, with the same rewrite.
-TEST(RefusalFixes, ColumnSweepsSideBySideSayHowToWriteThem) {
-  std::string src = R"(subroutine sweep(n, nz, a, t)
-  integer :: n, nz, i, j, k
-  real(8) :: a(n, n, nz), t(n, n, nz), w(200)
-  !$f2s stencil
-  do j = 1, n
-    do i = 1, n
-      do k = 2, nz
-        w(k) = a(i, j, k)*w(k - 1)
-      end do
-      do k = nz - 1, 1, -1
-        t(i, j, k) = t(i, j, k) - w(k + 1)
-      end do
-    end do
-  end do
-end subroutine
-)";
-  EXPECT_EQ(problems_of(src),
-            std::vector<std::string>{
-                loc_of(src, "-1\n") +
-                ": The DO loops of a '!$f2s stencil' region must be perfectly nested, and the DO "
-                "loops over 'k' at lines 7 and 10 solve each column through the work array 'w'; "
-                "give the work arrays the column's indices too ('w(i,j,k)') and annotate each DO "
-                "loop over 'k' as a region of its own with 'k' outermost"});
-}
-
 // Loops side by side that fill and read a buffer in one direction are line
 // buffers, whose message stays the line buffers' own.
 TEST(RefusalFixes, LineBuffersKeepTheirOwnMessage) {
