@@ -3,6 +3,8 @@
 #include "codegen/CPrinter.h"
 #include "codegen/CudaPrinter.h"
 #include "codegen/Interfaces.h"
+#include "harness/CudaVariants.h"
+#include "transforms/RestrictToBox.h"
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +24,10 @@ void insert_before(std::string &text, const std::string &marker, const std::stri
 }
 
 } // namespace
+
+bool cuda_box_for_mpi(const KernelBuild &b) {
+  return b.choices[b.default_choice].code.runs_on_gpu();
+}
 
 std::string cuda_times_key(const std::string &kernel, size_t size) {
   return size ? kernel + "@" + std::to_string(size) : kernel;
@@ -44,6 +50,22 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
           cu << c.code.cuda_source;
   }
   cu << print_cuda_data_exports(info.name);
+  if (info.mpi) {
+    // The device side of the halo exchanges (docs/mpi.md, "On the GPU"), and
+    // for K_mpi the kernel on a box of its points, mapped as the default
+    // choice's block shape but without a z stream (a box's z extent is
+    // anything from one plane up).
+    cu << print_cuda_halo_exports(info.name);
+    for (const KernelBuild &b : kernels) {
+      if (!cuda_box_for_mpi(b))
+        continue;
+      Kernel box = restrict_to_box(b.kernel);
+      CudaMappingOptions o = cuda_mapping_options(b.choices[b.default_choice].code.variant);
+      o.stream_z = 0;
+      cu << print_c_args_struct(box) << print_cuda_variant(map_cuda(box, o), "cuda_halo")
+         << print_cuda_box_entry(box, "cuda_halo", info.name + "_" + b.kernel.name + "_box_cuda");
+    }
+  }
   files.cuda_source = cu.str();
 
   insert_before(files.header, "#ifdef __cplusplus\n}",
