@@ -62,6 +62,28 @@ TEST(Mpi, ExchangeAndKernelOnEveryDecompositionEqualOneRank) {
   }
 }
 
+/// Links `main` (Fortran) into `exe` with library `name` built in `lib`:
+/// its C, its MPI part and its CUDA under the emulation.
+void build_emulated(const test::ScratchDir &dir, const fs::path &lib, const std::string &name,
+                    const std::string &main, const std::string &exe) {
+  std::string emu_o = (dir.path() / "cuda.o").string(), c_o = (dir.path() / "lib.o").string(),
+              mpi_o = (dir.path() / "mpi.o").string();
+  ProcessResult r =
+      run({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
+           source("tests/cuda/emulation"), "-x", "c++",
+           dir.write("emu.cu", test::emulated(test::read_file(lib / (name + "_cuda.cu")))), "-c",
+           "-o", emu_o});
+  ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+  r = run({c_compiler(), "-O1", "-std=gnu11", "-ffp-contract=off", "-pthread", "-c",
+           (lib / (name + ".c")).string(), "-o", c_o});
+  ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+  r = run({"mpicc", "-O1", "-std=gnu11", "-c", (lib / (name + "_mpi.c")).string(), "-o", mpi_o});
+  ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+  r = run({"mpif90", "-O2", "-o", exe, "-J" + dir.path().string(), (lib / (name + ".f90")).string(),
+           main, c_o, mpi_o, emu_o, "-lstdc++", "-lpthread"});
+  ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+}
+
 // The CUDA library with the grids in a data region (docs/mpi.md, "On the
 // GPU"), its CUDA run under the CPU emulation (tests/cuda/emulation, whose
 // device memory is apart from the host's): smooth_exchange + smooth and
@@ -83,23 +105,10 @@ TEST(Mpi, DeviceGridsExchangedOnTheDeviceEqualOneRank) {
       f2stencil({"--target=pthreads,cuda", "--mpi", "--no-tune", "-q", "--lib=" + name, "-o",
                  lib.string(), source("tests/inputs/mpi/smooth2d.f90")});
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
-  std::string emu_o = (dir.path() / "cuda.o").string(), c_o = (dir.path() / "lib.o").string(),
-              mpi_o = (dir.path() / "mpi.o").string();
-  r = run({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
-           source("tests/cuda/emulation"), "-x", "c++",
-           dir.write("emu.cu", test::emulated(test::read_file(lib / (name + "_cuda.cu")))), "-c",
-           "-o", emu_o});
-  ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
-  r = run({c_compiler(), "-O1", "-std=gnu11", "-ffp-contract=off", "-pthread", "-c",
-           (lib / (name + ".c")).string(), "-o", c_o});
-  ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
-  r = run({"mpicc", "-O1", "-std=gnu11", "-c", (lib / (name + "_mpi.c")).string(), "-o", mpi_o});
-  ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
   std::string exe = (dir.path() / "check").string();
-  r = run({"mpif90", "-O2", "-o", exe, "-J" + dir.path().string(), (lib / (name + ".f90")).string(),
-           source("tests/inputs/mpi/smooth2d_gpu_main.f90"), c_o, mpi_o, emu_o, "-lstdc++",
-           "-lpthread"});
-  ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+  build_emulated(dir, lib, name, source("tests/inputs/mpi/smooth2d_gpu_main.f90"), exe);
+  if (HasFatalFailure())
+    return;
   auto env = test::mpirun_env(dir);
   for (const char *periodic : {"0", "1"}) {
     // One rank on the CPU, no data region.
@@ -127,6 +136,43 @@ TEST(Mpi, DeviceGridsExchangedOnTheDeviceEqualOneRank) {
           EXPECT_TRUE(test::read_file(many) == test::read_file(one))
               << "the grid differs from one rank's";
         }
+  }
+}
+
+// examples/mpi_heat3d/heat_gpu.f90 with the CUDA library under the emulation:
+// heat_exchange + heat and heat_mpi on the device, on 8 ranks (a 3D split)
+// with the largest change reduced, give the grid and the change of one rank
+// on the CPU, and copy no grid.
+TEST(Mpi, HeatModelOnTheDeviceMatchesOneRankOnTheCpu) {
+  if (!find_nvcc())
+    GTEST_SKIP() << "nvcc not found";
+  test::ScratchDir dir;
+  fs::path lib = dir.path() / "lib";
+  const std::string name = "f2s_heat3d";
+  ProcessResult r =
+      f2stencil({"--target=pthreads,cuda", "--mpi", "--no-tune", "-q", "--lib=" + name, "-o",
+                 lib.string(), source("examples/mpi_heat3d/heat3d.f90")});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  std::string exe = (dir.path() / "heat_gpu").string();
+  build_emulated(dir, lib, name, source("examples/mpi_heat3d/heat_gpu.f90"), exe);
+  if (HasFatalFailure())
+    return;
+  auto env = test::mpirun_env(dir);
+  std::string one = (dir.path() / "one").string();
+  r = run({"mpirun", "-np", "1", exe, "8", "3", "host", one}, env);
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+  std::string change = r.out.substr(r.out.find(" change "));
+  change = change.substr(0, change.find(" transfers"));
+  ASSERT_EQ(test::read_file(one).size(), 8u * 8u * 8u * 8u);
+  for (const char *mode : {"exchange", "overlap"}) {
+    SCOPED_TRACE(mode);
+    std::string many = (dir.path() / "many").string();
+    r = run({"mpirun", "-np", "8", exe, "4", "3", mode, many}, env);
+    ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("grid 8x8x8"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(change + " transfers 0\n"), std::string::npos) << r.out << change;
+    EXPECT_TRUE(test::read_file(many) == test::read_file(one))
+        << "the grid differs from one rank's";
   }
 }
 
