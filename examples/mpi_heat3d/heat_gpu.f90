@@ -5,8 +5,9 @@
 !
 !   mpirun -np P ./heat_gpu N STEPS MODE [OUT]
 !
-! MODE: overlap (heat_mpi), exchange (heat_exchange, then heat), or host (the
-! same as exchange with no data region: the CPU). Prints what heat.f90 prints
+! MODE: overlap (heat_mpi), exchange (heat_exchange, then heat), host (the
+! same as exchange with no data region: the CPU), or library (heat alone, no
+! exchange: on one rank, the single-GPU library). Prints what heat.f90 prints
 ! and the host-device copies of grids made during the steps.
 program heat_gpu
   use mpi
@@ -120,6 +121,8 @@ contains
     real(8), intent(inout) :: a(0:, 0:, 0:), b(0:, 0:, 0:)
     if (mode == 'overlap') then
       call heat_mpi(comm, n, n, n, alpha, a, b, change)
+    else if (mode == 'library') then
+      call heat_k(n, n, n, alpha, a, b, change)
     else
       call heat_exchange(comm, n, n, n, alpha, a, b, change)
       call heat_k(n, n, n, alpha, a, b, change)
