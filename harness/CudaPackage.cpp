@@ -52,18 +52,17 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
   cu << print_cuda_data_exports(info.name);
   if (info.mpi) {
     // The device side of the halo exchanges (docs/mpi.md, "On the GPU"), and
-    // for K_mpi the kernel on a box of its points, mapped as the default
-    // choice's block shape but without a z stream (a box's z extent is
-    // anything from one plane up).
+    // for K_mpi the kernel on a box of its points, mapped as its default
+    // choice is.
     cu << print_cuda_halo_exports(info.name);
     for (const KernelBuild &b : kernels) {
       if (!cuda_box_for_mpi(b))
         continue;
       Kernel box = restrict_to_box(b.kernel);
-      CudaMappingOptions o = cuda_mapping_options(b.choices[b.default_choice].code.variant);
-      o.stream_z = 0;
-      cu << print_c_args_struct(box) << print_cuda_variant(map_cuda(box, o), "cuda_halo")
-         << print_cuda_box_entry(box, "cuda_halo", info.name + "_" + b.kernel.name + "_box_cuda");
+      const Variant &v = b.choices[b.default_choice].code.variant;
+      cu << print_c_args_struct(box) << cuda_variant_code(box, v).cuda_source
+         << print_cuda_box_entry(box, v.target + "_" + v.name,
+                                 info.name + "_" + b.kernel.name + "_box_cuda");
     }
   }
   files.cuda_source = cu.str();
