@@ -74,6 +74,11 @@ struct f2s_halo {
   int n, cap;             /* messages posted, room for */
   MPI_Request *req;
   MPI_Datatype *type;
+  /* On the GPU (the grids present there): messages recorded by
+   * f2s_halo_post, then packed, sent, received and unpacked. */
+  int gpu, started;
+  struct f2s_halo_msg *msg;
+  size_t send_bytes, recv_bytes;
 };
 
 static void f2s_halo_fail(const struct f2s_halo *h, const char *why) {
@@ -88,6 +93,8 @@ static void f2s_halo_begin(struct f2s_halo *h, const int *comm, int nd, const ch
   h->what = what;
   h->nd = nd;
   h->n = 0;
+  h->gpu = h->started = 0;
+  h->send_bytes = h->recv_bytes = 0;
   MPI_Topo_test(h->comm, &topo);
   if (topo != MPI_CART)
     f2s_halo_fail(h, "the communicator has no Cartesian topology: make it with MPI_Cart_create, "
@@ -120,7 +127,7 @@ static int f2s_halo_neighbour(const struct f2s_halo *h, const int *delta) {
   return rank;
 }
 
-/* For the halo on side `delta` of this rank: posts its receive from the
+@GPU@/* For the halo on side `delta` of this rank: posts its receive from the
  * neighbour on that side, and the send of the owned cells the neighbour on
  * the opposite side reads in its own halo on side `delta`. Both messages
  * travel toward -delta and carry `tag`. Blocks are subarrays (Fortran order)
@@ -141,7 +148,7 @@ static void f2s_halo_post(struct f2s_halo *h, const int *delta, void *grid, MPI_
       f2s_halo_fail(h, "a rank's part of the grid is smaller than the halo the kernel reads, or "
                        "the arrays lack the halo cells: give every rank at least as many cells "
                        "as the halo is wide along each split loop");
-  MPI_Type_create_subarray(rank, sizes, recv_size, recv_start, MPI_ORDER_FORTRAN, element,
+@GPUPOST@  MPI_Type_create_subarray(rank, sizes, recv_size, recv_start, MPI_ORDER_FORTRAN, element,
                            &h->type[h->n]);
   MPI_Type_commit(&h->type[h->n]);
   MPI_Irecv(grid, 1, h->type[h->n], from, tag, h->comm, &h->req[h->n]);
@@ -159,12 +166,172 @@ __attribute__((unused)) static long f2s_max_long_(long a, long b) { return a > b
 /* Waits for every message and frees the datatypes. */
 static void f2s_halo_end(struct f2s_halo *h) {
   int i;
-  MPI_Waitall(h->n, h->req, MPI_STATUSES_IGNORE);
+@GPUEND@  MPI_Waitall(h->n, h->req, MPI_STATUSES_IGNORE);
   for (i = 0; i < h->n; ++i)
     MPI_Type_free(&h->type[i]);
   h->n = 0;
 }
 
+)F2S";
+
+/// The GPU side of the helpers (print_c_mpi_prelude), `@LIB@` the library.
+const char *kGpuSupport = R"F2S(
+/* The GPU side (docs/mpi.md, "On the GPU"): the library's CUDA source packs
+ * and unpacks the grids present on the device (codegen/CudaPrinter's halo
+ * exports); MPI moves the packed buffers, from device memory where it is
+ * CUDA-aware and through pinned host buffers where it is not. */
+#if defined(OPEN_MPI) && OPEN_MPI && defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+#endif
+int @LIB@_f2s_halo_on_gpu(int n, const void *const *host);
+void *@LIB@_f2s_halo_device(const void *host);
+void *@LIB@_f2s_halo_buffer(int which, size_t bytes);
+void @LIB@_f2s_halo_pack(int unpack, void *grid, int elem, int rank, const int *sizes,
+                         const int *start, const int *size, void *buffer);
+void @LIB@_f2s_halo_copy(void *dst, const void *src, size_t bytes, int to_host);
+void @LIB@_f2s_halo_sync(int stream);
+
+/* One neighbour's messages: the block received into the halo and the block
+ * sent from the owned cells, each at its offset in the buffers. */
+struct f2s_halo_msg {
+  char *grid; /* device address */
+  MPI_Datatype element;
+  int elem, rank, from, to, tag;
+  int sizes[7], recv_start[7], recv_size[7], send_start[7], send_size[7];
+  int recv_count, send_count;
+  size_t recv_at, send_at;
+};
+
+/* Whether MPI takes device buffers: F2S_MPI_CUDA_AWARE=1 or 0 says so (0
+ * stages through the host even where MPI could do without); otherwise Open
+ * MPI's MPIX_Query_cuda_support() where its mpi-ext.h has it, and no
+ * elsewhere. */
+static int f2s_halo_cuda_aware(void) {
+  static int aware = -1;
+  if (aware < 0) {
+    const char *force = getenv("F2S_MPI_CUDA_AWARE");
+    if (force && *force)
+      aware = atoi(force) != 0;
+    else {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+      aware = MPIX_Query_cuda_support() == 1;
+#else
+      aware = 0;
+#endif
+    }
+  }
+  return aware;
+}
+
+static void f2s_halo_gpu_record(struct f2s_halo *h, int from, int to, void *grid,
+                                MPI_Datatype element, int rank, const int *sizes,
+                                const int *recv_start, const int *recv_size,
+                                const int *send_start, const int *send_size, int tag) {
+  struct f2s_halo_msg *m = &h->msg[h->n / 2];
+  int d;
+  m->grid = (char *)@LIB@_f2s_halo_device(grid);
+  if (!m->grid)
+    f2s_halo_fail(h, "a grid left the device during its halo exchange");
+  m->element = element;
+  MPI_Type_size(element, &m->elem);
+  m->rank = rank;
+  m->from = from;
+  m->to = to;
+  m->tag = tag;
+  m->recv_count = m->send_count = 1;
+  for (d = 0; d < rank; ++d) {
+    m->sizes[d] = sizes[d];
+    m->recv_start[d] = recv_start[d];
+    m->recv_size[d] = recv_size[d];
+    m->send_start[d] = send_start[d];
+    m->send_size[d] = send_size[d];
+    m->recv_count *= recv_size[d];
+    m->send_count *= send_size[d];
+  }
+  /* Blocks start 64-byte aligned in the buffers. */
+  m->recv_at = h->recv_bytes;
+  h->recv_bytes += ((size_t)m->recv_count * m->elem + 63) / 64 * 64;
+  m->send_at = h->send_bytes;
+  h->send_bytes += ((size_t)m->send_count * m->elem + 63) / 64 * 64;
+  h->req[h->n] = h->req[h->n + 1] = MPI_REQUEST_NULL;
+  h->n += 2;
+}
+
+/* Posts every receive, and packs every block to send (staging it to the host
+ * where MPI is not CUDA-aware), without waiting for the device. h->started
+ * says how far the exchange got: 1 here, 2 once sent. */
+static void f2s_halo_gpu_start(struct f2s_halo *h) {
+  int i, aware = f2s_halo_cuda_aware();
+  char *recv = (char *)@LIB@_f2s_halo_buffer(aware ? 1 : 3, h->recv_bytes + 64);
+  char *send = (char *)@LIB@_f2s_halo_buffer(0, h->send_bytes + 64);
+  h->started = 1;
+  for (i = 0; i < h->n / 2; ++i) {
+    struct f2s_halo_msg *m = &h->msg[i];
+    if (m->from != MPI_PROC_NULL)
+      MPI_Irecv(recv + m->recv_at, m->recv_count, m->element, m->from, m->tag, h->comm,
+                &h->req[2 * i]);
+  }
+  for (i = 0; i < h->n / 2; ++i) {
+    struct f2s_halo_msg *m = &h->msg[i];
+    if (m->to != MPI_PROC_NULL)
+      @LIB@_f2s_halo_pack(0, m->grid, m->elem, m->rank, m->sizes, m->send_start, m->send_size,
+                          send + m->send_at);
+  }
+  if (!aware && h->send_bytes)
+    @LIB@_f2s_halo_copy(@LIB@_f2s_halo_buffer(2, h->send_bytes + 64), send, h->send_bytes, 1);
+}
+
+/* Sends the packed blocks once the device has them. */
+static void f2s_halo_gpu_send(struct f2s_halo *h) {
+  int i, aware = f2s_halo_cuda_aware();
+  char *send = (char *)@LIB@_f2s_halo_buffer(aware ? 0 : 2, h->send_bytes + 64);
+  @LIB@_f2s_halo_sync(1);
+  for (i = 0; i < h->n / 2; ++i) {
+    struct f2s_halo_msg *m = &h->msg[i];
+    if (m->to != MPI_PROC_NULL)
+      MPI_Isend(send + m->send_at, m->send_count, m->element, m->to, m->tag, h->comm,
+                &h->req[2 * i + 1]);
+  }
+  h->started = 2;
+}
+
+/* Waits for every message, and unpacks what arrived into the halo on the
+ * device. */
+static void f2s_halo_gpu_finish(struct f2s_halo *h) {
+  int i, aware = f2s_halo_cuda_aware();
+  char *recv;
+  if (h->started < 1)
+    f2s_halo_gpu_start(h);
+  if (h->started < 2)
+    f2s_halo_gpu_send(h);
+  MPI_Waitall(h->n, h->req, MPI_STATUSES_IGNORE);
+  recv = (char *)@LIB@_f2s_halo_buffer(1, h->recv_bytes + 64);
+  if (!aware && h->recv_bytes)
+    @LIB@_f2s_halo_copy(recv, @LIB@_f2s_halo_buffer(3, h->recv_bytes + 64), h->recv_bytes, 0);
+  for (i = 0; i < h->n / 2; ++i) {
+    struct f2s_halo_msg *m = &h->msg[i];
+    if (m->from != MPI_PROC_NULL)
+      @LIB@_f2s_halo_pack(1, m->grid, m->elem, m->rank, m->sizes, m->recv_start, m->recv_size,
+                          recv + m->recv_at);
+  }
+  @LIB@_f2s_halo_sync(1);
+  h->n = 0;
+  h->started = 0;
+}
+
+)F2S";
+const char *kGpuPost = R"F2S(  if (h->gpu) {
+    f2s_halo_gpu_record(h, from, to, grid, element, rank, sizes, recv_start, recv_size,
+                        send_start, send_size, tag);
+    return;
+  }
+)F2S";
+const char *kGpuEnd = R"F2S(  if (h->gpu) {
+    f2s_halo_gpu_finish(h);
+    return;
+  }
 )F2S";
 
 } // namespace
@@ -288,7 +455,8 @@ namespace {
 /// The body of an exchange up to the messages in flight: the communicator
 /// checked, the owned cells `f2s_lo<c>..f2s_hi<c>` per Cartesian dimension,
 /// every receive and send posted on `h`.
-std::string print_posts(const Kernel &k, const HaloPlan &plan, const std::string &symbol) {
+std::string print_posts(const Kernel &k, const HaloPlan &plan, const std::string &symbol,
+                        const MpiGpu *gpu) {
   CExprPrinter exprs(k);
   std::vector<const For *> loops = perfect_nest(k.body); // outermost first
   const int depth = static_cast<int>(loops.size());
@@ -301,6 +469,21 @@ std::string print_posts(const Kernel &k, const HaloPlan &plan, const std::string
   out << "  struct f2s_halo h;\n";
   out << "  h.req = req;\n  h.type = type;\n  h.cap = " << messages << ";\n";
   out << "  f2s_halo_begin(&h, f2s_comm, " << depth << ", \"" << symbol << "\");\n";
+  if (gpu) {
+    // On the device when every grid of the call is present there.
+    std::string grids;
+    int n = 0;
+    for (const Variable &v : k.args)
+      if (v.is_grid()) {
+        grids += (n ? ", " : "") + c_name(v.name);
+        ++n;
+      }
+    out << "  struct f2s_halo_msg msg[" << std::max<size_t>(messages / 2, 1) << "];\n";
+    out << "  const void *const f2s_grids[" << std::max(n, 1) << "] = {" << (n ? grids : "0")
+        << "};\n";
+    out << "  h.msg = msg;\n";
+    out << "  h.gpu = " << gpu->lib << "_f2s_halo_on_gpu(" << n << ", f2s_grids);\n";
+  }
   // The owned cells along Cartesian dimension c: loop c from the inside.
   for (int c = 0; c < depth; ++c) {
     const For *f = loops[depth - 1 - c];
@@ -397,17 +580,18 @@ std::string unused_arguments(const Kernel &k, const HaloPlan &plan) {
 
 } // namespace
 
-std::string print_c_exchange(const Kernel &k, const HaloPlan &plan, const std::string &symbol) {
+std::string print_c_exchange(const Kernel &k, const HaloPlan &plan, const std::string &symbol,
+                             const MpiGpu *gpu) {
   std::ostringstream out;
   out << "/* The halo of kernel '" << k.name << "' over a Cartesian communicator. */\n";
   out << print_c_exchange_prototype(k, symbol) << " {\n";
-  out << print_posts(k, plan, symbol);
+  out << print_posts(k, plan, symbol, gpu);
   out << "  f2s_halo_end(&h);\n" << unused_arguments(k, plan) << "}\n\n";
   return out.str();
 }
 
 std::string print_c_overlapped(const Kernel &k, const HaloPlan &plan, const std::string &symbol,
-                               const std::string &box_symbol) {
+                               const std::string &box_symbol, const MpiGpu *gpu) {
   const int depth = static_cast<int>(perfect_nest(k.body).size());
   // The widest halo of any grid on each side of each Cartesian dimension.
   std::vector<int64_t> below(depth, 0), above(depth, 0);
@@ -420,18 +604,27 @@ std::string print_c_overlapped(const Kernel &k, const HaloPlan &plan, const std:
   std::string args;
   for (const Variable &v : k.args)
     args += c_name(v.name) + ", ";
-  auto call = [&](const std::vector<std::string> &lo, const std::vector<std::string> &hi) {
-    std::string c = "  " + box_symbol + "(" + args;
+  auto bounds = [&](const std::vector<std::string> &lo, const std::vector<std::string> &hi) {
+    std::string c;
     for (int d = 0; d < depth; ++d)
       c += std::string(d ? ", " : "") + "(int32_t)" + lo[d] + ", (int32_t)" + hi[d];
-    return c + ");\n";
+    return c;
+  };
+  auto call = [&](const std::vector<std::string> &lo, const std::vector<std::string> &hi) {
+    return "  " + box_symbol + "(" + args + bounds(lo, hi) + ");\n";
+  };
+  // On the device: the box on the computing stream (0), which only fails
+  // where a grid is not present, as checked before.
+  auto gpu_call = [&](const std::vector<std::string> &lo, const std::vector<std::string> &hi) {
+    return "    if (!" + gpu->box_symbol + "(0, " + args + bounds(lo, hi) +
+           "))\n      f2s_halo_fail(&h, \"a grid left the device during its halo exchange\");\n";
   };
   std::ostringstream out;
   out << "/* Kernel '" << k.name
       << "' with its halo exchanged over a Cartesian communicator, the interior computed while "
          "the halo travels. */\n";
   out << print_c_exchange_prototype(k, symbol) << " {\n";
-  out << print_posts(k, plan, symbol);
+  out << print_posts(k, plan, symbol, gpu);
   // The interior: owned cells farther than the halo from every side where
   // a neighbour sends one (clamped so that the strips below never overlap).
   std::vector<std::string> in_lo, in_hi, lo, hi;
@@ -455,11 +648,10 @@ std::string print_c_overlapped(const Kernel &k, const HaloPlan &plan, const std:
     lo.push_back("f2s_lo" + cs);
     hi.push_back("f2s_hi" + cs);
   }
-  out << call(in_lo, in_hi);
-  out << "  f2s_halo_end(&h);\n";
   // The strips around it: along dimension c, the owned cells below and above
   // the interior, within the interior along the dimensions before c and
   // whole along those after; together exactly the owned cells not computed.
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> strips;
   for (int c = 0; c < depth; ++c) {
     std::vector<std::string> l, h;
     for (int d = 0; d < depth; ++d) {
@@ -468,18 +660,43 @@ std::string print_c_overlapped(const Kernel &k, const HaloPlan &plan, const std:
     }
     std::vector<std::string> l1 = l, h1 = h;
     h1[c] = in_lo[c] + " - 1";
-    out << call(l1, h1);
+    strips.push_back({l1, h1});
     l1 = l;
     h1 = h;
     l1[c] = in_hi[c] + " + 1";
-    out << call(l1, h1);
+    strips.push_back({l1, h1});
   }
+  if (gpu) {
+    // The interior on one stream while the halo is packed, travels and is
+    // unpacked on the other; the strips after it arrived.
+    out << "  if (h.gpu) {\n    f2s_halo_gpu_start(&h);\n";
+    if (gpu->reduces)
+      out << "    f2s_halo_gpu_send(&h);\n";
+    out << gpu_call(in_lo, in_hi) << "    f2s_halo_end(&h);\n";
+    for (const auto &[l, h] : strips)
+      out << gpu_call(l, h);
+    out << "    " << gpu->lib << "_f2s_halo_sync(0);\n    return;\n  }\n";
+  }
+  out << call(in_lo, in_hi);
+  out << "  f2s_halo_end(&h);\n";
+  for (const auto &[l, h] : strips)
+    out << call(l, h);
   out << "}\n\n";
   return out.str();
 }
 
-std::string print_c_mpi_prelude() {
-  return kExchangeSupport;
+std::string print_c_mpi_prelude(const std::string &gpu_lib) {
+  auto fill = [](std::string text, const std::string &marker, const std::string &with) {
+    size_t at = text.find(marker);
+    return text.replace(at, marker.size(), with);
+  };
+  std::string s = kExchangeSupport;
+  std::string gpu = kGpuSupport;
+  for (size_t at = gpu.find("@LIB@"); at != std::string::npos; at = gpu.find("@LIB@", at))
+    gpu.replace(at, 5, gpu_lib);
+  s = fill(s, "@GPU@", gpu_lib.empty() ? "" : gpu);
+  s = fill(s, "@GPUPOST@", gpu_lib.empty() ? "" : kGpuPost);
+  return fill(s, "@GPUEND@", gpu_lib.empty() ? "" : kGpuEnd);
 }
 
 } // namespace f2s

@@ -42,8 +42,26 @@ struct HaloPlan {
 /// variable but are read at offsets along it.
 HaloPlan plan_halo_exchange(const Kernel &k, const KernelFacts &facts);
 
-/// The helpers every exchange calls (needs <mpi.h>, <stdio.h>), once per C file.
-std::string print_c_mpi_prelude();
+/// The helpers every exchange calls (needs <mpi.h>, <stdio.h>, <stdlib.h>),
+/// once per C file. With `gpu_lib` (the name of a library with CUDA code),
+/// also their GPU side: grids present on the device are exchanged there,
+/// through the library's halo exports (codegen/CudaPrinter's
+/// print_cuda_halo_exports).
+std::string print_c_mpi_prelude(const std::string &gpu_lib = "");
+
+/// A kernel whose default choice runs on the GPU, in library `lib`: its
+/// exchange moves the device copies of the grids when every grid of the call
+/// is present there (exactly when the kernel itself runs there), and its
+/// overlapped form computes there with `box_symbol` (print_cuda_box_entry):
+/// the interior while the halo is packed, travels and is unpacked, and the
+/// strips after. The launch of a kernel that reduces returns when it is
+/// done (the partials come back), so its halo is sent before the interior
+/// starts, and travels while it runs.
+struct MpiGpu {
+  std::string lib;
+  std::string box_symbol;
+  bool reduces = false;
+};
 
 /// The C prototype `void SYMBOL(const int *comm, <k's arguments>)`.
 std::string print_c_exchange_prototype(const Kernel &k, const std::string &symbol);
@@ -55,7 +73,9 @@ std::string print_c_exchange_prototype(const Kernel &k, const std::string &symbo
 /// messages in flight at once. The owned cells are the nest's loop ranges of
 /// this call's arguments; a neighbour across a non-periodic edge is
 /// MPI_PROC_NULL (nothing moves there).
-std::string print_c_exchange(const Kernel &k, const HaloPlan &plan, const std::string &symbol);
+/// With `gpu`, device grids are exchanged on the device (MpiGpu).
+std::string print_c_exchange(const Kernel &k, const HaloPlan &plan, const std::string &symbol,
+                             const MpiGpu *gpu = nullptr);
 
 /// The C function SYMBOL, the overlapped form of kernel `k`: posts the
 /// exchange as print_c_exchange does, computes the owned cells that read no
@@ -63,8 +83,8 @@ std::string print_c_exchange(const Kernel &k, const HaloPlan &plan, const std::s
 /// with BOX_SYMBOL (the kernel on a box: transforms/RestrictToBox, the box's
 /// bounds appended to k's arguments, x first, lo then hi), waits for the
 /// halo, then computes the strips around that interior, each cell exactly
-/// once.
+/// once. With `gpu`, on the device where the grids are (MpiGpu).
 std::string print_c_overlapped(const Kernel &k, const HaloPlan &plan, const std::string &symbol,
-                               const std::string &box_symbol);
+                               const std::string &box_symbol, const MpiGpu *gpu = nullptr);
 
 } // namespace f2s

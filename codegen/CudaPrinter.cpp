@@ -821,6 +821,163 @@ std::string print_cuda_host_stub(const Kernel &k, const std::string &variant,
   return out.str();
 }
 
+namespace {
+
+/// The device side of the halo exchange, once per CUDA file; `@LIB@` is the
+/// library's name.
+const char *kHaloExports =
+    R"F2S(/* The device side of the MPI halo exchange (codegen/CMpiPrinter calls it):
+ * subarrays of present grids packed into contiguous device buffers and
+ * unpacked from them by kernels, on a stream of the calling host thread. */
+struct f2s_halo_block {
+  char *grid, *buffer;
+  int elem, rank, unpack;
+  long sizes[7], start[7], size[7];
+  long count;
+};
+
+/* Element n of the block is the grid's cell at start + (n's digits in the
+ * block's extents, first dimension fastest), as Fortran orders it. */
+__global__ void f2s_halo_pack_kernel(const struct f2s_halo_block b) {
+  for (long n = (long)blockIdx.x * blockDim.x + threadIdx.x; n < b.count;
+       n += (long)gridDim.x * blockDim.x) {
+    long rest = n, at = 0, stride = 1;
+    for (int d = 0; d < b.rank; ++d) {
+      at += (b.start[d] + rest % b.size[d]) * stride;
+      rest /= b.size[d];
+      stride *= b.sizes[d];
+    }
+    char *g = b.grid + at * b.elem, *q = b.buffer + n * b.elem;
+    char *to = b.unpack ? g : q;
+    const char *from = b.unpack ? q : g;
+    if (b.elem == 8)
+      *(unsigned long long *)to = *(const unsigned long long *)from;
+    else if (b.elem == 4)
+      *(unsigned *)to = *(const unsigned *)from;
+    else
+      for (int i = 0; i < b.elem; ++i)
+        to[i] = from[i];
+  }
+}
+
+/* Per host thread (CUDA's current device is one), made on first use:
+ * stream 0 computes, stream 1 packs, copies and unpacks. Both synchronise
+ * with the legacy default stream that the library's other calls use. */
+static __thread cudaStream_t f2s_halo_streams[2];
+static __thread int f2s_halo_have_streams = 0;
+static cudaStream_t f2s_halo_stream(int which) {
+  if (!f2s_halo_have_streams) {
+    f2s_cuda_use_device();
+    for (int i = 0; i < 2; ++i)
+      f2s_cuda_check(cudaStreamCreate(&f2s_halo_streams[i]), "creating the halo exchange's streams");
+    f2s_halo_have_streams = 1;
+  }
+  return f2s_halo_streams[which];
+}
+
+/* Buffers per host thread, kept for the next exchange. */
+static __thread void *f2s_halo_buffers[4];
+static __thread size_t f2s_halo_capacity[4];
+
+extern "C" int @LIB@_f2s_halo_on_gpu(int n, const void *const *host) {
+  if (n == 0 || !f2s_cuda_wanted(n, host))
+    return 0;
+  for (int i = 0; i < n; ++i)
+    if (!f2s_present_device(host[i]))
+      return 0;
+  f2s_cuda_use_device();
+  return 1;
+}
+
+extern "C" void *@LIB@_f2s_halo_device(const void *host) {
+  return f2s_present_device(host);
+}
+
+extern "C" void *@LIB@_f2s_halo_buffer(int which, size_t bytes) {
+  if (bytes > f2s_halo_capacity[which]) {
+    if (f2s_halo_buffers[which])
+      f2s_cuda_check(which < 2 ? cudaFree(f2s_halo_buffers[which])
+                               : cudaFreeHost(f2s_halo_buffers[which]),
+                     "freeing a halo buffer");
+    f2s_halo_buffers[which] = NULL;
+    f2s_cuda_check(which < 2 ? cudaMalloc(&f2s_halo_buffers[which], bytes)
+                             : cudaMallocHost(&f2s_halo_buffers[which], bytes),
+                   which < 2 ? "allocating a halo buffer on the device"
+                             : "allocating a pinned halo buffer on the host");
+    f2s_halo_capacity[which] = bytes;
+  }
+  return f2s_halo_buffers[which];
+}
+
+extern "C" void @LIB@_f2s_halo_pack(int unpack, void *grid, int elem, int rank, const int *sizes,
+                                   const int *start, const int *size, void *buffer) {
+  struct f2s_halo_block b;
+  b.grid = (char *)grid;
+  b.buffer = (char *)buffer;
+  b.elem = elem;
+  b.rank = rank;
+  b.unpack = unpack;
+  b.count = 1;
+  for (int d = 0; d < rank; ++d) {
+    b.sizes[d] = sizes[d];
+    b.start[d] = start[d];
+    b.size[d] = size[d];
+    b.count *= size[d];
+  }
+  if (b.count == 0)
+    return;
+  const long blocks = f2s_min_long((b.count + 127) / 128, 4096L);
+  cudaStream_t s = f2s_halo_stream(1);
+  f2s_halo_pack_kernel<<<dim3((unsigned)blocks), dim3(128), 0, s>>>(b);
+  f2s_cuda_check(cudaGetLastError(), unpack ? "launching a halo unpacking kernel"
+                                            : "launching a halo packing kernel");
+}
+
+extern "C" void @LIB@_f2s_halo_copy(void *dst, const void *src, size_t bytes, int to_host) {
+  f2s_cuda_check(cudaMemcpyAsync(dst, src, bytes,
+                                 to_host ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice,
+                                 f2s_halo_stream(1)),
+                 to_host ? "staging a halo to the host" : "staging a halo to the device");
+}
+
+extern "C" void @LIB@_f2s_halo_sync(int which) {
+  f2s_cuda_check(cudaStreamSynchronize(f2s_halo_stream(which)),
+                 which ? "exchanging a halo on the device" : "computing with a halo exchange");
+}
+
+)F2S";
+
+} // namespace
+
+std::string print_cuda_halo_exports(const std::string &lib) {
+  std::string s = kHaloExports;
+  for (size_t at = s.find("@LIB@"); at != std::string::npos; at = s.find("@LIB@", at))
+    s.replace(at, 5, lib);
+  return s;
+}
+
+std::string print_cuda_box_entry(const Kernel &box, const std::string &variant,
+                                 const std::string &symbol) {
+  std::string proto = print_c_entry_prototype(box, symbol);
+  proto.replace(0, 5 + symbol.size() + 1, "int " + symbol + "(int f2s_stream, ");
+  std::ostringstream out;
+  out << "/* '" << box.name << "' on the device copies of its grids, on a halo stream. */\n";
+  out << "extern \"C\" " << proto << " {\n";
+  out << "  struct f2s_" << box.name << "_args d = {";
+  for (size_t i = 0; i < box.args.size(); ++i)
+    out << (i ? ", " : "") << c_name(box.args[i].name);
+  out << "};\n";
+  for (const Variable &v : box.args)
+    if (v.is_grid())
+      out << "  if (!(d." << c_name(v.name) << " = (decltype(d." << c_name(v.name)
+          << "))f2s_present_device(" << c_name(v.name) << ")))\n    return 0;\n";
+  out << "  " << cuda_launch_name(box, variant) << "(&d, f2s_halo_stream(f2s_stream));\n";
+  out << "  f2s_cuda_check(cudaGetLastError(), \"launching kernel '" << box.name << "' (" << variant
+      << ")\");\n";
+  out << "  return 1;\n}\n\n";
+  return out.str();
+}
+
 std::string print_cuda_data_exports(const std::string &lib) {
   std::ostringstream out;
   out << "/* Data regions (OpenACC's enter data copyin, update host/device, exit data\n"

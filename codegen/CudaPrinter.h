@@ -45,6 +45,25 @@ std::string print_cuda_data_exports(const std::string &lib);
 std::string print_cuda_data_c_prototypes(const std::string &lib);
 std::string print_cuda_data_fortran_interfaces(const std::string &lib);
 
+/// The device side of the MPI halo exchange of library `lib` (--mpi,
+/// docs/mpi.md "On the GPU"), C linkage, for codegen/CMpiPrinter's exchange
+/// to call: lib_f2s_halo_on_gpu (whether a call's grids are all present),
+/// lib_f2s_halo_device (a present grid's device address), lib_f2s_halo_buffer
+/// (per host thread, grown as needed: 0 and 1 the device's send and receive
+/// buffers, 2 and 3 pinned host ones), lib_f2s_halo_pack (a subarray of a
+/// device grid to a contiguous device buffer, or back with `unpack`),
+/// lib_f2s_halo_copy and lib_f2s_halo_sync (on the exchange's stream, 1, or
+/// the computing one, 0). No MPI here: nvcc needs no MPI headers.
+std::string print_cuda_halo_exports(const std::string &lib);
+
+/// `extern "C" int SYMBOL(int f2s_stream, <box's arguments>)`: launches the
+/// CUDA variant `variant` of `box` (printed before it by
+/// print_cuda_variant) on stream f2s_stream (print_cuda_halo_exports) on
+/// the device copies of its grids, without waiting; 0, launching nothing,
+/// when a grid is not present on the device.
+std::string print_cuda_box_entry(const Kernel &box, const std::string &variant,
+                                 const std::string &symbol);
+
 /// The name of the launcher of `variant` (for harnesses).
 std::string cuda_launch_name(const Kernel &k, const std::string &variant);
 

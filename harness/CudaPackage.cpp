@@ -3,6 +3,8 @@
 #include "codegen/CPrinter.h"
 #include "codegen/CudaPrinter.h"
 #include "codegen/Interfaces.h"
+#include "harness/CudaVariants.h"
+#include "transforms/RestrictToBox.h"
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +24,10 @@ void insert_before(std::string &text, const std::string &marker, const std::stri
 }
 
 } // namespace
+
+bool cuda_box_for_mpi(const KernelBuild &b) {
+  return b.choices[b.default_choice].code.runs_on_gpu();
+}
 
 std::string cuda_times_key(const std::string &kernel, size_t size) {
   return size ? kernel + "@" + std::to_string(size) : kernel;
@@ -44,6 +50,21 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
           cu << c.code.cuda_source;
   }
   cu << print_cuda_data_exports(info.name);
+  if (info.mpi) {
+    // The device side of the halo exchanges (docs/mpi.md, "On the GPU"), and
+    // for K_mpi the kernel on a box of its points, mapped as its default
+    // choice is.
+    cu << print_cuda_halo_exports(info.name);
+    for (const KernelBuild &b : kernels) {
+      if (!cuda_box_for_mpi(b))
+        continue;
+      Kernel box = restrict_to_box(b.kernel);
+      const Variant &v = b.choices[b.default_choice].code.variant;
+      cu << print_c_args_struct(box) << cuda_variant_code(box, v).cuda_source
+         << print_cuda_box_entry(box, v.target + "_" + v.name,
+                                 info.name + "_" + b.kernel.name + "_box_cuda");
+    }
+  }
   files.cuda_source = cu.str();
 
   insert_before(files.header, "#ifdef __cplusplus\n}",

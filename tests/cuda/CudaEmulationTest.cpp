@@ -16,6 +16,7 @@
 #include "tests/cuda/CudaShape.h"
 #include "tests/cuda/Emulation.h"
 #include "transforms/CudaPlaneSums.h"
+#include "transforms/RestrictToBox.h"
 
 #include <gtest/gtest.h>
 
@@ -33,14 +34,19 @@ Variant shape(int bx, int by, int px, int py, int sz, int sh = 0, int sum = 0) {
 using test::emulated;
 
 /// Builds k's harness for each kind of mapping against the emulated runtime
-/// and runs it: every grid element must match the serial reference.
-void expect_every_mapping_verified(const test::ScratchDir &dir, const Kernel &k) {
+/// and runs it: every grid element must match the serial reference. With
+/// `box`, k is that kernel on a box (transforms/RestrictToBox) whose bounds
+/// `box` gives, at the problem size of the kernel alone.
+void expect_every_mapping_verified(const test::ScratchDir &dir, const Kernel &k,
+                                   const Kernel *unboxed = nullptr,
+                                   const std::vector<std::string> &box = {}) {
   const int depth = k.loop_depth();
   // Partial tiles everywhere: 37 = 32+5 along x, 19 along y, 11 along z
   // (a 5-plane stream leaves one plane over).
   std::vector<int64_t> extents = {37, 19, 11};
   extents.resize(depth);
-  ProblemSize size = problem_size_for(k, extents);
+  ProblemSize size = problem_size_for(unboxed ? *unboxed : k, extents);
+  size.scalar_values.insert(size.scalar_values.end(), box.begin(), box.end());
   // Plain; several points per thread; a stream with two points per thread in
   // y; a stream keeping columns in registers (one point per thread, a
   // 3-plane chunk: two planes over); staged; staged with several points.
@@ -164,6 +170,30 @@ TEST_P(CudaEmulation, EveryMappingMatchesTheSerialReference) {
     test::ScratchDir dir;
     expect_every_mapping_verified(dir, k);
   }
+}
+
+// A kernel on a box of its points (transforms/RestrictToBox), as K_mpi runs
+// its interior and strips on the GPU (docs/mpi.md, "On the GPU"): a box
+// inside the points, clear of every edge, and boxes one cell thick in y and
+// in z (where a z stream has one plane).
+TEST(CudaEmulationBox, KernelOnABoxMatchesTheSerialReference) {
+  // Bounds per axis (x: 37 points, y: 19, z: 11), lo then hi.
+  const std::vector<std::vector<std::string>> boxes = {{"4", "33", "2", "17", "3", "9"},
+                                                       {"3", "35", "18", "18", "2", "10"},
+                                                       {"3", "35", "2", "17", "6", "6"}};
+  for (const char *name : {"box27", "jacobi2d"})
+    for (size_t b = 0; b < boxes.size(); ++b) {
+      SCOPED_TRACE(std::string(name) + " box " + std::to_string(b));
+      std::vector<Kernel> ks = test::example_kernels(name);
+      ASSERT_FALSE(ks.empty());
+      Kernel box = restrict_to_box(ks[0]);
+      if (b == 2 && box.loop_depth() < 3)
+        continue;
+      std::vector<std::string> bounds = boxes[b];
+      bounds.resize(2 * box.loop_depth());
+      test::ScratchDir dir;
+      expect_every_mapping_verified(dir, box, &ks[0], bounds);
+    }
 }
 
 // Single precision: the plane buffers, constants and intrinsics in float.

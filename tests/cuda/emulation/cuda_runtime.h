@@ -94,6 +94,26 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemc
   std::memcpy(dst, src, bytes);
   return cudaSuccess;
 }
+// Streams: every call runs when made, so a stream only has to exist. Pinned
+// host memory is host memory.
+inline cudaError_t cudaStreamCreate(cudaStream_t *s) {
+  static char streams;
+  *s = &streams;
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind,
+                                   cudaStream_t = nullptr) {
+  return cudaMemcpy(dst, src, bytes, kind);
+}
+inline cudaError_t cudaMallocHost(void **p, size_t bytes) {
+  return cudaMalloc(p, bytes);
+}
+inline cudaError_t cudaFreeHost(void *p) {
+  return cudaFree(p);
+}
 inline cudaError_t cudaEventCreate(cudaEvent_t *e) {
   *e = new std::chrono::steady_clock::time_point();
   return cudaSuccess;
