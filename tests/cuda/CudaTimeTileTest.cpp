@@ -25,6 +25,7 @@ struct Config {
   int steps;
   std::vector<int64_t> tile;
   int threads;
+  CudaTimeTileForm form = CudaTimeTileForm::Overlapped;
 };
 
 /// One time loop of a file and the values of its scalars: `sizes` name the
@@ -90,6 +91,7 @@ CudaTimeTileParams params(const Config &c, const std::string &symbol) {
   p.steps = c.steps;
   p.tile = c.tile;
   p.threads = c.threads;
+  p.form = c.form;
   return p;
 }
 
@@ -284,6 +286,25 @@ TEST(CudaTimeTile, PingPongJacobiIn3D) {
                   {2, {6, 12, 5}, 96},
                   {3, {7, 4, 3}, 48}},
                  {{"13", "11", "9"}});
+}
+
+// The streaming form: tiles of x and y (dividing the domain or not, one
+// larger than it, 1x1 all halo), z walked whole; T = 1 to 4 with chunks cut
+// short by trip counts it does not divide.
+constexpr CudaTimeTileForm kStream = CudaTimeTileForm::Streaming;
+const std::vector<Config> k3dStream = {
+    {1, {4, 4, 0}, 64, kStream},   {2, {5, 3, 0}, 32, kStream}, {3, {16, 16, 0}, 128, kStream},
+    {4, {13, 11, 0}, 64, kStream}, {2, {1, 1, 0}, 8, kStream},  {3, {7, 4, 0}, 48, kStream},
+    {4, {32, 8, 0}, 256, kStream}};
+
+TEST(CudaTimeStream, PingPongJacobiIn3D) {
+  expect_bitwise({"examples/jacobi3d_pingpong/jacobi3d_pingpong.f",
+                  "jacpp",
+                  {"n1", "n2", "n3"},
+                  "niter",
+                  {{"it", "0"}}},
+                 k3dStream, {{"13", "11", "9"}, {"3", "2", "1"}, {"6", "17", "4"}},
+                 {0, 1, 2, 5, 9});
 }
 
 TEST(CudaTimeTile, LegacyDiffusionWithAProfileAndABoundaryColumn) {
