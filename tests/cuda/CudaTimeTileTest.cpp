@@ -307,6 +307,46 @@ TEST(CudaTimeStream, PingPongJacobiIn3D) {
                  {0, 1, 2, 5, 9});
 }
 
+TEST(CudaTimeStream, HeatIn3DWithAFaceFromATableAndACopyBackOfTheWholeArray) {
+  // The face is a stage at a constant plane of the streamed dimension.
+  expect_bitwise({"tests/inputs/timeloop/heat3d_face.f90",
+                  "heat3d_steps",
+                  {"nx", "ny", "nz"},
+                  "nt",
+                  {{"dt", "0.05"}, {"it", "-2"}}},
+                 k3dStream, {{"13", "11", "9"}, {"2", "3", "1"}}, {0, 1, 2, 5, 9});
+}
+
+TEST(CudaTimeStream, LegacyOceanStoredIKJWithASurfaceSweepAndACopyBack) {
+  // Streamed along j (the slowest); the surface sweep is at a constant k.
+  expect_bitwise({"tests/inputs/timeloop/ocean3d.f",
+                  "ocean_steps",
+                  {"nx", "nz", "ny"},
+                  "nt",
+                  {{"dt", "0.1"}, {"n", "0"}}},
+                 k3dStream, {{"13", "5", "9"}, {"1", "2", "3"}}, {0, 1, 2, 5, 9});
+}
+
+// In 2D the streaming form walks y: FDTD's stages read the field they
+// write and a source table by the time variable.
+const std::vector<Config> k2dStream = {{1, {8, 0}, 32, kStream},
+                                       {2, {13, 0}, 64, kStream},
+                                       {3, {5, 0}, 16, kStream},
+                                       {4, {64, 0}, 128, kStream},
+                                       {2, {1, 0}, 8, kStream}};
+
+TEST(CudaTimeStream, FdtdThreeFieldsAndHeatWithACopyBackIn2D) {
+  expect_bitwise(
+      {"examples/fdtd2d_steps/fdtd2d_steps.f90", "fdtd_steps", {"nx", "ny"}, "tmax", {{"t", "0"}}},
+      k2dStream, {{"37", "19"}, {"6", "5"}}, {0, 1, 2, 5, 9});
+  expect_bitwise({"examples/heat2d_steps/heat2d_steps.f90",
+                  "heat_steps",
+                  {"nx", "ny"},
+                  "nt",
+                  {{"alpha", "0.1"}, {"it", "-3"}}},
+                 k2dStream, {{"37", "19"}, {"4", "3"}}, {0, 1, 2, 5, 9});
+}
+
 TEST(CudaTimeTile, LegacyDiffusionWithAProfileAndABoundaryColumn) {
   expect_bitwise({"tests/inputs/timeloop/diffk.f",
                   "diffk_steps",
@@ -338,6 +378,21 @@ TEST(CudaTimeTile, TheSharedMemoryBoundCountsEveryStateGridsBufferAndTheBoxes) {
   p.tile = {8, 8};
   EXPECT_THROW(print_cuda_time_tiled_loop(*low.loop, low.plan, low.sweeps, p),
                std::invalid_argument);
+}
+
+TEST(CudaTimeStream, TheSharedMemoryBoundCountsTheRingOfEveryVersion) {
+  Lowered low;
+  lower({"examples/jacobi3d_pingpong/jacobi3d_pingpong.f", "jacpp", {}, "", {}}, low);
+  ASSERT_FALSE(HasFatalFailure());
+  // T = 2: b from a, a from b, twice. Lags 1, 2, 3, 4 planes. Rings: a as
+  // loaded 3 planes (read at k-1..k+1 by the first stage, continued by the
+  // second), b as loaded 2 (continued by the first), the first three
+  // stages' versions 3 each (read at k-1..k+1, continued two stages
+  // later), the last one 1 (written out as completed): 15 planes of
+  // (32 + 2*4) x (8 + 2*4) doubles, plus the boxes.
+  CudaTimeTileParams p = params({2, {32, 8, 0}, 256, CudaTimeTileForm::Streaming}, "t");
+  EXPECT_EQ(cuda_time_tile_shared_bytes(*low.loop, low.plan, p),
+            15 * 40 * 16 * 8 + 8 * 2 * 3 * (2 * 2 + 2));
 }
 
 TEST(CudaTimeTile, ATileTooLargeForTheGpuRunsTheFallbackOrStopsWithTheReason) {
@@ -470,15 +525,23 @@ TEST(CudaTimeTile, CompilesWithNvccForSm90) {
     GTEST_SKIP() << "nvcc not found";
   std::string cuda = print_cuda_prelude();
   int i = 0;
-  for (const Loop &l : {Loop{"examples/fdtd2d_steps/fdtd2d_steps.f90", "fdtd_steps", {}, "", {}},
-                        Loop{"examples/jacobi3d_pingpong/jacobi3d_pingpong.f", "jacpp", {}, "", {}},
-                        Loop{"tests/inputs/timeloop/diffk.f", "diffk_steps", {}, "", {}}}) {
+  for (const Loop &l :
+       {Loop{"examples/fdtd2d_steps/fdtd2d_steps.f90", "fdtd_steps", {}, "", {}},
+        Loop{"examples/jacobi3d_pingpong/jacobi3d_pingpong.f", "jacpp", {}, "", {}},
+        Loop{"tests/inputs/timeloop/diffk.f", "diffk_steps", {}, "", {}},
+        Loop{"tests/inputs/timeloop/ocean3d.f", "ocean_steps", {}, "", {}},
+        Loop{"tests/inputs/timeloop/heat3d_face.f90", "heat3d_steps", {}, "", {}}}) {
     Lowered low;
     lower(l, low);
     ASSERT_FALSE(HasFatalFailure());
     // Large enough to opt in to more than 48 KiB.
     CudaTimeTileParams p =
         params({4, std::vector<int64_t>(low.plan.rank, 24), 256}, "tiled" + std::to_string(i++));
+    cuda += print_cuda_time_tiled_loop(*low.loop, low.plan, low.sweeps, p);
+    if (low.plan.rank < 2)
+      continue;
+    p.form = CudaTimeTileForm::Streaming;
+    p.symbol = "streamed" + std::to_string(i);
     cuda += print_cuda_time_tiled_loop(*low.loop, low.plan, low.sweeps, p);
   }
   test::ScratchDir dir;
