@@ -635,6 +635,11 @@ const char *cuda_time_tile_form_name(CudaTimeTileForm f) {
   return f == CudaTimeTileForm::Streaming ? "streaming" : "overlapped";
 }
 
+CudaTimeTileForm cuda_time_tile_form(const std::string &name, const TimeTilePlan &plan) {
+  return name == "streaming" && plan.rank >= 2 ? CudaTimeTileForm::Streaming
+                                               : CudaTimeTileForm::Overlapped;
+}
+
 int64_t cuda_time_tile_shared_bytes(const TimeLoop &t, const TimeTilePlan &plan,
                                     const CudaTimeTileParams &p) {
   const int64_t boxes =

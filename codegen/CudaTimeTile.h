@@ -40,6 +40,10 @@ enum class CudaTimeTileForm {
 /// "overlapped" or "streaming".
 const char *cuda_time_tile_form_name(CudaTimeTileForm f);
 
+/// The form named `name` ("streaming", anything else overlapped) where it
+/// applies to `plan`: streaming needs grids of rank 2 or more.
+CudaTimeTileForm cuda_time_tile_form(const std::string &name, const TimeTilePlan &plan);
+
 /// How a time-tiled GPU procedure runs.
 struct CudaTimeTileParams {
   std::string symbol; ///< the C symbol of the procedure

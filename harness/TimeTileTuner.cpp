@@ -247,7 +247,8 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   return c;
 }
 
-TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan, long forced) {
+TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan, long forced,
+                                      const std::string &form) {
   TimeTileChoice c;
   c.loop = t.signature.name;
   c.target = "cuda";
@@ -257,14 +258,20 @@ TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &pla
   }
   // Wide in x (a warp's row of points, coalesced), then as deep as the
   // shared memory allows: the halo of T steps is redone by the blocks beside.
+  CudaTimeTileParams p;
+  p.form = cuda_time_tile_form(form, plan);
   std::vector<std::vector<int64_t>> tiles;
-  if (plan.rank == 1)
+  if (p.form == CudaTimeTileForm::Streaming && plan.rank == 3)
+    // The slowest dimension streamed (0: all of it); no halo redone along it.
+    tiles = {{64, 16, 0}, {32, 16, 0}, {32, 8, 0}, {16, 8, 0}, {8, 8, 0}, {8, 4, 0}};
+  else if (p.form == CudaTimeTileForm::Streaming && plan.rank == 2)
+    tiles = {{512, 0}, {256, 0}, {128, 0}, {64, 0}, {32, 0}};
+  else if (plan.rank == 1)
     tiles = {{4096}, {2048}, {1024}, {512}, {256}};
   else if (plan.rank == 2)
     tiles = {{128, 64}, {64, 64}, {128, 32}, {64, 32}, {32, 32}, {32, 16}, {32, 8}};
   else
     tiles = {{64, 16, 16}, {32, 16, 16}, {32, 16, 8}, {32, 8, 8}, {32, 8, 4}, {16, 8, 4}};
-  CudaTimeTileParams p;
   p.steps = static_cast<int>(forced);
   p.threads = 256;
   for (const std::vector<int64_t> &tile : tiles) {
@@ -276,7 +283,8 @@ TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &pla
   c.tune = {forced};
   c.tune.insert(c.tune.end(), p.tile.begin(), p.tile.end());
   c.threads = p.threads;
-  c.why = "--time-tile=" + std::to_string(forced) + ", " +
+  c.form = cuda_time_tile_form_name(p.form);
+  c.why = "--time-tile=" + std::to_string(forced) + ", " + c.form + ", " +
           std::to_string(cuda_time_tile_shared_bytes(t, plan, p)) +
           " bytes of shared memory a block";
   return c;
