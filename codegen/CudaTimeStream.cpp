@@ -17,11 +17,17 @@ constexpr int64_t kAlign = 16;
 
 /// One version of a state grid in a chunk of the most steps: as loaded
 /// (producer -1) or as stage instance `producer` (step * S + stage) leaves it.
+/// Each thread holds its columns' newest planes of it in registers (`regs`
+/// of them: the newest, then older); the planes read at a neighbour's column
+/// also sit in a ring of shared memory, `ring` planes deep, filled from the
+/// register `from` (the newest plane such a read reaches).
 struct Version {
   int grid = 0;
   int producer = -1;
-  int64_t lag = 0;   ///< its plane trails the loaded plane by this much
-  int64_t depth = 1; ///< planes its ring holds
+  int64_t lag = 0; ///< its newest plane trails the loaded plane by this much
+  int64_t regs = 1;
+  int64_t from = -1, to = -1; ///< the planes neighbours read, as registers would number them
+  int64_t ring = 0;           ///< 0: no neighbour reads it
 };
 
 /// What one stage instance of the chunk reads and writes.
@@ -42,6 +48,8 @@ struct Stream {
   std::vector<const Variable *> state;
   std::vector<const Kernel *> sweeps; ///< the sweep of each stage
   int R = 0, Z = 0, G = 0, S = 0;
+  int64_t columns = 1; ///< the most columns (points of a plane) a block holds
+  int M = 1;           ///< columns a thread holds
   std::vector<Version> versions;
   std::vector<Instance> instances;    ///< T * S of them
   std::vector<int64_t> lag_max;       ///< per chunk length n (0..T): the largest lag of its stages
@@ -53,18 +61,36 @@ struct Stream {
         return k;
     return -1;
   }
+  bool writes(int s, const std::string &g) const {
+    const std::vector<std::string> &w = plan.stages[s].writes;
+    return std::find(w.begin(), w.end(), g) != w.end();
+  }
+  /// A read at `off` reads the point's own column.
+  bool centre(const std::vector<int64_t> &off) const {
+    for (int d = 0; d < Z; ++d)
+      if (off[d])
+        return false;
+    return true;
+  }
 };
 
-/// The lags and ring depths of every version of a chunk of T steps. Both
-/// only grow with the stages before, so a shorter chunk uses the first ones.
+/// The lags, registers and rings of every version of a chunk of T steps.
+/// They only grow with the stages before, so a shorter chunk uses the first.
 void plan_versions(Stream &x) {
   std::vector<int> current(x.G);
   for (int g = 0; g < x.G; ++g) {
     current[g] = g;
-    x.versions.push_back({g, -1, 0, 1});
+    x.versions.push_back({g, -1, 0, 1, -1, -1, 0});
   }
-  // The oldest plane a reader needs, as a lag: version -> max(lag - offset).
-  std::vector<int64_t> oldest(x.G, 0);
+  auto reach = [&](int v, int64_t rel, bool centre) {
+    Version &ver = x.versions[v];
+    if (centre) {
+      ver.regs = std::max(ver.regs, rel + 1);
+      return;
+    }
+    ver.from = ver.from < 0 ? rel : std::min(ver.from, rel);
+    ver.to = std::max(ver.to, rel);
+  };
   for (int step = 0; step < x.p.steps; ++step)
     for (int s = 0; s < x.S; ++s) {
       const TileStage &st = x.plan.stages[s];
@@ -75,12 +101,20 @@ void plan_versions(Stream &x) {
       in.writes.assign(x.G, -1);
       in.prev.assign(x.G, -1);
       int64_t lag = 0;
+      auto zero = [](const std::vector<int64_t> &off) {
+        return std::all_of(off.begin(), off.end(), [](int64_t o) { return o == 0; });
+      };
+      // A grid it writes, read at the point itself, is the version it makes
+      // (the value the point had until the point stores it, as in the
+      // overlapped buffer); read elsewhere, the version it continues (a
+      // point it also computes would make the sweep ordered, and refused).
       for (const TileRead &r : st.reads) {
         int g = x.state_index(r.grid);
         in.reads[g] = current[g];
         lag = std::max(lag, x.versions[current[g]].lag + std::max<int64_t>(r.hi[x.Z], 0));
-        if (std::find(st.writes.begin(), st.writes.end(), r.grid) != st.writes.end())
-          in.reads_itself = true;
+        if (x.writes(s, r.grid))
+          in.reads_itself =
+              in.reads_itself || std::any_of(r.offsets.begin(), r.offsets.end(), zero);
       }
       for (const std::string &w : st.writes) {
         int g = x.state_index(w);
@@ -89,25 +123,29 @@ void plan_versions(Stream &x) {
       }
       in.lag = lag;
       for (const TileRead &r : st.reads) {
-        int v = current[x.state_index(r.grid)];
-        oldest[v] = std::max(oldest[v], lag - std::min<int64_t>(r.lo[x.Z], 0));
+        int g = x.state_index(r.grid);
+        for (const std::vector<int64_t> &off : r.offsets)
+          if (!(x.writes(s, r.grid) && zero(off)))
+            reach(in.reads[g], lag - off[x.Z] - x.versions[in.reads[g]].lag, x.centre(off));
       }
       for (const std::string &w : st.writes) {
         int v = current[x.state_index(w)];
-        oldest[v] = std::max(oldest[v], lag);
+        reach(v, lag - x.versions[v].lag, true); // continued where not computed
       }
       int j = static_cast<int>(x.instances.size());
       for (const std::string &w : st.writes) {
         int g = x.state_index(w);
         in.writes[g] = static_cast<int>(x.versions.size());
-        x.versions.push_back({g, j, lag, 1});
-        oldest.push_back(lag);
+        x.versions.push_back({g, j, lag, 1, -1, -1, 0});
         current[g] = in.writes[g];
       }
       x.instances.push_back(std::move(in));
     }
-  for (size_t v = 0; v < x.versions.size(); ++v)
-    x.versions[v].depth = std::max<int64_t>(1, oldest[v] - x.versions[v].lag + 1);
+  for (Version &v : x.versions)
+    if (v.from >= 0) {
+      v.regs = std::max(v.regs, v.from + 1);
+      v.ring = v.to - v.from + 1;
+    }
   x.lag_max.assign(x.p.steps + 1, 0);
   for (int n = 1; n <= x.p.steps; ++n) {
     x.lag_max[n] = x.lag_max[n - 1];
@@ -119,127 +157,125 @@ void plan_versions(Stream &x) {
     for (int g = 0; g < x.G; ++g)
       if (x.instances[j].writes[g] >= 0)
         x.last[x.instances[j].step][g] = static_cast<int>(j);
+  for (int d = 0; d < x.Z; ++d)
+    x.columns *= x.p.tile[d] + x.p.steps * (x.plan.reach_lo[d] + x.plan.reach_hi[d]);
+  x.M = static_cast<int>((x.columns + x.p.threads - 1) / x.p.threads);
 }
 
 std::string str(int64_t n) {
   return std::to_string(n);
 }
 
-/// The elements of one plane of state grid k's ring at most (span of its
-/// need box in each dimension but z, never more than the grid), as C.
-std::string plane_bound(const Stream &x, int k) {
-  std::string s = "1L";
-  for (int d = 0; d < x.Z; ++d) {
-    std::string lo = "ext[" + str(k * 2 * x.R + 2 * d) + "]",
-                hi = "ext[" + str(k * 2 * x.R + 2 * d + 1) + "]";
-    int64_t span = x.p.tile[d] + x.p.steps * (x.plan.reach_lo[d] + x.plan.reach_hi[d]);
-    s += " * f2s_min_long(" + str(span) + "L, f2s_max_long(" + hi + " - " + lo + " + 1, 0L))";
-  }
-  return s;
-}
-
 std::string print_rings(const Stream &x) {
   std::ostringstream out;
   std::string fn = "f2s_" + x.p.symbol + "_rings";
   out << "/* The rings of " << x.p.symbol
-      << " in dynamic shared memory: per version of a state grid, its planes\n"
-         " * (as loaded, then as each stage of a chunk of "
-      << x.p.steps << " steps leaves it). */\n"
+      << " in dynamic shared memory: per version of a state grid (as loaded, then\n"
+         " * as each stage of a chunk of "
+      << x.p.steps
+      << " steps leaves it) that a point reads at a neighbour's column,\n"
+         " * its planes over the block's columns (the hull of the need boxes but z). */\n"
       << "static F2S_HD long " << fn << "(const long *ext, long *offset) {\n"
-      << "  long at = 0;\n";
+      << "  long at = 0, plane = 1;\n";
+  for (int d = 0; d < x.Z; ++d) {
+    std::string lo = "ext[" + str(2 * d) + "]", hi = "ext[" + str(2 * d + 1) + "]";
+    for (int g = 1; g < x.G; ++g) {
+      lo = "f2s_min_long(" + lo + ", ext[" + str(g * 2 * x.R + 2 * d) + "])";
+      hi = "f2s_max_long(" + hi + ", ext[" + str(g * 2 * x.R + 2 * d + 1) + "])";
+    }
+    int64_t span = x.p.tile[d] + x.p.steps * (x.plan.reach_lo[d] + x.plan.reach_hi[d]);
+    out << "  plane *= f2s_min_long(" << span << "L, f2s_max_long(" << hi << " - " << lo
+        << " + 1, 0L));\n";
+  }
   for (size_t v = 0; v < x.versions.size(); ++v) {
     const Version &ver = x.versions[v];
     out << "  offset[" << v << "] = at; /* " << x.state[ver.grid]->name << ", "
         << (ver.producer < 0
                 ? std::string("as loaded")
                 : "step " + str(ver.producer / x.S) + " stage " + str(ver.producer % x.S))
-        << ": " << ver.depth << " planes, lag " << ver.lag << " */\n"
-        << "  at += (long)sizeof(" << c_type(x.state[ver.grid]->type) << ") * " << ver.depth
-        << "L * " << plane_bound(x, ver.grid) << ";\n"
+        << ": lag " << ver.lag << ", " << ver.regs << " registers, " << ver.ring
+        << " planes shared */\n";
+    if (!ver.ring)
+      continue;
+    out << "  at += (long)sizeof(" << c_type(x.state[ver.grid]->type) << ") * " << ver.ring
+        << "L * plane;\n"
         << "  at = (at + " << kAlign - 1 << ") / " << kAlign << " * " << kAlign << ";\n";
   }
   out << "  return at;\n}\n\n";
   return out.str();
 }
 
-/// `for each point of the plane of box` (a flat box [lo0, hi0, ...] of
-/// rank R; its dimensions below Z) among the block's threads, rows of x
-/// to groups of consecutive threads (a warp where the block is made of
-/// warps). The body sees f2s_q<d>, the point's coordinate, for d < Z.
-void print_plane_loop(const Stream &x, const std::string &box, const std::string &pad,
-                      std::ostringstream &out) {
-  int threads = x.p.threads;
-  int width = x.Z > 1 && threads % 32 == 0 ? 32 : threads;
-  out << pad << "{\n";
-  std::string in = pad + "  ";
-  for (int d = 0; d < x.Z; ++d)
-    out << in << "const int f2s_e" << d << " = (int)f2s_max_long(" << box << "[" << 2 * d + 1
-        << "] - " << box << "[" << 2 * d << "] + 1, 0L);\n";
-  out << in << "const int f2s_rows = 1";
-  for (int d = 1; d < x.Z; ++d)
-    out << " * f2s_e" << d;
-  out << ";\n"
-      << in << "for (int f2s_r = (int)threadIdx.x / " << width
-      << "; f2s_r < f2s_rows; f2s_r += " << threads / width << ") {\n";
-  std::string in2 = in + "  ";
-  out << in2 << "int f2s_rest = f2s_r;\n";
-  for (int d = 1; d < x.Z; ++d) {
-    out << in2 << "const int f2s_q" << d << " = (int)" << box << "[" << 2 * d << "] + "
-        << (d + 1 < x.Z ? "f2s_rest % f2s_e" + str(d) : "f2s_rest") << ";\n";
-    if (d + 1 < x.Z)
-      out << in2 << "f2s_rest /= f2s_e" << d << ";\n";
-  }
-  out << in2 << "(void)f2s_rest;\n"
-      << in2 << "for (int f2s_p0 = (int)threadIdx.x % " << width
-      << "; f2s_p0 < f2s_e0; f2s_p0 += " << width << ") {\n"
-      << in2 << "  const int f2s_q0 = (int)" << box << "[0] + f2s_p0;\n";
+/// The register holding version v's plane `rel` behind its newest, at the
+/// column at hand.
+std::string reg(int v, int64_t rel) {
+  return "f2s_c" + str(v) + "_" + str(rel) + "[f2s_m]";
 }
 
-void print_plane_loop_end(const std::string &pad, std::ostringstream &out) {
-  out << pad << "    }\n" << pad << "  }\n" << pad << "}\n";
-}
-
-/// The element of state grid k's version v at plane `z` and the point
-/// (q0, q1, ...) of the plane loop, or the subscripts given.
-std::string ring_element(const Stream &x, int v, const std::string &z,
-                         const std::vector<std::string> &q) {
-  const Version &ver = x.versions[v];
-  std::string K = str(ver.grid);
-  std::string at = "((" + z + ") - f2s_zb) % " + str(ver.depth) + " * f2s_n" + K + "_pl";
+/// Version v's shared plane `z` at the column (x0, x1, ...).
+std::string shared_element(const Stream &x, int v, const std::string &z,
+                           const std::vector<std::string> &q) {
+  std::string at = "((" + z + ") - f2s_zb) % " + str(x.versions[v].ring) + " * f2s_hpl";
   for (int d = 0; d < x.Z; ++d) {
-    std::string term = "(" + q[d] + " - f2s_n" + K + "_lo" + str(d) + ")";
-    at += " + " + (d == 0 ? term : "f2s_n" + K + "_s" + str(d) + " * " + term);
+    std::string term = "(" + q[d] + " - f2s_hlo" + str(d) + ")";
+    at += " + " + (d == 0 ? term : "f2s_hs" + str(d) + " * " + term);
   }
-  return "f2s_r" + str(v) + "[" + at + "]";
+  return "f2s_s" + str(v) + "[" + at + "]";
 }
 
-std::vector<std::string> plane_point(const Stream &x) {
-  std::vector<std::string> q;
-  for (int d = 0; d < x.Z; ++d)
-    q.push_back("f2s_q" + str(d));
-  return q;
-}
-
-/// `(q0, q1, ..., z)` lies in the flat box `box`.
+/// `(f2s_x0, f2s_x1, ..., z)` lies in the flat box `box`.
 std::string inside(const Stream &x, const std::string &box, const std::string &z) {
   std::string s;
   for (int d = 0; d < x.R; ++d) {
-    std::string c = d == x.Z ? z : "f2s_q" + str(d);
+    std::string c = d == x.Z ? z : "f2s_x" + str(d);
     s += (d ? " && " : "") + box + "[" + str(2 * d) + "] <= " + c + " && " + c + " <= " + box +
          "[" + str(2 * d + 1) + "]";
   }
   return s;
 }
 
-/// The grid's element in memory at (q0, q1, ..., z): its declared bounds.
+/// The grid's element in memory at (f2s_x0, f2s_x1, ..., z): its declared bounds.
 std::string memory_element(const Stream &x, int k, const std::string &base, const std::string &z) {
   std::string K = str(k), s;
   for (int d = 0; d < x.R; ++d) {
-    std::string c = d == x.Z ? z : "f2s_q" + str(d);
+    std::string c = d == x.Z ? z : "f2s_x" + str(d);
     std::string term = "((long)" + c + " - f2s_x" + K + "_lo" + str(d) + ")";
     s += d == 0 ? term : " + f2s_x" + K + "_s" + str(d) + " * " + term;
   }
   return base + "[" + s + "]";
+}
+
+/// `for each column the thread holds` (unrolled: the registers' indices
+/// are constants), with f2s_x<d> its coordinates and f2s_q its place among
+/// the block's columns.
+void print_columns(const Stream &x, const std::string &pad, std::ostringstream &out) {
+  out << pad << "#pragma unroll\n"
+      << pad << "for (int f2s_m = 0; f2s_m < " << x.M << "; ++f2s_m) {\n"
+      << pad << "  const int f2s_q = (int)threadIdx.x + f2s_m * " << x.p.threads << ";\n"
+      << pad << "  if (f2s_q >= f2s_hpl)\n"
+      << pad << "    continue;\n";
+  for (int d = 0; d < x.Z; ++d)
+    out << pad << "  const int f2s_x" << d << " = f2s_col" << d << "[f2s_m];\n";
+}
+
+/// The registers of version v move one plane back.
+void print_shift(const Stream &x, int v, const std::string &pad, std::ostringstream &out) {
+  for (int64_t r = x.versions[v].regs - 1; r >= 1; --r)
+    out << pad << reg(v, r) << " = " << reg(v, r - 1) << ";\n";
+}
+
+/// Version v's plane that neighbours read first, from its register to its
+/// ring, where that plane is one of grid g's need box.
+void print_to_ring(const Stream &x, int v, const std::string &newest, const std::string &pad,
+                   std::ostringstream &out) {
+  const Version &ver = x.versions[v];
+  if (!ver.ring)
+    return;
+  std::string need = "(f2s_need + " + str(ver.grid * 2 * x.R) + ")";
+  std::string z = "(" + newest + ") - " + str(ver.from);
+  out << pad << "if (" << need << "[" << 2 * x.Z << "] <= " << z << " && " << z << " <= " << need
+      << "[" << 2 * x.Z + 1 << "])\n"
+      << pad << "  f2s_s" << v << "[((" << z << ") - f2s_zb) % " << ver.ring
+      << " * f2s_hpl + f2s_q] = " << reg(v, ver.from) << ";\n";
 }
 
 /// One stage instance at the plane of the wavefront it computes.
@@ -255,34 +291,9 @@ void print_instance(const Stream &x, int j, std::ostringstream &out) {
   out << p1 << "const long *const f2s_c = f2s_comp + " << j * 2 * x.R
       << "; /* the box it computes */\n"
       << p1 << "const int f2s_z = f2s_wz - " << in.lag << "; /* its plane */\n";
-  // Each grid it writes: the previous version where it does not compute
-  // (or everywhere, where it reads that grid itself).
-  for (int g = 0; g < x.G; ++g) {
-    if (in.writes[g] < 0)
-      continue;
-    std::string K = str(g), need = "(f2s_need + " + str(g * 2 * x.R) + ")";
-    out << p1 << "if (" << need << "[" << 2 * x.Z << "] <= f2s_z && f2s_z <= " << need << "["
-        << 2 * x.Z + 1 << "]) { /* " << x.state[g]->name << " continued */\n";
-    print_plane_loop(x, need, p1 + "  ", out);
-    std::string body = p1 + "        ";
-    if (!in.reads_itself)
-      out << body << "if (!(" << inside(x, "f2s_c", "f2s_z") << "))\n" << body << "  ";
-    else
-      out << body;
-    out << ring_element(x, in.writes[g], "f2s_z", plane_point(x)) << " = "
-        << ring_element(x, in.prev[g], "f2s_z", plane_point(x)) << ";\n";
-    print_plane_loop_end(p1 + "  ", out);
-    out << p1 << "}\n";
-  }
-  if (in.reads_itself)
-    out << p1 << "__syncthreads(); /* the stage reads what it continues */\n";
-  // The computed points.
-  out << p1 << "if (f2s_c[" << 2 * x.Z << "] <= f2s_z && f2s_z <= f2s_c[" << 2 * x.Z + 1
-      << "]) {\n";
-  std::string p2 = p1 + "  ";
   bool reads_time = sweep.find_arg(x.t.var) != nullptr;
   if (const Variable *tv = k.find_arg(x.t.var); tv && reads_time)
-    out << p2 << "const " << c_type(tv->type) << " " << c_name(x.t.var) << " = ("
+    out << p1 << "const " << c_type(tv->type) << " " << c_name(x.t.var) << " = ("
         << c_type(tv->type) << ")((long)a.f2s_tlo + (a.f2s_first + " << in.step
         << ") * (long)a.f2s_tstep); /* this step's */\n";
   // Grids only read: where they are, addressed as the sweep addresses them
@@ -291,85 +302,126 @@ void print_instance(const Stream &x, int j, std::ostringstream &out) {
     if (!v.is_grid() || x.state_index(v.name) >= 0 || !sweep.find_arg(v.name))
       continue;
     std::string n = c_name(v.name);
-    out << p2 << "const " << c_type(v.type) << " *__restrict__ " << n << " = a." << n << ";\n"
-        << print_c_grid_layout(k, v, p2);
+    out << p1 << "const " << c_type(v.type) << " *__restrict__ " << n << " = a." << n << ";\n"
+        << print_c_grid_layout(k, v, p1);
   }
-  print_plane_loop(x, "f2s_c", p2, out);
-  std::string body = p2 + "    ";
+  print_columns(x, p1, out);
+  std::string p2 = p1 + "  ";
+  for (int g = 0; g < x.G; ++g)
+    if (in.writes[g] >= 0)
+      print_shift(x, in.writes[g], p2, out);
+  // Where it does not compute, each grid it writes is the version it
+  // continues (and where it reads that grid itself, before it computes).
+  auto continued = [&](const std::string &pad3) {
+    for (int g = 0; g < x.G; ++g)
+      if (in.writes[g] >= 0)
+        out << pad3 << reg(in.writes[g], 0) << " = "
+            << reg(in.prev[g], in.lag - x.versions[in.prev[g]].lag) << ";\n";
+  };
+  out << p2 << "if (" << inside(x, "f2s_c", "f2s_z") << ") {\n";
+  std::string p3 = p2 + "  ";
+  if (in.reads_itself)
+    continued(p3);
   for (int d = 0; d < x.R; ++d)
     if (!st.vars[d].empty())
-      out << body << "  const int " << c_name(st.vars[d]) << " = "
-          << (d == x.Z ? std::string("f2s_z") : "f2s_q" + str(d)) << "; /* a Fortran INTEGER */\n";
+      out << p3 << "const int " << c_name(st.vars[d]) << " = "
+          << (d == x.Z ? std::string("f2s_z") : "f2s_x" + str(d)) << "; /* a Fortran INTEGER */\n";
   for (const Variable &tmp : sweep.temps)
-    out << body << "  " << c_type(tmp.type) << " " << c_name(tmp.name) << ";\n";
+    out << p3 << c_type(tmp.type) << " " << c_name(tmp.name) << ";\n";
   std::vector<const For *> loops = perfect_nest(sweep.body);
   std::ostringstream point;
   CStmtPrinter printer(sweep, point);
-  // State grids live in their versions' rings: a grid the stage writes in
-  // the version it makes (continued from the previous one before), any
-  // other in the version it reads.
-  printer.set_element_hook([&x, &in](const std::string &grid,
-                                     const std::vector<Index> &ix) -> std::optional<std::string> {
+  // State grids: a grid the stage writes in the newest register of the
+  // version it makes; any other in the version it reads, the point's own
+  // column in registers, a neighbour's in the version's ring.
+  printer.set_element_hook([&x, &in,
+                            &st](const std::string &grid,
+                                 const std::vector<Index> &ix) -> std::optional<std::string> {
     int g = x.state_index(grid);
     if (g < 0)
       return std::nullopt;
-    int v = in.writes[g] >= 0 ? in.writes[g] : in.reads[g];
+    std::vector<int64_t> off(x.R);
+    for (int d = 0; d < x.R; ++d)
+      off[d] = st.vars[d].empty() ? ix[d].offset - st.constant[d] : ix[d].offset;
+    if (in.writes[g] >= 0 && std::all_of(off.begin(), off.end(), [](int64_t o) { return o == 0; }))
+      return reg(in.writes[g], 0);
+    int v = in.reads[g];
     if (v < 0)
       throw std::logic_error("time stream: '" + grid + "' is neither read nor written");
+    if (x.centre(off))
+      return reg(v, in.lag - off[x.Z] - x.versions[v].lag);
     std::vector<std::string> q;
     for (int d = 0; d < x.Z; ++d)
       q.push_back(CExprPrinter::subscript(ix[d]));
-    return ring_element(x, v, CExprPrinter::subscript(ix[x.Z]), q);
+    return shared_element(x, v, CExprPrinter::subscript(ix[x.Z]), q);
   });
-  printer.print(loops.back()->body, static_cast<int>(body.size() / 2) + 1);
-  out << point.str();
-  print_plane_loop_end(p2, out);
-  out << p1 << "}\n" << p1 << "__syncthreads();\n";
-  // The last version of a grid in the chunk: to memory over the output box.
+  printer.print(loops.back()->body, static_cast<int>(p3.size() / 2));
+  out << point.str() << p2 << "} else {\n";
+  continued(p3);
+  out << p2 << "}\n";
   for (int g = 0; g < x.G; ++g) {
+    if (in.writes[g] < 0)
+      continue;
+    print_to_ring(x, in.writes[g], "f2s_z", p2, out);
     if (x.last[in.step][g] != j)
       continue;
     std::string K = str(g), n = c_name(x.state[g]->name);
-    out << p1 << "if (a.f2s_steps == " << in.step + 1 << " && f2s_w" << K << "[" << 2 * x.Z
-        << "] <= f2s_z && f2s_z <= f2s_w" << K << "[" << 2 * x.Z + 1 << "]) { /* "
-        << x.state[g]->name << " done: to the other version */\n";
-    print_plane_loop(x, "f2s_w" + K, p1 + "  ", out);
-    out << p1 << "        " << memory_element(x, g, "a.f2s_dst_" + n, "f2s_z") << " = "
-        << ring_element(x, in.writes[g], "f2s_z", plane_point(x)) << ";\n";
-    print_plane_loop_end(p1 + "  ", out);
-    out << p1 << "}\n";
+    out << p2 << "if (a.f2s_steps == " << in.step + 1 << " && " << inside(x, "f2s_w" + K, "f2s_z")
+        << ") /* " << x.state[g]->name << " done: to the other version */\n"
+        << p2 << "  " << memory_element(x, g, "a.f2s_dst_" + n, "f2s_z") << " = "
+        << reg(in.writes[g], 0) << ";\n";
   }
-  out << pad << "}\n";
+  out << p1 << "}\n" << p1 << "__syncthreads();\n" << pad << "}\n";
 }
 
 std::string print_body(const Stream &x) {
   std::ostringstream out;
   const int R = x.R, Z = x.Z, G = x.G;
   std::string pad = "    ";
-  out << pad << "/* Streaming along dimension " << Z + 1 << ": the rings of every version. */\n"
+  out << pad << "/* Streaming along dimension " << Z + 1
+      << ": the block's columns, the hull of the need boxes but z. */\n"
+      << pad << "long f2s_hull[" << 2 * R << "];\n"
+      << pad << "f2s_box_set_empty(f2s_hull, " << R << ");\n"
+      << pad << "for (int f2s_g = 0; f2s_g < " << G << "; ++f2s_g)\n"
+      << pad << "  f2s_box_hull(f2s_hull, f2s_need + f2s_g * " << 2 * R << ", " << R << ");\n";
+  for (int d = 0; d < Z; ++d)
+    out << pad << "const int f2s_hlo" << d << " = (int)f2s_hull[" << 2 * d << "], f2s_he" << d
+        << " = (int)f2s_max_long(f2s_hull[" << 2 * d + 1 << "] - f2s_hull[" << 2 * d
+        << "] + 1, 0L);\n";
+  for (int d = 1; d < Z; ++d)
+    out << pad << "const int f2s_hs" << d << " = " << (d == 1 ? "" : "f2s_hs" + str(d - 1) + " * ")
+        << "f2s_he" << d - 1 << ";\n";
+  out << pad << "const int f2s_hpl = 1";
+  for (int d = 0; d < Z; ++d)
+    out << " * f2s_he" << d;
+  out << "; /* at most " << x.columns << " */\n";
+  out << pad << "/* The columns this thread holds. */\n";
+  for (int d = 0; d < Z; ++d)
+    out << pad << "int f2s_col" << d << "[" << x.M << "];\n";
+  out << pad << "for (int f2s_m = 0; f2s_m < " << x.M << "; ++f2s_m) {\n"
+      << pad << "  int f2s_rest = (int)threadIdx.x + f2s_m * " << x.p.threads << ";\n";
+  for (int d = 0; d < Z; ++d) {
+    out << pad << "  f2s_col" << d << "[f2s_m] = f2s_hlo" << d << " + "
+        << (d + 1 < Z ? "f2s_rest % (f2s_he" + str(d) + " > 0 ? f2s_he" + str(d) + " : 1)"
+                      : "f2s_rest")
+        << ";\n";
+    if (d + 1 < Z)
+      out << pad << "  f2s_rest /= f2s_he" << d << " > 0 ? f2s_he" << d << " : 1;\n";
+  }
+  out << pad << "}\n";
+  out << pad << "/* Each version's registers and ring. */\n"
       << pad << "long f2s_off[" << x.versions.size() << "];\n"
       << pad << "(void)f2s_" << x.p.symbol << "_rings(f2s_ext, f2s_off);\n";
   for (size_t v = 0; v < x.versions.size(); ++v) {
-    std::string t = c_type(x.state[x.versions[v].grid]->type);
-    out << pad << t << " *const f2s_r" << v << " = (" << t << " *)(f2s_smem + f2s_off[" << v
-        << "]);\n";
-  }
-  // Each grid's plane in its rings: its need box but z, column-major.
-  for (int g = 0; g < G; ++g) {
-    std::string K = str(g);
-    for (int d = 0; d < Z; ++d)
-      out << pad << "const int f2s_n" << K << "_lo" << d << " = (int)f2s_need[" << g * 2 * R + 2 * d
-          << "];\n";
-    for (int d = 1; d < Z; ++d)
-      out << pad << "const int f2s_n" << K << "_s" << d << " = "
-          << (d == 1 ? "" : "f2s_n" + K + "_s" + str(d - 1) + " * ")
-          << "(int)f2s_max_long(f2s_need[" << g * 2 * R + 2 * d - 1 << "] - f2s_need["
-          << g * 2 * R + 2 * d - 2 << "] + 1, 0L);\n";
-    out << pad << "const int f2s_n" << K << "_pl = 1";
-    for (int d = 0; d < Z; ++d)
-      out << " * (int)f2s_max_long(f2s_need[" << g * 2 * R + 2 * d + 1 << "] - f2s_need["
-          << g * 2 * R + 2 * d << "] + 1, 0L)";
+    const Version &ver = x.versions[v];
+    std::string t = c_type(x.state[ver.grid]->type);
+    out << pad << t;
+    for (int64_t r = 0; r < ver.regs; ++r)
+      out << (r ? ", " : " ") << "f2s_c" << v << "_" << r << "[" << x.M << "] = {0}";
     out << ";\n";
+    if (ver.ring)
+      out << pad << t << " *const f2s_s" << v << " = (" << t << " *)(f2s_smem + f2s_off[" << v
+          << "]);\n";
   }
   // The output box of each grid within its bounds.
   for (int g = 0; g < G; ++g) {
@@ -393,23 +445,23 @@ std::string print_body(const Stream &x) {
   for (int n = 0; n <= x.p.steps; ++n)
     out << (n ? ", " : "") << x.lag_max[n];
   out << "}; /* per chunk length */\n"
-      << pad << "/* Planes are never below the grids' bounds: the rings index from there. */\n"
+      << pad << "/* Planes in rings are never below the grids' bounds: they count from there. */\n"
       << pad << "const int f2s_zb = (int)f2s_h_lo" << Z << ";\n"
       << pad << "const int f2s_z0 = (int)" << zlo << ", f2s_z1 = (int)" << zhi
       << " + f2s_lag_max[a.f2s_steps];\n"
       << pad << "for (int f2s_wz = f2s_z0; f2s_wz <= f2s_z1; ++f2s_wz) {\n";
   std::string in = pad + "  ";
+  out << in << "/* Load each grid's plane f2s_wz. */\n";
+  print_columns(x, in, out);
   for (int g = 0; g < G; ++g) {
     std::string need = "(f2s_need + " + str(g * 2 * R) + ")";
-    out << in << "if (" << need << "[" << 2 * Z << "] <= f2s_wz && f2s_wz <= " << need << "["
-        << 2 * Z + 1 << "]) { /* load " << x.state[g]->name << "'s plane */\n";
-    print_plane_loop(x, need, in + "  ", out);
-    out << in << "        " << ring_element(x, g, "f2s_wz", plane_point(x)) << " = "
+    print_shift(x, g, in + "  ", out);
+    out << in << "  if (" << inside(x, need, "f2s_wz") << ")\n"
+        << in << "    " << reg(g, 0) << " = "
         << memory_element(x, g, "a.f2s_src_" + c_name(x.state[g]->name), "f2s_wz") << ";\n";
-    print_plane_loop_end(in + "  ", out);
-    out << in << "}\n";
+    print_to_ring(x, g, "f2s_wz", in + "  ", out);
   }
-  out << in << "__syncthreads();\n";
+  out << in << "}\n" << in << "__syncthreads();\n";
   for (size_t j = 0; j < x.instances.size(); ++j)
     print_instance(x, static_cast<int>(j), out);
   out << pad << "}\n" << pad << "__syncthreads(); /* the next tile reuses the rings */\n";
@@ -423,7 +475,7 @@ Stream make_stream(const TimeLoop &t, const TimeTilePlan &plan, const CudaTimeTi
                                 "stream along");
   if (p.steps < 1 || static_cast<int>(p.tile.size()) != plan.rank)
     throw std::invalid_argument("time stream: T or the tile's rank is out of range");
-  Stream x{t, plan, p, {}, {}, 0, 0, 0, 0, {}, {}, {}, {}};
+  Stream x{t, plan, p, {}, {}, 0, 0, 0, 0, 1, 1, {}, {}, {}, {}};
   x.R = plan.rank;
   x.Z = plan.rank - 1;
   x.G = static_cast<int>(plan.state.size());
@@ -439,12 +491,11 @@ Stream make_stream(const TimeLoop &t, const TimeTilePlan &plan, const CudaTimeTi
 
 int64_t shared_bytes(const Stream &x) {
   int64_t bytes = 0;
-  for (const Version &v : x.versions) {
-    int64_t n = type_bytes(x.state[v.grid]->type) * v.depth;
-    for (int d = 0; d < x.Z; ++d)
-      n *= x.p.tile[d] + x.p.steps * (x.plan.reach_lo[d] + x.plan.reach_hi[d]);
-    bytes += (n + kAlign - 1) / kAlign * kAlign;
-  }
+  for (const Version &v : x.versions)
+    if (v.ring) {
+      int64_t n = type_bytes(x.state[v.grid]->type) * v.ring * x.columns;
+      bytes += (n + kAlign - 1) / kAlign * kAlign;
+    }
   return bytes;
 }
 
@@ -474,6 +525,22 @@ CudaTimeStream print_cuda_time_stream(const TimeLoop &t, const TimeTilePlan &pla
 int64_t cuda_time_stream_shared_bytes(const TimeLoop &t, const TimeTilePlan &plan,
                                       const CudaTimeTileParams &p) {
   return shared_bytes(make_stream(t, plan, p));
+}
+
+int64_t cuda_time_stream_registers(const TimeLoop &t, const TimeTilePlan &plan,
+                                   const CudaTimeTileParams &p) {
+  Stream x = make_stream(t, plan, p);
+  int64_t words = 0;
+  for (const Version &v : x.versions)
+    words += v.regs * ((type_bytes(x.state[v.grid]->type) + 3) / 4);
+  return words * x.M;
+}
+
+int64_t cuda_time_stream_columns(const TimeTilePlan &plan, const CudaTimeTileParams &p) {
+  int64_t n = 1;
+  for (int d = 0; d + 1 < plan.rank; ++d)
+    n *= p.tile[d] + p.steps * (plan.reach_lo[d] + plan.reach_hi[d]);
+  return n;
 }
 
 } // namespace f2s

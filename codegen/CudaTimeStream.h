@@ -7,31 +7,33 @@
 // output box is the tile times the whole of z would, with the same region
 // function (codegen/CTimeTile's print_c_tile_regions): the box C_q each stage
 // q of the chunk computes and each state grid's need box. Instead of holding
-// the need boxes whole, it holds each *version* of a state grid (as loaded,
-// and as each stage of the chunk leaves it) in a ring of planes in shared
-// memory:
+// the need boxes whole, it keeps each *version* of a state grid (as loaded,
+// and as each stage of the chunk leaves it) a few planes deep:
 //
 // - A stage q computes the plane `z - lag_q` when the block loads plane z.
 //   Its lag is the least that has every plane it reads written already:
 //   the largest over the versions it reads of their lag plus the furthest
 //   plane ahead it reads (and the version of each grid it writes, which it
 //   continues, at its own plane).
-// - A version's ring holds as many planes as its readers still need: from
-//   the one its producer writes down to the oldest any reader reads.
+// - Each thread holds fixed columns (points of the x-y plane of the block,
+//   the hull of the need boxes) and keeps, per version, the newest planes of
+//   its columns in registers, as many as the reads at the column itself
+//   reach back (AN5D's register pipeline); the planes read at a neighbour's
+//   column also go to a ring in shared memory (for a 7-point star, one plane
+//   a version).
 // - Stage q's version of a grid w it writes is the previous version of w
-//   outside C_q (copied: the boundaries the sweeps do not write, the halo
-//   the stage need not compute) and the sweep's own statements inside C_q
-//   (everywhere copied first where the sweep reads w itself, as the
-//   overlapped buffer holds it). So each version holds, plane for plane,
+//   outside C_q (the boundaries the sweeps do not write, the halo the stage
+//   need not compute) and the sweep's own statements inside C_q (starting
+//   from the previous value where the sweep reads w at the point itself, as
+//   the overlapped buffer holds it). So each version holds, plane for plane,
 //   what the overlapped tile's buffer of w holds after stage q: the results
 //   are bitwise the loop's, for every size and trip count.
-// - The last version of each state grid in the chunk is written to the
-//   other version in memory over the tile's output box as its planes are
-//   completed. A barrier separates the stages at each plane.
+// - The last version of each state grid in the chunk goes to the other
+//   version in memory over the tile's output box as its planes complete. A
+//   barrier separates the stages at each plane.
 //
 // A chunk of T steps then reads and writes each grid once, as the overlapped
-// form does, but redoes only the halo in x and y, never in z, and holds
-// (2r+1) planes per stage instead of the whole need box.
+// form does, but redoes only the halo in x and y, never in z.
 #pragma once
 
 #include "codegen/CudaTimeTile.h"
@@ -71,5 +73,16 @@ CudaTimeStream print_cuda_time_stream(const TimeLoop &t, const TimeTilePlan &pla
 /// print_cuda_time_stream's shared_bytes, without printing.
 int64_t cuda_time_stream_shared_bytes(const TimeLoop &t, const TimeTilePlan &plan,
                                       const CudaTimeTileParams &p);
+
+/// The 32-bit registers one thread keeps its columns' planes in (every
+/// version's registers, times the columns a thread holds), beside the
+/// kernel's own: a block of p.threads threads fits the GPU's 64 Ki
+/// registers only when threads times (this plus the kernel's) does.
+int64_t cuda_time_stream_registers(const TimeLoop &t, const TimeTilePlan &plan,
+                                   const CudaTimeTileParams &p);
+
+/// The points of a plane one block holds at most: the product over the
+/// dimensions but the slowest of tile + T*(reach below + reach above).
+int64_t cuda_time_stream_columns(const TimeTilePlan &plan, const CudaTimeTileParams &p);
 
 } // namespace f2s

@@ -384,15 +384,14 @@ TEST(CudaTimeStream, TheSharedMemoryBoundCountsTheRingOfEveryVersion) {
   Lowered low;
   lower({"examples/jacobi3d_pingpong/jacobi3d_pingpong.f", "jacpp", {}, "", {}}, low);
   ASSERT_FALSE(HasFatalFailure());
-  // T = 2: b from a, a from b, twice. Lags 1, 2, 3, 4 planes. Rings: a as
-  // loaded 3 planes (read at k-1..k+1 by the first stage, continued by the
-  // second), b as loaded 2 (continued by the first), the first three
-  // stages' versions 3 each (read at k-1..k+1, continued two stages
-  // later), the last one 1 (written out as completed): 15 planes of
+  // T = 2: b from a, a from b, twice. Lags 1, 2, 3, 4 planes. A point's
+  // own column is in registers; the neighbours' in shared memory, one plane
+  // (k) of each version read at (i+-1, j+-1): a as loaded and the first
+  // three stages' (b as loaded and the last stage's are not): 4 planes of
   // (32 + 2*4) x (8 + 2*4) doubles, plus the boxes.
   CudaTimeTileParams p = params({2, {32, 8, 0}, 256, CudaTimeTileForm::Streaming}, "t");
   EXPECT_EQ(cuda_time_tile_shared_bytes(*low.loop, low.plan, p),
-            15 * 40 * 16 * 8 + 8 * 2 * 3 * (2 * 2 + 2));
+            4 * 40 * 16 * 8 + 8 * 2 * 3 * (2 * 2 + 2));
 }
 
 TEST(CudaTimeTile, ATileTooLargeForTheGpuRunsTheFallbackOrStopsWithTheReason) {
