@@ -13,8 +13,11 @@
 # steps (its fallback): the per-mode table says so.
 # Needs .tl-carry/ (bench/gpu/time_loops_build.sh).
 #   run(command="bash bench/gpu/time_tiles.sh", carry=[".tl-carry"], timeout_s=600)
-# The 3D ping-pong Jacobi at 512^3, steps against both forms at T = 2..8:
-#   run(command="ONLY=jacobi3d MODES='off 2 3 4 s2 s3 s4 s6 s8' CHECK='2 s2 s4' bash bench/gpu/time_tiles.sh",
+# The 3D ping-pong Jacobi (7-point) and the 27-point box at 512^3, the steps
+# against both forms at T = 2..8, one call each (about 40 s a mode):
+#   run(command="ONLY=jacobi3d MODES='off 2 3 s2 s3 s4 s6 s8' CHECK='s2 s4' bash bench/gpu/time_tiles.sh",
+#       carry=[".tl-carry"], timeout_s=600)
+#   run(command="ONLY=box27 MODES='off 2 s2 s3 s4 s6 s8' CHECK='s2 s4' bash bench/gpu/time_tiles.sh",
 #       carry=[".tl-carry"], timeout_s=600)
 set -u
 cd "$(dirname "$0")/../.."
@@ -76,6 +79,7 @@ while read -r name ext size odd bytes; do
   rows+=("| $name | ${size//,/x} | $STEPS |$check | $sweeps | ${gups[off]:-} | ${gups[2]:-} | ${gups[4]:-} | ${gups[8]:-} | $bound |")
 done <<'LIST'
 jacobi3d_pingpong f 512,512,512 67,45,33 16
+box27_steps f90 512,512,512 67,45,33 16
 heat2d_steps f90 16384,16384 677,45 32
 fdtd2d_steps f90 8192,8192 677,45 56
 LIST

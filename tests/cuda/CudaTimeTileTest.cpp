@@ -307,6 +307,16 @@ TEST(CudaTimeStream, PingPongJacobiIn3D) {
                  {0, 1, 2, 5, 9});
 }
 
+TEST(CudaTimeStream, PingPong27PointBoxReadingNeighboursAboveAndBelow) {
+  // Neighbours' columns at k-1, k and k+1: three planes a version shared.
+  expect_bitwise({"examples/box27_steps/box27_steps.f90",
+                  "box27_steps",
+                  {"nx", "ny", "nz"},
+                  "nsteps",
+                  {{"w0", "0.4"}, {"w1", "0.05"}, {"w2", "0.02"}, {"w3", "0.0125"}, {"n", "0"}}},
+                 k3dStream, {{"13", "11", "9"}, {"3", "2", "1"}}, {0, 1, 2, 5, 9});
+}
+
 TEST(CudaTimeStream, HeatIn3DWithAFaceFromATableAndACopyBackOfTheWholeArray) {
   // The face is a stage at a constant plane of the streamed dimension.
   expect_bitwise({"tests/inputs/timeloop/heat3d_face.f90",
