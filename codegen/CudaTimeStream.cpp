@@ -28,6 +28,9 @@ struct Version {
   int64_t regs = 1;
   int64_t from = -1, to = -1; ///< the planes neighbours read, as registers would number them
   int64_t ring = 0;           ///< 0: no neighbour reads it
+  /// As loaded: read by a stage (else only continued where its first
+  /// writer does not compute, and loaded only there).
+  bool read = false;
 };
 
 /// What one stage instance of the chunk reads and writes.
@@ -80,7 +83,7 @@ void plan_versions(Stream &x) {
   std::vector<int> current(x.G);
   for (int g = 0; g < x.G; ++g) {
     current[g] = g;
-    x.versions.push_back({g, -1, 0, 1, -1, -1, 0});
+    x.versions.push_back({g, -1, 0, 1, -1, -1, 0, false});
   }
   auto reach = [&](int v, int64_t rel, bool centre) {
     Version &ver = x.versions[v];
@@ -111,6 +114,7 @@ void plan_versions(Stream &x) {
       for (const TileRead &r : st.reads) {
         int g = x.state_index(r.grid);
         in.reads[g] = current[g];
+        x.versions[current[g]].read = true;
         lag = std::max(lag, x.versions[current[g]].lag + std::max<int64_t>(r.hi[x.Z], 0));
         if (x.writes(s, r.grid))
           in.reads_itself =
@@ -136,7 +140,7 @@ void plan_versions(Stream &x) {
       for (const std::string &w : st.writes) {
         int g = x.state_index(w);
         in.writes[g] = static_cast<int>(x.versions.size());
-        x.versions.push_back({g, j, lag, 1, -1, -1, 0});
+        x.versions.push_back({g, j, lag, 1, -1, -1, 0, false});
         current[g] = in.writes[g];
       }
       x.instances.push_back(std::move(in));
@@ -456,7 +460,13 @@ std::string print_body(const Stream &x) {
   for (int g = 0; g < G; ++g) {
     std::string need = "(f2s_need + " + str(g * 2 * R) + ")";
     print_shift(x, g, in + "  ", out);
-    out << in << "  if (" << inside(x, need, "f2s_wz") << ")\n"
+    // A grid no stage reads before writing it (b of a ping-pong, unew of a
+    // copy back) is needed only where its first writer does not compute.
+    std::string skip;
+    for (size_t j = 0; j < x.instances.size() && !x.versions[g].read && skip.empty(); ++j)
+      if (x.instances[j].prev[g] == g && !x.instances[j].reads_itself)
+        skip = " && !(" + inside(x, "(f2s_comp + " + str(j * 2 * R) + ")", "f2s_wz") + ")";
+    out << in << "  if (" << inside(x, need, "f2s_wz") << skip << ")\n"
         << in << "    " << reg(g, 0) << " = "
         << memory_element(x, g, "a.f2s_src_" + c_name(x.state[g]->name), "f2s_wz") << ";\n";
     print_to_ring(x, g, "f2s_wz", in + "  ", out);
