@@ -202,10 +202,12 @@ StageOrReason make_stage(const Kernel &k, const std::set<std::string> &state, in
     }
     auto [it, fresh] = read_of.emplace(a.grid, st.reads.size());
     if (fresh) {
-      st.reads.push_back({a.grid, off, off});
+      st.reads.push_back({a.grid, off, off, {off}});
       continue;
     }
     TileRead &r = st.reads[it->second];
+    if (std::find(r.offsets.begin(), r.offsets.end(), off) == r.offsets.end())
+      r.offsets.push_back(off);
     for (int d = 0; d < rank; ++d) {
       r.lo[d] = std::min(r.lo[d], off[d]);
       r.hi[d] = std::max(r.hi[d], off[d]);

@@ -43,6 +43,9 @@ namespace f2s {
 struct TileRead {
   std::string grid;
   std::vector<int64_t> lo, hi; ///< the smallest and largest offset per dimension
+  /// Every distinct offset it reads at, in the order first read (the GPU's
+  /// streaming form keeps a point's own column apart from its neighbours').
+  std::vector<std::vector<int64_t>> offsets;
 };
 
 /// One sweep of a step, as a box of points over the state grids' dimensions.

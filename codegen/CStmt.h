@@ -18,6 +18,12 @@ public:
   /// variables f2s_tid and f2s_nthreads name the thread and the team size.
   void print(const Stmt &s, int indent);
 
+  /// Elements the caller holds elsewhere (CExprPrinter::set_element_hook):
+  /// the GPU's streamed time tiles keep state grids in rings of planes.
+  void set_element_hook(CExprPrinter::ElementHook hook) {
+    exprs_.set_element_hook(std::move(hook));
+  }
+
 private:
   void print_for(const For *f, int indent);
   /// A loop with no loop inside: row pointers, prefetches and streamed rows

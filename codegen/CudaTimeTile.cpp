@@ -6,6 +6,7 @@
 #include "codegen/CPrinter.h"
 #include "codegen/CStmt.h"
 #include "codegen/CTimeTile.h"
+#include "codegen/CudaTimeStream.h"
 
 #include <algorithm>
 #include <sstream>
@@ -32,6 +33,8 @@ struct Tiled {
   std::vector<const Kernel *> stages;  ///< the sweep of each stage
   int rank = 0, nstages = 0, nstate = 0;
   std::string base; ///< f2s_<symbol>
+  /// Streaming: the form's rings and kernel body (codegen/CudaTimeStream.h).
+  std::optional<CudaTimeStream> stream;
 
   int state_index(const std::string &g) const {
     for (int k = 0; k < nstate; ++k)
@@ -255,10 +258,16 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
   const int R = x.rank, G = x.nstate;
   std::string pad = "  ";
   CExprPrinter exprs(k);
-  out << "/* One block per tile (grid-stride over the tiles): the tile's regions, its\n"
-         " * state grids' need boxes loaded into shared memory, the chunk's stages in\n"
-         " * order, and its output box of every state grid written to the other version. */\n"
-      << "__global__ void __launch_bounds__(" << x.p.threads << ") " << x.base
+  if (x.stream)
+    out << "/* One block per tile of the dimensions but the slowest (grid-stride over the\n"
+           " * tiles): the tile's regions, then its planes streamed through the chunk's\n"
+           " * stages in rings of shared memory, each grid's last version written to the\n"
+           " * other version plane by plane. */\n";
+  else
+    out << "/* One block per tile (grid-stride over the tiles): the tile's regions, its\n"
+           " * state grids' need boxes loaded into shared memory, the chunk's stages in\n"
+           " * order, and its output box of every state grid written to the other version. */\n";
+  out << "__global__ void __launch_bounds__(" << x.p.threads << ") " << x.base
       << "_tile_kernel(const struct " << x.base << "_tile_args a) {\n"
       << "  extern __shared__ __align__(16) unsigned char f2s_smem[];\n";
   // The scalars a sweep uses (in its points, its bounds or its grids'
@@ -299,6 +308,10 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
       << in << "  " << c_tile_regions_name(x.t)
       << "(f2s_out, a.f2s_steps, f2s_dom, f2s_ext, f2s_comp, f2s_need);\n"
       << in << "__syncthreads();\n";
+  if (x.stream) {
+    out << x.stream->body << pad << "}\n}\n\n";
+    return;
+  }
   // Each buffer's layout: its need box, column-major.
   for (int kk = 0; kk < G; ++kk) {
     std::string K = std::to_string(kk);
@@ -387,8 +400,10 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
 
   out << "/* " << (x.p.comment.empty() ? "Time loop '" + k.name + "' in time tiles" : x.p.comment)
       << ": chunks of " << x.p.steps << " steps, tiles of";
-  for (int d = 0; d < R; ++d)
+  for (int d = 0; d < (x.stream ? R - 1 : R); ++d)
     out << (d ? " x " : " ") << x.p.tile[d];
+  if (x.stream)
+    out << " streamed along dimension " << R;
   out << ", " << x.p.threads << " threads a block. */\n"
       << "extern \"C\" " << print_c_entry_prototype(k, x.p.symbol) << " {\n";
   for (const Reduction &r : k.reductions)
@@ -404,10 +419,25 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
       << "const long f2s_trips = ((long)f2s_hi - (long)f2s_lo + (long)f2s_step) / "
          "(long)f2s_step;\n";
   print_tile_space(x, in, out);
-  out << in << "/* Each state grid's buffer holds at most its need box. */\n"
-      << in << "long f2s_offset[" << G << "];\n"
-      << in << "long f2s_shared = 0;\n";
-  for (int kk = 0; kk < G; ++kk) {
+  out << in << "long f2s_offset[" << G << "];\n" << in << "long f2s_shared = 0;\n";
+  if (x.stream) {
+    out << in << "/* The rings of every version of the state grids. */\n"
+        << in << "for (int f2s_g = 0; f2s_g < " << G << "; ++f2s_g)\n"
+        << in << "  f2s_offset[f2s_g] = 0; /* unused: the kernel places the rings */\n"
+        << in << "{\n"
+        << in << "  const long f2s_ext[" << G * 2 * R << "] = {";
+    for (int kk = 0; kk < G; ++kk)
+      for (int d = 0; d < R; ++d)
+        out << (kk || d ? ", " : "") << "f2s_x" << kk << "_lo" << d << ", f2s_x" << kk << "_hi"
+            << d;
+    out << "};\n"
+        << in << "  long f2s_ring_offset[" << x.stream->versions << "];\n"
+        << in << "  f2s_shared = " << x.base << "_rings(f2s_ext, f2s_ring_offset);\n"
+        << in << "}\n";
+  } else {
+    out << in << "/* Each state grid's buffer holds at most its need box. */\n";
+  }
+  for (int kk = 0; kk < G && !x.stream; ++kk) {
     std::string K = std::to_string(kk);
     out << in << "f2s_offset[" << kk << "] = f2s_shared;\n"
         << in << "f2s_shared += (long)sizeof(" << c_type(x.state[kk]->type) << ")";
@@ -569,7 +599,8 @@ Tiled make_tiled(const TimeLoop &t, const TimeTilePlan &plan,
           plan.rank,
           static_cast<int>(plan.stages.size()),
           static_cast<int>(plan.state.size()),
-          "f2s_" + p.symbol};
+          "f2s_" + p.symbol,
+          std::nullopt};
   if (p.steps < 1)
     throw std::invalid_argument("time tile: T must be at least 1");
   if (static_cast<int>(p.tile.size()) != plan.rank)
@@ -600,8 +631,21 @@ Tiled make_tiled(const TimeLoop &t, const TimeTilePlan &plan,
 
 } // namespace
 
+const char *cuda_time_tile_form_name(CudaTimeTileForm f) {
+  return f == CudaTimeTileForm::Streaming ? "streaming" : "overlapped";
+}
+
+CudaTimeTileForm cuda_time_tile_form(const std::string &name, const TimeTilePlan &plan) {
+  return name == "streaming" && plan.rank >= 2 ? CudaTimeTileForm::Streaming
+                                               : CudaTimeTileForm::Overlapped;
+}
+
 int64_t cuda_time_tile_shared_bytes(const TimeLoop &t, const TimeTilePlan &plan,
                                     const CudaTimeTileParams &p) {
+  const int64_t boxes =
+      8 * 2 * plan.rank * (int64_t(p.steps) * plan.stages.size() + plan.state.size());
+  if (p.form == CudaTimeTileForm::Streaming)
+    return cuda_time_stream_shared_bytes(t, plan, p) + boxes;
   int64_t bytes = 0;
   for (const std::string &g : plan.state) {
     const Variable *v = t.signature.find_arg(g);
@@ -610,16 +654,24 @@ int64_t cuda_time_tile_shared_bytes(const TimeLoop &t, const TimeTilePlan &plan,
       n *= p.tile[d] + p.steps * (plan.reach_lo[d] + plan.reach_hi[d]);
     bytes += align_up(n);
   }
-  return bytes + 8 * 2 * plan.rank * (int64_t(p.steps) * plan.stages.size() + plan.state.size());
+  return bytes + boxes;
 }
 
 std::string print_cuda_time_tiled_loop(const TimeLoop &t, const TimeTilePlan &plan,
                                        const std::vector<const Kernel *> &sweeps,
                                        const CudaTimeTileParams &p) {
-  Tiled x = make_tiled(t, plan, sweeps, p);
+  const bool streaming = p.form == CudaTimeTileForm::Streaming;
+  // Streaming: one tile along the slowest dimension, whatever its extent
+  // (2^40 points, more than any grid holds).
+  CudaTimeTileParams whole = p;
+  if (streaming && !whole.tile.empty())
+    whole.tile.back() = int64_t(1) << 40;
+  Tiled x = make_tiled(t, plan, sweeps, whole);
+  if (streaming)
+    x.stream = print_cuda_time_stream(t, plan, sweeps, p);
   std::ostringstream out;
-  out << "/* Time loop '" << t.signature.name << "' in overlapped time tiles (" << p.symbol
-      << "):\n";
+  out << "/* Time loop '" << t.signature.name << "' in " << cuda_time_tile_form_name(p.form)
+      << " time tiles (" << p.symbol << "):\n";
   std::string ir = print_time_tile_plan(plan);
   for (size_t pos = 0; pos < ir.size();) {
     size_t nl = ir.find('\n', pos);
@@ -635,6 +687,8 @@ std::string print_cuda_time_tiled_loop(const TimeLoop &t, const TimeTilePlan &pl
   std::string guard = "F2S_TILE_REGIONS_" + t.signature.name;
   out << print_c_tile_box_helpers() << "#ifndef " << guard << "\n#define " << guard << "\n"
       << print_c_tile_regions(t, plan) << "#endif\n\n";
+  if (x.stream)
+    out << x.stream->rings;
   print_kernel(x, out);
   print_procedure(x, out);
   return out.str();

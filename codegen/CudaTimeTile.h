@@ -26,6 +26,24 @@
 
 namespace f2s {
 
+/// How a block of a time-tiled GPU procedure covers its grids.
+enum class CudaTimeTileForm {
+  /// A tile of every dimension, its whole need box in shared memory (seed
+  /// 004's overlapped tiles).
+  Overlapped,
+  /// A tile of every dimension but the slowest, walked along the slowest
+  /// with the chunk's stages in a pipeline of planes (AN5D's streaming;
+  /// codegen/CudaTimeStream.h). Grids of rank 2 or more.
+  Streaming,
+};
+
+/// "overlapped" or "streaming".
+const char *cuda_time_tile_form_name(CudaTimeTileForm f);
+
+/// The form named `name` ("streaming", anything else overlapped) where it
+/// applies to `plan`: streaming needs grids of rank 2 or more.
+CudaTimeTileForm cuda_time_tile_form(const std::string &name, const TimeTilePlan &plan);
+
 /// How a time-tiled GPU procedure runs.
 struct CudaTimeTileParams {
   std::string symbol; ///< the C symbol of the procedure
@@ -37,15 +55,19 @@ struct CudaTimeTileParams {
   std::string fallback;
   int steps = 2; ///< T: steps per chunk (one kernel launch), at least 1
   /// The tile's output box, points per dimension of the state grids (the
-  /// plan's rank of them), each at least 1.
+  /// plan's rank of them), each at least 1. Streaming: the extent along the
+  /// slowest dimension is not used (a block walks all of it).
   std::vector<int64_t> tile;
+  CudaTimeTileForm form = CudaTimeTileForm::Overlapped;
   int threads = 256;   ///< threads per block, 1 to 1024
   std::string comment; ///< one line on what it runs, printed above the procedure
 };
 
 /// The bytes of shared memory one block of the procedure takes at most
-/// (whatever the call's size): per state grid, its element size times the
-/// product over dimensions of tile + T*(reach below + reach above). A
+/// (whatever the call's size): overlapped, per state grid, its element size
+/// times the product over dimensions of tile + T*(reach below + reach
+/// above); streaming, per version of a state grid, its ring's planes of that
+/// product over the dimensions but the slowest. A
 /// configuration above the GPU's opt-in limit per block (227 KiB on sm_90)
 /// cannot run; the tuner can drop it before building.
 int64_t cuda_time_tile_shared_bytes(const TimeLoop &t, const TimeTilePlan &plan,

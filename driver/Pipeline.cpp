@@ -6,6 +6,7 @@
 #include "ast/TimeTiling.h"
 #include "codegen/CMpiPrinter.h"
 #include "codegen/CSizeDispatch.h"
+#include "codegen/CudaTimeTile.h"
 #include "codegen/Interfaces.h"
 #include "frontend/Directives.h"
 #include "frontend/Frontend.h"
@@ -312,8 +313,8 @@ std::vector<TimeTileChoice> choose_time_tiles_for(const DriverOptions &o,
     if (!tiling.plan)
       continue;
     if (asked("cuda")) {
-      out.push_back(choose_cuda_time_tiles(t, *tiling.plan,
-                                           o.time_tile == "auto" ? 0 : std::stol(o.time_tile)));
+      out.push_back(choose_cuda_time_tiles(
+          t, *tiling.plan, o.time_tile == "auto" ? 0 : std::stol(o.time_tile), o.time_tile_form));
       progress(o, "time loop '" + t.signature.name +
                       "' on cuda: " + (out.back().tiled ? "tiled in time" : "step by step") + " (" +
                       out.back().why + ")");
@@ -492,9 +493,14 @@ int run_pipeline(const DriverOptions &o) {
       for (const TimeLoop &t : time_loops) {
         std::cout << print_time_loop(t);
         TimeTiling tiling = plan_time_tiling(t, all);
-        if (tiling.plan)
+        if (tiling.plan) {
           std::cout << print_time_tile_plan(*tiling.plan);
-        else
+          if (std::find(o.targets.begin(), o.targets.end(), "cuda") != o.targets.end())
+            std::cout << "  cuda form "
+                      << cuda_time_tile_form_name(
+                             cuda_time_tile_form(o.time_tile_form, *tiling.plan))
+                      << "\n";
+        } else
           std::cout << "  not tiled in time: " << tiling.reason << "\n";
       }
       return 0;

@@ -34,6 +34,10 @@ struct DriverOptions {
   /// in time where tuning measured it faster, "off" never, a number N always
   /// (N steps per chunk, the model's tile).
   std::string time_tile = "auto";
+  /// How the GPU tiles a time loop in time (docs/time-tiling-gpu.md):
+  /// "overlapped" (tiles of every dimension) or "streaming" (tiles of all
+  /// but the slowest, walked along it; grids of rank 2 or more).
+  std::string time_tile_form = "overlapped";
   /// Also write each file, with its regions replaced by calls, to
   /// <output>/src/<file name> (rewrite/Rewrite.h).
   bool rewrite = false;

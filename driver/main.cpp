@@ -177,6 +177,11 @@ int main(int argc, char **argv) {
         }
         return "";
       });
+  app.add_option("--time-tile-form", o.time_tile_form,
+                 "How target cuda tiles time loops in time: overlapped (default: tiles of every "
+                 "dimension in shared memory) or streaming (tiles of all but the slowest "
+                 "dimension, walked along it; grids of rank 2 or more)")
+      ->check(CLI::IsMember({"overlapped", "streaming"}));
   app.add_option("--time-tile", o.time_tile,
                  "Time loops on target pthreads: auto (default: tile in time where tuning "
                  "measured it faster than the steps), off, or N (always, N steps per tile)")

@@ -293,6 +293,8 @@ nlohmann::json time_tiling_record(const TimeLoop &t, const std::vector<KernelBui
     if (c.tiled) {
       cj["time_tile"] = c.tune[0];
       cj["tile"] = std::vector<long>(c.tune.begin() + 1, c.tune.end());
+      if (!c.form.empty())
+        cj["form"] = c.form;
     }
     if (c.tuning) {
       cj["measured"] = {{"trips", c.trips}, {"steps_s", c.steps_s}, {"tiled_s", c.tiled_s}};
@@ -843,6 +845,7 @@ std::string time_tiled_cuda_source(const PackageInfo &info, const std::vector<Ke
       cp.steps = static_cast<int>(c->tune[0]);
       cp.tile.assign(c->tune.begin() + 1, c->tune.end());
       cp.threads = c->threads;
+      cp.form = cuda_time_tile_form(c->form, plan);
       cp.comment = p.comment + ", tiled in time: " + c->why;
       out << print_cuda_time_tiled_loop(t, plan, sweeps, cp);
     }

@@ -18,6 +18,10 @@ struct TimeTileChoice {
   std::vector<long> tune; ///< tiled: T, then the tile's extents (x first)
   int threads = 0;        ///< tiled: the pool's threads (0: every processor); cuda: threads a block
   std::string why;        ///< one line: measured, forced, or the default
+  /// cuda, tiled: "overlapped" or "streaming" (codegen/CudaTimeTile.h's
+  /// forms); streaming, the tile's extent along the slowest dimension is 0
+  /// (the block walks all of it).
+  std::string form;
   /// Measured, when tuned: seconds for the harness's steps, step by step
   /// and the best tiled candidate (0: not measured); the candidates.
   double steps_s = 0, tiled_s = 0;

@@ -4,6 +4,7 @@
 #include "codegen/CPrinter.h"
 #include "codegen/CSizeDispatch.h"
 #include "codegen/CTimeTile.h"
+#include "codegen/CudaTimeStream.h"
 #include "codegen/CudaTimeTile.h"
 #include "harness/ProblemSize.h"
 #include "strategy/MachineModel.h"
@@ -247,7 +248,8 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   return c;
 }
 
-TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan, long forced) {
+TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan, long forced,
+                                      const std::string &form) {
   TimeTileChoice c;
   c.loop = t.signature.name;
   c.target = "cuda";
@@ -257,16 +259,37 @@ TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &pla
   }
   // Wide in x (a warp's row of points, coalesced), then as deep as the
   // shared memory allows: the halo of T steps is redone by the blocks beside.
+  CudaTimeTileParams p;
+  p.form = cuda_time_tile_form(form, plan);
+  p.steps = static_cast<int>(forced);
   std::vector<std::vector<int64_t>> tiles;
-  if (plan.rank == 1)
+  if (p.form == CudaTimeTileForm::Streaming) {
+    // The slowest dimension streamed (0: all of it). A thread per column of
+    // the block's plane where that fits (its planes in registers), the
+    // registers of the block within the GPU's 64 Ki (a kernel's own about 40
+    // a thread), then as wide as the shared memory allows.
+    std::vector<std::vector<int64_t>> list =
+        plan.rank == 3
+            ? std::vector<std::vector<int64_t>>{{64, 16, 0}, {32, 16, 0}, {32, 8, 0}, {16, 16, 0},
+                                                {16, 8, 0},  {8, 8, 0},   {8, 4, 0}}
+            : std::vector<std::vector<int64_t>>{{512, 0}, {256, 0}, {128, 0}, {64, 0}, {32, 0}};
+    for (const std::vector<int64_t> &tile : list) {
+      p.tile = tile;
+      int64_t columns = cuda_time_stream_columns(plan, p);
+      p.threads = static_cast<int>(std::min<int64_t>(1024, (columns + 31) / 32 * 32));
+      int64_t regs = cuda_time_stream_registers(t, plan, p) + 40;
+      if (regs <= 255 && regs * p.threads <= 65536 &&
+          cuda_time_tile_shared_bytes(t, plan, p) <= 100 * 1024)
+        break;
+    }
+  } else if (plan.rank == 1)
     tiles = {{4096}, {2048}, {1024}, {512}, {256}};
   else if (plan.rank == 2)
     tiles = {{128, 64}, {64, 64}, {128, 32}, {64, 32}, {32, 32}, {32, 16}, {32, 8}};
   else
     tiles = {{64, 16, 16}, {32, 16, 16}, {32, 16, 8}, {32, 8, 8}, {32, 8, 4}, {16, 8, 4}};
-  CudaTimeTileParams p;
-  p.steps = static_cast<int>(forced);
-  p.threads = 256;
+  if (p.form != CudaTimeTileForm::Streaming)
+    p.threads = 256;
   for (const std::vector<int64_t> &tile : tiles) {
     p.tile = tile;
     if (cuda_time_tile_shared_bytes(t, plan, p) <= 100 * 1024)
@@ -276,7 +299,8 @@ TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &pla
   c.tune = {forced};
   c.tune.insert(c.tune.end(), p.tile.begin(), p.tile.end());
   c.threads = p.threads;
-  c.why = "--time-tile=" + std::to_string(forced) + ", " +
+  c.form = cuda_time_tile_form_name(p.form);
+  c.why = "--time-tile=" + std::to_string(forced) + ", " + c.form + ", " +
           std::to_string(cuda_time_tile_shared_bytes(t, plan, p)) +
           " bytes of shared memory a block";
   return c;

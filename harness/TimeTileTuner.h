@@ -33,11 +33,13 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
                                  const std::vector<KernelBuild> &builds, const CpuModel &machine,
                                  const TimeTileRequest &request);
 
-/// The choice for loop `t` on target cuda: tiled with T = `forced` (> 0) and
+/// The choice for loop `t` on target cuda: tiled with T = `forced` (> 0) in
+/// the form `form` ("overlapped" or "streaming", cuda_time_tile_form) and
 /// the largest tile of a fixed list whose blocks' shared memory stays within
 /// 100 KiB, 256 threads a block; step by step when `forced` is 0 (GPU time
 /// tiles are not measured by the tuner yet: docs/time-loops.md).
-TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan, long forced);
+TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan, long forced,
+                                      const std::string &form = "overlapped");
 
 /// The C text of loop `t`'s tiled variant `<target>_tiled` (once per file
 /// and target): box helpers (guarded), regions, the variant. The loop's args

@@ -18,6 +18,9 @@
 #if defined(EXAMPLE_JACOBI3D_PINGPONG)
 #include "f2s_jacobi3d_pingpong.h"
 #define LIB(x) f2s_jacobi3d_pingpong_##x
+#elif defined(EXAMPLE_BOX27_STEPS)
+#include "f2s_box27_steps.h"
+#define LIB(x) f2s_box27_steps_##x
 #elif defined(EXAMPLE_HEAT2D_STEPS)
 #include "f2s_heat2d_steps.h"
 #define LIB(x) f2s_heat2d_steps_##x
@@ -62,6 +65,18 @@ int main(int argc, char **argv) {
     LIB(jacpp_2)(n1, n2, n3, a, b);                                                               \
   }
 #define LOOP LIB(jacpp)(n1, n2, n3, steps, a, b, &it)
+#elif defined(EXAMPLE_BOX27_STEPS)
+  int32_t n3 = argc > 4 ? atoi(argv[4]) : n2;
+  size_t n = (size_t)(n1 + 2) * (n2 + 2) * (n3 + 2), bytes = n * sizeof(double);
+  double *a = field(n), *b = field(n);
+  double updates = 2.0 * n1 * n2 * n3 * steps; /* two sweeps a step */
+  void *grids[] = {a, b};
+#define SWEEPS                                                                                    \
+  for (int s = 0; s < steps; ++s) {                                                               \
+    LIB(box27_steps_1)(n1, n2, n3, 0.4, 0.05, 0.02, 0.0125, a, b);                                \
+    LIB(box27_steps_2)(n1, n2, n3, 0.4, 0.05, 0.02, 0.0125, a, b);                                \
+  }
+#define LOOP LIB(box27_steps)(n1, n2, n3, steps, 0.4, 0.05, 0.02, 0.0125, a, b, &it)
 #elif defined(EXAMPLE_HEAT2D_STEPS)
   size_t n = (size_t)(n1 + 2) * (n2 + 2), bytes = n * sizeof(double);
   double *u = field(n), *v = field(n);

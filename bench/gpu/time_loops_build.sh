@@ -17,7 +17,7 @@ strip -o "$carry/f2stencil" "$build/driver/f2stencil"
 for lib in libgfortran.so.5 libquadmath.so.0; do
   cp -L "$(gfortran -print-file-name=$lib)" "$carry/lib/$lib"
 done
-for e in jacobi3d_pingpong:f heat2d_steps:f90 fdtd2d_steps:f90; do
+for e in jacobi3d_pingpong:f box27_steps:f90 heat2d_steps:f90 fdtd2d_steps:f90; do
   name=${e%%:*}
   src=examples/$name/$name.${e##*:}
   "$build/driver/f2stencil" --no-tune -q --target=cuda -o "$carry/notune/$name" "$src"

@@ -67,6 +67,30 @@ TEST(TimeTiling, ABoundarySweepWithFewerLoopsStoresAtAConstant) {
             "  stage steps_1_3: u at (f2s_c1, f2s_c2) over 1..nx, 1..ny; reads v 0..0 0..0\n");
 }
 
+TEST(TimeTiling, AReadListsEachOffsetOnceInTheOrderFirstRead) {
+  // The GPU's streaming form keeps a point's own column apart from its
+  // neighbours': the box's extremes alone would not tell them apart.
+  test::ScratchDir dir;
+  LoweredFiles l = lower_files_collecting(
+      {dir.write("steps.f90", loop2d("    do j = 1, ny\n"
+                                     "      do i = 1, nx\n"
+                                     "        v(i,j) = u(i,j+1) + u(i-1,j) + u(i,j+1) + u(i,j)\n"
+                                     "      end do\n"
+                                     "    end do\n"
+                                     "    u = v\n"))});
+  ASSERT_TRUE(l.problems.empty()) << l.problems[0].message;
+  ASSERT_EQ(l.time_loops.size(), 1u);
+  std::vector<const Kernel *> sweeps;
+  for (const Kernel &k : l.kernels)
+    sweeps.push_back(&k);
+  TimeTiling t = plan_time_tiling(l.time_loops[0], sweeps);
+  ASSERT_TRUE(t.plan) << t.reason;
+  ASSERT_EQ(t.plan->stages[0].reads.size(), 1u);
+  EXPECT_EQ(t.plan->stages[0].reads[0].offsets,
+            (std::vector<std::vector<int64_t>>{{0, 1}, {-1, 0}, {0, 0}}));
+  EXPECT_EQ(t.plan->stages[1].reads[0].offsets, (std::vector<std::vector<int64_t>>{{0, 0}}));
+}
+
 TEST(TimeTiling, ScalarsTheSweepsDoNotReadRunPerStep) {
   std::string p = plan_of(loop2d("    t = it*0.5d0\n" + kJacobi + "    u = v\n"));
   EXPECT_EQ(p.rfind("time_tiling rank 2", 0), 0u) << p;

@@ -25,6 +25,7 @@ struct Config {
   int steps;
   std::vector<int64_t> tile;
   int threads;
+  CudaTimeTileForm form = CudaTimeTileForm::Overlapped;
 };
 
 /// One time loop of a file and the values of its scalars: `sizes` name the
@@ -90,6 +91,7 @@ CudaTimeTileParams params(const Config &c, const std::string &symbol) {
   p.steps = c.steps;
   p.tile = c.tile;
   p.threads = c.threads;
+  p.form = c.form;
   return p;
 }
 
@@ -286,6 +288,75 @@ TEST(CudaTimeTile, PingPongJacobiIn3D) {
                  {{"13", "11", "9"}});
 }
 
+// The streaming form: tiles of x and y (dividing the domain or not, one
+// larger than it, 1x1 all halo), z walked whole; T = 1 to 4 with chunks cut
+// short by trip counts it does not divide.
+constexpr CudaTimeTileForm kStream = CudaTimeTileForm::Streaming;
+const std::vector<Config> k3dStream = {
+    {1, {4, 4, 0}, 64, kStream},   {2, {5, 3, 0}, 32, kStream}, {3, {16, 16, 0}, 128, kStream},
+    {4, {13, 11, 0}, 64, kStream}, {2, {1, 1, 0}, 8, kStream},  {3, {7, 4, 0}, 48, kStream},
+    {4, {32, 8, 0}, 256, kStream}};
+
+TEST(CudaTimeStream, PingPongJacobiIn3D) {
+  expect_bitwise({"examples/jacobi3d_pingpong/jacobi3d_pingpong.f",
+                  "jacpp",
+                  {"n1", "n2", "n3"},
+                  "niter",
+                  {{"it", "0"}}},
+                 k3dStream, {{"13", "11", "9"}, {"3", "2", "1"}, {"6", "17", "4"}},
+                 {0, 1, 2, 5, 9});
+}
+
+TEST(CudaTimeStream, PingPong27PointBoxReadingNeighboursAboveAndBelow) {
+  // Neighbours' columns at k-1, k and k+1: three planes a version shared.
+  expect_bitwise({"examples/box27_steps/box27_steps.f90",
+                  "box27_steps",
+                  {"nx", "ny", "nz"},
+                  "nsteps",
+                  {{"w0", "0.4"}, {"w1", "0.05"}, {"w2", "0.02"}, {"w3", "0.0125"}, {"n", "0"}}},
+                 k3dStream, {{"13", "11", "9"}, {"3", "2", "1"}}, {0, 1, 2, 5, 9});
+}
+
+TEST(CudaTimeStream, HeatIn3DWithAFaceFromATableAndACopyBackOfTheWholeArray) {
+  // The face is a stage at a constant plane of the streamed dimension.
+  expect_bitwise({"tests/inputs/timeloop/heat3d_face.f90",
+                  "heat3d_steps",
+                  {"nx", "ny", "nz"},
+                  "nt",
+                  {{"dt", "0.05"}, {"it", "-2"}}},
+                 k3dStream, {{"13", "11", "9"}, {"2", "3", "1"}}, {0, 1, 2, 5, 9});
+}
+
+TEST(CudaTimeStream, LegacyOceanStoredIKJWithASurfaceSweepAndACopyBack) {
+  // Streamed along j (the slowest); the surface sweep is at a constant k.
+  expect_bitwise({"tests/inputs/timeloop/ocean3d.f",
+                  "ocean_steps",
+                  {"nx", "nz", "ny"},
+                  "nt",
+                  {{"dt", "0.1"}, {"n", "0"}}},
+                 k3dStream, {{"13", "5", "9"}, {"1", "2", "3"}}, {0, 1, 2, 5, 9});
+}
+
+// In 2D the streaming form walks y: FDTD's stages read the field they
+// write and a source table by the time variable.
+const std::vector<Config> k2dStream = {{1, {8, 0}, 32, kStream},
+                                       {2, {13, 0}, 64, kStream},
+                                       {3, {5, 0}, 16, kStream},
+                                       {4, {64, 0}, 128, kStream},
+                                       {2, {1, 0}, 8, kStream}};
+
+TEST(CudaTimeStream, FdtdThreeFieldsAndHeatWithACopyBackIn2D) {
+  expect_bitwise(
+      {"examples/fdtd2d_steps/fdtd2d_steps.f90", "fdtd_steps", {"nx", "ny"}, "tmax", {{"t", "0"}}},
+      k2dStream, {{"37", "19"}, {"6", "5"}}, {0, 1, 2, 5, 9});
+  expect_bitwise({"examples/heat2d_steps/heat2d_steps.f90",
+                  "heat_steps",
+                  {"nx", "ny"},
+                  "nt",
+                  {{"alpha", "0.1"}, {"it", "-3"}}},
+                 k2dStream, {{"37", "19"}, {"4", "3"}}, {0, 1, 2, 5, 9});
+}
+
 TEST(CudaTimeTile, LegacyDiffusionWithAProfileAndABoundaryColumn) {
   expect_bitwise({"tests/inputs/timeloop/diffk.f",
                   "diffk_steps",
@@ -317,6 +388,20 @@ TEST(CudaTimeTile, TheSharedMemoryBoundCountsEveryStateGridsBufferAndTheBoxes) {
   p.tile = {8, 8};
   EXPECT_THROW(print_cuda_time_tiled_loop(*low.loop, low.plan, low.sweeps, p),
                std::invalid_argument);
+}
+
+TEST(CudaTimeStream, TheSharedMemoryBoundCountsTheRingOfEveryVersion) {
+  Lowered low;
+  lower({"examples/jacobi3d_pingpong/jacobi3d_pingpong.f", "jacpp", {}, "", {}}, low);
+  ASSERT_FALSE(HasFatalFailure());
+  // T = 2: b from a, a from b, twice. Lags 1, 2, 3, 4 planes. A point's
+  // own column is in registers; the neighbours' in shared memory, one plane
+  // (k) of each version read at (i+-1, j+-1): a as loaded and the first
+  // three stages' (b as loaded and the last stage's are not): 4 planes of
+  // (32 + 2*4) x (8 + 2*4) doubles, plus the boxes.
+  CudaTimeTileParams p = params({2, {32, 8, 0}, 256, CudaTimeTileForm::Streaming}, "t");
+  EXPECT_EQ(cuda_time_tile_shared_bytes(*low.loop, low.plan, p),
+            4 * 40 * 16 * 8 + 8 * 2 * 3 * (2 * 2 + 2));
 }
 
 TEST(CudaTimeTile, ATileTooLargeForTheGpuRunsTheFallbackOrStopsWithTheReason) {
@@ -449,15 +534,23 @@ TEST(CudaTimeTile, CompilesWithNvccForSm90) {
     GTEST_SKIP() << "nvcc not found";
   std::string cuda = print_cuda_prelude();
   int i = 0;
-  for (const Loop &l : {Loop{"examples/fdtd2d_steps/fdtd2d_steps.f90", "fdtd_steps", {}, "", {}},
-                        Loop{"examples/jacobi3d_pingpong/jacobi3d_pingpong.f", "jacpp", {}, "", {}},
-                        Loop{"tests/inputs/timeloop/diffk.f", "diffk_steps", {}, "", {}}}) {
+  for (const Loop &l :
+       {Loop{"examples/fdtd2d_steps/fdtd2d_steps.f90", "fdtd_steps", {}, "", {}},
+        Loop{"examples/jacobi3d_pingpong/jacobi3d_pingpong.f", "jacpp", {}, "", {}},
+        Loop{"tests/inputs/timeloop/diffk.f", "diffk_steps", {}, "", {}},
+        Loop{"tests/inputs/timeloop/ocean3d.f", "ocean_steps", {}, "", {}},
+        Loop{"tests/inputs/timeloop/heat3d_face.f90", "heat3d_steps", {}, "", {}}}) {
     Lowered low;
     lower(l, low);
     ASSERT_FALSE(HasFatalFailure());
     // Large enough to opt in to more than 48 KiB.
     CudaTimeTileParams p =
         params({4, std::vector<int64_t>(low.plan.rank, 24), 256}, "tiled" + std::to_string(i++));
+    cuda += print_cuda_time_tiled_loop(*low.loop, low.plan, low.sweeps, p);
+    if (low.plan.rank < 2)
+      continue;
+    p.form = CudaTimeTileForm::Streaming;
+    p.symbol = "streamed" + std::to_string(i);
     cuda += print_cuda_time_tiled_loop(*low.loop, low.plan, low.sweeps, p);
   }
   test::ScratchDir dir;

@@ -28,7 +28,10 @@ struct CudaLoop {
 };
 
 std::ostream &operator<<(std::ostream &out, const CudaLoop &c) {
-  return out << c.name << (c.options.empty() ? "" : " " + c.options[0]);
+  out << c.name;
+  for (const std::string &o : c.options)
+    out << " " << o;
+  return out;
 }
 
 class TimeLoopCuda : public ::testing::TestWithParam<CudaLoop> {};
@@ -92,42 +95,57 @@ TEST_P(TimeLoopCuda, GridsStayOnTheDeviceForTheWholeLoop) {
 // as any reduction's do, outside the count of grid copies. swap2d: 3 calls
 // that step (1, 2, 7), its 2 grids in and back, both written, however many
 // times the pointers were swapped between the sweeps.
-INSTANTIATE_TEST_SUITE_P(Loops, TimeLoopCuda,
-                         ::testing::Values(CudaLoop{"fdtd2d_steps",
-                                                    "examples/fdtd2d_steps/fdtd2d_steps.f90",
-                                                    "examples/fdtd2d_steps/main.f90",
-                                                    {"33", "17"},
-                                                    21},
-                                           CudaLoop{"solve2d",
-                                                    "tests/inputs/timeloop/solve2d.f90",
-                                                    "tests/inputs/timeloop/solve2d_main.f90",
-                                                    {"21", "30"},
-                                                    10},
-                                           CudaLoop{"swap2d",
-                                                    "tests/inputs/timeloop/swap2d.f90",
-                                                    "tests/inputs/timeloop/swap2d_main.f90",
-                                                    {"33", "17"},
-                                                    12},
-                                           // Tiled in time on the GPU (and on the
-                                           // threads): the same copies, once per call.
-                                           CudaLoop{"fdtd2d_steps",
-                                                    "examples/fdtd2d_steps/fdtd2d_steps.f90",
-                                                    "examples/fdtd2d_steps/main.f90",
-                                                    {"33", "17"},
-                                                    21,
-                                                    {"--time-tile=3"}},
-                                           CudaLoop{"heat2d_steps",
-                                                    "examples/heat2d_steps/heat2d_steps.f90",
-                                                    "examples/heat2d_steps/main.f90",
-                                                    {"37", "23"},
-                                                    -1,
-                                                    {"--time-tile=2"}},
-                                           CudaLoop{"ocean3d",
-                                                    "tests/inputs/timeloop/ocean3d.f",
-                                                    "tests/inputs/timeloop/ocean3d_main.f90",
-                                                    {"19", "5", "6"},
-                                                    -1,
-                                                    {"--time-tile=2"}}));
+INSTANTIATE_TEST_SUITE_P(
+    Loops, TimeLoopCuda,
+    ::testing::Values(CudaLoop{"fdtd2d_steps",
+                               "examples/fdtd2d_steps/fdtd2d_steps.f90",
+                               "examples/fdtd2d_steps/main.f90",
+                               {"33", "17"},
+                               21},
+                      CudaLoop{"solve2d",
+                               "tests/inputs/timeloop/solve2d.f90",
+                               "tests/inputs/timeloop/solve2d_main.f90",
+                               {"21", "30"},
+                               10},
+                      CudaLoop{"swap2d",
+                               "tests/inputs/timeloop/swap2d.f90",
+                               "tests/inputs/timeloop/swap2d_main.f90",
+                               {"33", "17"},
+                               12},
+                      // Tiled in time on the GPU (and on the
+                      // threads): the same copies, once per call.
+                      CudaLoop{"fdtd2d_steps",
+                               "examples/fdtd2d_steps/fdtd2d_steps.f90",
+                               "examples/fdtd2d_steps/main.f90",
+                               {"33", "17"},
+                               21,
+                               {"--time-tile=3"}},
+                      CudaLoop{"heat2d_steps",
+                               "examples/heat2d_steps/heat2d_steps.f90",
+                               "examples/heat2d_steps/main.f90",
+                               {"37", "23"},
+                               -1,
+                               {"--time-tile=2"}},
+                      CudaLoop{"ocean3d",
+                               "tests/inputs/timeloop/ocean3d.f",
+                               "tests/inputs/timeloop/ocean3d_main.f90",
+                               {"19", "5", "6"},
+                               -1,
+                               {"--time-tile=2"}},
+                      // The streaming form: tiles of x and y,
+                      // z walked.
+                      CudaLoop{"ocean3d",
+                               "tests/inputs/timeloop/ocean3d.f",
+                               "tests/inputs/timeloop/ocean3d_main.f90",
+                               {"19", "5", "6"},
+                               -1,
+                               {"--time-tile=3", "--time-tile-form=streaming"}},
+                      CudaLoop{"heat2d_steps",
+                               "examples/heat2d_steps/heat2d_steps.f90",
+                               "examples/heat2d_steps/main.f90",
+                               {"37", "23"},
+                               -1,
+                               {"--time-tile=2", "--time-tile-form=streaming"}}));
 
 } // namespace
 } // namespace f2s

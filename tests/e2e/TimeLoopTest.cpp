@@ -121,6 +121,7 @@ INSTANTIATE_TEST_SUITE_P(
         TimeLoopInput{"solve2d", ".f90", k2D, false}, TimeLoopInput{"swap2d", ".f90", k2D, false},
         TimeLoopInput{"swap1d_pairs", ".f90", {{"1"}, {"2"}, {"130"}}, false},
         TimeLoopInput{"jacobi3d_pingpong", ".f", {{"1", "1", "1"}, {"7", "2", "33"}}},
+        TimeLoopInput{"box27_steps", ".f90", {{"1", "1", "1"}, {"9", "4", "6"}}},
         // Fixed form, (i,k,j) storage, OpenMP around the sweeps, shared labels, a
         // surface sweep at a constant level, 1D and 2D coefficients read only.
         TimeLoopInput{

@@ -1,0 +1,556 @@
+#include "codegen/CudaTimeStream.h"
+
+#include "codegen/CExpr.h"
+#include "codegen/CPrinter.h"
+#include "codegen/CStmt.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace f2s {
+
+namespace {
+
+/// Rings are handed out in pieces aligned to this, the largest element.
+constexpr int64_t kAlign = 16;
+
+/// One version of a state grid in a chunk of the most steps: as loaded
+/// (producer -1) or as stage instance `producer` (step * S + stage) leaves it.
+/// Each thread holds its columns' newest planes of it in registers (`regs`
+/// of them: the newest, then older); the planes read at a neighbour's column
+/// also sit in a ring of shared memory, `ring` planes deep, filled from the
+/// register `from` (the newest plane such a read reaches).
+struct Version {
+  int grid = 0;
+  int producer = -1;
+  int64_t lag = 0; ///< its newest plane trails the loaded plane by this much
+  int64_t regs = 1;
+  int64_t from = -1, to = -1; ///< the planes neighbours read, as registers would number them
+  int64_t ring = 0;           ///< 0: no neighbour reads it
+  /// As loaded: read by a stage (else only continued where its first
+  /// writer does not compute, and loaded only there).
+  bool read = false;
+};
+
+/// What one stage instance of the chunk reads and writes.
+struct Instance {
+  int step = 0, stage = 0;
+  int64_t lag = 0;
+  std::vector<int> reads;  ///< per state grid: the version it reads (-1: none)
+  std::vector<int> writes; ///< per state grid: the version it makes (-1: none)
+  std::vector<int> prev;   ///< per state grid it writes: the version it continues
+  bool reads_itself = false;
+};
+
+/// Everything the printers share.
+struct Stream {
+  const TimeLoop &t;
+  const TimeTilePlan &plan;
+  const CudaTimeTileParams &p;
+  std::vector<const Variable *> state;
+  std::vector<const Kernel *> sweeps; ///< the sweep of each stage
+  int R = 0, Z = 0, G = 0, S = 0;
+  int64_t columns = 1; ///< the most columns (points of a plane) a block holds
+  int M = 1;           ///< columns a thread holds
+  std::vector<Version> versions;
+  std::vector<Instance> instances;    ///< T * S of them
+  std::vector<int64_t> lag_max;       ///< per chunk length n (0..T): the largest lag of its stages
+  std::vector<std::vector<int>> last; ///< per step: per state grid, the instance writing it last
+
+  int state_index(const std::string &g) const {
+    for (int k = 0; k < G; ++k)
+      if (state[k]->name == g)
+        return k;
+    return -1;
+  }
+  bool writes(int s, const std::string &g) const {
+    const std::vector<std::string> &w = plan.stages[s].writes;
+    return std::find(w.begin(), w.end(), g) != w.end();
+  }
+  /// A read at `off` reads the point's own column.
+  bool centre(const std::vector<int64_t> &off) const {
+    for (int d = 0; d < Z; ++d)
+      if (off[d])
+        return false;
+    return true;
+  }
+};
+
+/// The lags, registers and rings of every version of a chunk of T steps.
+/// They only grow with the stages before, so a shorter chunk uses the first.
+void plan_versions(Stream &x) {
+  std::vector<int> current(x.G);
+  for (int g = 0; g < x.G; ++g) {
+    current[g] = g;
+    x.versions.push_back({g, -1, 0, 1, -1, -1, 0, false});
+  }
+  auto reach = [&](int v, int64_t rel, bool centre) {
+    Version &ver = x.versions[v];
+    if (centre) {
+      ver.regs = std::max(ver.regs, rel + 1);
+      return;
+    }
+    ver.from = ver.from < 0 ? rel : std::min(ver.from, rel);
+    ver.to = std::max(ver.to, rel);
+  };
+  for (int step = 0; step < x.p.steps; ++step)
+    for (int s = 0; s < x.S; ++s) {
+      const TileStage &st = x.plan.stages[s];
+      Instance in;
+      in.step = step;
+      in.stage = s;
+      in.reads.assign(x.G, -1);
+      in.writes.assign(x.G, -1);
+      in.prev.assign(x.G, -1);
+      int64_t lag = 0;
+      auto zero = [](const std::vector<int64_t> &off) {
+        return std::all_of(off.begin(), off.end(), [](int64_t o) { return o == 0; });
+      };
+      // A grid it writes, read at the point itself, is the version it makes
+      // (the value the point had until the point stores it, as in the
+      // overlapped buffer); read elsewhere, the version it continues (a
+      // point it also computes would make the sweep ordered, and refused).
+      for (const TileRead &r : st.reads) {
+        int g = x.state_index(r.grid);
+        in.reads[g] = current[g];
+        x.versions[current[g]].read = true;
+        lag = std::max(lag, x.versions[current[g]].lag + std::max<int64_t>(r.hi[x.Z], 0));
+        if (x.writes(s, r.grid))
+          in.reads_itself =
+              in.reads_itself || std::any_of(r.offsets.begin(), r.offsets.end(), zero);
+      }
+      for (const std::string &w : st.writes) {
+        int g = x.state_index(w);
+        in.prev[g] = current[g];
+        lag = std::max(lag, x.versions[current[g]].lag);
+      }
+      in.lag = lag;
+      for (const TileRead &r : st.reads) {
+        int g = x.state_index(r.grid);
+        for (const std::vector<int64_t> &off : r.offsets)
+          if (!(x.writes(s, r.grid) && zero(off)))
+            reach(in.reads[g], lag - off[x.Z] - x.versions[in.reads[g]].lag, x.centre(off));
+      }
+      for (const std::string &w : st.writes) {
+        int v = current[x.state_index(w)];
+        reach(v, lag - x.versions[v].lag, true); // continued where not computed
+      }
+      int j = static_cast<int>(x.instances.size());
+      for (const std::string &w : st.writes) {
+        int g = x.state_index(w);
+        in.writes[g] = static_cast<int>(x.versions.size());
+        x.versions.push_back({g, j, lag, 1, -1, -1, 0, false});
+        current[g] = in.writes[g];
+      }
+      x.instances.push_back(std::move(in));
+    }
+  for (Version &v : x.versions)
+    if (v.from >= 0) {
+      v.regs = std::max(v.regs, v.from + 1);
+      v.ring = v.to - v.from + 1;
+    }
+  x.lag_max.assign(x.p.steps + 1, 0);
+  for (int n = 1; n <= x.p.steps; ++n) {
+    x.lag_max[n] = x.lag_max[n - 1];
+    for (int s = 0; s < x.S; ++s)
+      x.lag_max[n] = std::max(x.lag_max[n], x.instances[(n - 1) * x.S + s].lag);
+  }
+  x.last.assign(x.p.steps, std::vector<int>(x.G, -1));
+  for (size_t j = 0; j < x.instances.size(); ++j)
+    for (int g = 0; g < x.G; ++g)
+      if (x.instances[j].writes[g] >= 0)
+        x.last[x.instances[j].step][g] = static_cast<int>(j);
+  for (int d = 0; d < x.Z; ++d)
+    x.columns *= x.p.tile[d] + x.p.steps * (x.plan.reach_lo[d] + x.plan.reach_hi[d]);
+  x.M = static_cast<int>((x.columns + x.p.threads - 1) / x.p.threads);
+}
+
+std::string str(int64_t n) {
+  return std::to_string(n);
+}
+
+std::string print_rings(const Stream &x) {
+  std::ostringstream out;
+  std::string fn = "f2s_" + x.p.symbol + "_rings";
+  out << "/* The rings of " << x.p.symbol
+      << " in dynamic shared memory: per version of a state grid (as loaded, then\n"
+         " * as each stage of a chunk of "
+      << x.p.steps
+      << " steps leaves it) that a point reads at a neighbour's column,\n"
+         " * its planes over the block's columns (the hull of the need boxes but z). */\n"
+      << "static F2S_HD long " << fn << "(const long *ext, long *offset) {\n"
+      << "  long at = 0, plane = 1;\n";
+  for (int d = 0; d < x.Z; ++d) {
+    std::string lo = "ext[" + str(2 * d) + "]", hi = "ext[" + str(2 * d + 1) + "]";
+    for (int g = 1; g < x.G; ++g) {
+      lo = "f2s_min_long(" + lo + ", ext[" + str(g * 2 * x.R + 2 * d) + "])";
+      hi = "f2s_max_long(" + hi + ", ext[" + str(g * 2 * x.R + 2 * d + 1) + "])";
+    }
+    int64_t span = x.p.tile[d] + x.p.steps * (x.plan.reach_lo[d] + x.plan.reach_hi[d]);
+    out << "  plane *= f2s_min_long(" << span << "L, f2s_max_long(" << hi << " - " << lo
+        << " + 1, 0L));\n";
+  }
+  for (size_t v = 0; v < x.versions.size(); ++v) {
+    const Version &ver = x.versions[v];
+    out << "  offset[" << v << "] = at; /* " << x.state[ver.grid]->name << ", "
+        << (ver.producer < 0
+                ? std::string("as loaded")
+                : "step " + str(ver.producer / x.S) + " stage " + str(ver.producer % x.S))
+        << ": lag " << ver.lag << ", " << ver.regs << " registers, " << ver.ring
+        << " planes shared */\n";
+    if (!ver.ring)
+      continue;
+    out << "  at += (long)sizeof(" << c_type(x.state[ver.grid]->type) << ") * " << ver.ring
+        << "L * plane;\n"
+        << "  at = (at + " << kAlign - 1 << ") / " << kAlign << " * " << kAlign << ";\n";
+  }
+  out << "  return at;\n}\n\n";
+  return out.str();
+}
+
+/// The register holding version v's plane `rel` behind its newest, at the
+/// column at hand.
+std::string reg(int v, int64_t rel) {
+  return "f2s_c" + str(v) + "_" + str(rel) + "[f2s_m]";
+}
+
+/// Version v's shared plane `z` at the column (x0, x1, ...).
+std::string shared_element(const Stream &x, int v, const std::string &z,
+                           const std::vector<std::string> &q) {
+  std::string at = "((" + z + ") - f2s_zb) % " + str(x.versions[v].ring) + " * f2s_hpl";
+  for (int d = 0; d < x.Z; ++d) {
+    std::string term = "(" + q[d] + " - f2s_hlo" + str(d) + ")";
+    at += " + " + (d == 0 ? term : "f2s_hs" + str(d) + " * " + term);
+  }
+  return "f2s_s" + str(v) + "[" + at + "]";
+}
+
+/// `(f2s_x0, f2s_x1, ..., z)` lies in the flat box `box`.
+std::string inside(const Stream &x, const std::string &box, const std::string &z) {
+  std::string s;
+  for (int d = 0; d < x.R; ++d) {
+    std::string c = d == x.Z ? z : "f2s_x" + str(d);
+    s += (d ? " && " : "") + box + "[" + str(2 * d) + "] <= " + c + " && " + c + " <= " + box +
+         "[" + str(2 * d + 1) + "]";
+  }
+  return s;
+}
+
+/// The grid's element in memory at (f2s_x0, f2s_x1, ..., z): its declared bounds.
+std::string memory_element(const Stream &x, int k, const std::string &base, const std::string &z) {
+  std::string K = str(k), s;
+  for (int d = 0; d < x.R; ++d) {
+    std::string c = d == x.Z ? z : "f2s_x" + str(d);
+    std::string term = "((long)" + c + " - f2s_x" + K + "_lo" + str(d) + ")";
+    s += d == 0 ? term : " + f2s_x" + K + "_s" + str(d) + " * " + term;
+  }
+  return base + "[" + s + "]";
+}
+
+/// `for each column the thread holds` (unrolled: the registers' indices
+/// are constants), with f2s_x<d> its coordinates and f2s_q its place among
+/// the block's columns.
+void print_columns(const Stream &x, const std::string &pad, std::ostringstream &out) {
+  out << pad << "#pragma unroll\n"
+      << pad << "for (int f2s_m = 0; f2s_m < " << x.M << "; ++f2s_m) {\n"
+      << pad << "  const int f2s_q = (int)threadIdx.x + f2s_m * " << x.p.threads << ";\n"
+      << pad << "  if (f2s_q >= f2s_hpl)\n"
+      << pad << "    continue;\n";
+  for (int d = 0; d < x.Z; ++d)
+    out << pad << "  const int f2s_x" << d << " = f2s_col" << d << "[f2s_m];\n";
+}
+
+/// The registers of version v move one plane back.
+void print_shift(const Stream &x, int v, const std::string &pad, std::ostringstream &out) {
+  for (int64_t r = x.versions[v].regs - 1; r >= 1; --r)
+    out << pad << reg(v, r) << " = " << reg(v, r - 1) << ";\n";
+}
+
+/// Version v's plane that neighbours read first, from its register to its
+/// ring, where that plane is one of grid g's need box.
+void print_to_ring(const Stream &x, int v, const std::string &newest, const std::string &pad,
+                   std::ostringstream &out) {
+  const Version &ver = x.versions[v];
+  if (!ver.ring)
+    return;
+  std::string need = "(f2s_need + " + str(ver.grid * 2 * x.R) + ")";
+  std::string z = "(" + newest + ") - " + str(ver.from);
+  out << pad << "if (" << need << "[" << 2 * x.Z << "] <= " << z << " && " << z << " <= " << need
+      << "[" << 2 * x.Z + 1 << "])\n"
+      << pad << "  f2s_s" << v << "[((" << z << ") - f2s_zb) % " << ver.ring
+      << " * f2s_hpl + f2s_q] = " << reg(v, ver.from) << ";\n";
+}
+
+/// One stage instance at the plane of the wavefront it computes.
+void print_instance(const Stream &x, int j, std::ostringstream &out) {
+  const Instance &in = x.instances[j];
+  const TileStage &st = x.plan.stages[in.stage];
+  const Kernel &sweep = *x.sweeps[in.stage];
+  const Kernel &k = x.t.signature;
+  std::string pad = "      ";
+  out << pad << "if (" << in.step << " < a.f2s_steps) { /* step " << in.step << ", stage "
+      << in.stage << ": sweep " << st.sweep << " */\n";
+  std::string p1 = pad + "  ";
+  out << p1 << "const long *const f2s_c = f2s_comp + " << j * 2 * x.R
+      << "; /* the box it computes */\n"
+      << p1 << "const int f2s_z = f2s_wz - " << in.lag << "; /* its plane */\n";
+  bool reads_time = sweep.find_arg(x.t.var) != nullptr;
+  if (const Variable *tv = k.find_arg(x.t.var); tv && reads_time)
+    out << p1 << "const " << c_type(tv->type) << " " << c_name(x.t.var) << " = ("
+        << c_type(tv->type) << ")((long)a.f2s_tlo + (a.f2s_first + " << in.step
+        << ") * (long)a.f2s_tstep); /* this step's */\n";
+  // Grids only read: where they are, addressed as the sweep addresses them
+  // (their layout may depend on the time variable).
+  for (const Variable &v : k.args) {
+    if (!v.is_grid() || x.state_index(v.name) >= 0 || !sweep.find_arg(v.name))
+      continue;
+    std::string n = c_name(v.name);
+    out << p1 << "const " << c_type(v.type) << " *__restrict__ " << n << " = a." << n << ";\n"
+        << print_c_grid_layout(k, v, p1);
+  }
+  print_columns(x, p1, out);
+  std::string p2 = p1 + "  ";
+  for (int g = 0; g < x.G; ++g)
+    if (in.writes[g] >= 0)
+      print_shift(x, in.writes[g], p2, out);
+  // Where it does not compute, each grid it writes is the version it
+  // continues (and where it reads that grid itself, before it computes).
+  auto continued = [&](const std::string &pad3) {
+    for (int g = 0; g < x.G; ++g)
+      if (in.writes[g] >= 0)
+        out << pad3 << reg(in.writes[g], 0) << " = "
+            << reg(in.prev[g], in.lag - x.versions[in.prev[g]].lag) << ";\n";
+  };
+  out << p2 << "if (" << inside(x, "f2s_c", "f2s_z") << ") {\n";
+  std::string p3 = p2 + "  ";
+  if (in.reads_itself)
+    continued(p3);
+  for (int d = 0; d < x.R; ++d)
+    if (!st.vars[d].empty())
+      out << p3 << "const int " << c_name(st.vars[d]) << " = "
+          << (d == x.Z ? std::string("f2s_z") : "f2s_x" + str(d)) << "; /* a Fortran INTEGER */\n";
+  for (const Variable &tmp : sweep.temps)
+    out << p3 << c_type(tmp.type) << " " << c_name(tmp.name) << ";\n";
+  std::vector<const For *> loops = perfect_nest(sweep.body);
+  std::ostringstream point;
+  CStmtPrinter printer(sweep, point);
+  // State grids: a grid the stage writes in the newest register of the
+  // version it makes; any other in the version it reads, the point's own
+  // column in registers, a neighbour's in the version's ring.
+  printer.set_element_hook([&x, &in,
+                            &st](const std::string &grid,
+                                 const std::vector<Index> &ix) -> std::optional<std::string> {
+    int g = x.state_index(grid);
+    if (g < 0)
+      return std::nullopt;
+    std::vector<int64_t> off(x.R);
+    for (int d = 0; d < x.R; ++d)
+      off[d] = st.vars[d].empty() ? ix[d].offset - st.constant[d] : ix[d].offset;
+    if (in.writes[g] >= 0 && std::all_of(off.begin(), off.end(), [](int64_t o) { return o == 0; }))
+      return reg(in.writes[g], 0);
+    int v = in.reads[g];
+    if (v < 0)
+      throw std::logic_error("time stream: '" + grid + "' is neither read nor written");
+    if (x.centre(off))
+      return reg(v, in.lag - off[x.Z] - x.versions[v].lag);
+    std::vector<std::string> q;
+    for (int d = 0; d < x.Z; ++d)
+      q.push_back(CExprPrinter::subscript(ix[d]));
+    return shared_element(x, v, CExprPrinter::subscript(ix[x.Z]), q);
+  });
+  printer.print(loops.back()->body, static_cast<int>(p3.size() / 2));
+  out << point.str() << p2 << "} else {\n";
+  continued(p3);
+  out << p2 << "}\n";
+  for (int g = 0; g < x.G; ++g) {
+    if (in.writes[g] < 0)
+      continue;
+    print_to_ring(x, in.writes[g], "f2s_z", p2, out);
+    if (x.last[in.step][g] != j)
+      continue;
+    std::string K = str(g), n = c_name(x.state[g]->name);
+    out << p2 << "if (a.f2s_steps == " << in.step + 1 << " && " << inside(x, "f2s_w" + K, "f2s_z")
+        << ") /* " << x.state[g]->name << " done: to the other version */\n"
+        << p2 << "  " << memory_element(x, g, "a.f2s_dst_" + n, "f2s_z") << " = "
+        << reg(in.writes[g], 0) << ";\n";
+  }
+  out << p1 << "}\n" << p1 << "__syncthreads();\n" << pad << "}\n";
+}
+
+std::string print_body(const Stream &x) {
+  std::ostringstream out;
+  const int R = x.R, Z = x.Z, G = x.G;
+  std::string pad = "    ";
+  out << pad << "/* Streaming along dimension " << Z + 1
+      << ": the block's columns, the hull of the need boxes but z. */\n"
+      << pad << "long f2s_hull[" << 2 * R << "];\n"
+      << pad << "f2s_box_set_empty(f2s_hull, " << R << ");\n"
+      << pad << "for (int f2s_g = 0; f2s_g < " << G << "; ++f2s_g)\n"
+      << pad << "  f2s_box_hull(f2s_hull, f2s_need + f2s_g * " << 2 * R << ", " << R << ");\n";
+  for (int d = 0; d < Z; ++d)
+    out << pad << "const int f2s_hlo" << d << " = (int)f2s_hull[" << 2 * d << "], f2s_he" << d
+        << " = (int)f2s_max_long(f2s_hull[" << 2 * d + 1 << "] - f2s_hull[" << 2 * d
+        << "] + 1, 0L);\n";
+  for (int d = 1; d < Z; ++d)
+    out << pad << "const int f2s_hs" << d << " = " << (d == 1 ? "" : "f2s_hs" + str(d - 1) + " * ")
+        << "f2s_he" << d - 1 << ";\n";
+  out << pad << "const int f2s_hpl = 1";
+  for (int d = 0; d < Z; ++d)
+    out << " * f2s_he" << d;
+  out << "; /* at most " << x.columns << " */\n";
+  out << pad << "/* The columns this thread holds. */\n";
+  for (int d = 0; d < Z; ++d)
+    out << pad << "int f2s_col" << d << "[" << x.M << "];\n";
+  out << pad << "for (int f2s_m = 0; f2s_m < " << x.M << "; ++f2s_m) {\n"
+      << pad << "  int f2s_rest = (int)threadIdx.x + f2s_m * " << x.p.threads << ";\n";
+  for (int d = 0; d < Z; ++d) {
+    out << pad << "  f2s_col" << d << "[f2s_m] = f2s_hlo" << d << " + "
+        << (d + 1 < Z ? "f2s_rest % (f2s_he" + str(d) + " > 0 ? f2s_he" + str(d) + " : 1)"
+                      : "f2s_rest")
+        << ";\n";
+    if (d + 1 < Z)
+      out << pad << "  f2s_rest /= f2s_he" << d << " > 0 ? f2s_he" << d << " : 1;\n";
+  }
+  out << pad << "}\n";
+  out << pad << "/* Each version's registers and ring. */\n"
+      << pad << "long f2s_off[" << x.versions.size() << "];\n"
+      << pad << "(void)f2s_" << x.p.symbol << "_rings(f2s_ext, f2s_off);\n";
+  for (size_t v = 0; v < x.versions.size(); ++v) {
+    const Version &ver = x.versions[v];
+    std::string t = c_type(x.state[ver.grid]->type);
+    out << pad << t;
+    for (int64_t r = 0; r < ver.regs; ++r)
+      out << (r ? ", " : " ") << "f2s_c" << v << "_" << r << "[" << x.M << "] = {0}";
+    out << ";\n";
+    if (ver.ring)
+      out << pad << t << " *const f2s_s" << v << " = (" << t << " *)(f2s_smem + f2s_off[" << v
+          << "]);\n";
+  }
+  // The output box of each grid within its bounds.
+  for (int g = 0; g < G; ++g) {
+    std::string K = str(g);
+    out << pad << "long f2s_w" << K << "[" << 2 * R << "]; /* " << x.state[g]->name
+        << "'s output box */\n";
+    for (int d = 0; d < R; ++d)
+      out << pad << "f2s_w" << K << "[" << 2 * d << "] = f2s_max_long(f2s_out[" << 2 * d
+          << "], f2s_x" << K << "_lo" << d << ");\n"
+          << pad << "f2s_w" << K << "[" << 2 * d + 1 << "] = f2s_min_long(f2s_out[" << 2 * d + 1
+          << "], f2s_x" << K << "_hi" << d << ");\n";
+  }
+  // The wavefront: from the first plane any grid needs to the last plus the
+  // chunk's largest lag.
+  std::string zlo = "f2s_need[" + str(2 * Z) + "]", zhi = "f2s_need[" + str(2 * Z + 1) + "]";
+  for (int g = 1; g < G; ++g) {
+    zlo = "f2s_min_long(" + zlo + ", f2s_need[" + str(g * 2 * R + 2 * Z) + "])";
+    zhi = "f2s_max_long(" + zhi + ", f2s_need[" + str(g * 2 * R + 2 * Z + 1) + "])";
+  }
+  out << pad << "const int f2s_lag_max[" << x.p.steps + 1 << "] = {";
+  for (int n = 0; n <= x.p.steps; ++n)
+    out << (n ? ", " : "") << x.lag_max[n];
+  out << "}; /* per chunk length */\n"
+      << pad << "/* Planes in rings are never below the grids' bounds: they count from there. */\n"
+      << pad << "const int f2s_zb = (int)f2s_h_lo" << Z << ";\n"
+      << pad << "const int f2s_z0 = (int)" << zlo << ", f2s_z1 = (int)" << zhi
+      << " + f2s_lag_max[a.f2s_steps];\n"
+      << pad << "for (int f2s_wz = f2s_z0; f2s_wz <= f2s_z1; ++f2s_wz) {\n";
+  std::string in = pad + "  ";
+  out << in << "/* Load each grid's plane f2s_wz. */\n";
+  print_columns(x, in, out);
+  for (int g = 0; g < G; ++g) {
+    std::string need = "(f2s_need + " + str(g * 2 * R) + ")";
+    print_shift(x, g, in + "  ", out);
+    // A grid no stage reads before writing it (b of a ping-pong, unew of a
+    // copy back) is needed only where its first writer does not compute.
+    std::string skip;
+    for (size_t j = 0; j < x.instances.size() && !x.versions[g].read && skip.empty(); ++j)
+      if (x.instances[j].prev[g] == g && !x.instances[j].reads_itself)
+        skip = " && !(" + inside(x, "(f2s_comp + " + str(j * 2 * R) + ")", "f2s_wz") + ")";
+    out << in << "  if (" << inside(x, need, "f2s_wz") << skip << ")\n"
+        << in << "    " << reg(g, 0) << " = "
+        << memory_element(x, g, "a.f2s_src_" + c_name(x.state[g]->name), "f2s_wz") << ";\n";
+    print_to_ring(x, g, "f2s_wz", in + "  ", out);
+  }
+  out << in << "}\n" << in << "__syncthreads();\n";
+  for (size_t j = 0; j < x.instances.size(); ++j)
+    print_instance(x, static_cast<int>(j), out);
+  out << pad << "}\n" << pad << "__syncthreads(); /* the next tile reuses the rings */\n";
+  return out.str();
+}
+
+/// The versions of a chunk of `p.steps` steps of `plan`, without the sweeps.
+Stream make_stream(const TimeLoop &t, const TimeTilePlan &plan, const CudaTimeTileParams &p) {
+  if (plan.rank < 2)
+    throw std::invalid_argument("time stream: the grids need two dimensions or more, one to "
+                                "stream along");
+  if (p.steps < 1 || static_cast<int>(p.tile.size()) != plan.rank)
+    throw std::invalid_argument("time stream: T or the tile's rank is out of range");
+  Stream x{t, plan, p, {}, {}, 0, 0, 0, 0, 1, 1, {}, {}, {}, {}};
+  x.R = plan.rank;
+  x.Z = plan.rank - 1;
+  x.G = static_cast<int>(plan.state.size());
+  x.S = static_cast<int>(plan.stages.size());
+  for (const std::string &g : plan.state) {
+    x.state.push_back(t.signature.find_arg(g));
+    if (!x.state.back())
+      throw std::logic_error("time stream: no argument '" + g + "'");
+  }
+  plan_versions(x);
+  return x;
+}
+
+int64_t shared_bytes(const Stream &x) {
+  int64_t bytes = 0;
+  for (const Version &v : x.versions)
+    if (v.ring) {
+      int64_t n = type_bytes(x.state[v.grid]->type) * v.ring * x.columns;
+      bytes += (n + kAlign - 1) / kAlign * kAlign;
+    }
+  return bytes;
+}
+
+} // namespace
+
+CudaTimeStream print_cuda_time_stream(const TimeLoop &t, const TimeTilePlan &plan,
+                                      const std::vector<const Kernel *> &sweeps,
+                                      const CudaTimeTileParams &p) {
+  Stream x = make_stream(t, plan, p);
+  for (const TileStage &st : plan.stages) {
+    const Kernel *found = nullptr;
+    for (const Kernel *k : sweeps)
+      if (k->name == st.sweep)
+        found = k;
+    if (!found)
+      throw std::logic_error("time stream: no sweep '" + st.sweep + "'");
+    x.sweeps.push_back(found);
+  }
+  CudaTimeStream out;
+  out.rings = print_rings(x);
+  out.body = print_body(x);
+  out.shared_bytes = shared_bytes(x);
+  out.versions = static_cast<int>(x.versions.size());
+  return out;
+}
+
+int64_t cuda_time_stream_shared_bytes(const TimeLoop &t, const TimeTilePlan &plan,
+                                      const CudaTimeTileParams &p) {
+  return shared_bytes(make_stream(t, plan, p));
+}
+
+int64_t cuda_time_stream_registers(const TimeLoop &t, const TimeTilePlan &plan,
+                                   const CudaTimeTileParams &p) {
+  Stream x = make_stream(t, plan, p);
+  int64_t words = 0;
+  for (const Version &v : x.versions)
+    words += v.regs * ((type_bytes(x.state[v.grid]->type) + 3) / 4);
+  return words * x.M;
+}
+
+int64_t cuda_time_stream_columns(const TimeTilePlan &plan, const CudaTimeTileParams &p) {
+  int64_t n = 1;
+  for (int d = 0; d + 1 < plan.rank; ++d)
+    n *= p.tile[d] + p.steps * (plan.reach_lo[d] + plan.reach_hi[d]);
+  return n;
+}
+
+} // namespace f2s

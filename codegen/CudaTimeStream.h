@@ -1,0 +1,88 @@
+// The streaming form of a time-tiled GPU procedure (codegen/CudaTimeTile.h,
+// CudaTimeTileForm::Streaming), in the style of AN5D and EBISU: a block
+// takes a tile of every dimension but the slowest (z) and walks it along z,
+// the whole chunk of T steps in flight at once.
+//
+// The block computes what an overlapped tile (ast/TimeTiling.h) whose
+// output box is the tile times the whole of z would, with the same region
+// function (codegen/CTimeTile's print_c_tile_regions): the box C_q each stage
+// q of the chunk computes and each state grid's need box. Instead of holding
+// the need boxes whole, it keeps each *version* of a state grid (as loaded,
+// and as each stage of the chunk leaves it) a few planes deep:
+//
+// - A stage q computes the plane `z - lag_q` when the block loads plane z.
+//   Its lag is the least that has every plane it reads written already:
+//   the largest over the versions it reads of their lag plus the furthest
+//   plane ahead it reads (and the version of each grid it writes, which it
+//   continues, at its own plane).
+// - Each thread holds fixed columns (points of the x-y plane of the block,
+//   the hull of the need boxes) and keeps, per version, the newest planes of
+//   its columns in registers, as many as the reads at the column itself
+//   reach back (AN5D's register pipeline); the planes read at a neighbour's
+//   column also go to a ring in shared memory (for a 7-point star, one plane
+//   a version).
+// - Stage q's version of a grid w it writes is the previous version of w
+//   outside C_q (the boundaries the sweeps do not write, the halo the stage
+//   need not compute) and the sweep's own statements inside C_q (starting
+//   from the previous value where the sweep reads w at the point itself, as
+//   the overlapped buffer holds it). So each version holds, plane for plane,
+//   what the overlapped tile's buffer of w holds after stage q: the results
+//   are bitwise the loop's, for every size and trip count.
+// - The last version of each state grid in the chunk goes to the other
+//   version in memory over the tile's output box as its planes complete. A
+//   barrier separates the stages at each plane.
+//
+// A chunk of T steps then reads and writes each grid once, as the overlapped
+// form does, but redoes only the halo in x and y, never in z.
+#pragma once
+
+#include "codegen/CudaTimeTile.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace f2s {
+
+/// The parts of the streaming form that codegen/CudaTimeTile prints around.
+struct CudaTimeStream {
+  /// `static F2S_HD long f2s_<symbol>_rings(const long *ext, long *offset)`:
+  /// from the state grids' extents (`f2s_ext`'s layout, print_c_tile_domains)
+  /// the byte offset of each version's ring in dynamic shared memory, and the
+  /// total it returns. The kernel and the procedure both call it.
+  std::string rings;
+  /// The kernel's statements for the tile at hand, after its output box
+  /// `f2s_out` and its regions `f2s_comp`, `f2s_need` are computed (and a
+  /// barrier passed), with `a`, `f2s_smem`, `f2s_ext`, the scalars and each
+  /// state grid's `f2s_x<k>_lo<d>`, `_hi<d>`, `_s<d>` in scope. It leaves
+  /// the rings free for the next tile.
+  std::string body;
+  /// The most dynamic shared memory one block takes, at any size (bytes).
+  int64_t shared_bytes = 0;
+  int versions = 0; ///< rings: offsets `rings` fills
+};
+
+/// The streaming form of the procedure of `p` (p.form is Streaming; p.tile's
+/// extent along the slowest dimension is not used: the block walks the whole
+/// of it). Needs a plan of rank 2 or more; throws std::invalid_argument
+/// otherwise.
+CudaTimeStream print_cuda_time_stream(const TimeLoop &t, const TimeTilePlan &plan,
+                                      const std::vector<const Kernel *> &sweeps,
+                                      const CudaTimeTileParams &p);
+
+/// print_cuda_time_stream's shared_bytes, without printing.
+int64_t cuda_time_stream_shared_bytes(const TimeLoop &t, const TimeTilePlan &plan,
+                                      const CudaTimeTileParams &p);
+
+/// The 32-bit registers one thread keeps its columns' planes in (every
+/// version's registers, times the columns a thread holds), beside the
+/// kernel's own: a block of p.threads threads fits the GPU's 64 Ki
+/// registers only when threads times (this plus the kernel's) does.
+int64_t cuda_time_stream_registers(const TimeLoop &t, const TimeTilePlan &plan,
+                                   const CudaTimeTileParams &p);
+
+/// The points of a plane one block holds at most: the product over the
+/// dimensions but the slowest of tile + T*(reach below + reach above).
+int64_t cuda_time_stream_columns(const TimeTilePlan &plan, const CudaTimeTileParams &p);
+
+} // namespace f2s
