@@ -323,39 +323,93 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
       size.ints[v.name] = 1;
   // Other integers appear only in array bounds, such as the fine grid's
   // size of a multigrid restriction (`r(0:nf+1)` read at 2*i + 1 for i up to
-  // nc): each is the smallest value that makes every grid it sizes hold the
-  // elements the loops access.
-  for (const Variable &v : k.args) {
-    if (v.is_grid() || v.type != Type::Int32 || size.ints.count(v.name))
-      continue;
-    auto large_enough = [&](int64_t x) {
-      bool sizes_a_grid = false;
-      auto values = size.ints;
-      values[v.name] = x;
+  // nc) or a weather model's memory bounds (`w(ims:ime, kms:kme, jms:jme)`
+  // around the tile the loops run over): each is the value that makes every
+  // grid it bounds hold the elements the loops access, and no more. A lower
+  // bound and an upper bound are set apart (each is checked against its own
+  // side), so `ims` does not wait for `ime`; a bound with another unknown
+  // waits for it.
+  std::vector<const Variable *> unset;
+  for (const Variable &v : k.args)
+    if (!v.is_grid() && v.type == Type::Int32 && !size.ints.count(v.name))
+      unset.push_back(&v);
+  auto mentions = [](const Expr &e, const std::string &name) {
+    auto names = vars_of(e);
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  while (!unset.empty()) {
+    bool progress = false;
+    for (auto it = unset.begin(); it != unset.end();) {
+      const Variable &v = **it;
+      // holds(x): every bound that mentions v, with v = x, takes in the
+      // accesses on its side; nullopt while some such bound has another
+      // unknown. `lower`: v appears only in lower bounds, where holding
+      // grows as x falls.
+      bool waits = false, bounds_a_grid = false, lower = true;
       for (const Variable &g : k.args)
         for (size_t d = 0; d < g.dims.size(); ++d) {
-          auto e = access.extent.find({g.name, d});
-          const Dim &dim = g.dims[d];
-          auto names = vars_of(dim.lo), more = vars_of(dim.hi);
-          names.insert(names.end(), more.begin(), more.end());
-          if (e == access.extent.end() ||
-              std::find(names.begin(), names.end(), v.name) == names.end())
+          if (!access.extent.count({g.name, d}))
             continue;
-          auto lo = eval_int(dim.lo, values), hi = eval_int(dim.hi, values);
-          if (!lo || !hi)
-            return false;
-          sizes_a_grid = true;
-          if (*lo > e->second.first || *hi < e->second.second)
-            return false;
+          for (bool upper : {false, true}) {
+            const Expr &b = upper ? g.dims[d].hi : g.dims[d].lo;
+            if (!b || !mentions(b, v.name))
+              continue;
+            auto values = size.ints;
+            values[v.name] = 0;
+            waits = waits || !eval_int(b, values);
+            bounds_a_grid = true;
+            lower = lower && !upper;
+          }
         }
-      return sizes_a_grid;
-    };
-    auto value = smallest_reaching(large_enough, 0);
-    if (!value)
-      throw UserError(v.loc, "Cannot derive a value for '" + v.name +
-                                 "' from the loop bounds, so the kernel cannot be tuned; use "
-                                 "--no-tune");
-    size.ints[v.name] = *value;
+      if (waits) {
+        ++it;
+        continue;
+      }
+      auto holds = [&](int64_t x) {
+        auto values = size.ints;
+        values[v.name] = x;
+        for (const Variable &g : k.args)
+          for (size_t d = 0; d < g.dims.size(); ++d) {
+            auto e = access.extent.find({g.name, d});
+            if (e == access.extent.end())
+              continue;
+            for (bool upper : {false, true}) {
+              const Expr &b = upper ? g.dims[d].hi : g.dims[d].lo;
+              if (!b || !mentions(b, v.name))
+                continue;
+              auto at = eval_int(b, values);
+              if (!at || (upper ? *at < e->second.second : *at > e->second.first))
+                return false;
+            }
+          }
+        return true;
+      };
+      std::optional<int64_t> value;
+      if (bounds_a_grid && lower) {
+        // The largest value that holds: search upward over -x from far
+        // below every access.
+        int64_t below = 0;
+        for (const auto &[key, range] : access.extent)
+          below = std::min(below, range.first);
+        auto neg =
+            smallest_reaching([&](int64_t y) { return holds(-y); }, -(int64_t{1} << 29) - below);
+        if (neg)
+          value = -*neg;
+      } else if (bounds_a_grid) {
+        value = smallest_reaching(holds, 0);
+      }
+      if (!value)
+        throw UserError(v.loc, "Cannot derive a value for '" + v.name +
+                                   "' from the loop bounds, so the kernel cannot be tuned; use "
+                                   "--no-tune");
+      size.ints[v.name] = *value;
+      it = unset.erase(it);
+      progress = true;
+    }
+    if (!progress)
+      throw UserError(unset.front()->loc,
+                      "Cannot derive a value for '" + unset.front()->name +
+                          "' from the loop bounds, so the kernel cannot be tuned; use --no-tune");
   }
   BoundsChecker(k, size.ints, ranges, column_loops).visit(k.body);
 

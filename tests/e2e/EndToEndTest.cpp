@@ -362,6 +362,15 @@ TEST(EndToEnd, SubscriptsOffsetByArgumentsMatchTheOriginal) {
   EXPECT_EQ(expect_input_matches_untuned_and_tuned("rprjd2d", 2).size(), 2u);
 }
 
+// A weather model's tendency as it is written: fields dimensioned by memory
+// bounds (ims:ime, kms:kme, jms:jme) in (i,k,j) order, loops over a tile
+// clipped to the domain by bounds computed before the nest, a 2D map factor
+// and a 1D vertical profile; called tile by tile. Tuning sets the memory
+// bounds from what the loops access.
+TEST(EndToEnd, MemoryBoundsAroundATileMatchTheOriginal) {
+  EXPECT_EQ(expect_input_matches_untuned_and_tuned("wrftile3d", 3, ".F90").size(), 2u);
+}
+
 // Line buffers in F77 fixed form (labels, continuation lines): filled over a
 // row and its ends, one filled from another, read by two loops that become
 // one, with a weight computed between the loops.

@@ -243,9 +243,23 @@ TEST(ProblemSize, GivesIntegersOnlyThePointReadsTheValueOne) {
 end subroutine
 )");
   EXPECT_EQ(problem_size_for(sized, {10}).ints.at("m"), 3);
-  Kernel unsizable = test::lower_text(dir, R"(subroutine s(n, m, a, b)
+  // A variable in lower bounds only is the largest that holds the accesses
+  // (negative where it must be).
+  Kernel lowered = test::lower_text(dir, R"(subroutine s(n, m, a, b)
   integer :: n, m, i
   real(8) :: a(m + 2:n), b(n)
+  !$f2s stencil
+  do i = 1, n
+    b(i) = 2d0*a(i)
+  end do
+end subroutine
+)",
+                                    "lowered.f90");
+  EXPECT_EQ(problem_size_for(lowered, {10}).ints.at("m"), -1);
+  // No value of m gives a(m:m + 2) the ten elements the loop reads.
+  Kernel unsizable = test::lower_text(dir, R"(subroutine s(n, m, a, b)
+  integer :: n, m, i
+  real(8) :: a(m:m + 2), b(n)
   !$f2s stencil
   do i = 1, n
     b(i) = 2d0*a(i)
@@ -272,6 +286,39 @@ TEST(ProblemSize, SizesFineGridsAndStridedLoops) {
   EXPECT_EQ(s.ints.at("nx"), 11); // do i = 2, nx - 1, 2: 5 trips
   EXPECT_EQ(s.ints.at("ny"), 7);  // do j = 1, ny, 2: 4 trips
   EXPECT_EQ(s.extents, (std::vector<int64_t>{5, 4}));
+}
+
+// A weather model's memory bounds around the tile its loops run over: each
+// bound is set to what the accesses need, the lower ones without waiting
+// for the upper ones of the same dimension.
+TEST(ProblemSize, SetsMemoryBoundsAroundTheTile) {
+  test::ScratchDir dir;
+  Kernel k = test::lower_text(
+      dir, R"(subroutine s(ims, ime, kms, kme, jms, jme, is, ie, js, je, ke, w, t, m, r)
+  integer :: ims, ime, kms, kme, jms, jme, is, ie, js, je, ke, i, j, k
+  real :: w(ims:ime, kms:kme, jms:jme), t(ims:ime, kms:kme, jms:jme)
+  real :: m(ims:ime, jms:jme), r(kms:kme)
+  !$f2s stencil
+  do j = js, je
+    do k = 2, ke
+      do i = is, ie
+        t(i, k, j) = m(i, j)*r(k)*(w(i-1, k, j) + w(i+2, k-1, j) + w(i, k, j+1))
+      end do
+    end do
+  end do
+end subroutine
+)",
+      "memory.f90");
+  ProblemSize p = problem_size_for(k, {40, 6, 30});
+  EXPECT_EQ(p.ints.at("is"), 1);
+  EXPECT_EQ(p.ints.at("ie"), 40);
+  EXPECT_EQ(p.ints.at("ims"), 0);  // w(i-1) at i = 1
+  EXPECT_EQ(p.ints.at("ime"), 42); // w(i+2) at i = 40
+  EXPECT_EQ(p.ints.at("kms"), 1);  // w(k-1) at k = 2
+  EXPECT_EQ(p.ints.at("kme"), 7);
+  EXPECT_EQ(p.ints.at("jms"), 1);
+  EXPECT_EQ(p.ints.at("jme"), 31); // w(j+1) at j = 30
+  EXPECT_EQ(p.extents, (std::vector<int64_t>{40, 6, 30}));
 }
 
 TEST(ProblemSize, SolvesInteriorLoopsAndRefusesOutOfBoundsAccess) {
