@@ -448,6 +448,8 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
           cj["time_s"] = r.seconds;
           cj["gflops"] = r.gflops;
           cj["gbps"] = r.gbps;
+          if (r.confirmed)
+            cj["confirmed"] = true;
         } else {
           cj["detail"] = r.detail;
         }
@@ -481,6 +483,11 @@ nlohmann::json tuning_record(const PackageInfo &info, const std::vector<KernelBu
                             {"exhaustive_complete", c.exhaustive_complete}};
         if (c.cheap_best_s > 0)
           j["exhaustive_over_cheap"] = c.exhaustive_best_s / c.cheap_best_s;
+        if (c.side_by_side) {
+          j["side_by_side"] = true;
+          j["cheap_choice"] = c.cheap_choice;
+          j["exhaustive_choice"] = c.exhaustive_choice;
+        }
         return j;
       };
       if (t.comparison)
@@ -603,6 +610,9 @@ std::string report(const PackageInfo &info, const std::vector<KernelBuild> &kern
                     c.exhaustive_complete ? "" : " (cut by the budget)", c.exhaustive_best_s * 1e3,
                     100.0 * c.exhaustive_best_s / c.cheap_best_s);
       out << line;
+      if (c.side_by_side)
+        out << "  (both bests measured again side by side: " << c.cheap_choice << " and "
+            << c.exhaustive_choice << ")\n";
     }
     for (const CandidateResult &r : t.results) {
       if (r.status == CandidateStatus::Verified)

@@ -64,6 +64,10 @@ struct CandidateResult {
   double seconds = 0;     ///< median time of one call, when verified
   double gflops = 0, gbps = 0;
   std::string detail; ///< why it failed, in one line
+  /// Measured again after the search, among the fastest, in interleaved
+  /// rounds (TuningSession::confirm): `seconds` is that measurement's, free
+  /// of the luck that put a candidate first among many noisy ones.
+  bool confirmed = false;
 };
 
 struct KernelTuning {
@@ -85,6 +89,11 @@ struct KernelTuning {
     double cheap_best_s = 0;   ///< its best time (0: none verified)
     double exhaustive_best_s = 0;
     bool exhaustive_complete = false; ///< false when the budget cut it short
+    /// The cheap search's choice and the exhaustive best, measured again
+    /// side by side in the same rounds after both searches (the CPU); the
+    /// times above are these when set.
+    std::string cheap_choice, exhaustive_choice;
+    bool side_by_side = false;
   };
   std::optional<Comparison> comparison;
   /// The GPU engine's counts (strategy/GpuEngine's CudaEnumeration), kept
@@ -96,7 +105,7 @@ struct KernelTuning {
   size_t cuda_considered = 0;
   std::map<std::string, size_t> cuda_pruned;
   /// The fastest verified candidate (an index into results), of one target or
-  /// of any.
+  /// of any; among the confirmed ones where the target has any.
   std::optional<size_t> best(const std::string &target = "") const;
 };
 
@@ -123,6 +132,11 @@ public:
   /// Seconds per measured candidate, +infinity for those that failed.
   const Measurements &measurements() const { return measured_; }
   bool budget_left() const;
+  /// Measures again the `count` fastest verified candidates of each target
+  /// (and `also`), in `rounds` interleaved rounds so that a drift of the
+  /// machine hits them alike; each one's time becomes the median of its
+  /// rounds and it is marked confirmed. Returns the indices measured.
+  std::vector<size_t> confirm(size_t count, const std::vector<size_t> &also = {}, int rounds = 3);
   KernelTuning result() const;
 
 private:

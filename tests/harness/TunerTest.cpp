@@ -64,6 +64,13 @@ struct Sabotage {
                    "*tune, int nthreads) {\n" +
                    body + "\n}\n";
   }
+  /// Runs `code` at the start of a variant's body, before what it computes.
+  void prefix(const std::string &name, const std::string &code) {
+    VariantCode &v = variant(name);
+    size_t open = v.c_function.find("{\n", v.c_function.find("static void " + v.c_name + "("));
+    ASSERT_NE(open, std::string::npos);
+    v.c_function.insert(open + 2, code + "\n");
+  }
   KernelTuning tune(const test::ScratchDir &dir, double timeout = 30) {
     TuneOptions o;
     o.work_dir = dir.path();
@@ -119,6 +126,46 @@ TEST(Tuner, SkipsCandidatesThatCrashOrDisagree) {
   ASSERT_TRUE(t.best());
   EXPECT_EQ(s.space.variants[t.results[*t.best()].candidate.variant].name, "serial");
   EXPECT_FALSE(t.best("pthreads"));
+}
+
+// The search's fastest are measured again after it, in interleaved rounds,
+// and the choice is made on those times: a candidate whose first run was
+// lucky (here: every process of the "parallel" variant after the first one
+// sleeps 20 ms a call, the others 2 ms) is not chosen.
+TEST(Tuner, ChoosesOnTheFastestMeasuredAgain) {
+  test::ScratchDir dir;
+  Sabotage s;
+  std::string mark = (dir.path() / "parallel.ran").string();
+  s.prefix("serial", "usleep(2000);");
+  s.prefix("blocked", "usleep(2000);");
+  s.prefix("parallel", "static int f2s_ran = -1;\n"
+                       "if (f2s_ran < 0) {\n"
+                       "  FILE *f2s_f = fopen(\"" +
+                           mark +
+                           "\", \"r\");\n"
+                           "  f2s_ran = f2s_f != 0;\n"
+                           "  if (f2s_f) fclose(f2s_f); else fclose(fopen(\"" +
+                           mark +
+                           "\", \"w\"));\n"
+                           "}\n"
+                           "if (f2s_ran) usleep(20000);");
+  for (VariantCode &v : s.code)
+    v.c_function = "#include <unistd.h>\n#include <stdio.h>\n" + v.c_function;
+  KernelTuning t = s.tune(dir);
+  std::optional<size_t> best = t.best("pthreads");
+  ASSERT_TRUE(best);
+  EXPECT_TRUE(t.results[*best].confirmed);
+  EXPECT_EQ(s.space.variants[t.results[*best].candidate.variant].name, "blocked")
+      << t.results[*best].description;
+  size_t confirmed = 0;
+  for (const CandidateResult &r : t.results) {
+    confirmed += r.confirmed;
+    if (r.confirmed && s.space.variants[r.candidate.variant].name == "parallel")
+      EXPECT_GT(r.seconds, 0.015) << r.description << " measured again";
+  }
+  // Three per target, or all of a target that has fewer.
+  EXPECT_GE(confirmed, 4u);
+  EXPECT_LE(confirmed, 6u);
 }
 
 // A reduction is verified too: grids right but the reduced scalar off by a
