@@ -470,7 +470,9 @@ KernelTuning compare_searches(const Kernel &k, const SearchSpace &space,
   // measured again side by side, in the same rounds, and compared there.
   if (cheap_choice) {
     size_t cheap_index = after_cheap.results[*cheap_choice].index;
-    std::vector<size_t> again = session.confirm(kConfirmed, {cheap_index});
+    // More rounds than a tuning's own confirmation: two answers a few
+    // percent apart are told apart only by many side-by-side runs.
+    std::vector<size_t> again = session.confirm(kConfirmed, {cheap_index}, 7);
     const Measurements &m = session.measurements();
     if (std::find(again.begin(), again.end(), cheap_index) != again.end()) {
       cmp.side_by_side = true;
