@@ -703,6 +703,132 @@ void per_size_table(Page &page, const json &sizes, const std::vector<std::string
   page.body << "</table>\n";
 }
 
+/// A label for a time-tile candidate: "steps", or "T=8 128x64".
+std::string time_tile_label(const json &c) {
+  if (str(c, "variant") != "tiled" || !c.contains("tune") || !c["tune"].is_object())
+    return str(c, "variant");
+  const json &tune = c["tune"];
+  std::string label = "T=" + std::to_string(tune.value("f2s_time_tile", 0L)) + " ";
+  for (int d = 0; tune.contains("f2s_tile" + std::to_string(d)); ++d)
+    label += (d ? "x" : "") + std::to_string(tune["f2s_tile" + std::to_string(d)].get<long>());
+  return label;
+}
+
+/// A time loop's temporal blocking: the plan or why there is none, and per
+/// target the choice, the model's traffic, and a bar for every candidate
+/// measured (the steps among them), the chosen one outlined.
+void time_tiling_section(Page &page, const json &tiling) {
+  if (!tiling.value("possible", false)) {
+    page.body << "<p>Not tiled in time: " << esc(str(tiling, "reason")) << "</p>\n";
+    return;
+  }
+  page.body << "<details><summary>Time-tiling plan</summary><pre class=\"ir\">"
+            << esc(str(tiling, "plan")) << "</pre></details>\n";
+  for (const json &c : tiling.value("choices", json::array())) {
+    std::string target = str(c, "target");
+    page.body << "<h3>Time tiles on <code>" << esc(target) << "</code></h3>\n<p>";
+    if (c.value("tiled", false)) {
+      std::string tile;
+      for (const json &e : c.value("tile", json::array()))
+        tile += (tile.empty() ? "" : "x") + std::to_string(e.get<long>());
+      page.body << "Chose tiles of " << esc(tile) << " points, " << c.value("time_tile", 0L)
+                << " steps a trip to memory"
+                << (c.contains("form") ? " (" + esc(str(c, "form")) + ")" : "") << ": ";
+    } else {
+      page.body << "Kept the steps: ";
+    }
+    page.body << esc(str(c, "why")) << "</p>\n";
+    if (c.contains("model_bytes_per_point_step"))
+      page.body << "<p class=\"note\">The model's memory traffic per point and step: "
+                << num(real(c["model_bytes_per_point_step"], "steps")) << " bytes step by step, "
+                << num(real(c["model_bytes_per_point_step"], "tiled")) << " tiled.</p>\n";
+    json values = json::array(), win = json::array();
+    std::vector<const json *> failed;
+    std::map<std::string, int> labels;
+    double chosen =
+        real(c.value("measured", json::object()), c.value("tiled", false) ? "tiled_s" : "steps_s");
+    static const json kNone = json::array();
+    const json &all = c.contains("candidates") ? c["candidates"] : kNone;
+    for (const json &cand : all) {
+      if (str(cand, "status") != "verified") {
+        failed.push_back(&cand);
+        continue;
+      }
+      // Two candidates may share a label (a tile measured with two forms):
+      // the band scale needs each its own.
+      std::string label = time_tile_label(cand);
+      if (++labels[label] > 1)
+        label += " (" + std::to_string(labels[label]) + ")";
+      json v = {{"label", label},
+                {"ms", real(cand, "seconds") * 1e3},
+                {"steps", str(cand, "variant") != "tiled"}};
+      values.push_back(v);
+      if (chosen > 0 && win.empty() && real(cand, "seconds") == chosen)
+        win.push_back(v);
+    }
+    if (!values.empty()) {
+      std::sort(values.begin(), values.end(),
+                [](const json &a, const json &b) { return a["ms"] < b["ms"]; });
+      json bar = {{"y", {{"scale", "y"}, {"field", "label"}}},
+                  {"height", {{"scale", "y"}, {"band", 1}}},
+                  {"x", {{"scale", "x"}, {"value", 0}}},
+                  {"x2", {{"scale", "x"}, {"field", "ms"}}}};
+      json fill = bar;
+      fill["fill"] =
+          json::array({{{"test", "datum.steps"}, {"value", "#ff7f0e"}}, {{"value", "#1f77b4"}}});
+      fill["tooltip"] = {{"signal", "datum.label + ': ' + format(datum.ms, '.3g') + ' ms'"}};
+      json outline = bar;
+      outline["fill"] = {{"value", "transparent"}};
+      outline["stroke"] = {{"value", "#d62728"}};
+      outline["strokeWidth"] = {{"value", 3}};
+      json spec = {{"width", 420},
+                   {"height", std::min<size_t>(16 * values.size() + 10, 600)},
+                   {"padding", 8},
+                   {"data",
+                    {{{"name", "bar_data"}, {"values", values}},
+                     {{"name", "winner_data"}, {"values", win}}}},
+                   {"scales",
+                    {{{"name", "y"},
+                      {"type", "band"},
+                      {"domain", {{"data", "bar_data"}, {"field", "label"}}},
+                      {"range", "height"},
+                      {"padding", 0.1}},
+                     {{"name", "x"},
+                      {"type", "linear"},
+                      {"domain", {{"data", "bar_data"}, {"field", "ms"}}},
+                      {"range", "width"},
+                      {"zero", true},
+                      {"nice", true}}}},
+                   {"axes",
+                    {{{"orient", "bottom"}, {"scale", "x"}, {"title", "ms for the steps measured"}},
+                     {{"orient", "left"}, {"scale", "y"}, {"labelFontSize", 9}}}},
+                   {"marks",
+                    {{{"type", "rect"},
+                      {"name", "bars"},
+                      {"from", {{"data", "bar_data"}}},
+                      {"encode", {{"enter", fill}}}},
+                     {{"type", "rect"},
+                      {"name", "winner"},
+                      {"from", {{"data", "winner_data"}}},
+                      {"encode", {{"enter", outline}}}}}}};
+      const json &m = c.value("measured", json::object());
+      page.plot("bars", values.size(), spec,
+                "Every time-tile candidate measured on " + esc(target) + " at the tuning size, " +
+                    std::to_string(m.value("trips", 0L)) +
+                    " steps a call: the steps in orange, tiles in blue (T = steps a trip, then "
+                    "the tile), the chosen one outlined in red.");
+    }
+    if (!failed.empty()) {
+      page.body << "<ul class=\"failures\">\n";
+      for (const json *f : failed)
+        page.body << "<li><code>" << esc(time_tile_label(*f))
+                  << "</code>: " << esc(str(*f, "status"))
+                  << (f->contains("detail") ? ", " + esc(str(*f, "detail")) : "") << "</li>\n";
+      page.body << "</ul>\n";
+    }
+  }
+}
+
 /// The record's measured bounds of the machine `target` runs on, or null.
 const json *bounds_of(const json &record, const std::string &target) {
   if (!record.contains("bounds") || !record["bounds"].is_object())
@@ -854,7 +980,10 @@ std::string render_report(const json &record) {
                 << "<tr><th>each step runs</th><td>" << sweeps
                 << " (each a kernel below)</td></tr>\n</table>\n"
                 << "<details><summary>IR (as --emit=ir prints it)</summary><pre class=\"ir\">"
-                << esc(str(t, "ir")) << "</pre></details>\n</section>\n";
+                << esc(str(t, "ir")) << "</pre></details>\n";
+      if (t.contains("time_tiling") && t["time_tiling"].is_object())
+        time_tiling_section(page, t["time_tiling"]);
+      page.body << "</section>\n";
     }
   if (record.contains("kernels"))
     for (const json &kj : record["kernels"])

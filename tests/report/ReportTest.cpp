@@ -18,6 +18,7 @@
 #include <iostream>
 #include <iterator>
 #include <regex>
+#include <tuple>
 
 namespace f2s {
 namespace {
@@ -187,6 +188,33 @@ TEST(Report, EveryPlotDrawsInHeadlessChromium) {
       c["h2d_s"] = 2.5e-3;
       c["d2h_s"] = 1.25e-3;
     }
+  // What a time loop's tuning adds (harness/Package.cpp time_tiling_record):
+  // the steps and three tiles measured, and one tile that was wrong.
+  json candidates = json::array();
+  candidates.push_back({{"variant", "steps"}, {"status", "verified"}, {"seconds", 4e-3}});
+  for (auto [t, x, y, s] : {std::tuple{8, 64, 32, 2e-3}, {4, 64, 32, 2.5e-3}, {8, 128, 16, 3e-3}})
+    candidates.push_back({{"variant", "tiled"},
+                          {"status", "verified"},
+                          {"seconds", s},
+                          {"tune", {{"f2s_time_tile", t}, {"f2s_tile0", x}, {"f2s_tile1", y}}}});
+  candidates.push_back({{"variant", "tiled"},
+                        {"status", "wrong result"},
+                        {"seconds", 0},
+                        {"tune", {{"f2s_time_tile", 2}, {"f2s_tile0", 32}, {"f2s_tile1", 32}}},
+                        {"detail", "largest relative difference 0.5 exceeds 1e-12"}});
+  json choice = {{"target", "pthreads"},
+                 {"tiled", true},
+                 {"time_tile", 8},
+                 {"tile", {64, 32}},
+                 {"why", "measured at 256x256"},
+                 {"model_bytes_per_point_step", {{"steps", 64.0}, {"tiled", 7.2}}},
+                 {"measured", {{"trips", 8}, {"steps_s", 4e-3}, {"tiled_s", 2e-3}}},
+                 {"candidates", candidates}};
+  json loop = {{"name", "heat_steps"},   {"source", "heat.f90:3:3"},
+               {"procedure", "heat"},    {"sweeps", {"heat_steps_1"}},
+               {"ir", "time_loop heat"}, {"time_tiling", {{"possible", true}, {"plan", "rank 2"}}}};
+  loop["time_tiling"]["choices"] = json::array({choice});
+  record["time_loops"] = json::array({loop});
   fs::path out = fs::path(F2S_BINARY_DIR) / "tests" / "report";
   fs::create_directories(out);
   fs::path page = out / "report_test.html";
@@ -210,7 +238,7 @@ TEST(Report, EveryPlotDrawsInHeadlessChromium) {
   // Each plot drew one item per datum: its element says how many.
   std::regex plot("<div class=\"plot\" id=\"(plot[0-9]+)\" data-mark=\"([a-z_]+)\" "
                   "data-marks=\"([0-9]+)\"");
-  size_t plots = 0, points = 0, heat_maps = 0;
+  size_t plots = 0, points = 0, heat_maps = 0, time_tiles = 0;
   for (auto m = std::sregex_iterator(dom.begin(), dom.end(), plot); m != std::sregex_iterator();
        ++m) {
     ++plots;
@@ -218,10 +246,16 @@ TEST(Report, EveryPlotDrawsInHeadlessChromium) {
     size_t expected = std::stoul((*m)[3].str());
     EXPECT_GT(expected, 0u) << (*m)[1];
     EXPECT_EQ(drawn_items(dom, from, to, (*m)[2]), expected) << (*m)[1] << " " << (*m)[2];
-    if ((*m)[2] == "candidates")
+    if ((*m)[2] == "candidates") {
       points += expected;
-    else
+    } else if ((*m)[2] == "bars") {
+      // The steps and the three verified tiles, the chosen one outlined.
+      ++time_tiles;
+      EXPECT_EQ(expected, 4u);
+      EXPECT_EQ(drawn_items(dom, from, to, "winner"), 1u);
+    } else {
       ++heat_maps;
+    }
   }
   EXPECT_NE(dom.find("data-plots-drawn=\"" + std::to_string(plots) + "\""), std::string::npos)
       << "not every plot finished drawing";
@@ -235,7 +269,12 @@ TEST(Report, EveryPlotDrawsInHeadlessChromium) {
   EXPECT_EQ(points, verified);
   // One heat map per thread count with blocks, and one of CUDA's shapes, per size.
   EXPECT_GE(heat_maps, 2u * 2u);
-  EXPECT_EQ(plots, rooflines + heat_maps);
+  EXPECT_EQ(time_tiles, 1u);
+  EXPECT_EQ(plots, rooflines + heat_maps + time_tiles);
+  EXPECT_NE(dom.find("Chose tiles of 64x32 points, 8 steps a trip to memory: measured at 256x256"),
+            std::string::npos);
+  EXPECT_NE(dom.find("<code>T=2 32x32</code>: wrong result, largest relative difference 0.5"),
+            std::string::npos);
   // Why the GPU engine left launch shapes out, beside the CPU engine's reasons.
   EXPECT_NE(dom.find("The GPU engine considered "), std::string::npos);
   EXPECT_NE(dom.find(": tile wider than the axis</li>"), std::string::npos);
