@@ -337,11 +337,16 @@ void TuningLog::write(const std::function<void()> &statement) {
 void TuningLog::record(const CandidateResult &r, const nlohmann::json &extra) {
   write([&] {
     // One statement is one transaction: committed before the next
-    // candidate runs.
+    // candidate runs. A candidate measured again (a confirmation) keeps its
+    // place in the order measured: a later run replays the same record.
     SQLite::Statement ins(*db_, R"(
-      INSERT OR REPLACE INTO measurements
+      INSERT INTO measurements
         (tuning, seq, candidate, status, seconds, max_rel_err, gflops, gbps, detail, extra)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?))");
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (tuning, candidate) DO UPDATE SET
+        status = excluded.status, seconds = excluded.seconds, max_rel_err = excluded.max_rel_err,
+        gflops = excluded.gflops, gbps = excluded.gbps, detail = excluded.detail,
+        extra = excluded.extra)");
     ins.bind(1, id_);
     ins.bind(2, static_cast<int64_t>(next_seq_));
     ins.bind(3, r.description);
