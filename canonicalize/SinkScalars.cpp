@@ -82,7 +82,7 @@ bool add_between(const Stmt &s, size_t level, std::vector<Between> &between) {
 
 } // namespace
 
-Stmt sink_scalars(const Stmt &nest) {
+Stmt sink_scalars(const Stmt &nest, const Stmt &hidden) {
   // Down the nest: the loops, and the assignments before each inner loop.
   std::vector<const For *> loops;
   std::vector<Between> between;
@@ -111,6 +111,10 @@ Stmt sink_scalars(const Stmt &nest) {
   in_point.visit(innermost->body);
   Stored written;
   written.visit(nest);
+  if (hidden) {
+    in_point.visit(hidden);
+    written.visit(hidden);
+  }
   for (size_t n = 0; n < between.size(); ++n) {
     const Between &a = between[n];
     // What an IF between the loops tests is read there like a value.
