@@ -250,6 +250,34 @@ C$F2S STENCIL NAME(OFF)
   EXPECT_EQ(ks[0].loc.line, 12);
 }
 
+// Grids dimensioned by PARAMETERs of an INCLUDE file, the loops running to
+// an argument: the default tuning size fits the arrays (1024 trips of the
+// loop over I would read R(1026) of R(160)), from each loop's lower bound
+// and the accesses' offsets; a size the directive gives stays as it is.
+TEST(FixedForm, TheDefaultTuningSizeFitsArraysOfConstantBounds) {
+  TempDir dir;
+  dir.write("size.inc", "      INTEGER IMAX, JMAX\n      PARAMETER (IMAX = 160, JMAX = 96)\n");
+  std::string src = R"(      SUBROUTINE FLUX(NI, NJ, R, F)
+      INCLUDE 'size.inc'
+      REAL*8 R(IMAX,JMAX), F(IMAX,JMAX)
+C$F2S STENCIL
+      DO 10 J = 2, NJ - 1
+      DO 10 I = 2, NI - 2
+         F(I,J) = R(I+2,J) - R(I-1,J)
+   10 CONTINUE
+      END
+)";
+  std::vector<Kernel> ks = lower_text(dir, src, "input.f");
+  ASSERT_EQ(ks.size(), 1u);
+  // I: 2 .. 158 reads R(1..160); J: 2 .. 96.
+  EXPECT_EQ(ks[0].tune_size, (std::vector<int64_t>{157, 95}));
+  std::string sized = src;
+  sized.replace(sized.find("C$F2S STENCIL"), 13, "C$F2S STENCIL TUNE_SIZE(100, 50)");
+  ks = lower_text(dir, sized, "input.f");
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(ks[0].tune_size, (std::vector<int64_t>{100, 50}));
+}
+
 TEST(FixedForm, MalformedDirectiveInADroppedBranchIsIgnored) {
   TempDir dir;
   std::string src = small("#if 0\nC$F2S STENCIL TILE(4)\n#endif\nC$F2S STENCIL");

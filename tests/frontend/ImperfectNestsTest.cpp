@@ -236,5 +236,93 @@ end subroutine
   EXPECT_EQ(line_col(d.loc), loc_of(before, "ic, j)"));
 }
 
+// A sponge layer's damping factor, set per level under an IF between the k
+// and j loops (a one-line IF and an IF construct), and a metric read from a
+// 1D array between the j and i loops: they move into the point.
+TEST(ImperfectNests, IfsAroundScalarsAndArrayReadsBetweenTheLoopsMoveIntoThePoint) {
+  std::string src = R"(subroutine sponge(n, zs, alpha, rdy, u, un)
+  integer :: n, i, j, k
+  real(8) :: zs, alpha, rdy(n), u(0:n+1, 0:n+1, n), un(0:n+1, 0:n+1, n), z, damp, r
+  !$f2s stencil
+  do k = 1, n
+    z = dble(k)
+    damp = 0d0
+    if (z > zs) damp = alpha*(z - zs)
+    if (k == 1) then
+      damp = 1d0
+    end if
+    do j = 1, n
+      r = rdy(j)
+      do i = 1, n
+        un(i,j,k) = (1d0 - damp)*u(i,j,k) + damp*r*(u(i-1,j,k) + u(i+1,j,k))
+      end do
+    end do
+  end do
+end subroutine
+)";
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, src);
+  ASSERT_EQ(ks.size(), 1u);
+  std::string s = print_stmt(ks[0].body);
+  EXPECT_EQ(s.substr(0, s.find("      un(i, j, k) = ")), "for k = 1, n {\n"
+                                                         "  for j = 1, n {\n"
+                                                         "    for i = 1, n {\n"
+                                                         "      z = real(k, 8)\n"
+                                                         "      damp = 0.0d0\n"
+                                                         "      if z > zs {\n"
+                                                         "        damp = alpha*(z - zs)\n"
+                                                         "      }\n"
+                                                         "      if k == 1 {\n"
+                                                         "        damp = 1.0d0\n"
+                                                         "      }\n"
+                                                         "      r = rdy(j)\n");
+  EXPECT_FALSE(find_dependence(ks[0]));
+}
+
+// Set under an IF alone, the scalar keeps its value from the level before
+// at the others: carried, and refused as such.
+TEST(ImperfectNests, AScalarSetOnlyUnderAnIfBetweenTheLoopsIsRefused) {
+  std::string src = R"(subroutine s(n, u, un)
+  integer :: n, i, j
+  real(8) :: u(0:n+1, 0:n+1), un(0:n+1, 0:n+1), f
+  f = 1d0
+  !$f2s stencil
+  do j = 1, n
+    if (j == 1) f = 2d0
+    do i = 1, n
+      un(i,j) = f*u(i,j)
+    end do
+  end do
+end subroutine
+)";
+  Diagnostic d = refusal(src);
+  EXPECT_EQ(d.message, "'f' may be read before it is assigned (only some branches of an IF assign "
+                       "it) in the '!$f2s stencil' region, so its value is carried between "
+                       "iterations");
+}
+
+// A scalar between the loops from an array the nest writes has another
+// value once the nest has run over part of it.
+TEST(ImperfectNests, AScalarBetweenTheLoopsFromAWrittenArrayIsRefused) {
+  std::string src = R"(subroutine s(n, u)
+  integer :: n, i, j
+  real(8) :: u(0:n+1, 0:n+1), t
+  !$f2s stencil
+  do j = 1, n
+    t = u(0, j)
+    do i = 1, n
+      u(i,j) = t
+    end do
+  end do
+end subroutine
+)";
+  Diagnostic d = refusal(src);
+  EXPECT_EQ(d.message, "'t' is assigned between the DO loops of the '!$f2s stencil' region from "
+                       "array 'u', which the nest writes; only outer loop variables, scalars and "
+                       "arrays the nest does not write may be read there, so move the assignment "
+                       "into the innermost loop");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "u(0, j)"));
+}
+
 } // namespace
 } // namespace f2s::test

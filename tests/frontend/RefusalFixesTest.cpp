@@ -144,5 +144,51 @@ end subroutine
                 "in any order"});
 }
 
+// Derived-type components: the library takes arrays and scalars, so a
+// component in a loop bound or a subscripted component is refused with the
+// rewrite, not as an array section or an assignment the region cannot hold.
+TEST(RefusalFixes, DerivedTypeComponentsSayWhatToPass) {
+  std::string head = R"(module grids
+  type :: field
+    integer :: nx, ny
+    real(8), allocatable :: u(:,:), un(:,:)
+  end type field
+end module grids
+subroutine jacobi(g, c, nx, ny)
+  use grids
+  type(field) :: g
+  integer :: nx, ny, i, j
+  real(8) :: c
+  !$f2s stencil
+)";
+  std::string bound = head + R"(  do j = 2, g%ny - 1
+    do i = 2, nx - 1
+      g%un(i,j) = c*g%u(i+1,j)
+    end do
+  end do
+end subroutine
+)";
+  EXPECT_EQ(problems_of(bound),
+            std::vector<std::string>{
+                loc_of(bound, "g%ny") +
+                ": Component 'g%ny' of a derived type cannot be used in a '!$f2s stencil' "
+                "region, as the library takes scalars, not derived types; assign 'g%ny' to a "
+                "scalar variable before the region and use that"});
+  std::string element = head + R"(  do j = 2, ny - 1
+    do i = 2, nx - 1
+      g%un(i,j) = c*g%u(i+1,j)
+    end do
+  end do
+end subroutine
+)";
+  std::vector<std::string> problems = problems_of(element);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_EQ(problems.front(),
+            loc_of(element, "g%un(i,j)") +
+                ": Component 'g%un' of a derived type cannot be used in a '!$f2s stencil' region, "
+                "as the library takes arrays, not derived types; annotate the nest in a "
+                "procedure that takes 'g%un' as an array argument (CALL it with 'g%un')");
+}
+
 } // namespace
 } // namespace f2s
