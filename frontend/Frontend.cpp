@@ -185,6 +185,28 @@ public:
     return true;
   }
   void Post(const fp::DoConstruct &) { open_dos_.pop_back(); }
+  // A region inside an ASSOCIATE construct cannot take its associate names
+  // as arguments; LowerRegion says so where the region uses one.
+  bool Pre(const fp::AssociateConstruct &a) {
+    const auto &stmt = std::get<fp::Statement<fp::AssociateStmt>>(a.t);
+    SourceLoc loc = map_.find(stmt.source).value_or(SourceLoc{});
+    if (!scopes_.empty())
+      for (const fp::Association &as : std::get<std::list<fp::Association>>(stmt.statement.t)) {
+        const auto &selector = std::get<fp::Selector>(as.t);
+        const auto *e = std::get_if<fp::Expr>(&selector.u);
+        std::string text =
+            e ? text_of(e->source) : text_of(std::get<fp::Variable>(selector.u).GetSource());
+        scopes_.back().associates.push_back({text_of(std::get<fp::Name>(as.t).source), text, loc});
+      }
+    return true;
+  }
+  void Post(const fp::AssociateConstruct &a) {
+    size_t n = std::get<std::list<fp::Association>>(
+                   std::get<fp::Statement<fp::AssociateStmt>>(a.t).statement.t)
+                   .size();
+    if (!scopes_.empty())
+      scopes_.back().associates.resize(scopes_.back().associates.size() - n);
+  }
 
   /// The file is fixed form (for the regions' SourceRegion).
   void set_fixed_form(bool fixed) { fixed_form_ = fixed; }

@@ -88,6 +88,14 @@ private:
   /// The declaration of `name`, or for a name nothing declares, the one the
   /// IMPLICIT rules give it (first used at `use`); null under IMPLICIT NONE.
   const Decl *lookup(const std::string &name, const SourceLoc &use = {}) const {
+    const std::vector<AssociateName> &associates = scopes_.back().associates;
+    for (auto a = associates.rbegin(); a != associates.rend(); ++a)
+      if (a->name == name)
+        fail(use.known() ? use : a->loc,
+             "'" + name + "' is an associate name of the ASSOCIATE construct at line " +
+                 std::to_string(a->loc.line) + ", which a " + kRegion +
+                 " cannot take as an argument; annotate the nest in a procedure that takes '" +
+                 a->selector + "' as an argument (CALL it with '" + a->selector + "')");
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
       if (auto d = it->decls.find(name); d != it->decls.end())
         return &d->second;

@@ -56,6 +56,8 @@ TEST(FixedForm, SharedLabelWithImplicitDoublePrecision) {
             "  }\n");
 }
 
+// (The grids' PARAMETER bounds hold 50 trips of each loop: the default
+// tuning size fits them.)
 TEST(FixedForm, ContinuePerLoopCommonAndParameter) {
   EXPECT_EQ(printed(R"(      SUBROUTINE JAC(N1, N2)
       INTEGER*4 N1, N2, MAXN
@@ -73,7 +75,7 @@ TEST(FixedForm, ContinuePerLoopCommonAndParameter) {
 )"),
             // The COMMON arrays are arguments, after the dummies.
             "kernel jac(n1: i32, n2: i32, a: f64(0:50 + 1, 0:50 + 1), b: f64(0:50 + 1, 0:50 + 1))\n"
-            "  tune_size(1024, 1024)\n"
+            "  tune_size(50, 50)\n"
             "  for j = 1, n2 {\n"
             "    for i = 1, n1 {\n"
             "      b(i, j) = 0.25d0*(a(i - 1, j) + a(i + 1, j) + a(i, j - 1) + a(i, j + 1))\n"

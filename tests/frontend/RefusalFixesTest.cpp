@@ -188,6 +188,26 @@ end subroutine
                 ": Component 'g%un' of a derived type cannot be used in a '!$f2s stencil' region, "
                 "as the library takes arrays, not derived types; annotate the nest in a "
                 "procedure that takes 'g%un' as an array argument (CALL it with 'g%un')");
+  // Through ASSOCIATE, the names are the construct's, not variables of the
+  // procedure (not "not declared").
+  std::string associated = head.substr(0, head.find("  !$f2s")) +
+                           R"(  associate (u => g%u, un => g%un, my => g%ny)
+  !$f2s stencil
+  do j = 2, my - 1
+    do i = 2, nx - 1
+      un(i,j) = c*u(i+1,j)
+    end do
+  end do
+  end associate
+end subroutine
+)";
+  problems = problems_of(associated);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_EQ(problems.front(),
+            loc_of(associated, "my - 1") +
+                ": 'my' is an associate name of the ASSOCIATE construct at line 12, which a "
+                "'!$f2s stencil' region cannot take as an argument; annotate the nest in a "
+                "procedure that takes 'g%ny' as an argument (CALL it with 'g%ny')");
 }
 
 } // namespace
