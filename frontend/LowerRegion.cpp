@@ -300,6 +300,8 @@ private:
   /// last assigned: canonicalize/SinkScalars moves them into the point, and a
   /// red-black start may read them (`do i = 2 + joff, n, 2`).
   std::map<std::string, Expr> between_;
+  /// The scalars set under an IF between the loops: no one value there.
+  std::set<std::string> between_under_if_;
   /// Set while lowering a red-black start: names in between_ read as their
   /// values, so that the colour test is in the loop variables.
   bool colour_scalars_ = false;
@@ -1354,8 +1356,10 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
       if (const Assign *a = as<Assign>(s))
         between_[a->var] = a->value;
       else
-        for (const std::string &v : scalars_assigned(s))
+        for (const std::string &v : scalars_assigned(s)) {
           between_.erase(v);
+          between_under_if_.insert(v);
+        }
       stmts.push_back(s);
     }
     body = lower_nest(nest, level + 1);
@@ -2213,7 +2217,12 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
       fail(loc, column_bound_refusal("'" + name + "', assigned in the " + kRegion + ","));
     if (bound_of_ || in_dims_)
       fail(loc, "'" + name + "' is assigned inside the " + kRegion +
-                    ", so it cannot be used in the bounds of its loops or arrays");
+                    ", so it cannot be used in the bounds of its loops or arrays" +
+                    (bound_of_ && between_under_if_.count(name)
+                         ? "; assign it once between the loops, outside any IF (a red-black "
+                           "colour as 'MOD(e, 2)' of the outer loop variables and scalars, "
+                           "e.g. 'MOD(j + ipass - 1, 2)' for a colour flipped when 'ipass' is 2)"
+                         : ""));
     return lower_temp(name, loc);
   }
   const Decl *d = lookup(name, loc);

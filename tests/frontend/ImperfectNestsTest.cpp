@@ -324,5 +324,30 @@ end subroutine
   EXPECT_EQ(line_col(d.loc), loc_of(src, "u(0, j)"));
 }
 
+// A red-black colour flipped under an IF between the loops has no one
+// value at the loop's start: refused with the form that has one.
+TEST(ImperfectNests, AColourFlippedUnderAnIfSaysHowToWriteIt) {
+  std::string src = R"(subroutine s(n, ipass, f, u)
+  integer :: n, ipass, i, j, joff
+  real(8) :: f(n, n), u(n, n)
+  !$f2s stencil
+  do j = 2, n - 1
+    joff = mod(j, 2)
+    if (ipass == 2) joff = 1 - joff
+    do i = 2 + joff, n - 1, 2
+      u(i,j) = 0.25d0*(u(i-1,j) + u(i+1,j) + u(i,j-1) + u(i,j+1) - f(i,j))
+    end do
+  end do
+end subroutine
+)";
+  Diagnostic d = refusal(src);
+  EXPECT_EQ(d.message, "'joff' is assigned inside the '!$f2s stencil' region, so it cannot be "
+                       "used in the bounds of its loops or arrays; assign it once between the "
+                       "loops, outside any IF (a red-black colour as 'MOD(e, 2)' of the outer "
+                       "loop variables and scalars, e.g. 'MOD(j + ipass - 1, 2)' for a colour "
+                       "flipped when 'ipass' is 2)");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "joff, n - 1, 2"));
+}
+
 } // namespace
 } // namespace f2s::test
