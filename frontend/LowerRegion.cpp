@@ -527,9 +527,14 @@ std::string component_refusal(std::string text, bool element) {
 
 /// CONTINUE does nothing; it ends label DO loops (`10 CONTINUE`), which
 /// stays in the body of the innermost loop the label ends and follows the
-/// inner loop in an outer loop's body.
+/// inner loop in an outer loop's body. Nor do other compilers' directives
+/// (`!DIR$ IVDEP`, `!DEC$ VECTOR ALWAYS`, `!GCC$ unroll 4`) before a loop
+/// or a statement: hints to them, comments to f2stencil as OpenMP's are (a
+/// '!$f2s' line inside a region is refused by the front end on its own).
 bool is_continue(const fp::ExecutionPartConstruct &c) {
   const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+  if (exec && std::holds_alternative<fc::Indirection<fp::CompilerDirective>>(exec->u))
+    return true;
   const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
   return action && std::holds_alternative<fp::ContinueStmt>(action->statement.u);
 }
