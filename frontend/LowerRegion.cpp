@@ -2571,10 +2571,18 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
                         "; a variable offset must be the same in every access to an array" +
                         var.fix);
     }
+    // A 1D array in a nest of several loops is most often a grid whose
+    // index the code linearises by hand (`u(i + (j-1)*nx)`).
+    std::string linearised =
+        subs.size() == 1 && outer_ && outer_->size() > 1
+            ? "; if it linearises the index by hand, declare '" + grid +
+                  "' with one dimension per loop and subscript it by the loop variables (a "
+                  "caller may still pass a 1D array)"
+            : "";
     if (!a)
       fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
                               "' is not an integer multiple of a loop variable plus a constant" +
-                              why_not_affine(*s));
+                              why_not_affine(*s) + linearised);
     // Multigrid transfers scale by 2; a larger factor is more likely a
     // mistake than a stencil, and keeps index arithmetic far from overflow.
     auto stride = strides_.find(a->var);

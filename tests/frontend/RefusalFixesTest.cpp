@@ -144,6 +144,35 @@ end subroutine
                 "in any order"});
 }
 
+// A grid stored 1D with its index linearised by hand: the refusal says how
+// to declare it so that the nest is accepted.
+TEST(RefusalFixes, AnIndexLinearisedByHandSaysToDeclareTheDimensions) {
+  std::string src = R"(subroutine jac(nx, ny, a, b)
+  implicit none
+  integer, intent(in) :: nx, ny
+  real(8), intent(in) :: a(nx*ny)
+  real(8), intent(inout) :: b(nx*ny)
+  integer :: i, j, ij
+  !$f2s stencil
+  do j = 2, ny - 1
+    do i = 2, nx - 1
+      ij = i + (j - 1)*nx
+      b(ij) = 0.25d0*(a(ij-1) + a(ij+1) + a(ij-nx) + a(ij+nx))
+    end do
+  end do
+end subroutine
+)";
+  std::vector<std::string> problems = problems_of(src);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_EQ(problems.front(),
+            loc_of(src, "ij) = 0.25d0") +
+                ": Subscript 'ij' of 'b' is not an integer multiple of a loop variable plus a "
+                "constant, as 'ij' is assigned 'i +(j - 1)*nx' at line 10, which is not one "
+                "either; if it linearises the index by hand, declare 'b' with one dimension per "
+                "loop and subscript it by the loop variables (a caller may still pass a 1D "
+                "array)");
+}
+
 // Derived-type components: the library takes arrays and scalars, so a
 // component in a loop bound or a subscripted component is refused with the
 // rewrite, not as an array section or an assignment the region cannot hold.
