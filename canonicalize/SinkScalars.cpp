@@ -82,7 +82,7 @@ bool add_between(const Stmt &s, size_t level, std::vector<Between> &between) {
 
 } // namespace
 
-Stmt sink_scalars(const Stmt &nest, const Stmt &hidden) {
+Stmt sink_scalars(const Stmt &nest, const Stmt &hidden, const std::vector<std::string> &buffers) {
   // Down the nest: the loops, and the assignments before each inner loop.
   std::vector<const For *> loops;
   std::vector<Between> between;
@@ -115,6 +115,7 @@ Stmt sink_scalars(const Stmt &nest, const Stmt &hidden) {
     in_point.visit(hidden);
     written.visit(hidden);
   }
+  written.grids.insert(buffers.begin(), buffers.end());
   for (size_t n = 0; n < between.size(); ++n) {
     const Between &a = between[n];
     // What an IF between the loops tests is read there like a value.

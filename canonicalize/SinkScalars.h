@@ -10,6 +10,9 @@
 
 #include "ast/IR.h"
 
+#include <string>
+#include <vector>
+
 namespace f2s {
 
 /// Moves every Assign that precedes the inner loop in an outer loop's body,
@@ -21,8 +24,11 @@ namespace f2s {
 /// and a UserError at the assignment says which one fails. A statement after
 /// the inner loop, or anything else before it, is refused too. `hidden`, if
 /// any, is more of the point that `nest` does not show (a column's
-/// statements): what it assigns and writes counts as the point's. A nest
-/// that is already perfect comes back as it was.
-Stmt sink_scalars(const Stmt &nest, const Stmt &hidden = nullptr);
+/// statements): what it assigns and writes counts as the point's, and so do
+/// the arrays `written` names (line buffers the nest filled before
+/// canonicalize/ForwardLineBuffers substituted them). A nest that is already
+/// perfect comes back as it was.
+Stmt sink_scalars(const Stmt &nest, const Stmt &hidden = nullptr,
+                  const std::vector<std::string> &written = {});
 
 } // namespace f2s

@@ -349,5 +349,32 @@ end subroutine
   EXPECT_EQ(line_col(d.loc), loc_of(src, "joff, n - 1, 2"));
 }
 
+// A line buffer read between the loops holds what the previous row filled
+// (the buffer is gone once its reads are substituted): refused as an array
+// the nest writes.
+TEST(ImperfectNests, ALineBufferReadBetweenTheLoopsIsRefused) {
+  std::string src = R"(subroutine s(n, u, v)
+  integer :: n, i, j
+  real(8) :: u(0:n+1, 0:n+1), v(n, n), row(0:200), t
+  !$f2s stencil
+  do j = 1, n
+    t = row(1)
+    do i = 0, n + 1
+      row(i) = u(i, j)
+    end do
+    do i = 1, n
+      v(i, j) = row(i - 1) + row(i + 1) + t
+    end do
+  end do
+end subroutine
+)";
+  Diagnostic d = refusal(src);
+  EXPECT_EQ(d.message, "'t' is assigned between the DO loops of the '!$f2s stencil' region from "
+                       "array 'row', which the nest writes; only outer loop variables, scalars "
+                       "and arrays the nest does not write may be read there, so move the "
+                       "assignment into the innermost loop");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "row(1)"));
+}
+
 } // namespace
 } // namespace f2s::test
