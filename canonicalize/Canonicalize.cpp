@@ -8,7 +8,9 @@ namespace f2s {
 
 Canonical canonicalize(const Stmt &nest, const std::set<std::string> &buffer_candidates) {
   ForwardedBuffers forwarded = forward_line_buffers(nest, buffer_candidates);
-  return {fold_constants(sink_scalars(forwarded.nest)), std::move(forwarded.buffers)};
+  // A scalar between the loops read from a buffer would see the last row's.
+  return {fold_constants(sink_scalars(forwarded.nest, nullptr, forwarded.buffers)),
+          std::move(forwarded.buffers)};
 }
 
 } // namespace f2s

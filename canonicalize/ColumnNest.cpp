@@ -64,7 +64,7 @@ Stmt canonicalize_column(const Stmt &nest, const std::string &column_var) {
   Stmt column;
   Stmt outer = shell(nest, column_var, marker, column);
   assert(column && "the front end found the column's loops in the nest");
-  return fold_constants(restore(sink_scalars(outer), marker, column));
+  return fold_constants(restore(sink_scalars(outer, column), marker, column));
 }
 
 } // namespace f2s

@@ -10,16 +10,25 @@
 
 #include "ast/IR.h"
 
+#include <string>
+#include <vector>
+
 namespace f2s {
 
-/// Moves every Assign that precedes the inner loop in an outer loop's body to
-/// the start of the innermost body, in source order. The value is the same
-/// at every point as long as it reads only outer loop variables and scalars
-/// that the nest does not change, and the scalar is assigned nowhere else in
-/// the nest: those conditions are checked, and a UserError at the assignment
-/// says which one fails. A statement after the inner loop, or anything but a
-/// scalar assignment before it, is refused too. A nest that is already
+/// Moves every Assign that precedes the inner loop in an outer loop's body,
+/// and every IF around such Assigns, to the start of the innermost body, in
+/// source order. The value is the same at every point as long as it reads
+/// only outer loop variables, scalars that the nest does not change and
+/// arrays that it does not write, and the scalar is assigned nowhere else in
+/// the nest (but between the same two loops): those conditions are checked,
+/// and a UserError at the assignment says which one fails. A statement after
+/// the inner loop, or anything else before it, is refused too. `hidden`, if
+/// any, is more of the point that `nest` does not show (a column's
+/// statements): what it assigns and writes counts as the point's, and so do
+/// the arrays `written` names (line buffers the nest filled before
+/// canonicalize/ForwardLineBuffers substituted them). A nest that is already
 /// perfect comes back as it was.
-Stmt sink_scalars(const Stmt &nest);
+Stmt sink_scalars(const Stmt &nest, const Stmt &hidden = nullptr,
+                  const std::vector<std::string> &written = {});
 
 } // namespace f2s

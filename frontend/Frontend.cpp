@@ -120,6 +120,13 @@ public:
     const auto &suffix = std::get<std::optional<fp::Suffix>>(stmt.t);
     scopes_.back().result =
         suffix && suffix->resultName ? text_of(suffix->resultName->source) : scopes_.back().name;
+    // `real(8) function f(...)`: the result's type, declared with the
+    // specification part (whose USE may bring the kind).
+    result_type_ = {};
+    for (const fp::PrefixSpec &p : std::get<std::list<fp::PrefixSpec>>(stmt.t))
+      if (const auto *t = std::get_if<fp::DeclarationTypeSpec>(&p.u))
+        result_type_ = {t, suffix && suffix->resultName ? &*suffix->resultName
+                                                        : &std::get<fp::Name>(stmt.t)};
     return true;
   }
   void Post(const fp::FunctionSubprogram &f) { end_procedure(f); }
@@ -185,6 +192,28 @@ public:
     return true;
   }
   void Post(const fp::DoConstruct &) { open_dos_.pop_back(); }
+  // A region inside an ASSOCIATE construct cannot take its associate names
+  // as arguments; LowerRegion says so where the region uses one.
+  bool Pre(const fp::AssociateConstruct &a) {
+    const auto &stmt = std::get<fp::Statement<fp::AssociateStmt>>(a.t);
+    SourceLoc loc = map_.find(stmt.source).value_or(SourceLoc{});
+    if (!scopes_.empty())
+      for (const fp::Association &as : std::get<std::list<fp::Association>>(stmt.statement.t)) {
+        const auto &selector = std::get<fp::Selector>(as.t);
+        const auto *e = std::get_if<fp::Expr>(&selector.u);
+        std::string text =
+            e ? text_of(e->source) : text_of(std::get<fp::Variable>(selector.u).GetSource());
+        scopes_.back().associates.push_back({text_of(std::get<fp::Name>(as.t).source), text, loc});
+      }
+    return true;
+  }
+  void Post(const fp::AssociateConstruct &a) {
+    size_t n = std::get<std::list<fp::Association>>(
+                   std::get<fp::Statement<fp::AssociateStmt>>(a.t).statement.t)
+                   .size();
+    if (!scopes_.empty())
+      scopes_.back().associates.resize(scopes_.back().associates.size() - n);
+  }
 
   /// The file is fixed form (for the regions' SourceRegion).
   void set_fixed_form(bool fixed) { fixed_form_ = fixed; }
@@ -252,6 +281,9 @@ private:
   size_t next_ = 0;
   std::vector<Scope> scopes_;
   std::vector<std::vector<const fp::Name *>> dummy_names_; ///< per scope
+  /// The type a function's prefix gives its result, and the result's name,
+  /// until its specification part ends.
+  std::pair<const fp::DeclarationTypeSpec *, const fp::Name *> result_type_{};
   /// Per scope, its annotated DO constructs and their kernels' indices
   /// (kRefused for a region that was refused).
   std::vector<std::vector<std::pair<const fp::DoConstruct *, size_t>>> regions_;
@@ -663,6 +695,14 @@ void FileLowering::Post(const fp::SpecificationPart &) {
     return;
   for (const fp::Name *dummy : dummy_names_.back())
     declare(*dummy);
+  if (result_type_.first) {
+    Decl &result = declare(*result_type_.second);
+    if (!result.typed) {
+      result.type = decl_type(*result_type_.first, scopes_);
+      result.typed = true;
+    }
+    result_type_ = {};
+  }
   Scope &scope = scopes_.back();
   for (auto &[name, d] : scope.decls) {
     if (d.typed)

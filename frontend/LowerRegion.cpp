@@ -88,6 +88,14 @@ private:
   /// The declaration of `name`, or for a name nothing declares, the one the
   /// IMPLICIT rules give it (first used at `use`); null under IMPLICIT NONE.
   const Decl *lookup(const std::string &name, const SourceLoc &use = {}) const {
+    const std::vector<AssociateName> &associates = scopes_.back().associates;
+    for (auto a = associates.rbegin(); a != associates.rend(); ++a)
+      if (a->name == name)
+        fail(use.known() ? use : a->loc,
+             "'" + name + "' is an associate name of the ASSOCIATE construct at line " +
+                 std::to_string(a->loc.line) + ", which a " + kRegion +
+                 " cannot take as an argument; annotate the nest in a procedure that takes '" +
+                 a->selector + "' as an argument (CALL it with '" + a->selector + "')");
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
       if (auto d = it->decls.find(name); d != it->decls.end())
         return &d->second;
@@ -292,6 +300,8 @@ private:
   /// last assigned: canonicalize/SinkScalars moves them into the point, and a
   /// red-black start may read them (`do i = 2 + joff, n, 2`).
   std::map<std::string, Expr> between_;
+  /// The scalars set under an IF between the loops: no one value there.
+  std::set<std::string> between_under_if_;
   /// Set while lowering a red-black start: names in between_ read as their
   /// values, so that the colour test is in the loop variables.
   bool colour_scalars_ = false;
@@ -482,28 +492,111 @@ const fp::LoopControl::Bounds &RegionLowering::loop_bounds(const fp::DoConstruct
   return std::get<fp::LoopControl::Bounds>(control->u);
 }
 
+std::string component_refusal(std::string text, bool element);
+
+/// The refusal of a derived-type component (`g%ny`, `g%u(i,j)`), with the
+/// rewrite, or empty when `ref` is none: the library takes arrays and scalars
+/// as arguments, not a derived type.
+std::string component_refusal(const fp::DataRef &ref, std::string text) {
+  const fp::DataRef *base = &ref;
+  if (const auto *e = std::get_if<fc::Indirection<fp::ArrayElement>>(&ref.u))
+    base = &e->value().base;
+  if (!std::holds_alternative<fc::Indirection<fp::StructureComponent>>(base->u))
+    return "";
+  return component_refusal(text, base != &ref);
+}
+
+/// The same for `g%u(i,j)`, which the parser takes for a call of a procedure
+/// component.
+std::string component_refusal(const fp::Call &call, const std::string &text) {
+  if (!std::holds_alternative<fp::ProcComponentRef>(std::get<fp::ProcedureDesignator>(call.t).u))
+    return "";
+  return component_refusal(text, true);
+}
+
+std::string component_refusal(std::string text, bool element) {
+  if (element)
+    text = text.substr(0, text.find('('));
+  return "Component '" + text + "' of a derived type cannot be used in a " + std::string(kRegion) +
+         (element ? ", as the library takes arrays, not derived types; annotate the nest in a "
+                    "procedure that takes '" +
+                        text + "' as an array argument (CALL it with '" + text + "')"
+                  : ", as the library takes scalars, not derived types; assign '" + text +
+                        "' to a scalar variable before the region and use that");
+}
+
 /// CONTINUE does nothing; it ends label DO loops (`10 CONTINUE`), which
 /// stays in the body of the innermost loop the label ends and follows the
-/// inner loop in an outer loop's body.
+/// inner loop in an outer loop's body. Nor do other compilers' directives
+/// (`!DIR$ IVDEP`, `!DEC$ VECTOR ALWAYS`, `!GCC$ unroll 4`) before a loop
+/// or a statement: hints to them, comments to f2stencil as OpenMP's are (a
+/// '!$f2s' line inside a region is refused by the front end on its own).
 bool is_continue(const fp::ExecutionPartConstruct &c) {
   const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+  if (exec && std::holds_alternative<fc::Indirection<fp::CompilerDirective>>(exec->u))
+    return true;
   const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
   return action && std::holds_alternative<fp::ContinueStmt>(action->statement.u);
 }
 
-/// Whether `c` assigns a scalar: `joff = mod(j + k, 2)` may come between the
-/// loops (canonicalize/SinkScalars moves it into the point).
-bool is_scalar_assignment(const fp::ExecutionPartConstruct &c) {
-  const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
-  const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
-  const auto *a =
-      action ? std::get_if<fc::Indirection<fp::AssignmentStmt>>(&action->statement.u) : nullptr;
-  if (!a)
+/// The scalars a lowered statement assigns.
+std::set<std::string> scalars_assigned(const Stmt &s) {
+  struct Assigned : IRVisitor {
+    std::set<std::string> names;
+    void visit_assign(const Assign *a) override {
+      names.insert(a->var);
+      IRVisitor::visit_assign(a);
+    }
+  } assigned;
+  assigned.visit(s);
+  return assigned.names;
+}
+
+/// Whether `a` assigns a scalar, alone or (`with_ifs`) as the action of a
+/// one-line IF.
+bool is_scalar_action(const fp::ActionStmt &a, bool with_ifs) {
+  if (const auto *i = std::get_if<fc::Indirection<fp::IfStmt>>(&a.u))
+    return with_ifs &&
+           is_scalar_action(
+               std::get<fp::UnlabeledStatement<fp::ActionStmt>>(i->value().t).statement, false);
+  const auto *as = std::get_if<fc::Indirection<fp::AssignmentStmt>>(&a.u);
+  if (!as)
     return false;
   const auto *d =
-      std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a->value().t).u);
+      std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(as->value().t).u);
   const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
   return ref && std::holds_alternative<fp::Name>(ref->u);
+}
+
+/// Whether `c` assigns scalars only: `joff = mod(j + k, 2)` may come between
+/// the loops (canonicalize/SinkScalars moves it into the point), and before
+/// a single inner loop (`with_ifs`), also the damping factor of a level set
+/// under IF (`if (z > zs) damp = ...`, or an IF construct of such
+/// assignments).
+bool is_scalar_assignment(const fp::ExecutionPartConstruct &c, bool with_ifs = false) {
+  const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+  if (!exec)
+    return false;
+  if (const auto *i = std::get_if<fc::Indirection<fp::IfConstruct>>(&exec->u)) {
+    if (!with_ifs)
+      return false;
+    auto only_scalars = [](const fp::Block &b) {
+      return std::all_of(b.begin(), b.end(), [](const fp::ExecutionPartConstruct &s) {
+        return is_continue(s) || is_scalar_assignment(s, true);
+      });
+    };
+    const fp::IfConstruct &ic = i->value();
+    if (!only_scalars(std::get<fp::Block>(ic.t)))
+      return false;
+    for (const fp::IfConstruct::ElseIfBlock &e :
+         std::get<std::list<fp::IfConstruct::ElseIfBlock>>(ic.t))
+      if (!only_scalars(std::get<fp::Block>(e.t)))
+        return false;
+    const auto &e = std::get<std::optional<fp::IfConstruct::ElseBlock>>(ic.t);
+    return !e || only_scalars(std::get<fp::Block>(e->t));
+  }
+  const auto *action = std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u);
+  return action && is_scalar_action(action->statement, with_ifs);
 }
 
 /// The DO construct that is the whole of `b` (CONTINUE and scalar assignments
@@ -546,7 +639,7 @@ const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
       fail(at_node(c), std::string("The DO loops of a ") + kRegion +
                            " must be perfectly nested; inner DO loops side by side (line buffers "
                            "filled, then read) may have only assignments to scalars before them");
-    else if (!is_continue(c) && !(before && is_scalar_assignment(c)))
+    else if (!is_continue(c) && !(before && is_scalar_assignment(c, true)))
       fail(at_node(c),
            std::string("The DO loops of a ") + kRegion +
                " must be perfectly nested; only assignments to scalars may come between them, "
@@ -832,9 +925,65 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   return k;
 }
 
+/// Fits a default tuning size to the arrays of constant bounds: an F77 code's
+/// `R(IMAX, JMAX)` with `IMAX = 160` holds no 1024 trips of the loop over its
+/// first subscript, and tuning there would be refused as outside the array.
+/// Each loop's trips are capped by every access at its variable to such an
+/// array dimension, from the loop's lower bound where that is a constant,
+/// else by the dimension's extent less the accesses' spread.
+void fit_default_tune_size(Kernel &k) {
+  std::vector<const For *> loops = perfect_nest(k.body);
+  if (loops.size() != k.tune_size.size())
+    return;
+  struct Accesses : IRVisitor {
+    std::vector<std::pair<std::string, std::vector<Index>>> refs;
+    void visit_grid_ref(const GridRef *g) override { refs.push_back({g->grid, g->index}); }
+    void visit_store(const Store *s) override {
+      IRVisitor::visit_store(s);
+      refs.push_back({s->grid, s->index});
+    }
+  } accesses;
+  accesses.visit(k.body);
+  auto floor_div = [](int64_t a, int64_t b) { return a / b - (a % b != 0 && a < 0 ? 1 : 0); };
+  // Per loop, array dimension and factor: the smallest and largest offset.
+  std::map<std::tuple<size_t, std::string, size_t, int64_t>, std::pair<int64_t, int64_t>> spread;
+  for (const auto &[grid, index] : accesses.refs)
+    for (size_t d = 0; d < index.size(); ++d) {
+      const Index &ix = index[d];
+      auto loop =
+          std::find_if(loops.begin(), loops.end(), [&](const For *f) { return f->var == ix.var; });
+      if (ix.var.empty() || ix.coeff == 0 || loop == loops.end())
+        continue;
+      auto key = std::make_tuple(static_cast<size_t>(loop - loops.begin()), grid, d, ix.coeff);
+      auto [it, fresh] = spread.try_emplace(key, ix.offset, ix.offset);
+      it->second = {std::min(it->second.first, ix.offset), std::max(it->second.second, ix.offset)};
+    }
+  for (const auto &[key, offsets] : spread) {
+    const auto &[at, grid, d, coeff] = key;
+    const Variable *v = k.find_arg(grid);
+    if (!v || static_cast<size_t>(v->rank()) <= d)
+      continue;
+    const IntImm *lo = as<IntImm>(fold_constants(v->dims[d].lo));
+    const IntImm *hi = as<IntImm>(fold_constants(v->dims[d].hi));
+    if (!lo || !hi)
+      continue;
+    const auto [omin, omax] = offsets;
+    int64_t c = coeff > 0 ? coeff : -coeff;
+    int64_t cap = floor_div(hi->value - lo->value - (omax - omin), c) + 1;
+    if (const IntImm *first = as<IntImm>(fold_constants(loops[at]->lo)))
+      cap = std::min(cap,
+                     (coeff > 0 ? floor_div(hi->value - omax, c) : floor_div(omin - lo->value, c)) -
+                         first->value + 1);
+    int64_t &trips = k.tune_size[loops.size() - 1 - at];
+    if (cap >= 1 && cap < trips)
+      trips = cap;
+  }
+}
+
 void RegionLowering::finish(Kernel &k, size_t depth) {
   const Scope &proc = *std::find_if(scopes_.rbegin(), scopes_.rend(),
                                     [](const Scope &s) { return s.is_procedure; });
+  bool fit_tune_size = false;
   if (directive_.tune_size_of_time_loop && directive_.tune_size.size() > depth) {
     // A boundary sweep of a time loop: its loops most often run over the
     // outer dimensions of the loop's grids, whose sizes come last.
@@ -848,6 +997,7 @@ void RegionLowering::finish(Kernel &k, size_t depth) {
       k.tune_size.assign(depth, depth == 1 ? 1 << 16 : depth == 2 ? 256 : 64);
     else
       k.tune_size.assign(depth, depth == 3 ? 256 : depth == 2 ? 1024 : 1 << 20);
+    fit_tune_size = true;
   } else if (directive_.tune_size.size() != depth) {
     problems_.add(
         {directive_.tune_size_loc,
@@ -926,6 +1076,8 @@ void RegionLowering::finish(Kernel &k, size_t depth) {
   }
   problems_.throw_if_any();
   k.args.insert(k.args.end(), bounds.begin(), bounds.end());
+  if (fit_tune_size)
+    fit_default_tune_size(k);
   std::vector<Reduction> in_arg_order;
   for (const Variable &v : k.args)
     if (const Reduction *r = k.find_reduction(v.name))
@@ -1204,7 +1356,15 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
         continue;
       }
       Stmt s = lower_statement(c);
-      between_[as<Assign>(s)->var] = as<Assign>(s)->value;
+      // A scalar set under an IF has no one value to start a red-black
+      // loop from.
+      if (const Assign *a = as<Assign>(s))
+        between_[a->var] = a->value;
+      else
+        for (const std::string &v : scalars_assigned(s)) {
+          between_.erase(v);
+          between_under_if_.insert(v);
+        }
       stmts.push_back(s);
     }
     body = lower_nest(nest, level + 1);
@@ -1708,6 +1868,8 @@ Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceL
   if (const auto *f = std::get_if<fc::Indirection<fp::FunctionReference>>(&lhs.u)) {
     const fp::Call &call = f->value().v;
     const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(call.t).u);
+    if (std::string c = component_refusal(call, text_of(f->value().source)); !c.empty())
+      fail(at(f->value().source), c);
     if (!name)
       fail(loc, std::string("This assignment is not allowed inside a ") + kRegion);
     std::vector<const fp::Expr *> subs;
@@ -1722,6 +1884,8 @@ Stmt RegionLowering::lower_assignment(const fp::AssignmentStmt &a, const SourceL
   const fp::Designator &d = std::get<fc::Indirection<fp::Designator>>(lhs.u).value();
   const auto *ref = std::get_if<fp::DataRef>(&d.u);
   if (ref) {
+    if (std::string c = component_refusal(*ref, text_of(d.source)); !c.empty())
+      fail(at(d.source), c);
     if (const auto *element = std::get_if<fc::Indirection<fp::ArrayElement>>(&ref->u)) {
       const fp::ArrayElement &e = element->value();
       const auto *name = std::get_if<fp::Name>(&e.base.u);
@@ -2058,7 +2222,12 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
       fail(loc, column_bound_refusal("'" + name + "', assigned in the " + kRegion + ","));
     if (bound_of_ || in_dims_)
       fail(loc, "'" + name + "' is assigned inside the " + kRegion +
-                    ", so it cannot be used in the bounds of its loops or arrays");
+                    ", so it cannot be used in the bounds of its loops or arrays" +
+                    (bound_of_ && between_under_if_.count(name)
+                         ? "; assign it once between the loops, outside any IF (a red-black "
+                           "colour as 'MOD(e, 2)' of the outer loop variables and scalars, "
+                           "e.g. 'MOD(j + ipass - 1, 2)' for a colour flipped when 'ipass' is 2)"
+                         : ""));
     return lower_temp(name, loc);
   }
   const Decl *d = lookup(name, loc);
@@ -2153,6 +2322,8 @@ Expr RegionLowering::lower_designator(const fp::Designator &d, fp::CharBlock sou
           section = true;
       }
       const auto *name = std::get_if<fp::Name>(&e.base.u);
+      if (std::string c = component_refusal(*ref, text_of(source)); !c.empty())
+        fail(at(source), c);
       if (section || !name)
         fail(at(source), std::string("An array section is not allowed inside a ") + kRegion);
       const Decl *decl = lookup(text_of(name->source), at(name->source));
@@ -2161,12 +2332,17 @@ Expr RegionLowering::lower_designator(const fp::Designator &d, fp::CharBlock sou
       return lower_grid_ref(*decl, *name, subs);
     }
   }
+  if (const auto *ref = std::get_if<fp::DataRef>(&d.u))
+    if (std::string c = component_refusal(*ref, text_of(source)); !c.empty())
+      fail(at(source), c);
   fail(at(source), "'" + text_of(source) + "' is not allowed inside a " + kRegion);
 }
 
 Expr RegionLowering::lower_function_reference(const fp::FunctionReference &f) {
   const fp::Call &call = f.v;
   const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(call.t).u);
+  if (std::string c = component_refusal(call, text_of(f.source)); !c.empty())
+    fail(at(f.source), c);
   if (!name)
     fail(at(f.source), "'" + text_of(f.source) + "' is not allowed inside a " + kRegion);
   std::string fn = text_of(name->source);
@@ -2395,10 +2571,18 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
                         "; a variable offset must be the same in every access to an array" +
                         var.fix);
     }
+    // A 1D array in a nest of several loops is most often a grid whose
+    // index the code linearises by hand (`u(i + (j-1)*nx)`).
+    std::string linearised =
+        subs.size() == 1 && outer_ && outer_->size() > 1
+            ? "; if it linearises the index by hand, declare '" + grid +
+                  "' with one dimension per loop and subscript it by the loop variables (a "
+                  "caller may still pass a 1D array)"
+            : "";
     if (!a)
       fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
                               "' is not an integer multiple of a loop variable plus a constant" +
-                              why_not_affine(*s));
+                              why_not_affine(*s) + linearised);
     // Multigrid transfers scale by 2; a larger factor is more likely a
     // mistake than a stencil, and keeps index arithmetic far from overflow.
     auto stride = strides_.find(a->var);

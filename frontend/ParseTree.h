@@ -173,6 +173,13 @@ struct UnknownUse {
   std::set<std::string> names; ///< the local names of its ONLY list
 };
 
+/// A name that an ASSOCIATE construct gives a selector (`u => g%u`).
+struct AssociateName {
+  std::string name;
+  std::string selector;
+  SourceLoc loc; ///< the ASSOCIATE statement
+};
+
 struct Scope {
   std::string name;
   bool is_procedure = false;
@@ -184,6 +191,9 @@ struct Scope {
   std::map<std::string, std::set<std::string>> internal_names;
   std::vector<std::string> dummies;
   std::map<std::string, Decl> decls;
+  /// The associate names of the ASSOCIATE constructs open at this point of
+  /// the walk, the innermost last.
+  std::vector<AssociateName> associates;
   ImplicitRules implicit = ImplicitRules::standard(); ///< inherited from the host
   int regions = 0;
   /// For --rewrite: the unit's first statement's line, and the line after

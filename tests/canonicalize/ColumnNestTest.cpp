@@ -81,8 +81,9 @@ TEST(ColumnNest, AScalarBetweenTheLoopsFromAnArrayIsRefused) {
   } catch (const UserError &e) {
     EXPECT_EQ(e.diagnostic().message,
               "'r' is assigned between the DO loops of the '!$f2s stencil' region from array "
-              "'t'; only outer loop variables and scalars may be read there, so move the "
-              "assignment into the innermost loop");
+              "'t', which the nest writes; only outer loop variables, scalars and arrays the "
+              "nest does not write may be read there, so move the assignment into the innermost "
+              "loop");
   }
 }
 

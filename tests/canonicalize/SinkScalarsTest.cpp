@@ -65,6 +65,41 @@ TEST(SinkScalars, MovesAssignmentsBetweenLoopsIntoThePointInSourceOrder) {
   EXPECT_EQ(sink_scalars(after), after);
 }
 
+// A level's damping factor set under an IF (`damp = 0`, then `if (z > zs)
+// damp = ...`), and a metric read from an array the nest does not write:
+// both move into the point in source order.
+TEST(SinkScalars, MovesIfsAroundScalarsAndReadsOfArraysTheNestDoesNotWrite) {
+  Expr z = var("z", Type::Float64);
+  Stmt before = loop(
+      "k",
+      Block::make(
+          {Assign::make("z", mul(r8(0.5), var("k")), line(2)), Assign::make("damp", r8(0), line(3)),
+           IfThenElse::make(bin(BinaryOp::Gt, z, var("zs", Type::Float64)),
+                            Assign::make("damp", mul(var("alpha", Type::Float64), z), line(4)),
+                            nullptr, line(4)),
+           loop("j", Block::make(
+                         {Assign::make("rdy",
+                                       GridRef::make("rdy1", {{"j", 1, 0}}, Type::Float64, line(6)),
+                                       line(6)),
+                          loop("i", Store::make(
+                                        "b", ijk(),
+                                        mul(var("damp", Type::Float64),
+                                            mul(var("rdy", Type::Float64), u("a", ijk(1))))))}))}));
+  EXPECT_EQ(print_stmt(sink_scalars(before)), "for k = 1, n {\n"
+                                              "  for j = 1, n {\n"
+                                              "    for i = 1, n {\n"
+                                              "      z = 0.5d0*k\n"
+                                              "      damp = 0.0d0\n"
+                                              "      if z > zs {\n"
+                                              "        damp = alpha*z\n"
+                                              "      }\n"
+                                              "      rdy = rdy1(j)\n"
+                                              "      b(i, j, k) = damp*(rdy*a(i + 1, j, k))\n"
+                                              "    }\n"
+                                              "  }\n"
+                                              "}\n");
+}
+
 /// The message of the UserError that sink_scalars throws on `nest`, with
 /// its line.
 std::string refusal(const Stmt &nest) {
@@ -82,17 +117,38 @@ TEST(SinkScalars, RefusesWhatWouldChangeTheValueAtSomePoints) {
             "4: 'joff' is assigned between the DO loops of the '!$f2s stencil' region and again "
             "inside the innermost loop (line 6); assign it in one place, inside the innermost "
             "loop");
-  // Read from a grid, which the nest may write.
+  // Read from a grid that the nest writes.
   Stmt from_grid = loop(
       "j",
       Block::make(
           {Assign::make("t", GridRef::make("a", {{"", 0, 1}, {"j", 1, 0}}, Type::Float64, line(3)),
                         line(3)),
-           loop("i", Store::make("b", {{"i", 1, 0}, {"j", 1, 0}}, var("t", Type::Float64)))}));
+           loop("i", Store::make("a", {{"i", 1, 0}, {"j", 1, 0}}, var("t", Type::Float64)))}));
   EXPECT_EQ(refusal(from_grid),
             "3: 't' is assigned between the DO loops of the '!$f2s stencil' region from array "
-            "'a'; only outer loop variables and scalars may be read there, so move the "
-            "assignment into the innermost loop");
+            "'a', which the nest writes; only outer loop variables, scalars and arrays the nest "
+            "does not write may be read there, so move the assignment into the innermost loop");
+  // A grid read at an inner loop's variable.
+  Stmt at_inner = loop(
+      "j",
+      Block::make(
+          {Assign::make("t", GridRef::make("dx", {{"i", 1, 0}}, Type::Float64, line(3)), line(3)),
+           loop("i", Store::make("b", {{"i", 1, 0}, {"j", 1, 0}}, var("t", Type::Float64)))}));
+  EXPECT_EQ(refusal(at_inner),
+            "3: 't' is assigned between the DO loops of the '!$f2s stencil' region from 'dx' at "
+            "loop variable 'i' of an inner loop, which has no value there; move the assignment "
+            "into the innermost loop");
+  // An IF that tests what the point changes.
+  Stmt if_from_point = loop(
+      "j",
+      Block::make({IfThenElse::make(bin(BinaryOp::Gt, Var::make("c", Type::Int32, line(3)), i32(0)),
+                                    Assign::make("t", i32(1), line(3)), nullptr, line(3)),
+                   loop("i", Block::make({Assign::make("c", var("i")),
+                                          Store::make("b", {{"i", 1, 0}, {"j", 1, 0}},
+                                                      add(var("t"), var("c")))}))}));
+  EXPECT_EQ(refusal(if_from_point),
+            "3: The IF between the DO loops of the '!$f2s stencil' region tests 'c', which the "
+            "nest assigns after it; move the IF into the innermost loop");
   // The inner loop's variable has no value before the inner loop.
   Stmt inner_var =
       loop("j", Block::make({Assign::make("t", Var::make("i", Type::Int32, line(3)), line(3)),

@@ -402,6 +402,20 @@ TEST(CudaEmulationConditionals, PointsSkippedByJumpsMatchTheSerialReference) {
   }
 }
 
+// From the blind survey: a sponge factor set under an IF between the loops
+// (moved into the point), and an F77 MUSCL flux on grids sized by included
+// PARAMETERs.
+TEST(CudaEmulationImperfect, BlindSurveyNestsMatchTheSerialReference) {
+  test::ScratchDir dir;
+  for (const char *input : {"sponge3d.f90", "muscl2d.f"}) {
+    SCOPED_TRACE(input);
+    std::vector<Kernel> kernels =
+        lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + input);
+    ASSERT_EQ(kernels.size(), 1u);
+    expect_every_mapping_verified(dir, kernels.front());
+  }
+}
+
 // A restriction in F77 with its line buffers filled at the fine index.
 TEST(CudaEmulationImperfect, RestrictionWithBuffersAtTheFineIndexMatchesTheSerialReference) {
   test::ScratchDir dir;

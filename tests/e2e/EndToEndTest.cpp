@@ -552,5 +552,23 @@ TEST(EndToEnd, ReductionThroughTheAssumedShapeWrapperMatchesTheOriginal) {
   expect_2d_input_matches("resid2d");
 }
 
+// From the blind survey (docs/real-code-survey.md): a sponge layer's damping
+// factor set under an IF between the k and j loops, and neighbour rows in
+// INTEGER temporaries between the loops, untuned and tuned.
+TEST(EndToEnd, ASpongeFactorSetUnderAnIfBetweenTheLoopsMatchesTheOriginal) {
+  EXPECT_EQ(expect_input_matches_untuned_and_tuned("sponge3d", 3).size(), 2u);
+}
+
+// An F77 flux routine on grids dimensioned by the PARAMETERs of an INCLUDE
+// file, tuned at the default size (fitted to the 160 x 96 grids).
+TEST(EndToEnd, GridsSizedByIncludedParametersTuneAtTheDefaultSize) {
+  expect_2d_input_matches("muscl2d", ".f");
+}
+
+// A nest in an internal procedure on its host's dummy arguments.
+TEST(EndToEnd, ANestInAnInternalProcedureMatchesTheOriginal) {
+  expect_2d_input_matches("swinternal2d");
+}
+
 } // namespace
 } // namespace f2s

@@ -56,6 +56,8 @@ TEST(FixedForm, SharedLabelWithImplicitDoublePrecision) {
             "  }\n");
 }
 
+// (The grids' PARAMETER bounds hold 50 trips of each loop: the default
+// tuning size fits them.)
 TEST(FixedForm, ContinuePerLoopCommonAndParameter) {
   EXPECT_EQ(printed(R"(      SUBROUTINE JAC(N1, N2)
       INTEGER*4 N1, N2, MAXN
@@ -73,7 +75,7 @@ TEST(FixedForm, ContinuePerLoopCommonAndParameter) {
 )"),
             // The COMMON arrays are arguments, after the dummies.
             "kernel jac(n1: i32, n2: i32, a: f64(0:50 + 1, 0:50 + 1), b: f64(0:50 + 1, 0:50 + 1))\n"
-            "  tune_size(1024, 1024)\n"
+            "  tune_size(50, 50)\n"
             "  for j = 1, n2 {\n"
             "    for i = 1, n1 {\n"
             "      b(i, j) = 0.25d0*(a(i - 1, j) + a(i + 1, j) + a(i, j - 1) + a(i, j + 1))\n"
@@ -248,6 +250,34 @@ C$F2S STENCIL NAME(OFF)
   ASSERT_EQ(ks.size(), 1u);
   EXPECT_EQ(ks[0].name, "off");
   EXPECT_EQ(ks[0].loc.line, 12);
+}
+
+// Grids dimensioned by PARAMETERs of an INCLUDE file, the loops running to
+// an argument: the default tuning size fits the arrays (1024 trips of the
+// loop over I would read R(1026) of R(160)), from each loop's lower bound
+// and the accesses' offsets; a size the directive gives stays as it is.
+TEST(FixedForm, TheDefaultTuningSizeFitsArraysOfConstantBounds) {
+  TempDir dir;
+  dir.write("size.inc", "      INTEGER IMAX, JMAX\n      PARAMETER (IMAX = 160, JMAX = 96)\n");
+  std::string src = R"(      SUBROUTINE FLUX(NI, NJ, R, F)
+      INCLUDE 'size.inc'
+      REAL*8 R(IMAX,JMAX), F(IMAX,JMAX)
+C$F2S STENCIL
+      DO 10 J = 2, NJ - 1
+      DO 10 I = 2, NI - 2
+         F(I,J) = R(I+2,J) - R(I-1,J)
+   10 CONTINUE
+      END
+)";
+  std::vector<Kernel> ks = lower_text(dir, src, "input.f");
+  ASSERT_EQ(ks.size(), 1u);
+  // I: 2 .. 158 reads R(1..160); J: 2 .. 96.
+  EXPECT_EQ(ks[0].tune_size, (std::vector<int64_t>{157, 95}));
+  std::string sized = src;
+  sized.replace(sized.find("C$F2S STENCIL"), 13, "C$F2S STENCIL TUNE_SIZE(100, 50)");
+  ks = lower_text(dir, sized, "input.f");
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(ks[0].tune_size, (std::vector<int64_t>{100, 50}));
 }
 
 TEST(FixedForm, MalformedDirectiveInADroppedBranchIsIgnored) {

@@ -111,5 +111,50 @@ c$f2s stencil
                          "input.f");
 }
 
+// Vendor compilers' directives between the loops and in the point (Intel's
+// and Cray's !DIR$ and !DEC$, CDIR$ in column 1 of fixed form, GCC's
+// !GCC$): hints to them, comments to f2stencil, which reads the nest as it
+// would without them.
+TEST(ForeignDirectives, VendorDirectivesBetweenTheLoopsAndInThePoint) {
+  auto expect_same_as_without_vendor = [](const std::string &with, const std::string &file) {
+    std::string without =
+        std::regex_replace(with, std::regex("([!cC])(DIR|DEC|GCC)\\$[^\n]*"), "$1");
+    ASSERT_NE(without, with);
+    std::string kernel = printed(with, file);
+    ASSERT_NE(kernel, "");
+    EXPECT_EQ(kernel, printed(without, file));
+  };
+  expect_same_as_without_vendor(R"(      SUBROUTINE S(N, A, B)
+      INTEGER N, I, J, K
+      REAL*8 A(0:N+1,0:N+1,0:N+1), B(0:N+1,0:N+1,0:N+1)
+C$F2S STENCIL
+      DO 10 K = 1, N
+CDIR$ NOUNROLL
+      DO 10 J = 1, N
+CDIR$ IVDEP
+!DEC$ VECTOR ALIGNED
+      DO 10 I = 1, N
+!DIR$ NOFUSION
+         B(I,J,K) = A(I-1,J,K) + A(I+1,J,K) + A(I,J,K-1) + A(I,J,K+1)
+   10 CONTINUE
+      END
+)",
+                                "input.f");
+  expect_same_as_without_vendor(R"(subroutine s(n, a, b)
+  integer :: n, i, j
+  real(8) :: a(0:n+1, 0:n+1), b(0:n+1, 0:n+1)
+  !$f2s stencil
+  do j = 1, n
+    !GCC$ ivdep
+    !DIR$ SIMD
+    do i = 1, n
+      b(i,j) = 0.25d0*(a(i-1,j) + a(i+1,j) + a(i,j-1) + a(i,j+1))
+    end do
+  end do
+end subroutine
+)",
+                                "input.f90");
+}
+
 } // namespace
 } // namespace f2s::test

@@ -236,5 +236,145 @@ end subroutine
   EXPECT_EQ(line_col(d.loc), loc_of(before, "ic, j)"));
 }
 
+// A sponge layer's damping factor, set per level under an IF between the k
+// and j loops (a one-line IF and an IF construct), and a metric read from a
+// 1D array between the j and i loops: they move into the point.
+TEST(ImperfectNests, IfsAroundScalarsAndArrayReadsBetweenTheLoopsMoveIntoThePoint) {
+  std::string src = R"(subroutine sponge(n, zs, alpha, rdy, u, un)
+  integer :: n, i, j, k
+  real(8) :: zs, alpha, rdy(n), u(0:n+1, 0:n+1, n), un(0:n+1, 0:n+1, n), z, damp, r
+  !$f2s stencil
+  do k = 1, n
+    z = dble(k)
+    damp = 0d0
+    if (z > zs) damp = alpha*(z - zs)
+    if (k == 1) then
+      damp = 1d0
+    end if
+    do j = 1, n
+      r = rdy(j)
+      do i = 1, n
+        un(i,j,k) = (1d0 - damp)*u(i,j,k) + damp*r*(u(i-1,j,k) + u(i+1,j,k))
+      end do
+    end do
+  end do
+end subroutine
+)";
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, src);
+  ASSERT_EQ(ks.size(), 1u);
+  std::string s = print_stmt(ks[0].body);
+  EXPECT_EQ(s.substr(0, s.find("      un(i, j, k) = ")), "for k = 1, n {\n"
+                                                         "  for j = 1, n {\n"
+                                                         "    for i = 1, n {\n"
+                                                         "      z = real(k, 8)\n"
+                                                         "      damp = 0.0d0\n"
+                                                         "      if z > zs {\n"
+                                                         "        damp = alpha*(z - zs)\n"
+                                                         "      }\n"
+                                                         "      if k == 1 {\n"
+                                                         "        damp = 1.0d0\n"
+                                                         "      }\n"
+                                                         "      r = rdy(j)\n");
+  EXPECT_FALSE(find_dependence(ks[0]));
+}
+
+// Set under an IF alone, the scalar keeps its value from the level before
+// at the others: carried, and refused as such.
+TEST(ImperfectNests, AScalarSetOnlyUnderAnIfBetweenTheLoopsIsRefused) {
+  std::string src = R"(subroutine s(n, u, un)
+  integer :: n, i, j
+  real(8) :: u(0:n+1, 0:n+1), un(0:n+1, 0:n+1), f
+  f = 1d0
+  !$f2s stencil
+  do j = 1, n
+    if (j == 1) f = 2d0
+    do i = 1, n
+      un(i,j) = f*u(i,j)
+    end do
+  end do
+end subroutine
+)";
+  Diagnostic d = refusal(src);
+  EXPECT_EQ(d.message, "'f' may be read before it is assigned (only some branches of an IF assign "
+                       "it) in the '!$f2s stencil' region, so its value is carried between "
+                       "iterations");
+}
+
+// A scalar between the loops from an array the nest writes has another
+// value once the nest has run over part of it.
+TEST(ImperfectNests, AScalarBetweenTheLoopsFromAWrittenArrayIsRefused) {
+  std::string src = R"(subroutine s(n, u)
+  integer :: n, i, j
+  real(8) :: u(0:n+1, 0:n+1), t
+  !$f2s stencil
+  do j = 1, n
+    t = u(0, j)
+    do i = 1, n
+      u(i,j) = t
+    end do
+  end do
+end subroutine
+)";
+  Diagnostic d = refusal(src);
+  EXPECT_EQ(d.message, "'t' is assigned between the DO loops of the '!$f2s stencil' region from "
+                       "array 'u', which the nest writes; only outer loop variables, scalars and "
+                       "arrays the nest does not write may be read there, so move the assignment "
+                       "into the innermost loop");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "u(0, j)"));
+}
+
+// A red-black colour flipped under an IF between the loops has no one
+// value at the loop's start: refused with the form that has one.
+TEST(ImperfectNests, AColourFlippedUnderAnIfSaysHowToWriteIt) {
+  std::string src = R"(subroutine s(n, ipass, f, u)
+  integer :: n, ipass, i, j, joff
+  real(8) :: f(n, n), u(n, n)
+  !$f2s stencil
+  do j = 2, n - 1
+    joff = mod(j, 2)
+    if (ipass == 2) joff = 1 - joff
+    do i = 2 + joff, n - 1, 2
+      u(i,j) = 0.25d0*(u(i-1,j) + u(i+1,j) + u(i,j-1) + u(i,j+1) - f(i,j))
+    end do
+  end do
+end subroutine
+)";
+  Diagnostic d = refusal(src);
+  EXPECT_EQ(d.message, "'joff' is assigned inside the '!$f2s stencil' region, so it cannot be "
+                       "used in the bounds of its loops or arrays; assign it once between the "
+                       "loops, outside any IF (a red-black colour as 'MOD(e, 2)' of the outer "
+                       "loop variables and scalars, e.g. 'MOD(j + ipass - 1, 2)' for a colour "
+                       "flipped when 'ipass' is 2)");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "joff, n - 1, 2"));
+}
+
+// A line buffer read between the loops holds what the previous row filled
+// (the buffer is gone once its reads are substituted): refused as an array
+// the nest writes.
+TEST(ImperfectNests, ALineBufferReadBetweenTheLoopsIsRefused) {
+  std::string src = R"(subroutine s(n, u, v)
+  integer :: n, i, j
+  real(8) :: u(0:n+1, 0:n+1), v(n, n), row(0:200), t
+  !$f2s stencil
+  do j = 1, n
+    t = row(1)
+    do i = 0, n + 1
+      row(i) = u(i, j)
+    end do
+    do i = 1, n
+      v(i, j) = row(i - 1) + row(i + 1) + t
+    end do
+  end do
+end subroutine
+)";
+  Diagnostic d = refusal(src);
+  EXPECT_EQ(d.message, "'t' is assigned between the DO loops of the '!$f2s stencil' region from "
+                       "array 'row', which the nest writes; only outer loop variables, scalars "
+                       "and arrays the nest does not write may be read there, so move the "
+                       "assignment into the innermost loop");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "row(1)"));
+}
+
 } // namespace
 } // namespace f2s::test

@@ -63,6 +63,45 @@ TEST(Reduction, ASumBecomesAnArgumentAndIsPrinted) {
   EXPECT_EQ(test::line_col(k.reductions[0].loc), test::loc_of(src, "r = r +"));
 }
 
+// A residual norm accumulated into the result of the function it computes,
+// its type given by the FUNCTION statement's prefix (the kind from a USE of
+// the body, or a RESULT name): the result is the reduction's argument.
+TEST(Reduction, IntoAFunctionResultTypedByItsPrefix) {
+  Kernel k = lower_one(R"(real(8) function resnorm(n, u, f)
+  implicit none
+  integer, intent(in) :: n
+  real(8), intent(in) :: u(0:n+1, 0:n+1), f(n, n)
+  integer :: i, j
+  resnorm = 0d0
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      resnorm = resnorm + (f(i,j) - 4d0*u(i,j) + u(i-1,j) + u(i+1,j))**2
+    end do
+  end do
+  resnorm = sqrt(resnorm)
+end function resnorm
+)");
+  EXPECT_EQ(reductions_of(k), "sum resnorm: f64\n");
+  Kernel m = lower_one(R"(module kinds
+  integer, parameter :: wp = selected_real_kind(12)
+end module kinds
+real(wp) function jump(n, u) result(s)
+  use kinds
+  implicit none
+  integer, intent(in) :: n
+  real(wp), intent(in) :: u(0:n+1)
+  integer :: i
+  s = 0
+  !$f2s stencil
+  do i = 1, n
+    s = max(s, abs(u(i+1) - u(i-1)))
+  end do
+end function jump
+)");
+  EXPECT_EQ(reductions_of(m), "max s: f64\n");
+}
+
 TEST(Reduction, EverySpellingOfSumMaxAndMin) {
   EXPECT_EQ(reductions_of(lower_one(nest3("        r = u(i,j,k) + r"))), "sum r: f64\n");
   EXPECT_EQ(reductions_of(lower_one(nest3("        r = r - f(i,j,k)"))), "sum r: f64\n");

@@ -144,5 +144,100 @@ end subroutine
                 "in any order"});
 }
 
+// A grid stored 1D with its index linearised by hand: the refusal says how
+// to declare it so that the nest is accepted.
+TEST(RefusalFixes, AnIndexLinearisedByHandSaysToDeclareTheDimensions) {
+  std::string src = R"(subroutine jac(nx, ny, a, b)
+  implicit none
+  integer, intent(in) :: nx, ny
+  real(8), intent(in) :: a(nx*ny)
+  real(8), intent(inout) :: b(nx*ny)
+  integer :: i, j, ij
+  !$f2s stencil
+  do j = 2, ny - 1
+    do i = 2, nx - 1
+      ij = i + (j - 1)*nx
+      b(ij) = 0.25d0*(a(ij-1) + a(ij+1) + a(ij-nx) + a(ij+nx))
+    end do
+  end do
+end subroutine
+)";
+  std::vector<std::string> problems = problems_of(src);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_EQ(problems.front(),
+            loc_of(src, "ij) = 0.25d0") +
+                ": Subscript 'ij' of 'b' is not an integer multiple of a loop variable plus a "
+                "constant, as 'ij' is assigned 'i +(j - 1)*nx' at line 10, which is not one "
+                "either; if it linearises the index by hand, declare 'b' with one dimension per "
+                "loop and subscript it by the loop variables (a caller may still pass a 1D "
+                "array)");
+}
+
+// Derived-type components: the library takes arrays and scalars, so a
+// component in a loop bound or a subscripted component is refused with the
+// rewrite, not as an array section or an assignment the region cannot hold.
+TEST(RefusalFixes, DerivedTypeComponentsSayWhatToPass) {
+  std::string head = R"(module grids
+  type :: field
+    integer :: nx, ny
+    real(8), allocatable :: u(:,:), un(:,:)
+  end type field
+end module grids
+subroutine jacobi(g, c, nx, ny)
+  use grids
+  type(field) :: g
+  integer :: nx, ny, i, j
+  real(8) :: c
+  !$f2s stencil
+)";
+  std::string bound = head + R"(  do j = 2, g%ny - 1
+    do i = 2, nx - 1
+      g%un(i,j) = c*g%u(i+1,j)
+    end do
+  end do
+end subroutine
+)";
+  EXPECT_EQ(problems_of(bound),
+            std::vector<std::string>{
+                loc_of(bound, "g%ny") +
+                ": Component 'g%ny' of a derived type cannot be used in a '!$f2s stencil' "
+                "region, as the library takes scalars, not derived types; assign 'g%ny' to a "
+                "scalar variable before the region and use that"});
+  std::string element = head + R"(  do j = 2, ny - 1
+    do i = 2, nx - 1
+      g%un(i,j) = c*g%u(i+1,j)
+    end do
+  end do
+end subroutine
+)";
+  std::vector<std::string> problems = problems_of(element);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_EQ(problems.front(),
+            loc_of(element, "g%un(i,j)") +
+                ": Component 'g%un' of a derived type cannot be used in a '!$f2s stencil' region, "
+                "as the library takes arrays, not derived types; annotate the nest in a "
+                "procedure that takes 'g%un' as an array argument (CALL it with 'g%un')");
+  // Through ASSOCIATE, the names are the construct's, not variables of the
+  // procedure (not "not declared").
+  std::string associated = head.substr(0, head.find("  !$f2s")) +
+                           R"(  associate (u => g%u, un => g%un, my => g%ny)
+  !$f2s stencil
+  do j = 2, my - 1
+    do i = 2, nx - 1
+      un(i,j) = c*u(i+1,j)
+    end do
+  end do
+  end associate
+end subroutine
+)";
+  problems = problems_of(associated);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_EQ(problems.front(),
+            loc_of(associated, "my - 1") +
+                ": 'my' is an associate name of the ASSOCIATE construct at line 12, which a "
+                "'!$f2s stencil' region cannot take as an argument; annotate the nest in a "
+                "procedure that takes 'g%ny' as an argument (CALL it with 'g%ny')");
+}
+
 } // namespace
 } // namespace f2s
