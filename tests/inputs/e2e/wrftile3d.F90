@@ -24,7 +24,7 @@ subroutine horiz_diff(field, tend, xkh, msfx, rdz, rdx2,           &
   j_end = min(jte, jde - 2)
   k_end = min(kte, kde - 1)
 
-  !$f2s stencil name(hdiff)
+  !$f2s stencil name(hdiff) tune_size(60, 10, 40)
   do j = j_start, j_end
     do k = kts, k_end
       do i = i_start, i_end
