@@ -963,14 +963,17 @@ void fit_default_tune_size(Kernel &k) {
     const Variable *v = k.find_arg(grid);
     if (!v || static_cast<size_t>(v->rank()) <= d)
       continue;
-    const IntImm *lo = as<IntImm>(fold_constants(v->dims[d].lo));
-    const IntImm *hi = as<IntImm>(fold_constants(v->dims[d].hi));
+    // The folded expressions own the nodes `as` points into.
+    Expr lo_e = fold_constants(v->dims[d].lo), hi_e = fold_constants(v->dims[d].hi);
+    const IntImm *lo = as<IntImm>(lo_e);
+    const IntImm *hi = as<IntImm>(hi_e);
     if (!lo || !hi)
       continue;
     const auto [omin, omax] = offsets;
     int64_t c = coeff > 0 ? coeff : -coeff;
     int64_t cap = floor_div(hi->value - lo->value - (omax - omin), c) + 1;
-    if (const IntImm *first = as<IntImm>(fold_constants(loops[at]->lo)))
+    Expr first_e = fold_constants(loops[at]->lo);
+    if (const IntImm *first = as<IntImm>(first_e))
       cap = std::min(cap,
                      (coeff > 0 ? floor_div(hi->value - omax, c) : floor_div(omin - lo->value, c)) -
                          first->value + 1);
