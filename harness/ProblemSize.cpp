@@ -337,30 +337,37 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
     auto names = vars_of(e);
     return std::find(names.begin(), names.end(), name) != names.end();
   };
+  // f(bound, upper, (first, last) accessed) for every declared bound that
+  // mentions `name` of a dimension the kernel accesses.
+  auto each_bound = [&](const std::string &name, auto &&f) {
+    for (const Variable &g : k.args)
+      for (size_t d = 0; d < g.dims.size(); ++d) {
+        auto e = access.extent.find({g.name, d});
+        if (e == access.extent.end())
+          continue;
+        for (bool upper : {false, true}) {
+          const Expr &b = upper ? g.dims[d].hi : g.dims[d].lo;
+          if (b && mentions(b, name))
+            f(b, upper, e->second);
+        }
+      }
+  };
   while (!unset.empty()) {
     bool progress = false;
     for (auto it = unset.begin(); it != unset.end();) {
       const Variable &v = **it;
       // holds(x): every bound that mentions v, with v = x, takes in the
-      // accesses on its side; nullopt while some such bound has another
+      // accesses on its side; it waits while some such bound has another
       // unknown. `lower`: v appears only in lower bounds, where holding
       // grows as x falls.
       bool waits = false, bounds_a_grid = false, lower = true;
-      for (const Variable &g : k.args)
-        for (size_t d = 0; d < g.dims.size(); ++d) {
-          if (!access.extent.count({g.name, d}))
-            continue;
-          for (bool upper : {false, true}) {
-            const Expr &b = upper ? g.dims[d].hi : g.dims[d].lo;
-            if (!b || !mentions(b, v.name))
-              continue;
-            auto values = size.ints;
-            values[v.name] = 0;
-            waits = waits || !eval_int(b, values);
-            bounds_a_grid = true;
-            lower = lower && !upper;
-          }
-        }
+      each_bound(v.name, [&](const Expr &b, bool upper, const auto &) {
+        auto values = size.ints;
+        values[v.name] = 0;
+        waits = waits || !eval_int(b, values);
+        bounds_a_grid = true;
+        lower = lower && !upper;
+      });
       if (waits) {
         ++it;
         continue;
@@ -368,21 +375,12 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
       auto holds = [&](int64_t x) {
         auto values = size.ints;
         values[v.name] = x;
-        for (const Variable &g : k.args)
-          for (size_t d = 0; d < g.dims.size(); ++d) {
-            auto e = access.extent.find({g.name, d});
-            if (e == access.extent.end())
-              continue;
-            for (bool upper : {false, true}) {
-              const Expr &b = upper ? g.dims[d].hi : g.dims[d].lo;
-              if (!b || !mentions(b, v.name))
-                continue;
-              auto at = eval_int(b, values);
-              if (!at || (upper ? *at < e->second.second : *at > e->second.first))
-                return false;
-            }
-          }
-        return true;
+        bool all = true;
+        each_bound(v.name, [&](const Expr &b, bool upper, const auto &range) {
+          auto at = eval_int(b, values);
+          all = all && at && (upper ? *at >= range.second : *at <= range.first);
+        });
+        return all;
       };
       std::optional<int64_t> value;
       if (bounds_a_grid && lower) {
