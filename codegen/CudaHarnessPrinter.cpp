@@ -98,17 +98,18 @@ static void f2s_print_error(double e) {
 } // namespace
 
 CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &variant_code,
-                                     const std::string &variant) {
+                                     const std::string &variant, const CudaHarnessCall &call) {
   KernelFacts facts = analyze(original);
   std::set<std::string> written(facts.write_set.begin(), facts.write_set.end());
   std::string args_type = "struct f2s_" + original.name + "_args";
   std::string reference = c_variant_name(original, "reference");
 
   CudaHarnessSource src;
-  src.c_reference = print_c_prelude() + print_c_args_struct(original) +
-                    print_c_variant(original, "reference") + "void " + reference + "_entry(const " +
-                    args_type + " *a) {\n  static const long tune[1] = {0};\n  " + reference +
-                    "(a, tune, 1);\n}\n";
+  src.c_reference =
+      print_c_prelude() + print_c_args_struct(original) +
+      (call.reference_code.empty() ? print_c_variant(original, "reference") : call.reference_code) +
+      "void " + reference + "_entry(const " + args_type +
+      " *a) {\n  static const long tune[1] = {0};\n  " + reference + "(a, tune, 1);\n}\n";
 
   std::ostringstream out;
   out << print_cuda_prelude() << cuda_harness_support << print_c_args_struct(original)
@@ -122,9 +123,12 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
       ++n_scalars;
       usage += " " + v.name;
     }
+  const bool cached = !call.reference_code.empty();
   out << "int main(int argc, char **argv) {\n";
-  out << "  if (argc != " << 3 + n_scalars << ") {\n"
-      << "    fprintf(stderr, \"usage: %s REPS TOLERANCE" << usage << "\\n\", argv[0]);\n"
+  out << "  if (argc != " << 3 + n_scalars
+      << (cached ? " && argc != " + std::to_string(4 + n_scalars) : "") << ") {\n"
+      << "    fprintf(stderr, \"usage: %s REPS TOLERANCE" << usage
+      << (cached ? " [REFERENCE-FILE]" : "") << "\\n\", argv[0]);\n"
       << "    return 2;\n  }\n";
   out << "  const int reps = atoi(argv[1]) > 0 ? atoi(argv[1]) : 1;\n"
       << "  const double f2s_tolerance = strtod(argv[2], NULL);\n";
@@ -154,6 +158,15 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
           << ") + 1);\n"
           << "  memcpy(" << h << "_ref, " << h << ", " << cnt << " * sizeof(" << t << "));\n"
           << "  r." << n << " = " << h << "_ref;\n";
+    if (call.resident) {
+      // The procedure finds the grid present and runs on its device copy.
+      out << "  cudaEventRecord(e0);\n"
+          << "  f2s_cuda_enter(" << h << ", " << cnt << " * sizeof(" << t << "));\n"
+          << "  cudaEventRecord(e1);\n  cudaEventSynchronize(e1);\n"
+          << "  cudaEventElapsedTime(&ms, e0, e1);\n  h2d += 1e-3 * ms;\n"
+          << "  d." << n << " = " << h << ";\n";
+      continue;
+    }
     out << "  " << t << " *" << h << "_dev = NULL;\n"
         << "  f2s_cuda_check(cudaMalloc((void **)&" << h << "_dev, " << cnt << " * sizeof(" << t
         << ") + 1), \"allocating '" << v.name << "'\");\n"
@@ -164,9 +177,49 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
         << "  cudaEventElapsedTime(&ms, e0, e1);\n  h2d += 1e-3 * ms;\n"
         << "  d." << n << " = " << h << "_dev;\n";
   }
-  std::string launch = cuda_launch_name(original, variant);
-  out << "  " << reference << "_entry(&r);\n";
-  out << "  " << launch << "(&d, 0);\n"
+  std::string run =
+      call.call.empty() ? cuda_launch_name(original, variant) + "(&d, 0);" : call.call;
+  if (cached) {
+    // The written grids and scalars of the serial reference, in one file:
+    // read where it holds them all, computed and written otherwise.
+    std::vector<std::pair<std::string, std::string>> parts; // address, bytes
+    for (const Variable &v : original.args) {
+      std::string h = harness_name(original, v.name);
+      if (v.is_grid() && written.count(v.name))
+        parts.emplace_back(h + "_ref", h + "_n * sizeof(" + std::string(c_type(v.type)) + ")");
+      else if (!v.is_grid() && original.find_reduction(v.name))
+        parts.emplace_back("&" + h + "_r", "sizeof(" + std::string(c_type(v.type)) + ")");
+    }
+    // Read only a file of exactly the size expected: the reference's
+    // inputs are the grids read into.
+    std::string total = "(size_t)0";
+    for (const auto &[addr, bytes] : parts)
+      total += " + (size_t)(" + bytes + ")";
+    out << "  const char *f2s_ref_file = argc > " << 3 + n_scalars << " ? argv[" << 3 + n_scalars
+        << "] : NULL;\n"
+        << "  int f2s_ref_read = 0;\n"
+        << "  if (f2s_ref_file) {\n"
+        << "    FILE *f2s_f = fopen(f2s_ref_file, \"rb\");\n"
+        << "    if (f2s_f && fseek(f2s_f, 0, SEEK_END) == 0 && (size_t)ftell(f2s_f) == " << total
+        << " && fseek(f2s_f, 0, SEEK_SET) == 0) {\n      f2s_ref_read = 1;\n";
+    for (const auto &[addr, bytes] : parts)
+      out << "      f2s_ref_read = f2s_ref_read && fread(" << addr << ", 1, " << bytes
+          << ", f2s_f) == (size_t)(" << bytes << ");\n";
+    out << "      if (!f2s_ref_read) {\n"
+        << "        fprintf(stderr, \"f2s harness: cannot read %s\\n\", f2s_ref_file);\n"
+        << "        return 2;\n      }\n    }\n"
+        << "    if (f2s_f)\n      fclose(f2s_f);\n  }\n"
+        << "  if (!f2s_ref_read) {\n"
+        << "    " << reference << "_entry(&r);\n"
+        << "    FILE *f2s_f = f2s_ref_file ? fopen(f2s_ref_file, \"wb\") : NULL;\n"
+        << "    if (f2s_f) {\n";
+    for (const auto &[addr, bytes] : parts)
+      out << "      fwrite(" << addr << ", 1, " << bytes << ", f2s_f);\n";
+    out << "      fclose(f2s_f);\n    }\n  }\n";
+  } else {
+    out << "  " << reference << "_entry(&r);\n";
+  }
+  out << "  " << run << "\n"
       << "  f2s_cuda_check(cudaGetLastError(), \"launching the variant\");\n"
       << "  f2s_cuda_check(cudaDeviceSynchronize(), \"running the variant\");\n";
   // f2s__: no grid's f2s_<name> starts so, as Fortran names begin with a letter.
@@ -175,10 +228,13 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
     if (!v.is_grid() || !written.count(v.name))
       continue;
     std::string n = c_name(v.name), h = harness_name(original, v.name), t = c_type(v.type);
-    out << "  cudaEventRecord(e0);\n"
-        << "  f2s_cuda_check(cudaMemcpy(" << h << ", " << h << "_dev, " << h << "_n * sizeof(" << t
-        << "), cudaMemcpyDeviceToHost), \"copying '" << v.name << "' back\");\n"
-        << "  cudaEventRecord(e1);\n  cudaEventSynchronize(e1);\n"
+    out << "  cudaEventRecord(e0);\n";
+    if (call.resident)
+      out << "  f2s_cuda_update_host(" << h << ", " << h << "_n * sizeof(" << t << "));\n";
+    else
+      out << "  f2s_cuda_check(cudaMemcpy(" << h << ", " << h << "_dev, " << h << "_n * sizeof("
+          << t << "), cudaMemcpyDeviceToHost), \"copying '" << v.name << "' back\");\n";
+    out << "  cudaEventRecord(e1);\n  cudaEventSynchronize(e1);\n"
         << "  cudaEventElapsedTime(&ms, e0, e1);\n  d2h += 1e-3 * ms;\n"
         << "  f2s__e = f2s_max_rel_err(" << h << ", " << h << "_ref, " << h << "_n);\n"
         << "  if (!(f2s__e <= f2s__err))\n    f2s__err = f2s__e;\n";
@@ -195,11 +251,11 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
   out << "  if (f2s_grids_bad || f2s_reduction_bad) {\n"
       << "    printf(\"F2S-RESULT {\\\"verified\\\": false, \\\"max_rel_err\\\": \");\n"
       << "    f2s_print_error(f2s__err);\n    printf(\"}\\n\");\n    return 0;\n  }\n";
-  out << "  " << launch << "(&d, 0); /* warm-up */\n"
+  out << "  " << run << " /* warm-up */\n"
       << "  std::vector<double> times;\n"
       << "  for (int rep = 0; rep < reps; ++rep) {\n"
       << "    cudaEventRecord(e0);\n"
-      << "    " << launch << "(&d, 0);\n"
+      << "    " << run << "\n"
       << "    cudaEventRecord(e1);\n"
       << "    f2s_cuda_check(cudaEventSynchronize(e1), \"timing the variant\");\n"
       << "    cudaEventElapsedTime(&ms, e0, e1);\n"

@@ -31,7 +31,30 @@ struct CudaHarnessSource {
   std::string cuda_main;
 };
 
+/// How a harness runs its variant, where it is not a kernel's launcher
+/// (a time loop's procedures, harness/TimeTileTuner.h).
+struct CudaHarnessCall {
+  /// The statement that runs the variant once. Empty: the launcher of
+  /// `variant` on the device copies of the grids, `<launcher>(&d, 0);`.
+  /// Otherwise it runs with `d` in scope: the device copies of the grids,
+  /// or with `resident`, the host grids entered into the residency table.
+  std::string call;
+  /// The grids are entered into the runtime's residency table
+  /// (f2s_cuda_enter: copied in, timed) instead of copied by the harness,
+  /// `d` holds their host addresses, and the written ones are copied back
+  /// with f2s_cuda_update_host: for procedures that map host grids
+  /// themselves (the time-tiled procedures of codegen/CudaTimeTile.h).
+  bool resident = false;
+  /// The C text defining `f2s_K_reference` (a variant of the original's
+  /// args struct) in place of the original's serial body: a time loop's
+  /// serial steps. With it the harness also takes an optional file name
+  /// after the scalars: the reference's written grids are read from it
+  /// when it holds them, and written to it otherwise, so that the
+  /// candidates of one tuning compute the slow serial steps once.
+  std::string reference_code;
+};
+
 CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &variant_code,
-                                     const std::string &variant);
+                                     const std::string &variant, const CudaHarnessCall &call = {});
 
 } // namespace f2s

@@ -313,8 +313,25 @@ std::vector<TimeTileChoice> choose_time_tiles_for(const DriverOptions &o,
     if (!tiling.plan)
       continue;
     if (asked("cuda")) {
-      out.push_back(choose_cuda_time_tiles(
-          t, *tiling.plan, o.time_tile == "auto" ? 0 : std::stol(o.time_tile), o.time_tile_form));
+      if (o.time_tile == "auto" && run.tune) {
+        // Measured on the GPU: the steps against both forms' tiles.
+        TuneOptions options = run.tune_options;
+        options.work_dir = run.work_dir / ("cuda_time_tiles_" + t.signature.name);
+        options.progress = run.progress;
+        fs::create_directories(options.work_dir);
+        progress(o,
+                 "time loop '" + t.signature.name + "' on cuda: tiling in time against the steps");
+        try {
+          out.push_back(tune_cuda_time_tiles(t, *tiling.plan, builds, options));
+        } catch (const std::runtime_error &e) {
+          out.push_back(choose_cuda_time_tiles(t, *tiling.plan, 0));
+          out.back().why =
+              std::string("step by step (the GPU tiles could not be measured: ") + e.what() + ")";
+        }
+      } else {
+        out.push_back(choose_cuda_time_tiles(
+            t, *tiling.plan, o.time_tile == "auto" ? 0 : std::stol(o.time_tile), o.time_tile_form));
+      }
       progress(o, "time loop '" + t.signature.name +
                       "' on cuda: " + (out.back().tiled ? "tiled in time" : "step by step") + " (" +
                       out.back().why + ")");

@@ -95,9 +95,12 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
     return reused;
 
   // The reference is the same for every variant: compiled once.
+  auto harness_call = [](const VariantCode &vc) {
+    return CudaHarnessCall{vc.cuda_call, vc.cuda_resident, vc.harness_reference};
+  };
   const VariantCode &first = code[space.candidates[cands[0]].variant];
-  CudaHarnessSource ref =
-      print_cuda_harness(k, first.cuda_source, first.variant.target + "_" + first.variant.name);
+  CudaHarnessSource ref = print_cuda_harness(
+      k, first.cuda_source, first.variant.target + "_" + first.variant.name, harness_call(first));
   write_file(dir / "reference.c", ref.c_reference);
   Command cc;
   cc.argv = {c_compiler(), "-O2", "-std=gnu11", "-pthread"};
@@ -114,7 +117,7 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
   for (size_t i : cands) {
     const VariantCode &vc = code[space.candidates[i].variant];
     std::string variant = vc.variant.target + "_" + vc.variant.name;
-    CudaHarnessSource h = print_cuda_harness(k, vc.cuda_source, variant);
+    CudaHarnessSource h = print_cuda_harness(k, vc.cuda_source, variant, harness_call(vc));
     fs::path src = dir / (variant + ".cu"), bin = dir / variant;
     write_file(src, h.cuda_main);
     Command c;
@@ -134,6 +137,8 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
   std::vector<ProcessResult> built = run_parallel(builds, std::max(1, o.jobs));
   progress.built(built.size(), built.size());
 
+  std::error_code ignored;
+  fs::remove(dir / "reference.bin", ignored); // from another tuning in this directory
   double tolerance = 0;
   for (const std::string &g : facts.write_set)
     tolerance = std::max(tolerance, k.find_arg(g)->type == Type::Float32 ? 1e-5 : 1e-12);
@@ -161,6 +166,10 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
     run.argv = {builds[n].argv[builds[n].argv.size() - 3], std::to_string(o.reps), tol};
     for (const std::string &v : size.scalar_values)
       run.argv.push_back(v);
+    // A time loop's serial steps: computed by the first candidate's run,
+    // read by the others' (the same size and scalars).
+    if (!code[c.variant].harness_reference.empty())
+      run.argv.push_back((dir / "reference.bin").string());
     run.timeout_s = o.timeout_s;
     if (std::optional<nlohmann::json> result = read_harness_result(run_process(run), r)) {
       const nlohmann::json &j = *result;

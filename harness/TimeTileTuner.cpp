@@ -4,12 +4,15 @@
 #include "codegen/CPrinter.h"
 #include "codegen/CSizeDispatch.h"
 #include "codegen/CTimeTile.h"
+#include "codegen/CudaPrinter.h"
 #include "codegen/CudaTimeStream.h"
 #include "codegen/CudaTimeTile.h"
+#include "harness/CudaTuner.h"
 #include "harness/ProblemSize.h"
 #include "strategy/MachineModel.h"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 namespace f2s {
@@ -248,53 +251,109 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   return c;
 }
 
+namespace {
+
+/// The tiles of `form` with T = `steps` that fit a block's limits, widest
+/// first: overlapped, a fixed list (wide in x, a warp's row of points,
+/// coalesced; then as deep as 100 KiB of shared memory allows: the halo of
+/// T steps is redone by the blocks beside), 256 threads a block;
+/// streaming, the slowest dimension walked whole and a thread per column
+/// of the block's plane where that fits (its planes in registers), the
+/// registers of the block within the GPU's 64 Ki (a kernel's own about 40
+/// a thread), then as wide as the shared memory allows. `last`, when none
+/// fits, receives the smallest of the list.
+std::vector<CudaTimeTileParams> fitting_cuda_tiles(const TimeLoop &t, const TimeTilePlan &plan,
+                                                   CudaTimeTileForm form, int steps,
+                                                   CudaTimeTileParams *last = nullptr) {
+  const bool streaming = form == CudaTimeTileForm::Streaming;
+  std::vector<std::vector<int64_t>> list;
+  if (streaming)
+    list =
+        plan.rank == 3
+            ? std::vector<std::vector<int64_t>>{{64, 16, 0}, {32, 16, 0}, {32, 8, 0}, {16, 16, 0},
+                                                {16, 8, 0},  {8, 8, 0},   {8, 4, 0}}
+            : std::vector<std::vector<int64_t>>{{512, 0}, {256, 0}, {128, 0}, {64, 0}, {32, 0}};
+  else if (plan.rank == 1)
+    list = {{4096}, {2048}, {1024}, {512}, {256}};
+  else if (plan.rank == 2)
+    list = {{128, 64}, {64, 64}, {128, 32}, {64, 32}, {32, 32}, {32, 16}, {32, 8}};
+  else
+    list = {{64, 16, 16}, {32, 16, 16}, {32, 16, 8}, {32, 8, 8}, {32, 8, 4}, {16, 8, 4}};
+  std::vector<CudaTimeTileParams> out;
+  for (const std::vector<int64_t> &tile : list) {
+    CudaTimeTileParams p;
+    p.form = form;
+    p.steps = steps;
+    p.tile = tile;
+    p.threads = 256;
+    bool fits = true;
+    if (streaming) {
+      int64_t columns = cuda_time_stream_columns(plan, p);
+      p.threads = static_cast<int>(std::min<int64_t>(1024, (columns + 31) / 32 * 32));
+      int64_t regs = cuda_time_stream_registers(t, plan, p) + 40;
+      fits = regs <= 255 && regs * p.threads <= 65536;
+    }
+    fits = fits && cuda_time_tile_shared_bytes(t, plan, p) <= 100 * 1024;
+    if (fits)
+      out.push_back(p);
+    if (last)
+      *last = p;
+  }
+  return out;
+}
+
+/// The model's bytes per point of the domain and step of a GPU candidate:
+/// each chunk of T steps loads every state grid over its blocks' need
+/// boxes and stores it over their output boxes (streaming: the slowest
+/// dimension whole, so no halo along it).
+double cuda_tile_bytes(const TimeLoop &t, const TimeTilePlan &plan, const CudaTimeTileParams &p) {
+  double bytes = 0;
+  for (const std::string &g : plan.state) {
+    const Variable *v = t.signature.find_arg(g);
+    double need = 1, out = 1;
+    for (int d = 0; d < plan.rank; ++d) {
+      if (p.form == CudaTimeTileForm::Streaming && d == plan.rank - 1)
+        continue;
+      need *= static_cast<double>(p.tile[d] + p.steps * (plan.reach_lo[d] + plan.reach_hi[d]));
+      out *= static_cast<double>(p.tile[d]);
+    }
+    bytes += (v ? type_bytes(v->type) : 8) * (need / out + 1) / p.steps;
+  }
+  return bytes;
+}
+
+const Kernel &sweep_named(const std::vector<const Kernel *> &sweeps, const std::string &name) {
+  for (const Kernel *k : sweeps)
+    if (k->name == name)
+      return *k;
+  throw std::logic_error("time tiling: no sweep '" + name + "'");
+}
+
+/// "streaming T=4 32x16" (the streamed extent left out), "overlapped T=2 64x16x16".
+std::string describe_cuda_tile(const TimeTilePlan &plan, const CudaTimeTileParams &p) {
+  std::string s = std::string(cuda_time_tile_form_name(p.form)) + " T=" + std::to_string(p.steps);
+  int shown = p.form == CudaTimeTileForm::Streaming ? plan.rank - 1 : plan.rank;
+  for (int d = 0; d < shown; ++d)
+    s += (d ? "x" : " ") + std::to_string(p.tile[d]);
+  return s;
+}
+
+} // namespace
+
 TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan, long forced,
                                       const std::string &form) {
   TimeTileChoice c;
   c.loop = t.signature.name;
   c.target = "cuda";
   if (forced <= 0) {
-    c.why = "step by step (GPU time tiles only with --time-tile=N)";
+    c.why = "step by step (GPU time tiles are chosen by tuning, or with --time-tile=N)";
     return c;
   }
-  // Wide in x (a warp's row of points, coalesced), then as deep as the
-  // shared memory allows: the halo of T steps is redone by the blocks beside.
   CudaTimeTileParams p;
-  p.form = cuda_time_tile_form(form, plan);
-  p.steps = static_cast<int>(forced);
-  std::vector<std::vector<int64_t>> tiles;
-  if (p.form == CudaTimeTileForm::Streaming) {
-    // The slowest dimension streamed (0: all of it). A thread per column of
-    // the block's plane where that fits (its planes in registers), the
-    // registers of the block within the GPU's 64 Ki (a kernel's own about 40
-    // a thread), then as wide as the shared memory allows.
-    std::vector<std::vector<int64_t>> list =
-        plan.rank == 3
-            ? std::vector<std::vector<int64_t>>{{64, 16, 0}, {32, 16, 0}, {32, 8, 0}, {16, 16, 0},
-                                                {16, 8, 0},  {8, 8, 0},   {8, 4, 0}}
-            : std::vector<std::vector<int64_t>>{{512, 0}, {256, 0}, {128, 0}, {64, 0}, {32, 0}};
-    for (const std::vector<int64_t> &tile : list) {
-      p.tile = tile;
-      int64_t columns = cuda_time_stream_columns(plan, p);
-      p.threads = static_cast<int>(std::min<int64_t>(1024, (columns + 31) / 32 * 32));
-      int64_t regs = cuda_time_stream_registers(t, plan, p) + 40;
-      if (regs <= 255 && regs * p.threads <= 65536 &&
-          cuda_time_tile_shared_bytes(t, plan, p) <= 100 * 1024)
-        break;
-    }
-  } else if (plan.rank == 1)
-    tiles = {{4096}, {2048}, {1024}, {512}, {256}};
-  else if (plan.rank == 2)
-    tiles = {{128, 64}, {64, 64}, {128, 32}, {64, 32}, {32, 32}, {32, 16}, {32, 8}};
-  else
-    tiles = {{64, 16, 16}, {32, 16, 16}, {32, 16, 8}, {32, 8, 8}, {32, 8, 4}, {16, 8, 4}};
-  if (p.form != CudaTimeTileForm::Streaming)
-    p.threads = 256;
-  for (const std::vector<int64_t> &tile : tiles) {
-    p.tile = tile;
-    if (cuda_time_tile_shared_bytes(t, plan, p) <= 100 * 1024)
-      break;
-  }
+  std::vector<CudaTimeTileParams> fit =
+      fitting_cuda_tiles(t, plan, cuda_time_tile_form(form, plan), static_cast<int>(forced), &p);
+  if (!fit.empty())
+    p = fit.front();
   c.tiled = true;
   c.tune = {forced};
   c.tune.insert(c.tune.end(), p.tile.begin(), p.tile.end());
@@ -303,6 +362,163 @@ TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &pla
   c.why = "--time-tile=" + std::to_string(forced) + ", " + c.form + ", " +
           std::to_string(cuda_time_tile_shared_bytes(t, plan, p)) +
           " bytes of shared memory a block";
+  return c;
+}
+
+std::vector<CudaTimeTileParams> cuda_time_tile_candidates(const TimeLoop &t,
+                                                          const TimeTilePlan &plan) {
+  std::vector<CudaTimeTileParams> out;
+  std::vector<CudaTimeTileForm> forms = {CudaTimeTileForm::Overlapped};
+  if (plan.rank >= 2)
+    forms.push_back(CudaTimeTileForm::Streaming);
+  for (CudaTimeTileForm form : forms)
+    for (int steps : {2, 3, 4, 6, 8}) {
+      std::vector<CudaTimeTileParams> fit = fitting_cuda_tiles(t, plan, form, steps);
+      for (size_t i = 0; i < fit.size() && i < 2; ++i)
+        out.push_back(fit[i]);
+    }
+  return out;
+}
+
+std::vector<VariantCode> cuda_time_loop_variants(const TimeLoop &t, const TimeTilePlan &plan,
+                                                 const std::vector<const Kernel *> &sweeps,
+                                                 const std::vector<const VariantCode *> &chosen,
+                                                 std::vector<CudaTimeTileParams> &params) {
+  // The serial steps, as the CPU's tuning checks against.
+  std::string reference;
+  std::vector<SweepCall> serial;
+  for (const std::string &name : t.sweeps()) {
+    const Kernel &k = sweep_named(sweeps, name);
+    reference += print_c_args_struct(k) + print_c_variant(k, "reference");
+    serial.push_back({"reference", {}, 1});
+  }
+  reference += print_c_time_loop_variant(t, sweeps, serial, "reference");
+
+  auto loop_variant = [&](const std::string &name) {
+    VariantCode v;
+    v.variant = {"cuda", name, {}, {}};
+    v.ir = t.signature;
+    v.ir.tuning.clear();
+    v.c_name = c_variant_name(t.signature, "cuda_" + name);
+    v.harness_reference = reference;
+    return v;
+  };
+  std::vector<VariantCode> variants;
+  // The steps: each sweep's CUDA launcher on the harness's device copies of
+  // the grids, in the loop's order (print_c_time_loop_variant), as the
+  // library's procedure runs them with the grids resident.
+  {
+    VariantCode v = loop_variant("steps");
+    std::string code = "static int f2s_num_threads(int n) { return n; }\n\n";
+    std::vector<SweepCall> calls;
+    std::vector<std::string> names = t.sweeps();
+    if (chosen.size() != names.size())
+      throw std::logic_error("time tiling: a CUDA variant per sweep expected");
+    for (size_t i = 0; i < names.size(); ++i) {
+      const Kernel &k = sweep_named(sweeps, names[i]);
+      const VariantCode &c = *chosen[i];
+      code += print_c_args_struct(k) + c.cuda_source + "static void " +
+              c_variant_name(k, "on_device") + "(const struct f2s_" + k.name +
+              "_args *a, const long *tune, int nthreads) {\n  (void)tune;\n  (void)nthreads;\n  " +
+              cuda_launch_name(c.ir, c.variant.target + "_" + c.variant.name) + "(a, 0);\n}\n\n";
+      calls.push_back({"on_device", {}, 1});
+    }
+    code += print_c_time_loop_variant(t, sweeps, calls, "cuda_steps");
+    v.cuda_source = code;
+    v.cuda_call = c_variant_name(t.signature, "cuda_steps") + "(&d, NULL, 1);";
+    variants.push_back(std::move(v));
+  }
+  // The tiled procedures map the host grids themselves: the harness enters
+  // them into the residency table, as a data region does.
+  std::string call_args;
+  for (const Variable &v : t.signature.args)
+    call_args += (call_args.empty() ? "d." : ", d.") + c_name(v.name);
+  for (size_t i = 0; i < params.size(); ++i) {
+    CudaTimeTileParams &p = params[i];
+    p.symbol = "f2s_tuned_" + t.signature.name + "_" + std::to_string(i);
+    p.fallback.clear();
+    p.comment = "candidate " + describe_cuda_tile(plan, p);
+    VariantCode v = loop_variant(describe_cuda_tile(plan, p));
+    v.cuda_source = print_cuda_time_tiled_loop(t, plan, sweeps, p);
+    v.cuda_call = p.symbol + "(" + call_args + ");";
+    v.cuda_resident = true;
+    variants.push_back(std::move(v));
+  }
+  return variants;
+}
+
+TimeTileChoice tune_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
+                                    const std::vector<KernelBuild> &builds,
+                                    const TuneOptions &options) {
+  TimeTileChoice c;
+  c.loop = t.signature.name;
+  c.target = "cuda";
+  const Kernel &sizer = sizing_sweep(plan, builds);
+  ProblemSize size = loop_size(t, sizer, kTuningTrips);
+  c.steps_bytes = steps_bytes_per_point_step(plan, space_input(t, plan, size));
+  std::vector<const Kernel *> sweeps = sweep_kernels(t, builds);
+  std::vector<const VariantCode *> chosen;
+  for (const std::string &s : t.sweeps())
+    chosen.push_back(&choice_for(build_named(builds, s), "cuda").code);
+  std::vector<CudaTimeTileParams> params = cuda_time_tile_candidates(t, plan);
+  std::vector<VariantCode> variants = cuda_time_loop_variants(t, plan, sweeps, chosen, params);
+  SearchSpace space;
+  for (size_t i = 0; i < variants.size(); ++i) {
+    space.variants.push_back(variants[i].variant);
+    space.candidates.push_back({i, 0, {}});
+  }
+  space.considered = space.candidates.size();
+
+  TuneOptions o = options;
+  o.log = nullptr;
+  o.live = nullptr;
+  KernelTuning kt;
+  kt.kernel = t.signature.name;
+  kt.size = size;
+  kt.space = space;
+  kt.search = "exhaustive";
+  auto start = std::chrono::steady_clock::now();
+  tune_cuda(t.signature, space, variants, size, o, kt.results);
+  kt.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  std::optional<size_t> best;
+  for (size_t i = 0; i < kt.results.size(); ++i) {
+    const CandidateResult &r = kt.results[i];
+    if (r.status != CandidateStatus::Verified)
+      continue;
+    if (r.candidate.variant == 0)
+      c.steps_s = r.seconds;
+    else if (!best || r.seconds < kt.results[*best].seconds)
+      best = i;
+  }
+  c.trips = kTuningTrips;
+  std::string best_name = "none verified";
+  if (best) {
+    const CudaTimeTileParams &p = params[kt.results[*best].candidate.variant - 1];
+    c.tiled_s = kt.results[*best].seconds;
+    c.tune = {p.steps};
+    c.tune.insert(c.tune.end(), p.tile.begin(), p.tile.end());
+    c.threads = p.threads;
+    c.form = cuda_time_tile_form_name(p.form);
+    c.tiled_bytes = cuda_tile_bytes(t, plan, p);
+    best_name = describe_cuda_tile(plan, p);
+  }
+  // The steps win a tie, and whenever they were not measured the tiles are
+  // not trusted either (something is wrong with the harness).
+  c.tiled = best && c.steps_s > 0 && c.tiled_s < c.steps_s;
+  if (!c.tiled) {
+    c.tune.clear();
+    c.form.clear();
+    c.threads = 0;
+  }
+  char buf[240];
+  std::snprintf(buf, sizeof buf,
+                "measured on the GPU at %s, %lld steps: step by step %.3g s, tiled %.3g s (%s, "
+                "best of %zu)",
+                size_name(sizer.tune_size).c_str(), static_cast<long long>(kTuningTrips), c.steps_s,
+                c.tiled_s, best_name.c_str(), params.size());
+  c.why = buf;
+  c.tuning = std::move(kt);
   return c;
 }
 

@@ -1,9 +1,11 @@
-// Choosing, for a time loop on a CPU target, between its steps (each sweep
-// by its tuned variant) and the loop tiled in time (codegen/CTimeTile.h),
-// measured by the generated harness against the steps with serial sweeps.
+// Choosing, for a time loop on a CPU target or the GPU, between its steps
+// (each sweep by its tuned variant) and the loop tiled in time
+// (codegen/CTimeTile.h, codegen/CudaTimeTile.h), measured by the generated
+// harness against the steps with serial sweeps.
 #pragma once
 
 #include "ast/TimeTiling.h"
+#include "codegen/CudaTimeTile.h"
 #include "harness/Package.h"
 #include "harness/TimeTileChoice.h"
 #include "harness/Tuner.h"
@@ -36,10 +38,36 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
 /// The choice for loop `t` on target cuda: tiled with T = `forced` (> 0) in
 /// the form `form` ("overlapped" or "streaming", cuda_time_tile_form) and
 /// the largest tile of a fixed list whose blocks' shared memory stays within
-/// 100 KiB, 256 threads a block; step by step when `forced` is 0 (GPU time
-/// tiles are not measured by the tuner yet: docs/time-loops.md).
+/// 100 KiB, 256 threads a block; step by step when `forced` is 0.
 TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan, long forced,
                                       const std::string &form = "overlapped");
+
+/// The GPU's candidates for loop `t`: T in 2, 3, 4, 6 and 8 in both forms
+/// (streaming where the grids have rank 2 or more), each with the two
+/// widest tiles of choose_cuda_time_tiles's lists that fit its limits.
+std::vector<CudaTimeTileParams> cuda_time_tile_candidates(const TimeLoop &t,
+                                                          const TimeTilePlan &plan);
+
+/// The code a GPU tuning of loop `t` measures, each checked against the
+/// serial steps (VariantCode::harness_reference) by print_cuda_harness with
+/// the variant's call: first the steps, sweep i by the CUDA variant
+/// `chosen[i]` (of t.sweeps()[i]) on the harness's device copies of the
+/// grids; then the tiled procedure of each of `params` (whose symbols it
+/// sets), on the host grids the harness enters into the residency table.
+std::vector<VariantCode> cuda_time_loop_variants(const TimeLoop &t, const TimeTilePlan &plan,
+                                                 const std::vector<const Kernel *> &sweeps,
+                                                 const std::vector<const VariantCode *> &chosen,
+                                                 std::vector<CudaTimeTileParams> &params);
+
+/// The choice for loop `t` on target cuda, measured on this machine's GPU
+/// (harness/CudaTuner.h's tune_cuda, `options` as for a sweep): the steps,
+/// each sweep by its tuned CUDA variant (builds' cuda choices) with the
+/// grids on the device, against every cuda_time_tile_candidates entry,
+/// each checked against the serial steps; the faster is kept. Throws
+/// std::runtime_error where there is no nvcc or GPU.
+TimeTileChoice tune_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
+                                    const std::vector<KernelBuild> &builds,
+                                    const TuneOptions &options);
 
 /// The C text of loop `t`'s tiled variant `<target>_tiled` (once per file
 /// and target): box helpers (guarded), regions, the variant. The loop's args

@@ -31,6 +31,12 @@ struct VariantCode {
   /// against (HarnessExtras::reference_code: a time loop's steps); empty:
   /// the kernel's serial body.
   std::string harness_reference;
+  /// Target "cuda", where the harness runs something other than the
+  /// launcher of a kernel's variant (a time loop's procedures): the
+  /// statement that runs it and whether it maps host grids itself
+  /// (codegen/CudaHarnessPrinter.h's CudaHarnessCall).
+  std::string cuda_call;
+  bool cuda_resident = false;
 };
 
 /// Applies the passes of `v` to `k`, in order.

@@ -761,7 +761,7 @@ void time_tiling_section(Page &page, const json &tiling) {
         label += " (" + std::to_string(labels[label]) + ")";
       json v = {{"label", label},
                 {"ms", real(cand, "seconds") * 1e3},
-                {"steps", str(cand, "variant") != "tiled"}};
+                {"steps", str(cand, "variant") == "steps"}};
       values.push_back(v);
       if (chosen > 0 && win.empty() && real(cand, "seconds") == chosen)
         win.push_back(v);

@@ -6,8 +6,10 @@
 # checking programs run against the T=4 library; bench/gpu/time_loops_bench.c
 # times single sweeps and the time-loop procedure of each library, the grids
 # resident in a data region. The copy bound is measured in the same call.
-# MODES: off (the steps), N (overlapped tiles, T = N) and sN (the streaming
-# form, T = N: --time-tile=N --time-tile-form=streaming); CHECK: the modes
+# MODES: off (the steps), N (overlapped tiles, T = N), sN (the streaming
+# form, T = N: --time-tile=N --time-tile-form=streaming) and auto (the GPU
+# tuner measures the steps and both forms and keeps the fastest: its choice
+# is the "time loop" line printed under the build); CHECK: the modes
 # whose libraries the checking programs run against. A mode whose blocks
 # need more shared memory than the GPU allows (227 KiB on sm_90) runs the
 # steps (its fallback): the per-mode table says so.
@@ -53,6 +55,8 @@ while read -r name ext size odd bytes; do
       { echo "$name $mode: f2stencil failed"; tail -5 "$R/$name-$mode.log"; continue; }
     echo "$name --time-tile=${mode#s} --time-tile-form=$form: built in $((SECONDS - t0)) s"
     grep -E "time loop" "$R/$name-$mode.log" | sed 's/^f2stencil: /  /'
+    [ "$mode" = auto ] && { grep -ho '"why": "measured on the GPU[^"]*"' "$out"/*.json |
+      sed 's/^/  tuned: /'; }
     if [[ " ${CHECK:-4} " == *" $mode "* ]]; then
       gcc -o "$R/${name}_check" "$C/obj/${name}_orig.o" "$C/obj/${name}_main.o" -L"$out" \
         -Wl,-rpath,"$out" -lf2s_$name -L"$C/lib" -lgfortran -lm
@@ -76,7 +80,7 @@ while read -r name ext size odd bytes; do
     modes+=("| $name | ${mode#s} | $form | ${gups[$mode]} | ${shared:-} | $note |")
   done
   bound=$(awk -v t="$bw" -v b="$bytes" 'BEGIN{printf "%.1f", t / b}')
-  rows+=("| $name | ${size//,/x} | $STEPS |$check | $sweeps | ${gups[off]:-} | ${gups[2]:-} | ${gups[4]:-} | ${gups[8]:-} | $bound |")
+  rows+=("| $name | ${size//,/x} | $STEPS |$check | $sweeps | ${gups[off]:-} | ${gups[2]:-} | ${gups[4]:-} | ${gups[8]:-} | ${gups[auto]:-} | $bound |")
 done <<'LIST'
 jacobi3d_pingpong f 512,512,512 67,45,33 16
 box27_steps f90 512,512,512 67,45,33 16
@@ -85,8 +89,8 @@ fdtd2d_steps f90 8192,8192 677,45 56
 LIST
 echo
 echo "copy bound: $bw GB/s (device-to-device, read + write); single-sweep bound = copy bound / bytes per update, GUpdates/s"
-echo "| example | size | steps | check T=4 (default, odd) | sweeps | loop, steps | T=2 | T=4 | T=8 | single-sweep bound |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| example | size | steps | check (default, odd) | sweeps | loop, steps | T=2 | T=4 | T=8 | tuned | single-sweep bound |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
 echo "| example | T | form | loop GUpdates/s | shared bytes a block | note |"
