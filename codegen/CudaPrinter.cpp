@@ -517,7 +517,10 @@ private:
 };
 
 /// Local copies of the scalars (from `src`, "a." or "a->") and, when
-/// `layout`, the lower bounds and strides of every grid.
+/// `layout`, the lower bounds and strides of every grid. Without `layout`
+/// (the host's launcher and run function, which size the launch and the
+/// copies), a scalar that only the nest reads (a coefficient, a box's
+/// bounds) is left unused, and said to be.
 void print_locals(const Kernel &k, const std::string &src, bool layout, std::ostringstream &out,
                   const std::string &index = "long") {
   CExprPrinter exprs(k);
@@ -526,7 +529,8 @@ void print_locals(const Kernel &k, const std::string &src, bool layout, std::ost
   for (const Variable &v : k.args)
     if (!v.is_grid() && !k.find_reduction(v.name))
       out << "  const " << c_type(v.type) << " " << c_name(v.name) << " = " << src << c_name(v.name)
-          << ";\n";
+          << ";\n"
+          << (layout ? "" : "  (void)" + c_name(v.name) + ";\n");
   if (!layout)
     return;
   for (const Variable &v : k.args) {
@@ -605,13 +609,16 @@ std::string print_cuda_prelude() {
          "B y) -> decltype(x + y) { return y < x ? y : x; }\n"
          "template <class A, class B> static __host__ __device__ inline auto f2s_max_long(A x, "
          "B y) -> decltype(x + y) { return y > x ? y : x; }\n";
+  // A kernel calls only some of them; nvcc warns about a static function
+  // that none calls, unless it is marked unused.
   for (const char *t : {"float", "double"}) {
-    out << "static __host__ __device__ inline " << t << " f2s_min_" << t << "(" << t << " x, " << t
-        << " y) { return y < x ? y : x; }\n";
-    out << "static __host__ __device__ inline " << t << " f2s_max_" << t << "(" << t << " x, " << t
-        << " y) { return y > x ? y : x; }\n";
+    out << "static __host__ __device__ inline __attribute__((unused)) " << t << " f2s_min_" << t
+        << "(" << t << " x, " << t << " y) { return y < x ? y : x; }\n";
+    out << "static __host__ __device__ inline __attribute__((unused)) " << t << " f2s_max_" << t
+        << "(" << t << " x, " << t << " y) { return y > x ? y : x; }\n";
   }
-  out << "static __host__ __device__ inline long f2s_ipow(long b, long e) {\n"
+  out << "static __host__ __device__ inline __attribute__((unused)) long f2s_ipow(long b, long e) "
+         "{\n"
          "  long r = 1;\n"
          "  if (e < 0) /* Fortran: integer division 1/b**|e| */\n"
          "    return b == 1 ? 1 : b == -1 ? (e % 2 ? -1 : 1) : 0;\n"
@@ -640,7 +647,7 @@ std::string print_cuda_prelude() {
   return out.str();
 }
 
-std::string print_cuda_variant(const Kernel &k, const std::string &variant) {
+std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool run_function) {
   Launch launch = find_launch(k.body);
   Access access;
   collect(k.body, access);
@@ -770,6 +777,8 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant) {
         << "    free(" << part << ");\n  }\n";
   }
   out << "}\n\n";
+  if (!run_function)
+    return out.str();
 
   // The library's run function: device residency per grid.
   std::vector<const Variable *> grids;

@@ -26,8 +26,11 @@ namespace f2s {
 std::string print_cuda_prelude();
 
 /// The kernel, launcher and run function of a nest mapped by
-/// transforms/CudaMapping, for `variant` ("cuda_tiled_...").
-std::string print_cuda_variant(const Kernel &mapped, const std::string &variant);
+/// transforms/CudaMapping, for `variant` ("cuda_tiled_..."). Without
+/// `run_function`, the kernel and launcher alone (a box of K_mpi, which
+/// print_cuda_box_entry launches on grids already on the device).
+std::string print_cuda_variant(const Kernel &mapped, const std::string &variant,
+                               bool run_function = true);
 
 /// The C function `f2s_K_<variant>` that runs the CUDA variant when the
 /// runtime says so and otherwise calls `cpu_fallback` (a C variant with the

@@ -60,7 +60,11 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
         continue;
       Kernel box = restrict_to_box(b.kernel);
       const Variant &v = b.choices[b.default_choice].code.variant;
-      cu << print_c_args_struct(box) << cuda_variant_code(box, v).cuda_source
+      // The kernel and its launcher: the box entry launches on the device
+      // copies, so the variant's run function (which maps host grids) would
+      // be dead code.
+      cu << print_c_args_struct(box)
+         << print_cuda_variant(cuda_variant_code(box, v).ir, v.target + "_" + v.name, false)
          << print_cuda_box_entry(box, v.target + "_" + v.name,
                                  info.name + "_" + b.kernel.name + "_box_cuda");
     }
