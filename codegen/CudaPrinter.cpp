@@ -8,6 +8,7 @@
 #include "codegen/Interfaces.h"
 #include "runtime/CudaRuntimeText.h"
 
+#include <algorithm>
 #include <cassert>
 #include <map>
 #include <set>
@@ -965,8 +966,9 @@ std::string print_cuda_halo_exports(const std::string &lib) {
   return s;
 }
 
-std::string print_cuda_box_entry(const Kernel &box, const std::string &variant,
-                                 const std::string &symbol) {
+std::string print_cuda_box_entry(const Kernel &box, const std::vector<std::string> &variants,
+                                 const std::string &symbol, const std::string &selector) {
+  assert(!variants.empty() && "a box has a variant at each tuned size");
   std::string proto = print_c_entry_prototype(box, symbol);
   proto.replace(0, 5 + symbol.size() + 1, "int " + symbol + "(int f2s_stream, ");
   std::ostringstream out;
@@ -980,10 +982,34 @@ std::string print_cuda_box_entry(const Kernel &box, const std::string &variant,
     if (v.is_grid())
       out << "  if (!(d." << c_name(v.name) << " = (decltype(d." << c_name(v.name)
           << "))f2s_present_device(" << c_name(v.name) << ")))\n    return 0;\n";
-  out << "  " << cuda_launch_name(box, variant) << "(&d, f2s_halo_stream(f2s_stream));\n";
-  out << "  f2s_cuda_check(cudaGetLastError(), \"launching kernel '" << box.name << "' (" << variant
-      << ")\");\n";
-  out << "  return 1;\n}\n\n";
+  auto launch = [&](const std::string &variant, const std::string &pad) {
+    out << pad << cuda_launch_name(box, variant) << "(&d, f2s_halo_stream(f2s_stream));\n"
+        << pad << "f2s_cuda_check(cudaGetLastError(), \"launching kernel '" << box.name << "' ("
+        << variant << ")\");\n";
+  };
+  // The distinct variants, in order of their first size.
+  std::vector<std::string> distinct;
+  for (const std::string &v : variants)
+    if (std::find(distinct.begin(), distinct.end(), v) == distinct.end())
+      distinct.push_back(v);
+  if (distinct.size() == 1) {
+    launch(distinct[0], "  ");
+    out << "  return 1;\n}\n\n";
+    return out.str();
+  }
+  assert(!selector.empty() && "variants that differ by size need the size selector");
+  out << "  switch (" << selector
+      << "(&d)) { /* the variant tuned at the size nearest the call's */\n";
+  for (size_t c = 0; c < distinct.size(); ++c) {
+    std::string labels;
+    for (size_t i = 0; i < variants.size(); ++i)
+      if (variants[i] == distinct[c] && c + 1 < distinct.size())
+        labels += (labels.empty() ? "  " : " ") + ("case " + std::to_string(i)) + ":";
+    out << (c + 1 < distinct.size() ? labels : "  default:") << "\n";
+    launch(distinct[c], "    ");
+    out << "    break;\n";
+  }
+  out << "  }\n  return 1;\n}\n\n";
   return out.str();
 }
 

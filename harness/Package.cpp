@@ -52,20 +52,6 @@ std::vector<const KernelBuild *> by_size(const KernelBuild &b) {
   return sizes;
 }
 
-/// Bytes a call touches per point of the nest (each element the point reads
-/// or writes, once): the working set's unit, for dispatching by size.
-int64_t bytes_per_point(const Kernel &k) {
-  return std::max<int64_t>(1, analyze(k).bytes(false));
-}
-
-std::vector<TunedSize> tuned_sizes(const KernelBuild &b) {
-  std::vector<TunedSize> sizes;
-  for (const KernelBuild *s : by_size(b))
-    sizes.push_back(
-        {s->kernel.tune_size, working_set_bytes(s->kernel.tune_size, bytes_per_point(b.kernel))});
-  return sizes;
-}
-
 /// The choice of target `target` at one size.
 const Choice &choice_of(const KernelBuild &b, const std::string &target) {
   for (const Choice &c : b.choices)
@@ -833,6 +819,18 @@ std::string mpi_box_entries(const PackageInfo &info, const KernelBuild &b) {
 }
 
 } // namespace
+
+int64_t bytes_per_point(const Kernel &k) {
+  return std::max<int64_t>(1, analyze(k).bytes(false));
+}
+
+std::vector<TunedSize> tuned_sizes(const KernelBuild &b) {
+  std::vector<TunedSize> sizes;
+  for (const KernelBuild *s : by_size(b))
+    sizes.push_back(
+        {s->kernel.tune_size, working_set_bytes(s->kernel.tune_size, bytes_per_point(b.kernel))});
+  return sizes;
+}
 
 std::string library_c_source(const PackageInfo &info, const std::vector<KernelBuild> &kernels,
                              const std::vector<TimeLoop> &time_loops,
