@@ -591,7 +591,8 @@ std::string print_c_exchange(const Kernel &k, const HaloPlan &plan, const std::s
 }
 
 std::string print_c_overlapped(const Kernel &k, const HaloPlan &plan, const std::string &symbol,
-                               const std::string &box_symbol, const MpiGpu *gpu) {
+                               const std::string &interior_symbol, const std::string &strip_symbol,
+                               const MpiGpu *gpu) {
   const int depth = static_cast<int>(perfect_nest(k.body).size());
   // The widest halo of any grid on each side of each Cartesian dimension.
   std::vector<int64_t> below(depth, 0), above(depth, 0);
@@ -610,7 +611,8 @@ std::string print_c_overlapped(const Kernel &k, const HaloPlan &plan, const std:
       c += std::string(d ? ", " : "") + "(int32_t)" + lo[d] + ", (int32_t)" + hi[d];
     return c;
   };
-  auto call = [&](const std::vector<std::string> &lo, const std::vector<std::string> &hi) {
+  auto call = [&](const std::string &box_symbol, const std::vector<std::string> &lo,
+                  const std::vector<std::string> &hi) {
     return "  " + box_symbol + "(" + args + bounds(lo, hi) + ");\n";
   };
   // On the device: the box on the computing stream (0), which only fails
@@ -677,10 +679,11 @@ std::string print_c_overlapped(const Kernel &k, const HaloPlan &plan, const std:
       out << gpu_call(l, h);
     out << "    " << gpu->lib << "_f2s_halo_sync(0);\n    return;\n  }\n";
   }
-  out << call(in_lo, in_hi);
-  out << "  f2s_halo_end(&h);\n";
+  out << "  /* The owned cells that read no halo, while it travels. */\n"
+      << call(interior_symbol, in_lo, in_hi);
+  out << "  f2s_halo_end(&h);\n  /* The strips around them, with the halo arrived. */\n";
   for (const auto &[l, h] : strips)
-    out << call(l, h);
+    out << call(strip_symbol, l, h);
   out << "}\n\n";
   return out.str();
 }

@@ -80,11 +80,15 @@ std::string print_c_exchange(const Kernel &k, const HaloPlan &plan, const std::s
 /// The C function SYMBOL, the overlapped form of kernel `k`: posts the
 /// exchange as print_c_exchange does, computes the owned cells that read no
 /// halo (farther than the halo's width from every side with a neighbour)
-/// with BOX_SYMBOL (the kernel on a box: transforms/RestrictToBox, the box's
-/// bounds appended to k's arguments, x first, lo then hi), waits for the
-/// halo, then computes the strips around that interior, each cell exactly
-/// once. With `gpu`, on the device where the grids are (MpiGpu).
+/// with INTERIOR_SYMBOL, waits for the halo, then computes the strips around
+/// that interior with STRIP_SYMBOL, each cell exactly once. Both are the
+/// kernel on a box (transforms/RestrictToBox: the box's bounds appended to
+/// k's arguments, x first, lo then hi); the library runs its tuned variant
+/// on the interior and the plain parallel nest on the thin strips
+/// (harness/Package). With `gpu`, on the device where the grids are
+/// (MpiGpu).
 std::string print_c_overlapped(const Kernel &k, const HaloPlan &plan, const std::string &symbol,
-                               const std::string &box_symbol, const MpiGpu *gpu = nullptr);
+                               const std::string &interior_symbol, const std::string &strip_symbol,
+                               const MpiGpu *gpu = nullptr);
 
 } // namespace f2s

@@ -8,6 +8,7 @@
 #include "codegen/Interfaces.h"
 #include "runtime/CudaRuntimeText.h"
 
+#include <algorithm>
 #include <cassert>
 #include <map>
 #include <set>
@@ -517,7 +518,10 @@ private:
 };
 
 /// Local copies of the scalars (from `src`, "a." or "a->") and, when
-/// `layout`, the lower bounds and strides of every grid.
+/// `layout`, the lower bounds and strides of every grid. Without `layout`
+/// (the host's launcher and run function, which size the launch and the
+/// copies), a scalar that only the nest reads (a coefficient, a box's
+/// bounds) is left unused, and said to be.
 void print_locals(const Kernel &k, const std::string &src, bool layout, std::ostringstream &out,
                   const std::string &index = "long") {
   CExprPrinter exprs(k);
@@ -526,7 +530,8 @@ void print_locals(const Kernel &k, const std::string &src, bool layout, std::ost
   for (const Variable &v : k.args)
     if (!v.is_grid() && !k.find_reduction(v.name))
       out << "  const " << c_type(v.type) << " " << c_name(v.name) << " = " << src << c_name(v.name)
-          << ";\n";
+          << ";\n"
+          << (layout ? "" : "  (void)" + c_name(v.name) + ";\n");
   if (!layout)
     return;
   for (const Variable &v : k.args) {
@@ -605,13 +610,16 @@ std::string print_cuda_prelude() {
          "B y) -> decltype(x + y) { return y < x ? y : x; }\n"
          "template <class A, class B> static __host__ __device__ inline auto f2s_max_long(A x, "
          "B y) -> decltype(x + y) { return y > x ? y : x; }\n";
+  // A kernel calls only some of them; nvcc warns about a static function
+  // that none calls, unless it is marked unused.
   for (const char *t : {"float", "double"}) {
-    out << "static __host__ __device__ inline " << t << " f2s_min_" << t << "(" << t << " x, " << t
-        << " y) { return y < x ? y : x; }\n";
-    out << "static __host__ __device__ inline " << t << " f2s_max_" << t << "(" << t << " x, " << t
-        << " y) { return y > x ? y : x; }\n";
+    out << "static __host__ __device__ inline __attribute__((unused)) " << t << " f2s_min_" << t
+        << "(" << t << " x, " << t << " y) { return y < x ? y : x; }\n";
+    out << "static __host__ __device__ inline __attribute__((unused)) " << t << " f2s_max_" << t
+        << "(" << t << " x, " << t << " y) { return y > x ? y : x; }\n";
   }
-  out << "static __host__ __device__ inline long f2s_ipow(long b, long e) {\n"
+  out << "static __host__ __device__ inline __attribute__((unused)) long f2s_ipow(long b, long e) "
+         "{\n"
          "  long r = 1;\n"
          "  if (e < 0) /* Fortran: integer division 1/b**|e| */\n"
          "    return b == 1 ? 1 : b == -1 ? (e % 2 ? -1 : 1) : 0;\n"
@@ -640,7 +648,7 @@ std::string print_cuda_prelude() {
   return out.str();
 }
 
-std::string print_cuda_variant(const Kernel &k, const std::string &variant) {
+std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool run_function) {
   Launch launch = find_launch(k.body);
   Access access;
   collect(k.body, access);
@@ -770,6 +778,8 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant) {
         << "    free(" << part << ");\n  }\n";
   }
   out << "}\n\n";
+  if (!run_function)
+    return out.str();
 
   // The library's run function: device residency per grid.
   std::vector<const Variable *> grids;
@@ -956,8 +966,9 @@ std::string print_cuda_halo_exports(const std::string &lib) {
   return s;
 }
 
-std::string print_cuda_box_entry(const Kernel &box, const std::string &variant,
-                                 const std::string &symbol) {
+std::string print_cuda_box_entry(const Kernel &box, const std::vector<std::string> &variants,
+                                 const std::string &symbol, const std::string &selector) {
+  assert(!variants.empty() && "a box has a variant at each tuned size");
   std::string proto = print_c_entry_prototype(box, symbol);
   proto.replace(0, 5 + symbol.size() + 1, "int " + symbol + "(int f2s_stream, ");
   std::ostringstream out;
@@ -971,10 +982,34 @@ std::string print_cuda_box_entry(const Kernel &box, const std::string &variant,
     if (v.is_grid())
       out << "  if (!(d." << c_name(v.name) << " = (decltype(d." << c_name(v.name)
           << "))f2s_present_device(" << c_name(v.name) << ")))\n    return 0;\n";
-  out << "  " << cuda_launch_name(box, variant) << "(&d, f2s_halo_stream(f2s_stream));\n";
-  out << "  f2s_cuda_check(cudaGetLastError(), \"launching kernel '" << box.name << "' (" << variant
-      << ")\");\n";
-  out << "  return 1;\n}\n\n";
+  auto launch = [&](const std::string &variant, const std::string &pad) {
+    out << pad << cuda_launch_name(box, variant) << "(&d, f2s_halo_stream(f2s_stream));\n"
+        << pad << "f2s_cuda_check(cudaGetLastError(), \"launching kernel '" << box.name << "' ("
+        << variant << ")\");\n";
+  };
+  // The distinct variants, in order of their first size.
+  std::vector<std::string> distinct;
+  for (const std::string &v : variants)
+    if (std::find(distinct.begin(), distinct.end(), v) == distinct.end())
+      distinct.push_back(v);
+  if (distinct.size() == 1) {
+    launch(distinct[0], "  ");
+    out << "  return 1;\n}\n\n";
+    return out.str();
+  }
+  assert(!selector.empty() && "variants that differ by size need the size selector");
+  out << "  switch (" << selector
+      << "(&d)) { /* the variant tuned at the size nearest the call's */\n";
+  for (size_t c = 0; c < distinct.size(); ++c) {
+    std::string labels;
+    for (size_t i = 0; i < variants.size(); ++i)
+      if (variants[i] == distinct[c] && c + 1 < distinct.size())
+        labels += (labels.empty() ? "  " : " ") + ("case " + std::to_string(i)) + ":";
+    out << (c + 1 < distinct.size() ? labels : "  default:") << "\n";
+    launch(distinct[c], "    ");
+    out << "    break;\n";
+  }
+  out << "  }\n  return 1;\n}\n\n";
   return out.str();
 }
 

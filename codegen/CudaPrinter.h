@@ -19,6 +19,7 @@
 #include "ast/IR.h"
 
 #include <string>
+#include <vector>
 
 namespace f2s {
 
@@ -26,8 +27,11 @@ namespace f2s {
 std::string print_cuda_prelude();
 
 /// The kernel, launcher and run function of a nest mapped by
-/// transforms/CudaMapping, for `variant` ("cuda_tiled_...").
-std::string print_cuda_variant(const Kernel &mapped, const std::string &variant);
+/// transforms/CudaMapping, for `variant` ("cuda_tiled_..."). Without
+/// `run_function`, the kernel and launcher alone (a box of K_mpi, which
+/// print_cuda_box_entry launches on grids already on the device).
+std::string print_cuda_variant(const Kernel &mapped, const std::string &variant,
+                               bool run_function = true);
 
 /// The C function `f2s_K_<variant>` that runs the CUDA variant when the
 /// runtime says so and otherwise calls `cpu_fallback` (a C variant with the
@@ -56,13 +60,16 @@ std::string print_cuda_data_fortran_interfaces(const std::string &lib);
 /// the computing one, 0). No MPI here: nvcc needs no MPI headers.
 std::string print_cuda_halo_exports(const std::string &lib);
 
-/// `extern "C" int SYMBOL(int f2s_stream, <box's arguments>)`: launches the
-/// CUDA variant `variant` of `box` (printed before it by
-/// print_cuda_variant) on stream f2s_stream (print_cuda_halo_exports) on
-/// the device copies of its grids, without waiting; 0, launching nothing,
-/// when a grid is not present on the device.
-std::string print_cuda_box_entry(const Kernel &box, const std::string &variant,
-                                 const std::string &symbol);
+/// `extern "C" int SYMBOL(int f2s_stream, <box's arguments>)`: launches a
+/// CUDA variant of `box` (printed before it by print_cuda_variant) on stream
+/// f2s_stream (print_cuda_halo_exports) on the device copies of its grids,
+/// without waiting; 0, launching nothing, when a grid is not present on the
+/// device. `variants` holds the variant of each tuned size, smallest working
+/// set first (one for a kernel tuned at one size); where they differ, the
+/// call launches the one of index `selector(&args)` (codegen/CSizeDispatch's
+/// print_c_size_selector for the box's arguments, printed before it).
+std::string print_cuda_box_entry(const Kernel &box, const std::vector<std::string> &variants,
+                                 const std::string &symbol, const std::string &selector = "");
 
 /// The name of the launcher of `variant` (for harnesses).
 std::string cuda_launch_name(const Kernel &k, const std::string &variant);

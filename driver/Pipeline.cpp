@@ -262,10 +262,11 @@ void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
         problems.add({k.loc, "Kernel '" + k.name + "' cannot have an MPI halo exchange: " +
                                  *plan.refusal + "; or build without --mpi"});
     // Every name the library exports for the kernel: its procedure, one per
-    // target, its first-touch procedure, and the C query of per-size variants.
+    // target, its first-touch procedure, the C query of per-size variants,
+    // and the MPI procedures with the boxes K_mpi computes.
     std::vector<std::string> names = {
         k.name,          k.name + "_first_touch", k.name + "_tuned_size", k.name + "_exchange",
-        k.name + "_mpi", k.name + "_box"};
+        k.name + "_mpi", k.name + "_box",         k.name + "_box_tuned",  k.name + "_box_cuda"};
     for (const std::string &t : targets.names)
       names.push_back(k.name + "_" + t);
     for (const std::string &n : names) {

@@ -1,6 +1,7 @@
 #include "harness/CudaPackage.h"
 
 #include "codegen/CPrinter.h"
+#include "codegen/CSizeDispatch.h"
 #include "codegen/CudaPrinter.h"
 #include "codegen/Interfaces.h"
 #include "harness/CudaVariants.h"
@@ -23,6 +24,27 @@ void insert_before(std::string &text, const std::string &marker, const std::stri
   text.insert(at, what);
 }
 
+/// The builds of `b`'s kernel at each tuning size, smallest working set first.
+std::vector<const KernelBuild *> sizes_of(const KernelBuild &b) {
+  std::vector<const KernelBuild *> sizes = {&b};
+  for (const KernelBuild &s : b.other_sizes)
+    sizes.push_back(&s);
+  return sizes;
+}
+
+/// The choice at one size that runs on the GPU: the default where it does
+/// (as at the first size, for a kernel whose K_mpi computes there), else the
+/// cuda target's.
+const Choice &gpu_choice(const KernelBuild &at) {
+  const Choice &d = at.choices[at.default_choice];
+  if (d.code.runs_on_gpu())
+    return d;
+  for (const Choice &c : at.choices)
+    if (c.code.runs_on_gpu())
+      return c;
+  throw std::logic_error("no GPU choice for '" + at.kernel.name + "' at one of its sizes");
+}
+
 } // namespace
 
 bool cuda_box_for_mpi(const KernelBuild &b) {
@@ -41,10 +63,7 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
   for (const KernelBuild &b : kernels) {
     cu << print_c_args_struct(b.kernel);
     std::set<std::string> printed;
-    std::vector<const KernelBuild *> sizes = {&b};
-    for (const KernelBuild &s : b.other_sizes)
-      sizes.push_back(&s);
-    for (const KernelBuild *s : sizes)
+    for (const KernelBuild *s : sizes_of(b))
       for (const Choice &c : s->choices)
         if (c.code.runs_on_gpu() && printed.insert(c.code.c_name).second)
           cu << c.code.cuda_source;
@@ -59,10 +78,27 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
       if (!cuda_box_for_mpi(b))
         continue;
       Kernel box = restrict_to_box(b.kernel);
-      const Variant &v = b.choices[b.default_choice].code.variant;
-      cu << print_c_args_struct(box) << cuda_variant_code(box, v).cuda_source
-         << print_cuda_box_entry(box, v.target + "_" + v.name,
-                                 info.name + "_" + b.kernel.name + "_box_cuda");
+      cu << print_c_args_struct(box);
+      // At each tuned size, the mapping of that size's GPU choice. Each is
+      // printed once, as its kernel and launcher: the box entry launches on
+      // the device copies, so a run function (which maps host grids) would
+      // be dead code.
+      std::vector<std::string> variants;
+      std::set<std::string> printed_boxes;
+      for (const KernelBuild *s : sizes_of(b)) {
+        const Variant &v = gpu_choice(*s).code.variant;
+        variants.push_back(v.target + "_" + v.name);
+        if (printed_boxes.insert(variants.back()).second)
+          cu << print_cuda_variant(cuda_variant_code(box, v).ir, variants.back(), false);
+      }
+      std::string selector;
+      if (std::set<std::string>(variants.begin(), variants.end()).size() > 1) {
+        selector = "f2s_" + box.name + "_nearest_size";
+        cu << print_c_size_selector(b.kernel, box.name, selector, tuned_sizes(b),
+                                    bytes_per_point(b.kernel));
+      }
+      cu << print_cuda_box_entry(box, variants, info.name + "_" + b.kernel.name + "_box_cuda",
+                                 selector);
     }
   }
   files.cuda_source = cu.str();

@@ -15,9 +15,10 @@ namespace f2s {
 std::string cuda_times_key(const std::string &kernel, size_t size);
 
 /// Whether K_mpi of `b`'s kernel computes on the GPU, with the kernel on a
-/// box (symbol NAME_K_box_cuda, codegen/CudaPrinter's print_cuda_box_entry),
-/// where every grid of the call is present there: when its default choice
-/// runs on the GPU.
+/// box (symbol NAME_K_box_cuda, codegen/CudaPrinter's print_cuda_box_entry,
+/// mapped as the GPU choice of the tuned size nearest the call's), where
+/// every grid of the call is present there: when its default choice runs on
+/// the GPU.
 bool cuda_box_for_mpi(const KernelBuild &b);
 
 /// Adds to `files` (from package_library) the CUDA source of every chosen

@@ -13,6 +13,7 @@
 #include "codegen/CTimeLoop.h"
 #include "codegen/Interfaces.h"
 #include "harness/Process.h"
+#include "harness/Variants.h"
 #include "transforms/Parallelize.h"
 #include "transforms/RestrictToBox.h"
 
@@ -48,20 +49,6 @@ std::vector<const KernelBuild *> by_size(const KernelBuild &b) {
   std::vector<const KernelBuild *> sizes = {&b};
   for (const KernelBuild &o : b.other_sizes)
     sizes.push_back(&o);
-  return sizes;
-}
-
-/// Bytes a call touches per point of the nest (each element the point reads
-/// or writes, once): the working set's unit, for dispatching by size.
-int64_t bytes_per_point(const Kernel &k) {
-  return std::max<int64_t>(1, analyze(k).bytes(false));
-}
-
-std::vector<TunedSize> tuned_sizes(const KernelBuild &b) {
-  std::vector<TunedSize> sizes;
-  for (const KernelBuild *s : by_size(b))
-    sizes.push_back(
-        {s->kernel.tune_size, working_set_bytes(s->kernel.tune_size, bytes_per_point(b.kernel))});
   return sizes;
 }
 
@@ -361,9 +348,13 @@ std::string library_mpi_source(const PackageInfo &info, const std::vector<Kernel
              proto.substr(5 + g->box_symbol.size() + 1) + ";\n";
     }
     out += print_c_exchange(k, plan, entry_symbol(info, k, "_exchange"), g ? &*g : nullptr);
-    std::string box = entry_symbol(info, k, "_box");
-    out += print_c_entry_prototype(restrict_to_box(k), box) + ";\n";
-    out += print_c_overlapped(k, plan, entry_symbol(info, k, "_mpi"), box, g ? &*g : nullptr);
+    // mpi_box_entries prints both in the library's C.
+    std::string interior = entry_symbol(info, k, "_box_tuned"),
+                strip = entry_symbol(info, k, "_box");
+    out += print_c_entry_prototype(restrict_to_box(k), interior) + ";\n";
+    out += print_c_entry_prototype(restrict_to_box(k), strip) + ";\n";
+    out += print_c_overlapped(k, plan, entry_symbol(info, k, "_mpi"), interior, strip,
+                              g ? &*g : nullptr);
   }
   return out;
 }
@@ -628,6 +619,30 @@ std::string report(const PackageInfo &info, const std::vector<KernelBuild> &kern
   return out.str();
 }
 
+/// `per_size` (entry i: what an entry point runs for calls nearest tuned size
+/// i) with the calls that run one variant with the same values and threads
+/// merged, each comment saying the sizes it serves.
+std::vector<SizedCall> merge_sized_calls(const std::vector<SizedCall> &per_size,
+                                         const std::vector<TunedSize> &tuned) {
+  std::vector<SizedCall> calls;
+  for (const SizedCall &call : per_size) {
+    auto same = std::find_if(calls.begin(), calls.end(), [&](const SizedCall &o) {
+      return o.variant == call.variant && o.tune == call.tune && o.threads == call.threads;
+    });
+    if (same != calls.end())
+      same->sizes.insert(same->sizes.end(), call.sizes.begin(), call.sizes.end());
+    else
+      calls.push_back(call);
+  }
+  for (SizedCall &call : calls) {
+    std::string at;
+    for (size_t i : call.sizes)
+      at += (at.empty() ? "" : ", ") + size_name(tuned[i].extents);
+    call.comment = "tuned at " + at + ": " + call.comment;
+  }
+  return calls;
+}
+
 /// The entry points of a kernel tuned at several sizes: each runs, for a
 /// call, the choice of the tuned size nearest the call's (one case per
 /// distinct choice, so a variant that won with the same values and threads at
@@ -648,27 +663,13 @@ std::string sized_entries(const PackageInfo &info, const KernelBuild &b, Aliased
     std::vector<SizedCall> calls;
     for (size_t i = 0; i < sizes.size(); ++i) {
       const Choice &c = choice_at(*sizes[i]);
-      SizedCall call{{i},
-                     c.code.variant.target + "_" + c.code.variant.name,
-                     tune_values(c.code, c.candidate),
-                     c.candidate.threads,
-                     describe_choice(*sizes[i], c)};
-      auto same = std::find_if(calls.begin(), calls.end(), [&](const SizedCall &o) {
-        return o.variant == call.variant && o.tune == call.tune && o.threads == call.threads;
-      });
-      if (same != calls.end()) {
-        same->sizes.push_back(i);
-        continue;
-      }
-      calls.push_back(call);
+      calls.push_back({{i},
+                       c.code.variant.target + "_" + c.code.variant.name,
+                       tune_values(c.code, c.candidate),
+                       c.candidate.threads,
+                       describe_choice(*sizes[i], c)});
     }
-    for (SizedCall &call : calls) {
-      std::string at;
-      for (size_t i : call.sizes)
-        at += (at.empty() ? "" : ", ") + size_name(tuned[i].extents);
-      call.comment = "tuned at " + at + ": " + call.comment;
-    }
-    return calls;
+    return merge_sized_calls(calls, tuned);
   };
   auto entry = [&](const Kernel &ek, const std::string &suffix, const std::string &sel,
                    const std::vector<SizedCall> &calls, const std::string &comment,
@@ -719,7 +720,117 @@ std::string sized_entries(const PackageInfo &info, const KernelBuild &b, Aliased
   return out.str();
 }
 
+/// The CPU choice whose variant K_mpi runs on the interior at one size: the
+/// default where it runs on the CPU. Where the default runs on the GPU,
+/// K_mpi computes on the CPU only for grids outside a data region, and runs
+/// the pthreads choice there; null where the kernel has none (the plain
+/// parallel nest on every processor).
+const Choice *mpi_cpu_choice(const KernelBuild &b) {
+  const Choice &d = b.choices[b.default_choice];
+  if (!d.code.runs_on_gpu())
+    return &d;
+  for (const Choice &c : b.choices)
+    if (c.code.variant.target == "pthreads")
+      return &c;
+  return nullptr;
+}
+
+/// What K_mpi's interior runs at tuned size `i`: choice `c`'s variant on
+/// `box` (its passes applied to the box kernel, the function printed to `out`
+/// once per variant), with the choice's tuning values and threads. The plain
+/// parallel nest is the strips' function already.
+SizedCall interior_call(const Kernel &box, const KernelBuild &at, const Choice *c, size_t i,
+                        std::set<std::string> &printed, std::ostringstream &out) {
+  if (!c)
+    return {{i}, "parallel", {}, 0, "no CPU choice: the plain parallel nest on every processor"};
+  const Variant &v = c->code.variant;
+  const std::string why = describe_choice(at, *c);
+  if (v.passes == std::vector<Pass>{Pass::ParallelizeOuter})
+    return {{i}, "parallel", {}, c->candidate.threads, why};
+  const std::string name = v.target + "_" + v.name;
+  Kernel ir = apply_variant(box, v);
+  // The box's bounds are named apart from every name of the kernel, so the
+  // passes name their tuning parameters (block sizes, chunk, thread group)
+  // as they did for the kernel, and the choice's values fit them in order.
+  std::vector<std::string> want, got;
+  for (const Variable &p : c->code.ir.tuning)
+    want.push_back(p.name);
+  for (const Variable &p : ir.tuning)
+    got.push_back(p.name);
+  if (want != got)
+    throw std::logic_error("variant '" + v.name + "' of '" + box.name +
+                           "' has other tuning parameters than on the whole nest");
+  if (printed.insert(name).second)
+    out << print_c_variant(ir, name);
+  return {{i}, name, tune_values(c->code, c->candidate), c->candidate.threads, why};
+}
+
+/// The entry points K_mpi (codegen/CMpiPrinter's print_c_overlapped)
+/// computes with, each the kernel on a box of its points given at run time
+/// (transforms/RestrictToBox):
+/// - NAME_K_box_tuned, for the interior (the owned cells less a halo's width
+///   at each side with a neighbour: nearly all of them), runs the tuned CPU
+///   variant (mpi_cpu_choice) with its block sizes, chunks and thread groups,
+///   which the generated loops clip to any box, and its threads;
+/// - NAME_K_box, for the strips around the interior (as thin as the halo),
+///   runs the plain parallel nest with the same threads.
+/// A kernel tuned at several sizes dispatches in both by the call's size
+/// (the kernel's arguments, not the box), as its own entry points do.
+std::string mpi_box_entries(const PackageInfo &info, const KernelBuild &b) {
+  const Kernel &k = b.kernel;
+  const Kernel box = restrict_to_box(k);
+  std::vector<const KernelBuild *> sizes = by_size(b);
+  std::vector<TunedSize> tuned = tuned_sizes(b);
+  std::ostringstream out, variants;
+  std::set<std::string> printed;
+  std::vector<SizedCall> interior, strips;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const Choice *c = mpi_cpu_choice(*sizes[i]);
+    interior.push_back(interior_call(box, *sizes[i], c, i, printed, variants));
+    strips.push_back(
+        {{i},
+         "parallel",
+         {},
+         c ? c->candidate.threads : 0,
+         c ? "the plain parallel nest with the threads of " + describe_choice(*sizes[i], *c)
+           : "no CPU choice: the plain parallel nest on every processor"});
+  }
+  interior = merge_sized_calls(interior, tuned);
+  strips = merge_sized_calls(strips, tuned);
+  out << print_c_args_struct(box) << print_c_variant(parallelize_outer(box), "parallel")
+      << variants.str();
+  const std::string selector = "f2s_" + box.name + "_nearest_size";
+  if (interior.size() > 1 || strips.size() > 1)
+    out << print_c_size_selector(k, box.name, selector, tuned, bytes_per_point(k));
+  auto entry = [&](const std::string &suffix, const std::vector<SizedCall> &calls,
+                   const std::string &comment) {
+    if (calls.size() == 1)
+      out << print_c_entry(box, entry_symbol(info, k, suffix), calls[0].variant, calls[0].tune,
+                           calls[0].threads, comment + "; " + calls[0].comment);
+    else
+      out << print_c_sized_entry(box, entry_symbol(info, k, suffix), selector, calls,
+                                 comment + "; the variant tuned at the size nearest the call's");
+  };
+  entry("_box_tuned", interior,
+        "'" + k.name + "' on a box of its points, for the interior of " + k.name + "_mpi");
+  entry("_box", strips,
+        "'" + k.name + "' on a box of its points, for the strips of " + k.name + "_mpi");
+  return out.str();
+}
+
 } // namespace
+
+int64_t bytes_per_point(const Kernel &k) {
+  return std::max<int64_t>(1, analyze(k).bytes(false));
+}
+
+std::vector<TunedSize> tuned_sizes(const KernelBuild &b) {
+  std::vector<TunedSize> sizes;
+  for (const KernelBuild *s : by_size(b))
+    sizes.push_back(
+        {s->kernel.tune_size, working_set_bytes(s->kernel.tune_size, bytes_per_point(b.kernel))});
+  return sizes;
+}
 
 std::string library_c_source(const PackageInfo &info, const std::vector<KernelBuild> &kernels,
                              const std::vector<TimeLoop> &time_loops,
@@ -766,15 +877,8 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
                            c.code.runs_on_gpu() ? gpu_aliased : cpu_aliased);
     };
     const Choice &d = b.choices[b.default_choice];
-    if (info.mpi) {
-      // The overlapped MPI procedure's interior and strips (<lib>_mpi.c):
-      // the plain parallel nest on a box, with the default choice's threads.
-      Kernel box = restrict_to_box(k);
-      out << print_c_args_struct(box) << print_c_variant(parallelize_outer(box), "parallel")
-          << print_c_entry(box, entry_symbol(info, k, "_box"), "parallel", {},
-                           d.code.variant.target == "cuda" ? 0 : d.candidate.threads,
-                           "'" + k.name + "' on a box of its points, for " + k.name + "_mpi");
-    }
+    if (info.mpi) // the overlapped MPI procedure's interior and strips (<lib>_mpi.c)
+      out << mpi_box_entries(info, b);
     if (!b.other_sizes.empty()) {
       out << sized_entries(info, b, cpu_aliased, gpu_aliased);
       continue;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ast/TimeLoop.h"
+#include "codegen/CSizeDispatch.h"
 #include "harness/LibraryBuilder.h"
 #include "harness/TimeTileChoice.h"
 #include "harness/Tuner.h"
@@ -31,6 +32,15 @@ struct KernelBuild {
   /// (codegen/CSizeDispatch.h). Empty: one size.
   std::vector<KernelBuild> other_sizes;
 };
+
+/// Bytes a call touches per point of the nest (each element the point reads
+/// or writes, once): the working set's unit, for dispatching by size.
+int64_t bytes_per_point(const Kernel &k);
+
+/// The sizes `b`'s kernel was tuned at (`b`'s, then KernelBuild::other_sizes),
+/// each with its working set: the sizes an entry point dispatches among
+/// (codegen/CSizeDispatch.h).
+std::vector<TunedSize> tuned_sizes(const KernelBuild &b);
 
 struct PackageInfo {
   std::string name;                 ///< NAME: module, files, symbol prefix

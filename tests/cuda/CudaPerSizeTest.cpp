@@ -160,5 +160,94 @@ TEST(CudaPerSize, EachSizeRunsItsGpuVariantUnderEmulation) {
   EXPECT_NE(r.out.find("transfers 15\n"), std::string::npos) << r.out;
 }
 
+// K_mpi on the device of a kernel tuned at 8x8 (one point per thread) and at
+// 37x23 (two points per thread along x): the box it launches for the
+// interior and the strips follows the call's size, as smooth does. By working
+// set the bound is sqrt(64 * 851) = 233 points: one rank (37x23) and the 2x1
+// split (18 or 19 x 23) launch the second mapping, the 3x2 split (12 or 13 x
+// 11 or 12) the first. Under the emulation, in a data region, the gathered
+// grid equals one rank's on the CPU bit for bit.
+TEST(CudaPerSize, MpiBoxOnTheDeviceFollowsTheCallsSize) {
+  if (!find_nvcc())
+    GTEST_SKIP() << "nvcc not found";
+  test::ScratchDir dir;
+  const std::string source = std::string(F2S_SOURCE_DIR) + "/tests/inputs/mpi/smooth2d.f90";
+  Kernel k = test::lower_text(dir, read(source), "smooth2d.f90");
+  Variant one = test::cuda_shape("one", 32, 8, 1, 1, 0);
+  Variant two = test::cuda_shape("two", 32, 4, 2, 1, 0);
+  KernelBuild b = build_at(k, {8, 8}, one);
+  b.other_sizes.push_back(build_at(k, {37, 23}, two));
+  const std::string name = "f2s_smooth2d";
+  PackageInfo info{name, {source}, "test", {"-O1"}, {}, true};
+  LibraryFiles files = package_library(info, {b});
+  add_cuda_to_library(files, info, {b}, "", {});
+
+  const std::string &cu = files.cuda_source;
+  EXPECT_NE(cu.find("static int f2s_smooth_box_nearest_size(const struct f2s_smooth_box_args *a)"),
+            std::string::npos);
+  size_t entry = cu.find("int f2s_smooth2d_smooth_box_cuda(int f2s_stream,");
+  ASSERT_NE(entry, std::string::npos) << cu;
+  std::string body = cu.substr(entry, cu.find("\n}\n", entry) - entry);
+  size_t at0 = body.find("case 0:"), at1 = body.find("default:");
+  ASSERT_TRUE(at0 < at1 && at1 != std::string::npos) << body;
+  EXPECT_NE(body.substr(at0, at1 - at0).find("f2s_smooth_box_cuda_" + one.name + "_launch(&d"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(body.substr(at1).find("f2s_smooth_box_cuda_" + two.name + "_launch(&d"),
+            std::string::npos)
+      << body;
+  // The boxes have a kernel and a launcher each, and no run function.
+  EXPECT_EQ(cu.find("f2s_smooth_box_cuda_" + one.name + "_run("), std::string::npos);
+
+  // nvcc compiles the library.
+  fs::path lib = dir.path() / "lib";
+  build_library(files, lib);
+
+  // Under the emulation: the .cu with g++, the C, the MPI part with mpicc.
+  const std::string emu_o = (dir.path() / "cuda.o").string(), c_o = (dir.path() / "lib.o").string(),
+                    mpi_o = (dir.path() / "mpi.o").string();
+  auto compile = [&](std::vector<std::string> argv) {
+    Command c;
+    c.argv = std::move(argv);
+    c.timeout_s = 300;
+    ProcessResult r = run_process(c);
+    EXPECT_TRUE(r.ok()) << r.err.substr(0, 4000);
+    return r.ok();
+  };
+  ASSERT_TRUE(compile({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
+                       std::string(F2S_SOURCE_DIR) + "/tests/cuda/emulation", "-x", "c++",
+                       dir.write("emu.cu", emulated(cu)), "-c", "-o", emu_o}));
+  ASSERT_TRUE(compile({c_compiler(), "-O1", "-std=gnu11", "-ffp-contract=off", "-pthread", "-c",
+                       dir.write("lib.c", files.c_source), "-o", c_o}));
+  ASSERT_TRUE(compile(
+      {"mpicc", "-O1", "-std=gnu11", "-c", dir.write("lib_mpi.c", files.mpi_source), "-o", mpi_o}));
+  std::string exe = (dir.path() / "check").string();
+  ASSERT_TRUE(compile({"mpif90", "-O2", "-o", exe, "-I" + lib.string(),
+                       std::string(F2S_SOURCE_DIR) + "/tests/inputs/mpi/smooth2d_gpu_main.f90", c_o,
+                       mpi_o, emu_o, "-lstdc++", "-lpthread"}));
+  auto mpirun = [&](int px, int py, const std::string &out, const char *mode) {
+    Command c;
+    c.argv = {
+        "mpirun", "-np", std::to_string(px * py), exe, std::to_string(px), std::to_string(py), "0",
+        out,      mode};
+    c.env = test::mpirun_env(dir);
+    c.timeout_s = 300;
+    return run_process(c);
+  };
+  std::string one_rank = (dir.path() / "one").string();
+  ProcessResult r = mpirun(1, 1, one_rank, "host");
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+  ASSERT_EQ(test::read_file(one_rank).size(), 37u * 23u * 8u);
+  for (auto [px, py] : std::vector<std::pair<int, int>>{{1, 1}, {2, 1}, {3, 2}}) {
+    SCOPED_TRACE(std::to_string(px) + "x" + std::to_string(py));
+    std::string many = (dir.path() / "many").string();
+    r = mpirun(px, py, many, "overlap");
+    ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("transfers 0\n"), std::string::npos) << r.out;
+    EXPECT_TRUE(test::read_file(many) == test::read_file(one_rank))
+        << "the grid differs from one rank's";
+  }
+}
+
 } // namespace
 } // namespace f2s

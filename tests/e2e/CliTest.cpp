@@ -210,6 +210,14 @@ TEST(Cli, RefusesKernelNamesThatCollideWithAnotherExportedName) {
                               "twice (also for 'k' at "),
             std::string::npos)
       << f.result.err;
+  // The box K_mpi runs its interior with (docs/mpi.md).
+  second = region("      a(i, j) = b(i, j)\n", "!$f2s stencil name(k_box_tuned)");
+  second.replace(second.find("subroutine s("), 13, "subroutine t(");
+  f = fail_on(dir, two + second);
+  EXPECT_NE(f.result.err.find("error: The library would export 'k_box_tuned' twice (also for 'k' "
+                              "at "),
+            std::string::npos)
+      << f.result.err;
   expect_one_error(fail_on(dir,
                            region("      b(i, j) = a(i, j)\n", "!$f2s stencil name(data_exit)"),
                            {"--target=cuda", "--lib=m"}),
