@@ -16,8 +16,11 @@
 # that a measurement lasts about as long at every size), TUNE_REPS (3),
 # TUNE_BUDGET (s of measuring per kernel and size; 60), TUNE_TIMEOUT (s for
 # the whole tuning; 420), SINGLE (a size also tuned alone, to compare with
-# today's one-size library; none), OUT (where the raw lines, the record and
-# the table go; /tmp/f2s-sizes/out).
+# today's one-size library; none), ROUNDS (5: every process of a size runs
+# once a round, the rounds one after another, so that the host's drift
+# between processes reaches each library alike; the table takes the median
+# over the rounds and shows the spread of the per-round ratios), OUT (where
+# the raw lines, the record and the table go; /tmp/f2s-sizes/out).
 set -u
 cd "$(dirname "$0")/../.."
 carry=$PWD/.bench-carry
@@ -71,6 +74,7 @@ done
 tune sized "$spec"
 [ -n "${SINGLE-}" ] && tune single "$SINGLE,$SINGLE,$SINGLE"
 
+for round in $(seq "${ROUNDS:-5}"); do
 for n in $sizes; do
   reps=$((100000000 / (n * n * n)))
   [ "$reps" -lt "${REPS:-7}" ] && reps=${REPS:-7}
@@ -80,13 +84,14 @@ for n in $sizes; do
   # binding").
   line=$(LD_LIBRARY_PATH="$carry/lib:$work/sized$others" timeout 300 "$bench" omp laplacian "$n" \
     "$reps" 2>&1 | tail -1)
-  echo "$line label=omp" | tee -a "$res"
+  echo "$line label=omp round=$round" | tee -a "$res"
   for label in sized single; do
     [ -f "$work/$label/libf2s_laplacian.so" ] || continue
     line=$(env -u OMP_PROC_BIND -u OMP_PLACES LD_LIBRARY_PATH="$carry/lib:$work/$label$others" \
       timeout 300 "$bench" f2s laplacian "$n" "$reps" 2>&1 | tail -1)
-    echo "$line label=$label" | tee -a "$res"
+    echo "$line label=$label round=$round" | tee -a "$res"
   done
+done
 done
 
 for label in sized single; do

@@ -49,7 +49,7 @@ def main():
                 tunes.append(fields(line))
             elif line.startswith("BENCH "):
                 b = fields(line)
-                bench[(int(b["n"]), b["label"])] = b
+                bench.setdefault((int(b["n"]), b["label"]), []).append(b)
     records = {}
     for label in ("sized", "single"):
         path = os.path.join(outdir, "laplacian_%s.json" % label)
@@ -69,27 +69,46 @@ def main():
     head = "%6s %12s %12s %7s" % ("size", "OpenMP ms", "f2s ms", "ratio")
     if single:
         head += " %12s %7s" % ("1-size ms", "ratio")
+
+    def median(values):
+        v = sorted(values)
+        return v[len(v) // 2] if len(v) % 2 else 0.5 * (v[len(v) // 2 - 1] + v[len(v) // 2])
+
+    def seconds(runs):
+        return median([float(b["median_s"]) for b in runs])
+
+    def spread(omp, lib):
+        """The lowest and highest ratio of one round's two processes."""
+        by_round = {b.get("round", "1"): float(b["median_s"]) for b in lib}
+        r = [float(o["median_s"]) / by_round[o.get("round", "1")] for o in omp
+             if o.get("round", "1") in by_round]
+        return "%.2f-%.2f" % (min(r), max(r)) if r else "-"
+
+    rounds = max((len(v) for v in bench.values()), default=0)
+    head += " %11s" % "per round"
     print(head + " %8s  %s" % ("checksum", "variant run (tuned size: choice)"))
     for n in sorted({n for n, _ in bench}):
         omp, sized = bench.get((n, "omp")), bench.get((n, "sized"))
         if not omp or not sized:
             print("%6d  missing: %s" % (n, "omp" if not omp else "f2s"))
             continue
-        t_omp, t_f2s = float(omp["median_s"]), float(sized["median_s"])
-        same = "ok" if abs(float(omp["checksum"]) - float(sized["checksum"])) <= \
-            1e-9 * abs(float(omp["checksum"])) else "DIFFERS"
+        t_omp, t_f2s = seconds(omp), seconds(sized)
+        same = "ok" if all(abs(float(o["checksum"]) - float(s["checksum"])) <=
+                           1e-9 * abs(float(o["checksum"])) for o in omp for s in sized) \
+            else "DIFFERS"
         at, choice = variant_for(records["sized"], n) if "sized" in records else ("?", "?")
         row = "%5d³ %12.3f %12.3f %6.2f×" % (n, t_omp * 1e3, t_f2s * 1e3, t_omp / t_f2s)
         one = bench.get((n, "single"))
         if single:
-            row += (" %12.3f %6.2f×" % (float(one["median_s"]) * 1e3, t_omp / float(one["median_s"]))
+            row += (" %12.3f %6.2f×" % (seconds(one) * 1e3, t_omp / seconds(one))
                     if one else " %12s %7s" % ("-", "-"))
-        print(row + " %8s  %s: %s" % (same, at, choice))
+        print(row + " %11s %8s  %s: %s" % (spread(omp, sized), same, at, choice))
     print()
-    print("ratio: OpenMP time / f2stencil time (above 1: the library is faster); medians of "
-          "each process's timed calls (reps in the raw lines). 1-size: the library tuned at "
-          "SINGLE alone, as before per-size variants. checksum: the f2stencil output's against "
-          "OpenMP's.")
+    print("ratio: OpenMP time / f2stencil time (above 1: the library is faster), each time the "
+          "median over %d round(s) of one process's median call (reps in the raw lines); per "
+          "round: the lowest and highest ratio of one round's two processes. 1-size: the "
+          "library tuned at SINGLE alone, as before per-size variants. checksum: the f2stencil "
+          "output's against OpenMP's." % rounds)
 
 
 if __name__ == "__main__":
