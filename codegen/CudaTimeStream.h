@@ -1,10 +1,11 @@
 // The streaming form of a time-tiled GPU procedure (codegen/CudaTimeTile.h,
 // CudaTimeTileForm::Streaming), in the style of AN5D and EBISU: a block
-// takes a tile of every dimension but the slowest (z) and walks it along z,
-// the whole chunk of T steps in flight at once.
+// takes a tile of every dimension but the slowest (z) and walks it along z
+// (all of z, or a segment of it), the whole chunk of T steps in flight at
+// once.
 //
 // The block computes what an overlapped tile (ast/TimeTiling.h) whose
-// output box is the tile times the whole of z would, with the same region
+// output box is the tile times its segment of z would, with the same region
 // function (codegen/CTimeTile's print_c_tile_regions): the box C_q each stage
 // q of the chunk computes and each state grid's need box. Instead of holding
 // the need boxes whole, it keeps each *version* of a state grid (as loaded,
@@ -62,9 +63,10 @@ struct CudaTimeStream {
   int versions = 0; ///< rings: offsets `rings` fills
 };
 
-/// The streaming form of the procedure of `p` (p.form is Streaming; p.tile's
-/// extent along the slowest dimension is not used: the block walks the whole
-/// of it). Needs a plan of rank 2 or more; throws std::invalid_argument
+/// The streaming form of the procedure of `p` (p.form is Streaming; a
+/// block walks the segment of the slowest dimension p.tile's last extent
+/// gives, with the halo its T steps need at both ends, or all of it for
+/// 0). Needs a plan of rank 2 or more; throws std::invalid_argument
 /// otherwise.
 CudaTimeStream print_cuda_time_stream(const TimeLoop &t, const TimeTilePlan &plan,
                                       const std::vector<const Kernel *> &sweeps,

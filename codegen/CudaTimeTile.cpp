@@ -661,10 +661,10 @@ std::string print_cuda_time_tiled_loop(const TimeLoop &t, const TimeTilePlan &pl
                                        const std::vector<const Kernel *> &sweeps,
                                        const CudaTimeTileParams &p) {
   const bool streaming = p.form == CudaTimeTileForm::Streaming;
-  // Streaming: one tile along the slowest dimension, whatever its extent
-  // (2^40 points, more than any grid holds).
+  // Streaming: an extent of 0 along the slowest dimension is one tile,
+  // whatever the grid's extent (2^40 points, more than any grid holds).
   CudaTimeTileParams whole = p;
-  if (streaming && !whole.tile.empty())
+  if (streaming && !whole.tile.empty() && whole.tile.back() <= 0)
     whole.tile.back() = int64_t(1) << 40;
   Tiled x = make_tiled(t, plan, sweeps, whole);
   if (streaming)

@@ -55,8 +55,9 @@ struct CudaTimeTileParams {
   std::string fallback;
   int steps = 2; ///< T: steps per chunk (one kernel launch), at least 1
   /// The tile's output box, points per dimension of the state grids (the
-  /// plan's rank of them), each at least 1. Streaming: the extent along the
-  /// slowest dimension is not used (a block walks all of it).
+  /// plan's rank of them), each at least 1. Streaming: along the slowest
+  /// dimension, the segment a block walks (with the halo of T steps at its
+  /// ends), or 0 for all of it.
   std::vector<int64_t> tile;
   CudaTimeTileForm form = CudaTimeTileForm::Overlapped;
   int threads = 256;   ///< threads per block, 1 to 1024

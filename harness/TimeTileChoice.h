@@ -19,8 +19,8 @@ struct TimeTileChoice {
   int threads = 0;        ///< tiled: the pool's threads (0: every processor); cuda: threads a block
   std::string why;        ///< one line: measured, forced, or the default
   /// cuda, tiled: "overlapped" or "streaming" (codegen/CudaTimeTile.h's
-  /// forms); streaming, the tile's extent along the slowest dimension is 0
-  /// (the block walks all of it).
+  /// forms); streaming, the tile's extent along the slowest dimension is the
+  /// segment a block walks (0: all of it).
   std::string form;
   /// Measured, when tuned: seconds for the harness's steps, step by step
   /// and the best tiled candidate (0: not measured); the candidates.

@@ -268,11 +268,16 @@ std::vector<CudaTimeTileParams> fitting_cuda_tiles(const TimeLoop &t, const Time
   const bool streaming = form == CudaTimeTileForm::Streaming;
   std::vector<std::vector<int64_t>> list;
   if (streaming)
-    list =
-        plan.rank == 3
-            ? std::vector<std::vector<int64_t>>{{64, 16, 0}, {32, 16, 0}, {32, 8, 0}, {16, 16, 0},
-                                                {16, 8, 0},  {8, 8, 0},   {8, 4, 0}}
-            : std::vector<std::vector<int64_t>>{{512, 0}, {256, 0}, {128, 0}, {64, 0}, {32, 0}};
+    // Segments of the slowest dimension (128 planes in 3D, 256 rows in 2D)
+    // give a grid enough blocks to fill the GPU (a 2D tile 512 wide walking
+    // all of 4096 rows made 8 blocks); each redoes the T steps' halo at its
+    // two ends, a few percent at these lengths.
+    list = plan.rank == 3
+               ? std::vector<std::vector<int64_t>>{{64, 16, 128}, {32, 16, 128}, {32, 8, 128},
+                                                   {16, 16, 128}, {16, 8, 128},  {8, 8, 128},
+                                                   {8, 4, 128}}
+               : std::vector<std::vector<int64_t>>{
+                     {512, 256}, {256, 256}, {128, 256}, {64, 256}, {32, 256}};
   else if (plan.rank == 1)
     list = {{4096}, {2048}, {1024}, {512}, {256}};
   else if (plan.rank == 2)
@@ -329,10 +334,13 @@ const Kernel &sweep_named(const std::vector<const Kernel *> &sweeps, const std::
   throw std::logic_error("time tiling: no sweep '" + name + "'");
 }
 
-/// "streaming T=4 32x16" (the streamed extent left out), "overlapped T=2 64x16x16".
+/// "overlapped T=2 64x16x16", "streaming T=4 32x16x128" (the last: the
+/// segment of the slowest dimension a block walks; left out when the
+/// block walks all of it).
 std::string describe_cuda_tile(const TimeTilePlan &plan, const CudaTimeTileParams &p) {
   std::string s = std::string(cuda_time_tile_form_name(p.form)) + " T=" + std::to_string(p.steps);
-  int shown = p.form == CudaTimeTileForm::Streaming ? plan.rank - 1 : plan.rank;
+  int shown =
+      p.form == CudaTimeTileForm::Streaming && p.tile.back() <= 0 ? plan.rank - 1 : plan.rank;
   for (int d = 0; d < shown; ++d)
     s += (d ? "x" : " ") + std::to_string(p.tile[d]);
   return s;

@@ -307,6 +307,34 @@ TEST(CudaTimeStream, PingPongJacobiIn3D) {
                  {0, 1, 2, 5, 9});
 }
 
+// Segments of the slowest dimension: each block walks only its own planes
+// (and the halo below and above them that T steps need), so that a 2D grid
+// has more blocks than columns of tiles; segments that do and do not divide
+// the extent, one of a single plane, one larger than the grid.
+TEST(CudaTimeStream, SegmentsOfTheSlowestDimension) {
+  expect_bitwise({"examples/jacobi3d_pingpong/jacobi3d_pingpong.f",
+                  "jacpp",
+                  {"n1", "n2", "n3"},
+                  "niter",
+                  {{"it", "0"}}},
+                 {{1, {4, 4, 2}, 64, kStream},
+                  {2, {5, 3, 4}, 32, kStream},
+                  {3, {7, 4, 3}, 48, kStream},
+                  {2, {13, 11, 1}, 64, kStream},
+                  {4, {16, 16, 64}, 128, kStream}},
+                 {{"13", "11", "9"}, {"6", "17", "4"}}, {0, 1, 2, 5});
+  expect_bitwise({"examples/heat2d_steps/heat2d_steps.f90",
+                  "heat_steps",
+                  {"nx", "ny"},
+                  "nt",
+                  {{"alpha", "0.1"}, {"it", "-3"}}},
+                 {{2, {8, 5}, 32, kStream},
+                  {3, {16, 7}, 32, kStream},
+                  {4, {5, 1}, 32, kStream},
+                  {8, {64, 8}, 96, kStream}},
+                 {{"37", "19"}, {"4", "3"}});
+}
+
 TEST(CudaTimeStream, PingPong27PointBoxReadingNeighboursAboveAndBelow) {
   // Neighbours' columns at k-1, k and k+1: three planes a version shared.
   expect_bitwise({"examples/box27_steps/box27_steps.f90",
