@@ -46,22 +46,34 @@ const Kernel &sizing_sweep(const TimeTilePlan &p, const std::vector<KernelBuild>
   return build_named(builds, p.stages.front().sweep).kernel;
 }
 
-/// Values of the loop's scalars for a tuning run of `trips` steps: the
-/// sizing sweep's at its tuning size, the loop's upper bound (a scalar) set
-/// for the trips, the scalars the loop writes 0.
-ProblemSize loop_size(const TimeLoop &t, const Kernel &sweep, int64_t trips) {
+} // namespace
+
+ProblemSize time_loop_tuning_size(const TimeLoop &t, const Kernel &sweep, int64_t trips) {
   ProblemSize ps = problem_size_for(sweep, sweep.tune_size);
   std::map<std::string, std::string> by_name;
   size_t i = 0;
   for (const Variable &v : sweep.args)
     if (!v.is_grid())
       by_name[v.name] = ps.scalar_values.at(i++);
-  const IntImm *lo = as<IntImm>(t.lo);
-  const Var *hi = as<Var>(t.hi);
-  const IntImm *step = as<IntImm>(t.step);
-  if (hi && lo && step && step->value > 0) {
-    ps.ints[hi->name] = lo->value + (trips - 1) * step->value;
-    by_name[hi->name] = std::to_string(ps.ints[hi->name]);
+  // The bound that is a scalar makes `trips` steps: the upper one of a
+  // loop counting up, the lower one of a loop counting down (DO it = nt, 1, -1).
+  // (-1 is a negation of 1 in the IR: the step and the fixed bound are
+  // folded.)
+  const std::map<std::string, int64_t> none;
+  std::optional<int64_t> step = eval_int(t.step, none);
+  const Var *var_bound = nullptr;
+  std::optional<int64_t> fixed_bound;
+  if (step && *step > 0) {
+    var_bound = as<Var>(t.hi);
+    fixed_bound = eval_int(t.lo, none);
+  } else if (step && *step < 0) {
+    var_bound = as<Var>(t.lo);
+    fixed_bound = eval_int(t.hi, none);
+  }
+  if (var_bound && fixed_bound) {
+    // Up: hi = lo + (trips - 1) * step; down: lo = hi - (trips - 1) * step.
+    ps.ints[var_bound->name] = *fixed_bound + (*step > 0 ? 1 : -1) * (trips - 1) * *step;
+    by_name[var_bound->name] = std::to_string(ps.ints[var_bound->name]);
   }
   ProblemSize out;
   out.extents = ps.extents;
@@ -81,6 +93,8 @@ ProblemSize loop_size(const TimeLoop &t, const Kernel &sweep, int64_t trips) {
   }
   return out;
 }
+
+namespace {
 
 TimeTileSpaceInput space_input(const TimeLoop &t, const TimeTilePlan &p, const ProblemSize &size) {
   TimeTileSpaceInput in;
@@ -140,7 +154,7 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   c.loop = t.signature.name;
   c.target = request.target;
   const Kernel &sizer = sizing_sweep(plan, builds);
-  ProblemSize size = loop_size(t, sizer, kTuningTrips);
+  ProblemSize size = time_loop_tuning_size(t, sizer, kTuningTrips);
   TimeTileSpaceInput in = space_input(t, plan, size);
   // Measured at the tuning size, tiles are cut to it; forced, the loop may
   // run at any size, and a tile wider than a call's domain is the domain.
@@ -462,7 +476,7 @@ TimeTileChoice tune_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   c.loop = t.signature.name;
   c.target = "cuda";
   const Kernel &sizer = sizing_sweep(plan, builds);
-  ProblemSize size = loop_size(t, sizer, kTuningTrips);
+  ProblemSize size = time_loop_tuning_size(t, sizer, kTuningTrips);
   c.steps_bytes = steps_bytes_per_point_step(plan, space_input(t, plan, size));
   std::vector<const Kernel *> sweeps = sweep_kernels(t, builds);
   std::vector<const VariantCode *> chosen;

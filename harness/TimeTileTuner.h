@@ -29,6 +29,13 @@ struct TimeTileRequest {
   TuneOptions options; ///< work_dir, reps, jobs, cflags, progress
 };
 
+/// Values of loop `t`'s scalars (signature order) for a tuning run of
+/// `trips` steps: those of `sweep` (the sweep spanning every dimension) at
+/// its tuning size, the loop's bound that is a scalar set for the trips
+/// (the upper of a loop counting up, the lower of one counting down), the
+/// scalars the loop writes 0.
+ProblemSize time_loop_tuning_size(const TimeLoop &t, const Kernel &sweep, int64_t trips);
+
 /// The choice for loop `t` (with its plan) whose sweeps' builds are
 /// `builds` (each with a choice for request.target).
 TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,

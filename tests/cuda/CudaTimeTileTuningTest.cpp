@@ -10,6 +10,7 @@
 #include "frontend/Frontend.h"
 #include "harness/CudaToolkit.h"
 #include "harness/CudaVariants.h"
+#include "harness/ProblemSize.h"
 #include "harness/Process.h"
 #include "harness/TimeTileTuner.h"
 #include "tests/common/TestUtil.h"
@@ -219,6 +220,37 @@ TEST(CudaTimeTileTuning, CandidatesOfBothFormsFitABlocksLimits) {
   std::vector<long> tune = {2};
   tune.insert(tune.end(), first->tile.begin(), first->tile.end());
   EXPECT_EQ(forced.tune, tune);
+}
+
+// A tuning run takes the same number of steps whichever way the loop
+// counts: DO it = 1, nt sets nt; DO it = nt, 1, -1 sets nt too (it had run
+// one step, so a chunk of T steps was measured on a single step).
+TEST(CudaTimeTileTuning, TheTuningRunTakesItsStepsCountingUpOrDown) {
+  for (const char *name : {"heat_steps", "heat_interior_steps"}) {
+    SCOPED_TRACE(name);
+    Lowered low;
+    lower("examples/heat2d_steps/heat2d_steps.f90", name, low);
+    if (HasFatalFailure())
+      return;
+    const Kernel *sweep = nullptr;
+    for (const Kernel *k : low.sweeps)
+      if (k->name == std::string(name) + "_1")
+        sweep = k;
+    ASSERT_TRUE(sweep);
+    ProblemSize size = time_loop_tuning_size(*low.loop, *sweep, 8);
+    size_t i = 0;
+    for (const Variable &v : low.loop->signature.args) {
+      if (v.is_grid())
+        continue;
+      if (v.name == "nt") {
+        EXPECT_EQ(size.scalar_values.at(i), "8");
+      }
+      if (v.name == "nx") {
+        EXPECT_EQ(size.scalar_values.at(i), "100"); // the source's tune_size(100, 80)
+      }
+      ++i;
+    }
+  }
 }
 
 TEST(CudaTimeTileTuning, OneDimensionalLoopsHaveOnlyOverlappedTiles) {
