@@ -138,6 +138,22 @@ VariantCode tiled_code(const TimeLoop &t, const TimeTilePlan &p,
   return code;
 }
 
+/// Of a tuning whose variant 0 is the steps: the steps' time into
+/// c.steps_s, and the index of the fastest verified tiled result, if any.
+std::optional<size_t> steps_and_fastest_tile(const KernelTuning &kt, TimeTileChoice &c) {
+  std::optional<size_t> best;
+  for (size_t i = 0; i < kt.results.size(); ++i) {
+    const CandidateResult &r = kt.results[i];
+    if (r.status != CandidateStatus::Verified)
+      continue;
+    if (r.candidate.variant == 0)
+      c.steps_s = r.seconds;
+    else if (!best || r.seconds < kt.results[*best].seconds)
+      best = i;
+  }
+  return best;
+}
+
 std::map<std::string, long> tune_map(const VariantCode &code, const std::vector<long> &tune) {
   std::map<std::string, long> m;
   for (size_t i = 0; i < tune.size(); ++i)
@@ -219,16 +235,7 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   o.log = nullptr;
   KernelTuning kt = tune_kernel(t.signature, ss, variants, size, o);
   c.trips = kTuningTrips;
-  std::optional<size_t> best_tiled;
-  for (size_t i = 0; i < kt.results.size(); ++i) {
-    const CandidateResult &r = kt.results[i];
-    if (r.status != CandidateStatus::Verified)
-      continue;
-    if (r.candidate.variant == 0)
-      c.steps_s = r.seconds;
-    else if (!best_tiled || r.seconds < kt.results[*best_tiled].seconds)
-      best_tiled = i;
-  }
+  std::optional<size_t> best_tiled = steps_and_fastest_tile(kt, c);
   if (best_tiled) {
     const CandidateResult &r = kt.results[*best_tiled];
     c.tiled_s = r.seconds;
@@ -503,16 +510,7 @@ TimeTileChoice tune_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   tune_cuda(t.signature, space, variants, size, o, kt.results);
   kt.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  std::optional<size_t> best;
-  for (size_t i = 0; i < kt.results.size(); ++i) {
-    const CandidateResult &r = kt.results[i];
-    if (r.status != CandidateStatus::Verified)
-      continue;
-    if (r.candidate.variant == 0)
-      c.steps_s = r.seconds;
-    else if (!best || r.seconds < kt.results[*best].seconds)
-      best = i;
-  }
+  std::optional<size_t> best = steps_and_fastest_tile(kt, c);
   c.trips = kTuningTrips;
   std::string best_name = "none verified";
   if (best) {

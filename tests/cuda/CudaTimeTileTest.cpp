@@ -15,6 +15,7 @@
 #include "harness/Process.h"
 #include "tests/common/TestUtil.h"
 #include "tests/cuda/Emulation.h"
+#include "tests/cuda/TimeLoopTestUtil.h"
 
 #include <gtest/gtest.h>
 
@@ -39,9 +40,8 @@ struct Loop {
   std::map<std::string, std::string> fixed;
 };
 
-std::string source(const std::string &relative) {
-  return std::string(F2S_SOURCE_DIR) + "/" + relative;
-}
+using test::LoweredLoop;
+using test::source_path;
 
 ProcessResult run(std::vector<std::string> argv, int timeout = 600) {
   Command c;
@@ -50,26 +50,10 @@ ProcessResult run(std::vector<std::string> argv, int timeout = 600) {
   return run_process(c);
 }
 
-/// The lowered file, kept alive with the loop and its sweeps.
-struct Lowered {
-  LoweredFiles files;
-  const TimeLoop *loop = nullptr;
-  std::vector<const Kernel *> sweeps;
-  TimeTilePlan plan;
-};
+using Lowered = LoweredLoop;
 
 void lower(const Loop &l, Lowered &out) {
-  out.files = lower_files_collecting({source(l.file)});
-  ASSERT_TRUE(out.files.problems.empty()) << out.files.problems[0].message;
-  for (const TimeLoop &t : out.files.time_loops)
-    if (t.signature.name == l.name)
-      out.loop = &t;
-  ASSERT_TRUE(out.loop) << l.name;
-  for (const Kernel &k : out.files.kernels)
-    out.sweeps.push_back(&k);
-  TimeTiling tiling = plan_time_tiling(*out.loop, out.sweeps);
-  ASSERT_TRUE(tiling.plan) << tiling.reason;
-  out.plan = *tiling.plan;
+  test::lower_time_loop(l.file, l.name, out);
 }
 
 /// The step-by-step loop in C: each sweep's serial variant behind an entry
@@ -209,7 +193,7 @@ void expect_bitwise(const Loop &l, const std::vector<Config> &configs,
   // A block per tile at once on few tiles: the tiny grid makes blocks take
   // several tiles each (the grid-stride loop).
   r = run({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
-           source("tests/cuda/emulation"), "-x", "c++",
+           source_path("tests/cuda/emulation"), "-x", "c++",
            dir.write("tiled.cu", test::emulated(cuda, true)), "-c", "-o", cuda_o});
   ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
   r = run({c_compiler(), "-O1", "-std=gnu11", "-c",
@@ -453,7 +437,7 @@ TEST(CudaTimeTile, ATileTooLargeForTheGpuRunsTheFallbackOrStopsWithTheReason) {
                    dir.write("ref.c", reference_c(low)), "-o", ref_o})
                   .ok());
   ProcessResult r = run({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
-                         source("tests/cuda/emulation"), "-x", "c++",
+                         source_path("tests/cuda/emulation"), "-x", "c++",
                          dir.write("tiled.cu", test::emulated(cuda)), "-c", "-o", cuda_o});
   ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
   std::string program = checking_program(*low.loop, {"with_fallback", "without_fallback"});
@@ -546,7 +530,7 @@ TEST(CudaTimeTile, GridsCrossOncePerCallAndNotAtAllInsideADataRegion) {
                    dir.write("ref.c", reference_c(low)), "-o", ref_o})
                   .ok());
   ProcessResult r = run({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
-                         source("tests/cuda/emulation"), "-x", "c++",
+                         source_path("tests/cuda/emulation"), "-x", "c++",
                          dir.write("tiled.cu", test::emulated(cuda)), "-c", "-o", cuda_o});
   ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
   r = run({c_compiler(), "-O1", "-std=gnu11", "-c", dir.write("main.c", kResidencyProgram), "-o",

@@ -16,6 +16,7 @@
 #include "tests/common/TestUtil.h"
 #include "tests/cuda/CudaShape.h"
 #include "tests/cuda/Emulation.h"
+#include "tests/cuda/TimeLoopTestUtil.h"
 
 #include <gtest/gtest.h>
 
@@ -28,9 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string source(const std::string &relative) {
-  return std::string(F2S_SOURCE_DIR) + "/" + relative;
-}
+using test::source_path;
 
 ProcessResult run(std::vector<std::string> argv) {
   Command c;
@@ -39,25 +38,10 @@ ProcessResult run(std::vector<std::string> argv) {
   return run_process(c);
 }
 
-struct Lowered {
-  LoweredFiles files;
-  const TimeLoop *loop = nullptr;
-  std::vector<const Kernel *> sweeps;
-  TimeTilePlan plan;
-};
+using Lowered = test::LoweredLoop;
 
 void lower(const std::string &file, const std::string &name, Lowered &out) {
-  out.files = lower_files_collecting({source(file)});
-  ASSERT_TRUE(out.files.problems.empty()) << out.files.problems[0].message;
-  for (const TimeLoop &t : out.files.time_loops)
-    if (t.signature.name == name)
-      out.loop = &t;
-  ASSERT_TRUE(out.loop) << name;
-  for (const Kernel &k : out.files.kernels)
-    out.sweeps.push_back(&k);
-  TimeTiling tiling = plan_time_tiling(*out.loop, out.sweeps);
-  ASSERT_TRUE(tiling.plan) << tiling.reason;
-  out.plan = *tiling.plan;
+  test::lower_time_loop(file, name, out);
 }
 
 CudaHarnessSource harness(const Kernel &loop, const VariantCode &v) {
@@ -77,7 +61,7 @@ std::string build_harness(const test::ScratchDir &dir, const Kernel &loop, const
   ProcessResult r = run(cc);
   EXPECT_TRUE(r.ok()) << r.err.substr(0, 4000);
   r = run({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
-           source("tests/cuda/emulation"), "-x", "c++",
+           source_path("tests/cuda/emulation"), "-x", "c++",
            dir.write(name + ".cu", test::emulated(h.cuda_main, true)), "-c", "-o", main_o});
   EXPECT_TRUE(r.ok()) << r.err.substr(0, 4000);
   r = run({"g++", "-pthread", "-o", bin, main_o, ref_o, "-lm"});
