@@ -109,4 +109,12 @@ inline Kernel lower_text(const ScratchDir &dir, const std::string &text,
   return ks.at(0);
 }
 
+/// The text of the C function `symbol` in `c`, up to its closing brace (a
+/// failure where `c` has none).
+inline std::string function_body(const std::string &c, const std::string &symbol) {
+  size_t at = c.find("void " + symbol + "(");
+  EXPECT_NE(at, std::string::npos) << symbol;
+  return at == std::string::npos ? "" : c.substr(at, c.find("\n}\n", at) - at);
+}
+
 } // namespace f2s::test

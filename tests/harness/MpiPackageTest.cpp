@@ -62,12 +62,7 @@ KernelBuild build_at(const Kernel &k, std::vector<int64_t> size, const Variant &
   return b;
 }
 
-/// The text of the function `symbol` in `c`.
-std::string function_body(const std::string &c, const std::string &symbol) {
-  size_t at = c.find("void " + symbol + "(");
-  EXPECT_NE(at, std::string::npos) << symbol;
-  return at == std::string::npos ? "" : c.substr(at, c.find("\n}\n", at) - at);
-}
+using test::function_body;
 
 /// `static const long tune[N] = {...};` as an entry point holds the values
 /// of choice `c`.

@@ -40,12 +40,7 @@ KernelBuild build_at(const Kernel &k, std::vector<int64_t> size, int threads) {
   return b;
 }
 
-/// The text of the function `symbol` in `c`.
-std::string function_body(const std::string &c, const std::string &symbol) {
-  size_t at = c.find("void " + symbol + "(");
-  EXPECT_NE(at, std::string::npos) << symbol;
-  return at == std::string::npos ? "" : c.substr(at, c.find("\n}\n", at) - at);
-}
+using test::function_body;
 
 TEST(SizedPackage, FirstTouchDispatchesWithTheKernelsThreads) {
   test::ScratchDir dir;
