@@ -3,7 +3,11 @@
 
 #include "ast/Analysis.h"
 #include "codegen/CPrinter.h"
+#include "codegen/CTimeTile.h"
 #include "codegen/CudaPrinter.h"
+
+#include <algorithm>
+#include <stdexcept>
 
 #include <set>
 #include <sstream>
@@ -96,6 +100,36 @@ static void f2s_print_error(double e) {
 )";
 
 } // namespace
+
+std::string print_cuda_time_loop_steps(const TimeLoop &t, const std::vector<const Kernel *> &sweeps,
+                                       const std::vector<CudaSweepCode> &code,
+                                       const std::string &variant) {
+  std::vector<std::string> names = t.sweeps();
+  if (code.size() != names.size())
+    throw std::logic_error("time loop steps: a CUDA variant per sweep expected");
+  // The sweeps' entries divide no pool: a launch is the whole sweep.
+  std::string out = "static int f2s_num_threads(int n) { return n; }\n\n";
+  std::vector<SweepCall> calls;
+  for (size_t i = 0; i < names.size(); ++i) {
+    auto k = std::find_if(sweeps.begin(), sweeps.end(),
+                          [&](const Kernel *s) { return s->name == names[i]; });
+    if (k == sweeps.end())
+      throw std::logic_error("time loop steps: no sweep '" + names[i] + "'");
+    out += print_c_args_struct(**k) + code[i].source + "static void " +
+           c_variant_name(**k, "on_device") + "(const struct f2s_" + (*k)->name +
+           "_args *a, const long *tune, int nthreads) {\n  (void)tune;\n  (void)nthreads;\n  " +
+           cuda_launch_name(*code[i].ir, code[i].variant) + "(a, 0);\n}\n\n";
+    calls.push_back({"on_device", {}, 1});
+  }
+  return out + print_c_time_loop_variant(t, sweeps, calls, variant);
+}
+
+std::string print_cuda_harness_entry_call(const Kernel &k, const std::string &symbol) {
+  std::string args;
+  for (const Variable &v : k.args)
+    args += (args.empty() ? "d." : ", d.") + c_name(v.name);
+  return symbol + "(" + args + ");";
+}
 
 CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &variant_code,
                                      const std::string &variant, const CudaHarnessCall &call) {

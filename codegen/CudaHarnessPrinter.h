@@ -3,6 +3,9 @@
 #pragma once
 
 #include "ast/IR.h"
+#include "ast/TimeLoop.h"
+
+#include <vector>
 
 #include <string>
 
@@ -53,6 +56,27 @@ struct CudaHarnessCall {
   /// candidates of one tuning compute the slow serial steps once.
   std::string reference_code;
 };
+
+/// A sweep's chosen CUDA code, for print_cuda_time_loop_steps: its mapped
+/// kernel, its CUDA source (print_cuda_variant's) and the variant's name
+/// ("cuda_plain32x8").
+struct CudaSweepCode {
+  const Kernel *ir = nullptr;
+  std::string source, variant;
+};
+
+/// The time loop `t` step by step on the device, as a variant
+/// `f2s_<loop>_<variant>(const struct f2s_<loop>_args *a, const long *tune,
+/// int nthreads)` whose grids are device addresses: sweep i of t.sweeps()
+/// by the launcher of `code[i]`, in the loop's order (the loop's args
+/// struct must precede it). For a harness's `call`.
+std::string print_cuda_time_loop_steps(const TimeLoop &t, const std::vector<const Kernel *> &sweeps,
+                                       const std::vector<CudaSweepCode> &code,
+                                       const std::string &variant);
+
+/// `symbol(d.<arg>, ...);`: an entry point with `k`'s signature called from
+/// a harness's struct `d`, for a harness's `call`.
+std::string print_cuda_harness_entry_call(const Kernel &k, const std::string &symbol);
 
 CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &variant_code,
                                      const std::string &variant, const CudaHarnessCall &call = {});

@@ -4,6 +4,7 @@
 #include "codegen/CPrinter.h"
 #include "codegen/CSizeDispatch.h"
 #include "codegen/CTimeTile.h"
+#include "codegen/CudaHarnessPrinter.h"
 #include "codegen/CudaPrinter.h"
 #include "codegen/CudaTimeStream.h"
 #include "codegen/CudaTimeTile.h"
@@ -438,30 +439,15 @@ std::vector<VariantCode> cuda_time_loop_variants(const TimeLoop &t, const TimeTi
   // library's procedure runs them with the grids resident.
   {
     VariantCode v = loop_variant("steps");
-    std::string code = "static int f2s_num_threads(int n) { return n; }\n\n";
-    std::vector<SweepCall> calls;
-    std::vector<std::string> names = t.sweeps();
-    if (chosen.size() != names.size())
-      throw std::logic_error("time tiling: a CUDA variant per sweep expected");
-    for (size_t i = 0; i < names.size(); ++i) {
-      const Kernel &k = sweep_named(sweeps, names[i]);
-      const VariantCode &c = *chosen[i];
-      code += print_c_args_struct(k) + c.cuda_source + "static void " +
-              c_variant_name(k, "on_device") + "(const struct f2s_" + k.name +
-              "_args *a, const long *tune, int nthreads) {\n  (void)tune;\n  (void)nthreads;\n  " +
-              cuda_launch_name(c.ir, c.variant.target + "_" + c.variant.name) + "(a, 0);\n}\n\n";
-      calls.push_back({"on_device", {}, 1});
-    }
-    code += print_c_time_loop_variant(t, sweeps, calls, "cuda_steps");
-    v.cuda_source = code;
+    std::vector<CudaSweepCode> code;
+    for (const VariantCode *c : chosen)
+      code.push_back({&c->ir, c->cuda_source, c->variant.target + "_" + c->variant.name});
+    v.cuda_source = print_cuda_time_loop_steps(t, sweeps, code, "cuda_steps");
     v.cuda_call = c_variant_name(t.signature, "cuda_steps") + "(&d, NULL, 1);";
     variants.push_back(std::move(v));
   }
   // The tiled procedures map the host grids themselves: the harness enters
   // them into the residency table, as a data region does.
-  std::string call_args;
-  for (const Variable &v : t.signature.args)
-    call_args += (call_args.empty() ? "d." : ", d.") + c_name(v.name);
   for (size_t i = 0; i < params.size(); ++i) {
     CudaTimeTileParams &p = params[i];
     p.symbol = "f2s_tuned_" + t.signature.name + "_" + std::to_string(i);
@@ -469,7 +455,7 @@ std::vector<VariantCode> cuda_time_loop_variants(const TimeLoop &t, const TimeTi
     p.comment = "candidate " + describe_cuda_tile(plan, p);
     VariantCode v = loop_variant(describe_cuda_tile(plan, p));
     v.cuda_source = print_cuda_time_tiled_loop(t, plan, sweeps, p);
-    v.cuda_call = p.symbol + "(" + call_args + ");";
+    v.cuda_call = print_cuda_harness_entry_call(t.signature, p.symbol);
     v.cuda_resident = true;
     variants.push_back(std::move(v));
   }
