@@ -226,38 +226,61 @@ std::string shared_element(const Stream &x, int v, const std::string &z,
   return "f2s_s" + str(v) + "[" + at + "]";
 }
 
-/// `(f2s_x0, f2s_x1, ..., z)` lies in the flat box `box`.
-std::string inside(const Stream &x, const std::string &box, const std::string &z) {
-  std::string s;
-  for (int d = 0; d < x.R; ++d) {
-    std::string c = d == x.Z ? z : "f2s_x" + str(d);
-    s += (d ? " && " : "") + box + "[" + str(2 * d) + "] <= " + c + " && " + c + " <= " + box +
-         "[" + str(2 * d + 1) + "]";
-  }
-  return s;
+/// The bits of a column's x-y tests (print_xy_tests): per stage instance
+/// j, its box to compute (bit j); per state grid g, its need box (bit
+/// T*S + g) and its output box (bit T*S + G + g).
+int comp_bit(int j) {
+  return j;
+}
+int need_bit(const Stream &x, int g) {
+  return static_cast<int>(x.instances.size()) + g;
+}
+int out_bit(const Stream &x, int g) {
+  return static_cast<int>(x.instances.size()) + x.G + g;
+}
+int xy_words(const Stream &x) {
+  return (out_bit(x, x.G - 1) + 64) / 64;
 }
 
-/// The grid's element in memory at (f2s_x0, f2s_x1, ..., z): its declared bounds.
+/// The column at hand, at plane `z`, lies in the box whose x-y test is
+/// `bit` and whose extent along z is [z0, z1]: the x-y part, the same at
+/// every plane, was found once per tile; the z part is the block's.
+std::string inside(int bit, const std::string &z0, const std::string &z1, const std::string &z) {
+  return "(f2s_xy" + str(bit / 64) + "[f2s_m] >> " + str(bit % 64) + " & 1ULL) && " + z0 +
+         " <= " + z + " && " + z + " <= " + z1;
+}
+/// The same for stage instance j's box, grid g's need box and output box.
+std::string inside_comp(const Stream &x, int j, const std::string &z) {
+  std::string c = "f2s_comp[" + str(j * 2 * x.R + 2 * x.Z);
+  return inside(comp_bit(j), c + "]", c + " + 1]", z);
+}
+std::string inside_need(const Stream &x, int g, const std::string &z) {
+  std::string c = "f2s_need[" + str(g * 2 * x.R + 2 * x.Z);
+  return inside(need_bit(x, g), c + "]", c + " + 1]", z);
+}
+std::string inside_out(const Stream &x, int g, const std::string &z) {
+  std::string w = "f2s_w" + str(g) + "_z";
+  return inside(out_bit(x, g), w + "0", w + "1", z);
+}
+
+/// Grid k's element in memory at the column at hand and plane z: the
+/// column's part of the offset was found once per tile (f2s_at<k>).
 std::string memory_element(const Stream &x, int k, const std::string &base, const std::string &z) {
-  std::string K = str(k), s;
-  for (int d = 0; d < x.R; ++d) {
-    std::string c = d == x.Z ? z : "f2s_x" + str(d);
-    std::string term = "((long)" + c + " - f2s_x" + K + "_lo" + str(d) + ")";
-    s += d == 0 ? term : " + f2s_x" + K + "_s" + str(d) + " * " + term;
-  }
-  return base + "[" + s + "]";
+  return base + "[f2s_at" + str(k) + "[f2s_m] + f2s_x" + str(k) + "_s" + str(x.Z) + " * (long)(" +
+         z + ")]";
 }
 
 /// `for each column the thread holds` (unrolled: the registers' indices
-/// are constants), with f2s_x<d> its coordinates and f2s_q its place among
+/// are constants), with f2s_x<d> its coordinates (unless not wanted) and f2s_q its place among
 /// the block's columns.
-void print_columns(const Stream &x, const std::string &pad, std::ostringstream &out) {
+void print_columns(const Stream &x, const std::string &pad, std::ostringstream &out,
+                   bool coordinates = true) {
   out << pad << "#pragma unroll\n"
       << pad << "for (int f2s_m = 0; f2s_m < " << x.M << "; ++f2s_m) {\n"
       << pad << "  const int f2s_q = (int)threadIdx.x + f2s_m * " << x.p.threads << ";\n"
       << pad << "  if (f2s_q >= f2s_hpl)\n"
       << pad << "    continue;\n";
-  for (int d = 0; d < x.Z; ++d)
+  for (int d = 0; d < x.Z && coordinates; ++d)
     out << pad << "  const int f2s_x" << d << " = f2s_col" << d << "[f2s_m];\n";
 }
 
@@ -274,10 +297,9 @@ void print_to_ring(const Stream &x, int v, const std::string &newest, const std:
   const Version &ver = x.versions[v];
   if (!ver.ring)
     return;
-  std::string need = "(f2s_need + " + str(ver.grid * 2 * x.R) + ")";
+  std::string need = "f2s_need[" + str(ver.grid * 2 * x.R + 2 * x.Z);
   std::string z = "(" + newest + ") - " + str(ver.from);
-  out << pad << "if (" << need << "[" << 2 * x.Z << "] <= " << z << " && " << z << " <= " << need
-      << "[" << 2 * x.Z + 1 << "])\n"
+  out << pad << "if (" << need << "] <= " << z << " && " << z << " <= " << need << " + 1])\n"
       << pad << "  f2s_s" << v << "[((" << z << ") - f2s_zb) % " << ver.ring
       << " * f2s_hpl + f2s_q] = " << reg(v, ver.from) << ";\n";
 }
@@ -292,9 +314,7 @@ void print_instance(const Stream &x, int j, std::ostringstream &out) {
   out << pad << "if (" << in.step << " < a.f2s_steps) { /* step " << in.step << ", stage "
       << in.stage << ": sweep " << st.sweep << " */\n";
   std::string p1 = pad + "  ";
-  out << p1 << "const long *const f2s_c = f2s_comp + " << j * 2 * x.R
-      << "; /* the box it computes */\n"
-      << p1 << "const int f2s_z = f2s_wz - " << in.lag << "; /* its plane */\n";
+  out << p1 << "const int f2s_z = f2s_wz - " << in.lag << "; /* its plane */\n";
   bool reads_time = sweep.find_arg(x.t.var) != nullptr;
   if (const Variable *tv = k.find_arg(x.t.var); tv && reads_time)
     out << p1 << "const " << c_type(tv->type) << " " << c_name(x.t.var) << " = ("
@@ -322,7 +342,7 @@ void print_instance(const Stream &x, int j, std::ostringstream &out) {
         out << pad3 << reg(in.writes[g], 0) << " = "
             << reg(in.prev[g], in.lag - x.versions[in.prev[g]].lag) << ";\n";
   };
-  out << p2 << "if (" << inside(x, "f2s_c", "f2s_z") << ") {\n";
+  out << p2 << "if (" << inside_comp(x, j, "f2s_z") << ") {\n";
   std::string p3 = p2 + "  ";
   if (in.reads_itself)
     continued(p3);
@@ -369,8 +389,8 @@ void print_instance(const Stream &x, int j, std::ostringstream &out) {
     print_to_ring(x, in.writes[g], "f2s_z", p2, out);
     if (x.last[in.step][g] != j)
       continue;
-    std::string K = str(g), n = c_name(x.state[g]->name);
-    out << p2 << "if (a.f2s_steps == " << in.step + 1 << " && " << inside(x, "f2s_w" + K, "f2s_z")
+    std::string n = c_name(x.state[g]->name);
+    out << p2 << "if (a.f2s_steps == " << in.step + 1 << " && " << inside_out(x, g, "f2s_z")
         << ") /* " << x.state[g]->name << " done: to the other version */\n"
         << p2 << "  " << memory_element(x, g, "a.f2s_dst_" + n, "f2s_z") << " = "
         << reg(in.writes[g], 0) << ";\n";
@@ -427,17 +447,54 @@ std::string print_body(const Stream &x) {
       out << pad << t << " *const f2s_s" << v << " = (" << t << " *)(f2s_smem + f2s_off[" << v
           << "]);\n";
   }
-  // The output box of each grid within its bounds.
+  // What each column holds does not change along z: its x-y tests (a bit
+  // per box, print_xy_tests) and its offset in each grid are found once a
+  // tile, so the planes test only z, against the block's bounds.
   for (int g = 0; g < G; ++g) {
     std::string K = str(g);
-    out << pad << "long f2s_w" << K << "[" << 2 * R << "]; /* " << x.state[g]->name
-        << "'s output box */\n";
-    for (int d = 0; d < R; ++d)
-      out << pad << "f2s_w" << K << "[" << 2 * d << "] = f2s_max_long(f2s_out[" << 2 * d
-          << "], f2s_x" << K << "_lo" << d << ");\n"
-          << pad << "f2s_w" << K << "[" << 2 * d + 1 << "] = f2s_min_long(f2s_out[" << 2 * d + 1
-          << "], f2s_x" << K << "_hi" << d << ");\n";
+    out << pad << "/* " << x.state[g]->name << "'s output box along z */\n"
+        << pad << "const int f2s_w" << K << "_z0 = (int)f2s_max_long(f2s_out[" << 2 * Z
+        << "], f2s_x" << K << "_lo" << Z << "), f2s_w" << K << "_z1 = (int)f2s_min_long(f2s_out["
+        << 2 * Z + 1 << "], f2s_x" << K << "_hi" << Z << ");\n"
+        << pad << "long f2s_at" << K << "[" << x.M << "]; /* the column's offset in "
+        << x.state[g]->name << ", but z's */\n";
   }
+  const int words = xy_words(x);
+  for (int w = 0; w < words; ++w)
+    out << pad << "unsigned long long f2s_xy" << w << "[" << x.M << "];\n";
+  out << pad << "for (int f2s_m = 0; f2s_m < " << x.M << "; ++f2s_m) {\n";
+  std::string cp = pad + "  ";
+  for (int d = 0; d < Z; ++d)
+    out << cp << "const long f2s_x" << d << " = f2s_col" << d << "[f2s_m];\n";
+  for (int w = 0; w < words; ++w)
+    out << cp << "f2s_xy" << w << "[f2s_m] = 0;\n";
+  // x-y of a flat box `box` (an expression indexing [lo0, hi0, ...]).
+  auto xy_test = [&](const std::string &box, int bit) {
+    out << cp << "f2s_xy" << bit / 64 << "[f2s_m] |= (unsigned long long)(";
+    for (int d = 0; d < Z; ++d)
+      out << (d ? " && " : "") << box << 2 * d << "] <= f2s_x" << d << " && f2s_x" << d
+          << " <= " << box << 2 * d + 1 << "]";
+    out << ") << " << bit % 64 << ";\n";
+  };
+  for (size_t j = 0; j < x.instances.size(); ++j)
+    xy_test("f2s_comp[" + str(j * 2 * R) + " + ", comp_bit(static_cast<int>(j)));
+  for (int g = 0; g < G; ++g)
+    xy_test("f2s_need[" + str(g * 2 * R) + " + ", need_bit(x, g));
+  for (int g = 0; g < G; ++g) {
+    std::string K = str(g);
+    out << cp << "f2s_xy" << out_bit(x, g) / 64 << "[f2s_m] |= (unsigned long long)(";
+    for (int d = 0; d < Z; ++d)
+      out << (d ? " && " : "") << "f2s_max_long(f2s_out[" << 2 * d << "], f2s_x" << K << "_lo" << d
+          << ") <= f2s_x" << d << " && f2s_x" << d << " <= f2s_min_long(f2s_out[" << 2 * d + 1
+          << "], f2s_x" << K << "_hi" << d << ")";
+    out << ") << " << out_bit(x, g) % 64 << ";\n";
+    out << cp << "f2s_at" << K << "[f2s_m] = ";
+    for (int d = 0; d < Z; ++d)
+      out << (d ? " + f2s_x" + K + "_s" + str(d) + " * " : "") << "(f2s_x" << d << " - f2s_x" << K
+          << "_lo" << d << ")";
+    out << " - f2s_x" << K << "_s" << Z << " * f2s_x" << K << "_lo" << Z << ";\n";
+  }
+  out << pad << "}\n";
   // The wavefront: from the first plane any grid needs to the last plus the
   // chunk's largest lag.
   std::string zlo = "f2s_need[" + str(2 * Z) + "]", zhi = "f2s_need[" + str(2 * Z + 1) + "]";
@@ -452,26 +509,44 @@ std::string print_body(const Stream &x) {
       << pad << "/* Planes in rings are never below the grids' bounds: they count from there. */\n"
       << pad << "const int f2s_zb = (int)f2s_h_lo" << Z << ";\n"
       << pad << "const int f2s_z0 = (int)" << zlo << ", f2s_z1 = (int)" << zhi
-      << " + f2s_lag_max[a.f2s_steps];\n"
-      << pad << "for (int f2s_wz = f2s_z0; f2s_wz <= f2s_z1; ++f2s_wz) {\n";
-  std::string in = pad + "  ";
-  out << in << "/* Load each grid's plane f2s_wz. */\n";
-  print_columns(x, in, out);
-  for (int g = 0; g < G; ++g) {
-    std::string need = "(f2s_need + " + str(g * 2 * R) + ")";
-    print_shift(x, g, in + "  ", out);
-    // A grid no stage reads before writing it (b of a ping-pong, unew of a
-    // copy back) is needed only where its first writer does not compute.
+      << " + f2s_lag_max[a.f2s_steps];\n";
+  // Where each grid's plane z is loaded. A grid no stage reads before
+  // writing it (b of a ping-pong, unew of a copy back) is needed only where
+  // its first writer does not compute.
+  auto loaded = [&](int g, const std::string &z) {
     std::string skip;
     for (size_t j = 0; j < x.instances.size() && !x.versions[g].read && skip.empty(); ++j)
       if (x.instances[j].prev[g] == g && !x.instances[j].reads_itself)
-        skip = " && !(" + inside(x, "(f2s_comp + " + str(j * 2 * R) + ")", "f2s_wz") + ")";
-    out << in << "  if (" << inside(x, need, "f2s_wz") << skip << ")\n"
-        << in << "    " << reg(g, 0) << " = "
-        << memory_element(x, g, "a.f2s_src_" + c_name(x.state[g]->name), "f2s_wz") << ";\n";
+        skip = " && !(" + inside_comp(x, static_cast<int>(j), z) + ")";
+    return inside_need(x, g, z) + skip;
+  };
+  // The loads of plane z + 1 are issued before the stages compute plane z
+  // (into f2s_ld<g>), so their latency hides behind the stages' work
+  // instead of stalling the block at every plane.
+  auto prefetch = [&](const std::string &z, const std::string &pad1) {
+    print_columns(x, pad1, out, false);
+    for (int g = 0; g < G; ++g)
+      out << pad1 << "  if (" << loaded(g, z) << ")\n"
+          << pad1 << "    f2s_ld" << g << "[f2s_m] = __ldg(&"
+          << memory_element(x, g, "a.f2s_src_" + c_name(x.state[g]->name), z) << ");\n";
+    out << pad1 << "}\n";
+  };
+  for (int g = 0; g < G; ++g)
+    out << pad << c_type(x.state[g]->type) << " f2s_ld" << g << "[" << x.M << "] = {0};\n";
+  prefetch("f2s_z0", pad);
+  out << pad << "for (int f2s_wz = f2s_z0; f2s_wz <= f2s_z1; ++f2s_wz) {\n";
+  std::string in = pad + "  ";
+  out << in << "/* Each grid's plane f2s_wz, loaded the plane before. */\n";
+  print_columns(x, in, out, false);
+  for (int g = 0; g < G; ++g) {
+    print_shift(x, g, in + "  ", out);
+    out << in << "  if (" << loaded(g, "f2s_wz") << ")\n"
+        << in << "    " << reg(g, 0) << " = f2s_ld" << g << "[f2s_m];\n";
     print_to_ring(x, g, "f2s_wz", in + "  ", out);
   }
-  out << in << "}\n" << in << "__syncthreads();\n";
+  out << in << "}\n" << in << "__syncthreads();\n" << in << "if (f2s_wz < f2s_z1) {\n";
+  prefetch("f2s_wz + 1", in + "  ");
+  out << in << "}\n";
   for (size_t j = 0; j < x.instances.size(); ++j)
     print_instance(x, static_cast<int>(j), out);
   out << pad << "}\n" << pad << "__syncthreads(); /* the next tile reuses the rings */\n";

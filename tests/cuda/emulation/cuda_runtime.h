@@ -38,6 +38,9 @@ inline std::barrier<> *f2s_emu_barrier = nullptr;
 inline void __syncthreads() {
   f2s_emu_barrier->arrive_and_wait();
 }
+template <class T> inline T __ldg(const T *p) {
+  return *p;
+}
 
 typedef int cudaError_t;
 enum { cudaSuccess = 0 };
