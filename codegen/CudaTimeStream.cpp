@@ -226,6 +226,13 @@ std::string shared_element(const Stream &x, int v, const std::string &z,
   return "f2s_s" + str(v) + "[" + at + "]";
 }
 
+/// Grid g's need box along z: its first (end 0) or last plane, an int the
+/// block holds (print_body), not the shared box (the barriers between
+/// stages would have it read again at every stage).
+std::string need_z(int g, int end) {
+  return "f2s_need" + str(g) + "_z" + str(end);
+}
+
 /// The bits of a column's x-y tests (print_xy_tests): per stage instance
 /// j, its box to compute (bit j); per state grid g, its need box (bit
 /// T*S + g) and its output box (bit T*S + G + g).
@@ -250,13 +257,12 @@ std::string inside(int bit, const std::string &z0, const std::string &z1, const 
          " <= " + z + " && " + z + " <= " + z1;
 }
 /// The same for stage instance j's box, grid g's need box and output box.
-std::string inside_comp(const Stream &x, int j, const std::string &z) {
-  std::string c = "f2s_comp[" + str(j * 2 * x.R + 2 * x.Z);
-  return inside(comp_bit(j), c + "]", c + " + 1]", z);
+std::string inside_comp(const Stream &, int j, const std::string &z) {
+  std::string c = "f2s_comp" + str(j) + "_z";
+  return inside(comp_bit(j), c + "0", c + "1", z);
 }
 std::string inside_need(const Stream &x, int g, const std::string &z) {
-  std::string c = "f2s_need[" + str(g * 2 * x.R + 2 * x.Z);
-  return inside(need_bit(x, g), c + "]", c + " + 1]", z);
+  return inside(need_bit(x, g), need_z(g, 0), need_z(g, 1), z);
 }
 std::string inside_out(const Stream &x, int g, const std::string &z) {
   std::string w = "f2s_w" + str(g) + "_z";
@@ -297,9 +303,9 @@ void print_to_ring(const Stream &x, int v, const std::string &newest, const std:
   const Version &ver = x.versions[v];
   if (!ver.ring)
     return;
-  std::string need = "f2s_need[" + str(ver.grid * 2 * x.R + 2 * x.Z);
   std::string z = "(" + newest + ") - " + str(ver.from);
-  out << pad << "if (" << need << "] <= " << z << " && " << z << " <= " << need << " + 1])\n"
+  out << pad << "if (" << need_z(ver.grid, 0) << " <= " << z << " && " << z
+      << " <= " << need_z(ver.grid, 1) << ")\n"
       << pad << "  f2s_s" << v << "[((" << z << ") - f2s_zb) % " << ver.ring
       << " * f2s_hpl + f2s_q] = " << reg(v, ver.from) << ";\n";
 }
@@ -450,6 +456,13 @@ std::string print_body(const Stream &x) {
   // What each column holds does not change along z: its x-y tests (a bit
   // per box, print_xy_tests) and its offset in each grid are found once a
   // tile, so the planes test only z, against the block's bounds.
+  out << pad << "/* Along z, the boxes each stage instance computes and each grid's need box. */\n";
+  for (size_t j = 0; j < x.instances.size(); ++j)
+    out << pad << "const int f2s_comp" << j << "_z0 = (int)f2s_comp[" << j * 2 * R + 2 * Z
+        << "], f2s_comp" << j << "_z1 = (int)f2s_comp[" << j * 2 * R + 2 * Z + 1 << "];\n";
+  for (int g = 0; g < G; ++g)
+    out << pad << "const int " << need_z(g, 0) << " = (int)f2s_need[" << g * 2 * R + 2 * Z << "], "
+        << need_z(g, 1) << " = (int)f2s_need[" << g * 2 * R + 2 * Z + 1 << "];\n";
   for (int g = 0; g < G; ++g) {
     std::string K = str(g);
     out << pad << "/* " << x.state[g]->name << "'s output box along z */\n"

@@ -527,9 +527,8 @@ int run_pipeline(const DriverOptions &o) {
     // Enumerate, transform, emit, build, time and pick: target after target,
     // each adding its choices to every kernel.
     CpuModel machine = cpu_model_from_host();
-    PackageInfo info{lib_name, o.files, machine.description, o.cflags};
-    info.cpus = machine.placement(machine.pus);
-    info.mpi = o.mpi;
+    PackageInfo info{lib_name, o.files, machine.description, o.cflags,
+                     machine.placement(machine.pus), o.mpi};
     TargetRun run;
     run.tune = o.tune && o.emit.empty();
     run.host = &machine;

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
@@ -118,7 +120,14 @@ size_t tune_cuda(const Kernel &k, const SearchSpace &space, const std::vector<Va
     const VariantCode &vc = code[space.candidates[i].variant];
     std::string variant = vc.variant.target + "_" + vc.variant.name;
     CudaHarnessSource h = print_cuda_harness(k, vc.cuda_source, variant, harness_call(vc));
-    fs::path src = dir / (variant + ".cu"), bin = dir / variant;
+    // The file is named after the candidate and its variant with only
+    // letters, digits and `_=.-` kept: nvcc splits its arguments at commas
+    // ("streaming T=2 32x16x128, 2 columns a thread" made two files).
+    std::string file = std::to_string(i) + "_" + variant;
+    for (char &ch : file)
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && !std::strchr("_=.-", ch))
+        ch = '_';
+    fs::path src = dir / (file + ".cu"), bin = dir / file;
     write_file(src, h.cuda_main);
     Command c;
     c.argv = {nvcc};

@@ -313,18 +313,35 @@ std::vector<CudaTimeTileParams> fitting_cuda_tiles(const TimeLoop &t, const Time
     p.steps = steps;
     p.tile = tile;
     p.threads = 256;
-    bool fits = true;
-    if (streaming) {
-      int64_t columns = cuda_time_stream_columns(plan, p);
-      p.threads = static_cast<int>(std::min<int64_t>(1024, (columns + 31) / 32 * 32));
-      int64_t regs = cuda_time_stream_registers(t, plan, p) + 40;
-      fits = regs <= 255 && regs * p.threads <= 65536;
+    if (!streaming) {
+      if (cuda_time_tile_shared_bytes(t, plan, p) <= 100 * 1024)
+        out.push_back(p);
+      if (last)
+        *last = p;
+      continue;
     }
-    fits = fits && cuda_time_tile_shared_bytes(t, plan, p) <= 100 * 1024;
-    if (fits)
-      out.push_back(p);
-    if (last)
+    // Streaming: a thread holds 1 or 2 columns. Two columns a thread take
+    // a tile twice as wide in a block (less of the halo of T steps redone)
+    // with half the barriers per point, for more registers a thread; the
+    // tuner measures which pays. (Four a thread never won on an H100: 3D
+    // and 2D Jacobi, bench/RESULTS.md.)
+    const int64_t columns = cuda_time_stream_columns(plan, p);
+    bool any = false;
+    for (int64_t m : {1, 2}) {
+      p.threads = static_cast<int>((columns + m - 1) / m + 31) / 32 * 32;
+      if (p.threads > 1024 || (m > 1 && (columns + m - 2) / (m - 1) <= p.threads))
+        continue; // too many threads, or no fewer than m - 1 columns a thread takes
+      int64_t regs = cuda_time_stream_registers(t, plan, p) + 40;
+      if (regs <= 255 && regs * p.threads <= 65536 &&
+          cuda_time_tile_shared_bytes(t, plan, p) <= 100 * 1024) {
+        out.push_back(p);
+        any = true;
+      }
+    }
+    if (last && !any) {
       *last = p;
+      last->threads = static_cast<int>(std::min<int64_t>(1024, (columns + 31) / 32 * 32));
+    }
   }
   return out;
 }
@@ -358,13 +375,19 @@ const Kernel &sweep_named(const std::vector<const Kernel *> &sweeps, const std::
 
 /// "overlapped T=2 64x16x16", "streaming T=4 32x16x128" (the last: the
 /// segment of the slowest dimension a block walks; left out when the
-/// block walks all of it).
+/// block walks all of it), ", 2 columns a thread" where a streaming
+/// thread holds more than one.
 std::string describe_cuda_tile(const TimeTilePlan &plan, const CudaTimeTileParams &p) {
+  const bool streaming = p.form == CudaTimeTileForm::Streaming;
   std::string s = std::string(cuda_time_tile_form_name(p.form)) + " T=" + std::to_string(p.steps);
-  int shown =
-      p.form == CudaTimeTileForm::Streaming && p.tile.back() <= 0 ? plan.rank - 1 : plan.rank;
+  int shown = streaming && p.tile.back() <= 0 ? plan.rank - 1 : plan.rank;
   for (int d = 0; d < shown; ++d)
     s += (d ? "x" : " ") + std::to_string(p.tile[d]);
+  if (streaming) {
+    int64_t m = (cuda_time_stream_columns(plan, p) + p.threads - 1) / p.threads;
+    if (m > 1)
+      s += ", " + std::to_string(m) + " columns a thread";
+  }
   return s;
 }
 
@@ -403,9 +426,15 @@ std::vector<CudaTimeTileParams> cuda_time_tile_candidates(const TimeLoop &t,
     forms.push_back(CudaTimeTileForm::Streaming);
   for (CudaTimeTileForm form : forms)
     for (int steps : {2, 3, 4, 6, 8}) {
-      std::vector<CudaTimeTileParams> fit = fitting_cuda_tiles(t, plan, form, steps);
-      for (size_t i = 0; i < fit.size() && i < 2; ++i)
-        out.push_back(fit[i]);
+      // The two widest tiles, each with every thread count that fits.
+      std::vector<std::vector<int64_t>> tiles;
+      for (const CudaTimeTileParams &p : fitting_cuda_tiles(t, plan, form, steps)) {
+        if (std::find(tiles.begin(), tiles.end(), p.tile) == tiles.end())
+          tiles.push_back(p.tile);
+        if (tiles.size() > 2)
+          break;
+        out.push_back(p);
+      }
     }
   return out;
 }

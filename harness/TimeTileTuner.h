@@ -51,7 +51,8 @@ TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &pla
 
 /// The GPU's candidates for loop `t`: T in 2, 3, 4, 6 and 8 in both forms
 /// (streaming where the grids have rank 2 or more), each with the two
-/// widest tiles of choose_cuda_time_tiles's lists that fit its limits.
+/// widest tiles of choose_cuda_time_tiles's lists that fit its limits
+/// (streaming: each with one and with two columns a thread, where fitting).
 std::vector<CudaTimeTileParams> cuda_time_tile_candidates(const TimeLoop &t,
                                                           const TimeTilePlan &plan);
 

@@ -98,7 +98,7 @@ TEST(CudaTimeTileTuning, TheStepsAndEveryCandidateVerifyAgainstTheSerialStepsUnd
   EXPECT_EQ(variants[0].variant.name, "steps");
   EXPECT_FALSE(variants[0].cuda_resident);
   EXPECT_EQ(variants[1].variant.name, "overlapped T=2 5x3x2");
-  EXPECT_EQ(variants[2].variant.name, "streaming T=3 7x4");
+  EXPECT_EQ(variants[2].variant.name, "streaming T=3 7x4, 5 columns a thread");
   EXPECT_TRUE(variants[2].cuda_resident);
   // A procedure that computes nothing must be refused.
   VariantCode idle = variants[1];
@@ -150,21 +150,29 @@ TEST(CudaTimeTileTuning, TheStepsAndEveryCandidateVerifyAgainstTheSerialStepsUnd
   }
 }
 
-/// The (form, T) pairs of `all`, each at most twice, every one within a
+/// The (form, T) pairs of `all`, each with at most two tiles (a streaming
+/// tile with 1 or 2 columns a thread, each once), every one within a
 /// block's limits.
 std::set<std::pair<int, int>> forms_and_steps(const Lowered &low,
                                               const std::vector<CudaTimeTileParams> &all) {
-  std::map<std::pair<int, int>, int> seen;
+  std::map<std::pair<int, int>, std::set<std::vector<int64_t>>> seen;
+  std::set<std::pair<std::vector<int64_t>, int64_t>> per_thread;
   for (const CudaTimeTileParams &p : all) {
-    ++seen[{static_cast<int>(p.form), p.steps}];
+    seen[{static_cast<int>(p.form), p.steps}].insert(p.tile);
+    EXPECT_LE(p.threads, 1024);
     EXPECT_LE(cuda_time_tile_shared_bytes(*low.loop, low.plan, p), 100 * 1024);
     if (p.form == CudaTimeTileForm::Streaming) {
       EXPECT_LE((cuda_time_stream_registers(*low.loop, low.plan, p) + 40) * p.threads, 65536);
+      int64_t m = (cuda_time_stream_columns(low.plan, p) + p.threads - 1) / p.threads;
+      EXPECT_TRUE(m == 1 || m == 2) << m << " columns a thread";
+      std::vector<int64_t> key = p.tile;
+      key.push_back(p.steps);
+      EXPECT_TRUE(per_thread.insert({key, m}).second) << "a candidate twice";
     }
   }
   std::set<std::pair<int, int>> out;
-  for (const auto &[key, n] : seen) {
-    EXPECT_LE(n, 2);
+  for (const auto &[key, tiles] : seen) {
+    EXPECT_LE(tiles.size(), 2u);
     out.insert(key);
   }
   return out;
@@ -194,6 +202,13 @@ TEST(CudaTimeTileTuning, CandidatesOfBothFormsFitABlocksLimits) {
   EXPECT_FALSE(seen.count({0, 4}));
   for (int steps : {2, 3, 4})
     EXPECT_TRUE(seen.count({1, steps})) << "streaming, T=" << steps;
+  // A tile too wide for a thread a column (40x24 columns at T=2, 960
+  // threads of their registers) comes with 2 columns a thread.
+  std::set<int> threads_32x16;
+  for (const CudaTimeTileParams &p : all)
+    if (p.form == CudaTimeTileForm::Streaming && p.steps == 2 && p.tile[0] == 32 && p.tile[1] == 16)
+      threads_32x16.insert(p.threads);
+  EXPECT_EQ(threads_32x16, (std::set<int>{480}));
 
   // A forced T takes the widest tile that fits, as the candidates' first.
   TimeTileChoice forced = choose_cuda_time_tiles(*jac.loop, jac.plan, 2, "overlapped");
