@@ -29,6 +29,8 @@ export XDG_CACHE_HOME=$R/cache
 STEPS=${STEPS:-20}
 BUDGET=${BUDGET:-25}
 MODES=${MODES:-off auto 2 4 8}    # --time-tile values
+STOP_AFTER=${STOP_AFTER:-}        # seconds: no library is built after this, so that the tables are printed
+skipped=()
 THREADS=${THREADS:-}               # the library's threads (F2S_NUM_THREADS), STREAM's too; default: all
 [ -n "$THREADS" ] && export F2S_NUM_THREADS=$THREADS
 mapfile -t selected < <(time_loop_rows)
@@ -51,6 +53,10 @@ for name in $(printf '%s\n' "${selected[@]}" | awk '!seen[$1]++ {print $1}'); do
   check=""
   chosen=""
   for mode in $MODES; do
+    if [ -n "$STOP_AFTER" ] && [ $SECONDS -ge "$STOP_AFTER" ]; then
+      skipped+=("$name $mode")
+      continue
+    fi
     out=$R/$name/$mode
     t0=$SECONDS
     "$C/f2stencil" -q --target=pthreads --budget="$BUDGET" --reps=3 --tune-size="$tune" \
@@ -83,13 +89,14 @@ for name in $(printf '%s\n' "${selected[@]}" | awk '!seen[$1]++ {print $1}'); do
     read -r _ _ proc stencil prec _ _ _ _ accesses <<<"$r"
     bytes=$((accesses * $(element_bytes "$prec")))
     same=-  # the grids' checksum after each mode's bench: tiled libraries must give the steps'
-    if [ -n "${sums[$proc]// /}" ]; then
+    if [ -n "$(echo ${sums[$proc]:-})" ]; then
       [ "$(printf '%s\n' ${sums[$proc]} | sort -u | wc -l)" = 1 ] && same=same || same="differ:${sums[$proc]}"
     fi
     bound=$(awk -v t="$triad" -v b="$bytes" 'BEGIN{printf "%.2f", t / b}')
     rows+=("| $name | $proc | $stencil | $prec | ${size//,/x} | $STEPS |$check | ${sweeps[$proc]:-} | ${gups[$proc:off]:-} | ${gups[$proc:auto]:-} | ${gups[$proc:2]:-} | ${gups[$proc:4]:-} | ${gups[$proc:8]:-} | $same | $bytes | $bound |")
   done
 done
+[ ${#skipped[@]} -gt 0 ] && echo "not built (STOP_AFTER=$STOP_AFTER s): ${skipped[*]}"
 echo
 echo "STREAM triad: $triad GB/s, ${THREADS:-$(nproc)} threads; bound = triad / bytes per update (each sweep a trip through memory), in GUpdates/s"
 echo "| example | procedure | stencil | precision | size | steps | check (default, odd) | sweeps | loop, steps | loop, tuned (choice) | T=2 | T=4 | T=8 | checksum, every mode | bytes/update | single-sweep bound |"

@@ -44,6 +44,8 @@ export XDG_CACHE_HOME=$R/cache
 STEPS=${STEPS:-100}
 BUDGET=${BUDGET:-12}
 MODES=${MODES:-off 2 4 8}         # off, N or sN; the first table's T columns are 2, 4, 8 (overlapped)
+STOP_AFTER=${STOP_AFTER:-}        # seconds: no library is built after this, so that the tables are printed
+skipped=()
 LIMIT=$((227 * 1024))             # sm_90's shared memory a block, opted in
 mapfile -t selected < <(time_loop_rows)
 [ ${#selected[@]} -gt 0 ] || { echo "no row of bench/time_loops.list is selected"; exit 2; }
@@ -64,6 +66,10 @@ for name in $(printf '%s\n' "${selected[@]}" | awk '!seen[$1]++ {print $1}'); do
   esac
   check=""
   for mode in $MODES; do
+    if [ -n "$STOP_AFTER" ] && [ $SECONDS -ge "$STOP_AFTER" ]; then
+      skipped+=("$name $mode")
+      continue
+    fi
     out=$R/$name/$mode
     t0=$SECONDS
     form=overlapped
@@ -105,7 +111,7 @@ for name in $(printf '%s\n' "${selected[@]}" | awk '!seen[$1]++ {print $1}'); do
     read -r _ _ proc stencil prec _ _ _ _ accesses <<<"$r"
     bytes=$((accesses * $(element_bytes "$prec")))
     same=-  # the grids' checksum after each mode's bench: tiled libraries must give the steps'
-    if [ -n "${sums[$proc]// /}" ]; then
+    if [ -n "$(echo ${sums[$proc]:-})" ]; then
       [ "$(printf '%s\n' ${sums[$proc]} | sort -u | wc -l)" = 1 ] && same=same || same="differ:${sums[$proc]}"
     fi
     bound=$(awk -v t="$bw" -v b="$bytes" 'BEGIN{printf "%.1f", t / b}')
@@ -118,6 +124,7 @@ echo
 echo "| procedure | precision | T | form | ran | loop GUpdates/s | shared bytes a block | note |"
 echo "|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${modes[@]}"
+[ ${#skipped[@]} -gt 0 ] && echo "not built (STOP_AFTER=$STOP_AFTER s): ${skipped[*]}"
 echo
 echo "copy bound: $bw GB/s (device-to-device, read + write); single-sweep bound = copy bound / bytes per update, GUpdates/s"
 echo "| example | procedure | stencil | precision | size | steps | check (default, odd) | sweeps | loop, steps | T=2 | T=4 | T=8 | tuned (choice) | checksum, every mode | bytes/update | single-sweep bound |"
