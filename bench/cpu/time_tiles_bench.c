@@ -9,12 +9,19 @@
  *   usage: time_tiles_bench STEPS N1 N2 [N3]
  * Prints one line per form: form, seconds (best of 3 after a warm-up),
  * updates/s; then the precision and a checksum of the grids after the last
- * loop call. */
+ * loop call.
+ *   usage: time_tiles_bench check N1 N2 [N3]
+ * runs 5 steps as the sweeps one by one and 5 as the time-loop procedure
+ * from the same grids, and prints "same" (exit 0) when they leave the same
+ * grids and simulated time, bitwise: SWEEPS of bench/time_loop_rows.h
+ * calls the loop's sweeps as the loop does, so "sweeps" times the same
+ * work (tests/e2e/BenchRowsTest.cpp runs it for every row). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define ENTRY(x) LIB(x##_pthreads)
@@ -44,8 +51,9 @@ static void fill(real *p, size_t n) {
 
 int main(int argc, char **argv) {
   if (argc < 3 + RANK - 1)
-    return fprintf(stderr, "usage: %s STEPS N1 N2 [N3]\n", argv[0]), 2;
-  int32_t steps = atoi(argv[1]), n1 = atoi(argv[2]), n2 = atoi(argv[3]), it = 0;
+    return fprintf(stderr, "usage: %s STEPS|check N1 N2 [N3]\n", argv[0]), 2;
+  const int check = !strcmp(argv[1], "check");
+  int32_t steps = check ? 5 : atoi(argv[1]), n1 = atoi(argv[2]), n2 = atoi(argv[3]), it = 0;
   int32_t n3 = RANK == 3 && argc > 4 ? atoi(argv[4]) : RANK == 3 ? n2 : 1;
   real sim_time = 0, *g[NGRIDS], *tab = NULL;
   size_t n = (size_t)(n1 + 2 * HALO) * (n2 + 2 * HALO) * (RANK == 3 ? n3 + 2 * HALO : 1);
@@ -61,6 +69,27 @@ int main(int argc, char **argv) {
   fill(tab, steps);
 #endif
   (void)tab;
+  if (check) {
+    real *swept[NGRIDS], swept_time;
+    for (int k = 0; k < NGRIDS; ++k) {
+      swept[k] = field(n);
+      memcpy(swept[k], g[k], n * sizeof(real));
+    }
+    for (int32_t s = 1; s <= steps; ++s) {
+      SWEEPS(s);
+    }
+    swept_time = sim_time, sim_time = 0;
+    for (int k = 0; k < NGRIDS; ++k) { /* the loop from the same grids */
+      real *t = swept[k];
+      swept[k] = g[k], g[k] = t;
+    }
+    LOOP;
+    int same = sim_time == swept_time;
+    for (int k = 0; k < NGRIDS; ++k)
+      same = same && !memcmp(swept[k], g[k], n * sizeof(real));
+    printf("%s\n", same ? "same" : "differ");
+    return !same;
+  }
   for (int rep = 0; rep < 4; ++rep) { /* the first of each form warms up */
     double t0 = now();
     for (int32_t s = 1; s <= steps; ++s) {
