@@ -25,7 +25,10 @@
 # harnesses a loop, each run on the grids of the tuning size) about 4x
 # shorter.
 # Needs .tl-carry/ (bench/gpu/time_loops_build.sh).
-#   run(command="bash bench/gpu/time_tiles.sh", carry=[".tl-carry"], timeout_s=600)
+# Every row does not fit one call (570 s): one stencil a call, both precisions,
+# the steps against the tuner's choice, the log kept if the call is cut:
+#   run(command="timeout 570 env ONLY='^jacobi2d9' MODES='off auto' CHECK=auto BUDGET=8 TUNE2=8192,8192 STOP_AFTER=360 bash bench/gpu/time_tiles.sh > $OUT/tt.log 2>&1; tail -30 $OUT/tt.log",
+#       carry=[".tl-carry"], timeout_s=600)
 # The 3D ping-pong Jacobi (7-point) and the 27-point box at 512^3, the steps
 # against both forms at T = 2..8, one call each (about 40 s a mode):
 #   run(command="ONLY=jacobi3d_pingpong/ PREC=double MODES='off 2 3 s2 s3 s4 s6 s8' CHECK='s2 s4' bash bench/gpu/time_tiles.sh",
