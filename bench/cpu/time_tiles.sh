@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
 # Time tiling on the CPU (issue 14, section 3), on the GPU machine's host, one
-# device call: for the 3D ping-pong Jacobi (7-point) and the 2D heat loop
-# (5-point, copy back), f2stencil tunes the sweeps for pthreads there, builds
-# the library step by step (--time-tile=off), tuned (--time-tile=auto: the
-# steps against the model's tiles, measured) and forced to T = 2, 4, 8; the
-# examples' checking programs run against the tuned library; and
-# bench/cpu/time_tiles_bench.c times single sweeps and the time-loop procedure
-# of each library at a size far beyond the caches. STREAM (triad, 16 threads)
-# is measured in the same call; the single-sweep bound is STREAM over the
-# bytes one update moves (read one grid, write the other, as STREAM counts).
+# device call: for each time-loop procedure of bench/time_loops.list that the
+# selection keeps, f2stencil tunes its example's sweeps for pthreads there,
+# builds the library step by step (--time-tile=off), tuned (--time-tile=auto:
+# the steps against the model's tiles, measured) and forced to T = 2, 4, 8;
+# the example's checking program runs against the tuned library; and
+# bench/cpu/time_tiles_bench.c times single sweeps and the time-loop
+# procedure of each library at a size far beyond the caches. STREAM (triad,
+# all threads) is measured in the same call; the single-sweep bound is
+# STREAM over the bytes one update moves when each sweep is a trip through
+# memory (bench/time_loops.list: accesses x 8 or 4 bytes). One row a
+# procedure, with its precision; the table is printed last.
+# Selection as in bench/gpu/time_tiles.sh: PREC='double single' and ONLY (a
+# regular expression on "example/procedure/stencil"). SIZE2 and SIZE3
+# (e.g. 256,256 and 48,40,32) replace the list's sizes, for tuning and
+# timing, of the 2D and 3D rows; with THREADS (the library's threads and
+# STREAM's, default all) they make a small run that shows the script works.
 # Needs .tl-carry/ (bench/gpu/time_loops_build.sh builds it).
 #   run(command="bash bench/cpu/time_tiles.sh", carry=[".tl-carry"], timeout_s=600)
 set -u
 cd "$(dirname "$0")/../.."
+source bench/time_loops_rows.sh
 C=$PWD/.tl-carry
 R=/tmp/f2s-tt
 rm -rf $R && mkdir -p $R
@@ -21,20 +29,34 @@ export XDG_CACHE_HOME=$R/cache
 STEPS=${STEPS:-20}
 BUDGET=${BUDGET:-25}
 MODES=${MODES:-off auto 2 4 8}    # --time-tile values
-ONLY=${ONLY:-}                    # a regular expression: only the examples it matches
+STOP_AFTER=${STOP_AFTER:-}        # seconds: no library is built after this, so that the tables are printed
+skipped=()
+THREADS=${THREADS:-}               # the library's threads (F2S_NUM_THREADS), STREAM's too; default: all
+[ -n "$THREADS" ] && export F2S_NUM_THREADS=$THREADS
+mapfile -t selected < <(time_loop_rows)
+[ ${#selected[@]} -gt 0 ] || { echo "no row of bench/time_loops.list is selected"; exit 2; }
 lscpu | grep -E "^Model name|^CPU\(s\)|^L2|^L3" | sed 's/  */ /g'
 gcc -O3 -fopenmp -march=native -o $R/stream bench/cpu/stream.c
-OMP_NUM_THREADS=$(nproc) OMP_PROC_BIND=spread OMP_PLACES=cores $R/stream | tee $R/stream.txt
+OMP_NUM_THREADS=${THREADS:-$(nproc)} OMP_PROC_BIND=spread OMP_PLACES=cores $R/stream | tee $R/stream.txt
 triad=$(grep -oE 'triad_gbs=[0-9.]+' $R/stream.txt | cut -d= -f2 | head -1)
+declare -A gups=() sweeps=() sums=()
 rows=()
-while read -r name ext tune size odd bytes; do
-  [ -n "$ONLY" ] && ! [[ $name =~ $ONLY ]] && continue
+for name in $(printf '%s\n' "${selected[@]}" | awk '!seen[$1]++ {print $1}'); do
+  mine=()
+  for r in "${selected[@]}"; do [[ $r == "$name "* ]] && mine+=("$r"); done
+  read -r _ ext _ _ _ _ tune size odd _ <<<"${mine[0]}"
+  case ${size//[^,]/} in
+  ,) [ -n "${SIZE2:-}" ] && tune=$SIZE2 && size=$SIZE2 ;;
+  ,,) [ -n "${SIZE3:-}" ] && tune=$SIZE3 && size=$SIZE3 ;;
+  esac
   src=examples/$name/$name.$ext
-  upper=$(echo "$name" | tr a-z A-Z)
-  declare -A gups=()
   check=""
-  sweeps=""
+  chosen=""
   for mode in $MODES; do
+    if [ -n "$STOP_AFTER" ] && [ $SECONDS -ge "$STOP_AFTER" ]; then
+      skipped+=("$name $mode")
+      continue
+    fi
     out=$R/$name/$mode
     t0=$SECONDS
     "$C/f2stencil" -q --target=pthreads --budget="$BUDGET" --reps=3 --tune-size="$tune" \
@@ -51,21 +73,32 @@ while read -r name ext tune size odd bytes; do
           check="$check FAIL"; tail -3 "$R/${name}_check.txt"; fi
       done
     fi
-    gcc -O2 -DEXAMPLE_$upper -I"$out" -o "$R/${name}_${mode}_bench" bench/cpu/time_tiles_bench.c \
-      -L"$out" -Wl,-rpath,"$out" -lf2s_$name -lm
-    "$R/${name}_${mode}_bench" "$STEPS" ${size//,/ } | tee "$R/${name}_${mode}.txt"
-    gups[$mode]=$(awk '$1=="loop"{print $4}' "$R/${name}_${mode}.txt")
-    [ -z "$sweeps" ] && sweeps=$(awk '$1=="sweeps"{print $4}' "$R/${name}_${mode}.txt")
+    for r in "${mine[@]}"; do
+      read -r _ _ proc _ _ <<<"$r"
+      upper=$(echo "$proc" | tr a-z A-Z)
+      gcc -O2 -DTIME_LOOP_$upper -I"$out" -o "$R/${proc}_${mode}_bench" bench/cpu/time_tiles_bench.c \
+        -L"$out" -Wl,-rpath,"$out" -lf2s_$name -lm
+      "$R/${proc}_${mode}_bench" "$STEPS" ${size//,/ } | sed "s/^/$proc /" | tee "$R/${proc}_${mode}.txt"
+      gups[$proc:$mode]=$(awk '$2=="loop"{print $5}' "$R/${proc}_${mode}.txt")
+      [ -z "${sweeps[$proc]:-}" ] && sweeps[$proc]=$(awk '$2=="sweeps"{print $5}' "$R/${proc}_${mode}.txt")
+      sums[$proc]="${sums[$proc]:-} $(awk '$2=="precision"{sub(/,$/, "", $5); print $5}' "$R/${proc}_${mode}.txt")"
+      [ "$mode" = auto ] && gups[$proc:auto]="${gups[$proc:auto]} ($(loop_choice "$out/f2s_$name.json" "$proc" | awk '{print $2, $3}' | sed 's/ $//'))"
+    done
   done
-  chosen=$(grep -oE "tiled in time|step by step" "$R/$name-auto.log" | head -1)
-  bound=$(awk -v t="$triad" -v b="$bytes" 'BEGIN{printf "%.2f", t / b}')
-  rows+=("| $name | ${size//,/x} | $STEPS |$check | $sweeps | ${gups[off]:-} | ${gups[auto]:-} ($chosen) | ${gups[2]:-} | ${gups[4]:-} | ${gups[8]:-} | $bound |")
-done <<'LIST'
-jacobi3d_pingpong f 256,256,256 512,512,512 67,45,33 16
-heat2d_steps f90 4096,4096 8192,8192 677,45 16
-LIST
+  for r in "${mine[@]}"; do
+    read -r _ _ proc stencil prec _ _ _ _ accesses <<<"$r"
+    bytes=$((accesses * $(element_bytes "$prec")))
+    same=-  # the grids' checksum after each mode's bench: tiled libraries must give the steps'
+    if [ -n "$(echo ${sums[$proc]:-})" ]; then
+      [ "$(printf '%s\n' ${sums[$proc]} | sort -u | wc -l)" = 1 ] && same=same || same="differ:${sums[$proc]}"
+    fi
+    bound=$(awk -v t="$triad" -v b="$bytes" 'BEGIN{printf "%.2f", t / b}')
+    rows+=("| $name | $proc | $stencil | $prec | ${size//,/x} | $STEPS |$check | ${sweeps[$proc]:-} | ${gups[$proc:off]:-} | ${gups[$proc:auto]:-} | ${gups[$proc:2]:-} | ${gups[$proc:4]:-} | ${gups[$proc:8]:-} | $same | $bytes | $bound |")
+  done
+done
+[ ${#skipped[@]} -gt 0 ] && echo "not built (STOP_AFTER=$STOP_AFTER s): ${skipped[*]}"
 echo
-echo "STREAM triad: $triad GB/s; bound = triad / bytes per update (read one grid, write one), in GUpdates/s"
-echo "| example | size | steps | check (default, odd) | sweeps | loop, steps | loop, tuned | T=2 | T=4 | T=8 | single-sweep bound |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "STREAM triad: $triad GB/s, ${THREADS:-$(nproc)} threads; bound = triad / bytes per update (each sweep a trip through memory), in GUpdates/s"
+echo "| example | procedure | stencil | precision | size | steps | check (default, odd) | sweeps | loop, steps | loop, tuned (choice) | T=2 | T=4 | T=8 | checksum, every mode | bytes/update | single-sweep bound |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"

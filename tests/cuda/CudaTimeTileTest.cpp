@@ -257,6 +257,32 @@ TEST(CudaTimeTile, FdtdThreeFieldsAndASourceReadingTheTimeVariable) {
       k2d, {{"37", "19"}, {"6", "5"}});
 }
 
+TEST(CudaTimeTile, NinePointPingPongsIn2DDoubleAndSingle) {
+  // The corners make each sweep reach diagonally: a tile loads a box of
+  // halo, not a cross; two sweeps a step, so T steps reach 2T points.
+  expect_bitwise({"examples/jacobi2d9_steps/jacobi2d9_steps.f90",
+                  "jacobi9_steps",
+                  {"nx", "ny"},
+                  "niter",
+                  {{"wc", "0.5"}, {"we", "0.1"}, {"wd", "0.025"}, {"iter", "-7"}}},
+                 k2d, {{"37", "19"}, {"4", "3"}});
+  expect_bitwise({"examples/jacobi2d9_steps_sp/jacobi2d9_steps_sp.f90",
+                  "blur9_steps",
+                  {"width", "height"},
+                  "npass",
+                  {{"pass", "100"}}},
+                 k2d, {{"37", "19"}, {"4", "3"}});
+}
+
+TEST(CudaTimeTile, SinglePrecisionFdtdWithTheSourceAfterTheUpdates) {
+  expect_bitwise({"examples/fdtd2d_steps_sp/fdtd2d_steps_sp.f90",
+                  "yee2d_steps",
+                  {"nx", "ny"},
+                  "nstep",
+                  {{"ce", "0.5"}, {"ch", "0.7"}, {"n", "-1"}}},
+                 k2d, {{"37", "19"}, {"6", "5"}});
+}
+
 TEST(CudaTimeTile, PingPongJacobiIn3D) {
   expect_bitwise({"examples/jacobi3d_pingpong/jacobi3d_pingpong.f",
                   "jacpp",
@@ -327,6 +353,21 @@ TEST(CudaTimeStream, PingPong27PointBoxReadingNeighboursAboveAndBelow) {
                   "nsteps",
                   {{"w0", "0.4"}, {"w1", "0.05"}, {"w2", "0.02"}, {"w3", "0.0125"}, {"n", "0"}}},
                  k3dStream, {{"13", "11", "9"}, {"3", "2", "1"}}, {0, 1, 2, 5, 9});
+}
+
+TEST(CudaTimeStream, SinglePrecisionPingPongsIn3D) {
+  expect_bitwise({"examples/jacobi3d_pingpong_sp/jacobi3d_pingpong_sp.f90",
+                  "relax7_steps",
+                  {"n1", "n2", "n3"},
+                  "nsweep",
+                  {{"sweep", "0"}}},
+                 k3dStream, {{"13", "11", "9"}, {"3", "2", "1"}}, {0, 1, 2, 5});
+  expect_bitwise({"examples/box27_steps_sp/box27_steps_sp.f90",
+                  "smooth27s_steps",
+                  {"nx", "ny", "nz"},
+                  "nit",
+                  {{"c0", "0.4"}, {"c1", "0.05"}, {"c2", "0.02"}, {"c3", "0.0125"}, {"it", "-1"}}},
+                 k3dStream, {{"13", "11", "9"}}, {0, 1, 2, 5});
 }
 
 TEST(CudaTimeStream, HeatIn3DWithAFaceFromATableAndACopyBackOfTheWholeArray) {

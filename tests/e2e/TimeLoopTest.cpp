@@ -122,6 +122,13 @@ INSTANTIATE_TEST_SUITE_P(
         TimeLoopInput{"swap1d_pairs", ".f90", {{"1"}, {"2"}, {"130"}}, false},
         TimeLoopInput{"jacobi3d_pingpong", ".f", {{"1", "1", "1"}, {"7", "2", "33"}}},
         TimeLoopInput{"box27_steps", ".f90", {{"1", "1", "1"}, {"9", "4", "6"}}},
+        // The benchmark's other rows (bench/time_loops.list): a 9-point ping-pong
+        // under OpenMP, and single precision for each stencil.
+        TimeLoopInput{"jacobi2d9_steps", ".f90", k2D},
+        TimeLoopInput{"jacobi2d9_steps_sp", ".f90", k2D},
+        TimeLoopInput{"jacobi3d_pingpong_sp", ".f90", {{"1", "1", "1"}, {"7", "2", "33"}}},
+        TimeLoopInput{"box27_steps_sp", ".f90", {{"1", "1", "1"}, {"9", "4", "6"}}},
+        TimeLoopInput{"fdtd2d_steps_sp", ".f90", k2D},
         // Fixed form, (i,k,j) storage, OpenMP around the sweeps, shared labels, a
         // surface sweep at a constant level, 1D and 2D coefficients read only.
         TimeLoopInput{
