@@ -233,7 +233,8 @@ std::string need_z(int g, int end) {
   return "f2s_need" + str(g) + "_z" + str(end);
 }
 
-/// The bits of a column's x-y tests (print_xy_tests): per stage instance
+/// The bits of a column's x-y tests (print_body finds them once a tile):
+/// per stage instance
 /// j, its box to compute (bit j); per state grid g, its need box (bit
 /// T*S + g) and its output box (bit T*S + G + g).
 int comp_bit(int j) {
@@ -257,7 +258,7 @@ std::string inside(int bit, const std::string &z0, const std::string &z1, const 
          " <= " + z + " && " + z + " <= " + z1;
 }
 /// The same for stage instance j's box, grid g's need box and output box.
-std::string inside_comp(const Stream &, int j, const std::string &z) {
+std::string inside_comp(int j, const std::string &z) {
   std::string c = "f2s_comp" + str(j) + "_z";
   return inside(comp_bit(j), c + "0", c + "1", z);
 }
@@ -277,8 +278,8 @@ std::string memory_element(const Stream &x, int k, const std::string &base, cons
 }
 
 /// `for each column the thread holds` (unrolled: the registers' indices
-/// are constants), with f2s_x<d> its coordinates (unless not wanted) and f2s_q its place among
-/// the block's columns.
+/// are constants), with f2s_x<d> its coordinates (where `coordinates`)
+/// and f2s_q its place among the block's columns.
 void print_columns(const Stream &x, const std::string &pad, std::ostringstream &out,
                    bool coordinates = true) {
   out << pad << "#pragma unroll\n"
@@ -348,7 +349,7 @@ void print_instance(const Stream &x, int j, std::ostringstream &out) {
         out << pad3 << reg(in.writes[g], 0) << " = "
             << reg(in.prev[g], in.lag - x.versions[in.prev[g]].lag) << ";\n";
   };
-  out << p2 << "if (" << inside_comp(x, j, "f2s_z") << ") {\n";
+  out << p2 << "if (" << inside_comp(j, "f2s_z") << ") {\n";
   std::string p3 = p2 + "  ";
   if (in.reads_itself)
     continued(p3);
@@ -454,7 +455,7 @@ std::string print_body(const Stream &x) {
           << "]);\n";
   }
   // What each column holds does not change along z: its x-y tests (a bit
-  // per box, print_xy_tests) and its offset in each grid are found once a
+  // per box, comp_bit and the others) and its offset in each grid are found once a
   // tile, so the planes test only z, against the block's bounds.
   out << pad << "/* Along z, the boxes each stage instance computes and each grid's need box. */\n";
   for (size_t j = 0; j < x.instances.size(); ++j)
@@ -530,7 +531,7 @@ std::string print_body(const Stream &x) {
     std::string skip;
     for (size_t j = 0; j < x.instances.size() && !x.versions[g].read && skip.empty(); ++j)
       if (x.instances[j].prev[g] == g && !x.instances[j].reads_itself)
-        skip = " && !(" + inside_comp(x, static_cast<int>(j), z) + ")";
+        skip = " && !(" + inside_comp(static_cast<int>(j), z) + ")";
     return inside_need(x, g, z) + skip;
   };
   // The loads of plane z + 1 are issued before the stages compute plane z
