@@ -215,14 +215,16 @@ std::string reg(int v, int64_t rel) {
   return "f2s_c" + str(v) + "_" + str(rel) + "[f2s_m]";
 }
 
-/// Version v's shared plane `z` at the column (x0, x1, ...).
+/// Version v's shared plane `z` at the column `off` (x, y, ...) from the
+/// column at hand: its place f2s_q among the block's columns plus the
+/// offsets, so the neighbours' addresses are the column's and constants
+/// (the strides hs<d> are the block's), not computed from coordinates.
 std::string shared_element(const Stream &x, int v, const std::string &z,
-                           const std::vector<std::string> &q) {
-  std::string at = "((" + z + ") - f2s_zb) % " + str(x.versions[v].ring) + " * f2s_hpl";
-  for (int d = 0; d < x.Z; ++d) {
-    std::string term = "(" + q[d] + " - f2s_hlo" + str(d) + ")";
-    at += " + " + (d == 0 ? term : "f2s_hs" + str(d) + " * " + term);
-  }
+                           const std::vector<int64_t> &off) {
+  std::string at = "((" + z + ") - f2s_zb) % " + str(x.versions[v].ring) + " * f2s_hpl + f2s_q";
+  for (int d = 0; d < x.Z; ++d)
+    if (off[d])
+      at += " + " + (d == 0 ? "" : "f2s_hs" + str(d) + " * ") + "(" + str(off[d]) + ")";
   return "f2s_s" + str(v) + "[" + at + "]";
 }
 
@@ -381,10 +383,10 @@ void print_instance(const Stream &x, int j, std::ostringstream &out) {
       throw std::logic_error("time stream: '" + grid + "' is neither read nor written");
     if (x.centre(off))
       return reg(v, in.lag - off[x.Z] - x.versions[v].lag);
-    std::vector<std::string> q;
-    for (int d = 0; d < x.Z; ++d)
-      q.push_back(CExprPrinter::subscript(ix[d]));
-    return shared_element(x, v, CExprPrinter::subscript(ix[x.Z]), q);
+    // Offsets are from the point computed, which is at the column at hand
+    // (a stage at a constant plane of d computes only where the column is
+    // there).
+    return shared_element(x, v, CExprPrinter::subscript(ix[x.Z]), off);
   });
   printer.print(loops.back()->body, static_cast<int>(p3.size() / 2));
   out << point.str() << p2 << "} else {\n";
@@ -516,14 +518,15 @@ std::string print_body(const Stream &x) {
     zlo = "f2s_min_long(" + zlo + ", f2s_need[" + str(g * 2 * R + 2 * Z) + "])";
     zhi = "f2s_max_long(" + zhi + ", f2s_need[" + str(g * 2 * R + 2 * Z + 1) + "])";
   }
-  out << pad << "const int f2s_lag_max[" << x.p.steps + 1 << "] = {";
-  for (int n = 0; n <= x.p.steps; ++n)
-    out << (n ? ", " : "") << x.lag_max[n];
-  out << "}; /* per chunk length */\n"
-      << pad << "/* Planes in rings are never below the grids' bounds: they count from there. */\n"
+  // The chunk's largest lag, by its length: a chain of conditionals, not
+  // an array indexed at run time (which went to local memory).
+  std::string lag = str(x.lag_max[x.p.steps]);
+  for (int n = x.p.steps - 1; n >= 0; --n)
+    lag = "(a.f2s_steps <= " + str(n) + " ? " + str(x.lag_max[n]) + " : " + lag + ")";
+  out << pad << "/* Planes in rings are never below the grids' bounds: they count from there. */\n"
       << pad << "const int f2s_zb = (int)f2s_h_lo" << Z << ";\n"
-      << pad << "const int f2s_z0 = (int)" << zlo << ", f2s_z1 = (int)" << zhi
-      << " + f2s_lag_max[a.f2s_steps];\n";
+      << pad << "const int f2s_z0 = (int)" << zlo << ", f2s_z1 = (int)" << zhi << " + " << lag
+      << "; /* the chunk's largest lag */\n";
   // Where each grid's plane z is loaded. A grid no stage reads before
   // writing it (b of a ping-pong, unew of a copy back) is needed only where
   // its first writer does not compute.
