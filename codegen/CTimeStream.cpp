@@ -85,6 +85,18 @@ std::string plane_box(const Printer &pr, const std::string &name, const std::str
   return s;
 }
 
+/// For a grid no stage reads before writing it (as loaded, only continued
+/// where its first writer does not compute): the stage of that writer, which
+/// computes every point of its domain that the tile needs; else -1.
+int first_writer(const TimeStreamPlan &x, int g) {
+  if (x.versions[g].read)
+    return -1;
+  for (const TimeStreamInstance &in : x.instances)
+    if (in.prev[g] == g)
+      return in.reads_itself ? -1 : in.stage;
+  return -1;
+}
+
 /// Stage instance j at plane f2s_wz - lag.
 void print_instance(const Printer &pr, const std::vector<const Kernel *> &sweeps, int j,
                     std::ostringstream &out) {
@@ -104,14 +116,18 @@ void print_instance(const Printer &pr, const std::vector<const Kernel *> &sweeps
       << p2 << "const int f2s_on = f2s_c[" << 2 * Z << "] <= f2s_z && f2s_z <= f2s_c[" << 2 * Z + 1
       << "] && !f2s_box_empty(f2s_c, " << R << ");\n"
       << plane_box(pr, "f2s_pl", "f2s_z", p2);
-  // Where it does not compute, the version it makes is the one it continues
-  // (and where it reads that grid at the point itself, before it computes).
+  // Outside its sweep's domain, the version it makes is the one it
+  // continues (a boundary the sweep does not write). Inside, it computes
+  // every point a later stage needs (its box is the domain meet what they
+  // need), and the others are never read: they are left as they are. Where
+  // it reads the grid at the point itself, the point holds the continued
+  // value before it computes.
   for (int g = 0; g < x.G; ++g)
     if (in.writes[g] >= 0)
       out << p2 << "f2s_box_copy_except(" << pr.plane(in.writes[g], "f2s_z") << ", f2s_pl, "
           << pr.plane(in.prev[g], "f2s_z") << ", f2s_pl, f2s_pl, "
-          << (in.reads_itself ? "NULL" : "f2s_on ? f2s_c : NULL") << ", " << R << ", f2s_size[" << g
-          << "]); /* " << x.state[g]->name << " continued */\n";
+          << (in.reads_itself ? "NULL" : "f2s_x->dom + " + str(in.stage * 2 * R)) << ", " << R
+          << ", f2s_size[" << g << "]); /* " << x.state[g]->name << " continued */\n";
   out << p2 << "if (f2s_on) {\n";
   std::string p3 = p2 + "  ";
   std::ostringstream body;
@@ -162,10 +178,17 @@ void print_instance(const Printer &pr, const std::vector<const Kernel *> &sweeps
   for (const Variable &v : sweep.temps)
     out << p3 << "(void)" << c_name(v.name) << ";\n";
   out << p2 << "}\n";
-  // The chunk's last version of a grid, to the other version.
+  // The chunk's last version of a grid, to the other version: where the
+  // next chunk reads it. A grid no stage reads before writing it is read
+  // only outside its first writer's domain (its boundaries), so in every
+  // chunk but the call's last, its points in that domain stay in the
+  // pipeline (a ping-pong chunk writes one grid whole, not two).
   for (int g = 0; g < x.G; ++g) {
     if (x.last[in.step][g] != j)
       continue;
+    std::string except = "NULL";
+    if (int s0 = first_writer(x, g); s0 >= 0)
+      except = "f2s_x->last ? NULL : f2s_x->dom + " + str(s0 * 2 * R);
     out << p2 << "if (f2s_nsteps == " << in.step + 1 << ") { /* " << x.state[g]->name
         << " done: its output box to the other version */\n"
         << p2 << "  long f2s_o[" << 2 * R << "];\n"
@@ -174,9 +197,9 @@ void print_instance(const Printer &pr, const std::vector<const Kernel *> &sweeps
         << p2 << "  if (f2s_o[" << 2 * Z << "] <= f2s_z && f2s_z <= f2s_o[" << 2 * Z + 1
         << "] && !f2s_box_empty(f2s_o, " << R << ")) {\n"
         << p2 << "    f2s_o[" << 2 * Z << "] = f2s_o[" << 2 * Z + 1 << "] = f2s_z;\n"
-        << p2 << "    f2s_box_copy(f2s_x->dst[" << g << "], f2s_x->ext + " << g * 2 * R << ", "
-        << pr.plane(in.writes[g], "f2s_z") << ", f2s_pl, f2s_o, " << R << ", f2s_size[" << g
-        << "]);\n"
+        << p2 << "    f2s_box_copy_except(f2s_x->dst[" << g << "], f2s_x->ext + " << g * 2 * R
+        << ", " << pr.plane(in.writes[g], "f2s_z") << ", f2s_pl, f2s_o, " << except << ", " << R
+        << ", f2s_size[" << g << "]);\n"
         << p2 << "  }\n"
         << p2 << "}\n";
   }
@@ -322,11 +345,10 @@ std::string print_c_time_stream_tiles(const TimeLoop &t, const TimeTilePlan &p,
       << plane_box(pr, "f2s_pl", "f2s_wz", "        ");
   for (int g = 0; g < G; ++g) {
     // A grid no stage reads before writing it (b of a ping-pong, unew of a
-    // copy back) is needed only where its first writer does not compute.
+    // copy back) is needed only outside its first writer's domain.
     std::string except = "NULL";
-    for (size_t j = 0; j < x.instances.size() && !x.versions[g].read && except == "NULL"; ++j)
-      if (x.instances[j].prev[g] == g && !x.instances[j].reads_itself)
-        except = "f2s_comp + " + str(j * 2 * R);
+    if (int s0 = first_writer(x, g); s0 >= 0)
+      except = "f2s_x->dom + " + str(s0 * 2 * R);
     std::string need = "f2s_need + " + str(g * 2 * R);
     out << "        if ((" << need << ")[" << 2 * Z << "] <= f2s_wz && f2s_wz <= (" << need << ")["
         << 2 * Z + 1 << "]) { /* " << x.state[g]->name << " */\n"

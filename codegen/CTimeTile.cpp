@@ -428,7 +428,7 @@ std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
       << "  void *src[" << G << "], *dst[" << G << "]; /* the state grids' versions */\n"
       << "  long dom[" << S * 2 * R << "], ext[" << G * 2 * R << "], space[" << 2 * R << "], tile["
       << R << "], ntiles[" << R << "], total;\n"
-      << "  int nsteps;\n"
+      << "  int nsteps, last; /* the chunk's steps; whether it is the call's last */\n"
       << "  long t0, step; /* the time variable at the chunk's first step, and its step */\n"
       << "};\n\n";
 
@@ -513,15 +513,21 @@ std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
       << "  }\n";
   std::string v = c_name(t.var);
   out << "  " << v << " = f2s_lo;\n"
-      << "  for (long f2s_done = 0; f2s_done < f2s_trips;) {\n"
-      << "    const int f2s_n = (int)(f2s_trips - f2s_done < f2s_T ? f2s_trips - f2s_done : "
-         "f2s_T);\n"
+      << "  /* Chunks of at most T steps, as even as can be, and an even number of them\n"
+         "     where there are two steps or more: the last then writes the caller's arrays\n"
+         "     (no copy back). */\n"
+      << "  long f2s_chunks = (f2s_trips + f2s_T - 1) / f2s_T;\n"
+      << "  if (f2s_chunks % 2 && f2s_chunks < f2s_trips)\n"
+      << "    ++f2s_chunks;\n"
+      << "  for (long f2s_done = 0, f2s_i = 0; f2s_done < f2s_trips; ++f2s_i) {\n"
+      << "    const int f2s_n = (int)(f2s_trips / f2s_chunks + (f2s_i < f2s_trips % f2s_chunks));\n"
       << "    if (f2s_x.total > 0) {\n"
       << "      for (int g = 0; g < " << G << "; ++g) {\n"
       << "        f2s_x.src[g] = f2s_cur[g];\n"
       << "        f2s_x.dst[g] = f2s_nxt[g];\n"
       << "      }\n"
       << "      f2s_x.nsteps = f2s_n;\n"
+      << "      f2s_x.last = f2s_done + f2s_n >= f2s_trips;\n"
       << "      f2s_x.t0 = " << v << ";\n"
       << "      f2s_x.step = f2s_step;\n"
       << "      f2s_parallel_run(nthreads, " << fn << "_tiles, &f2s_x);\n"
