@@ -213,7 +213,54 @@ std::string print_c_time_stream_helpers() {
 #define F2S_TIME_STREAM_HELPERS
 /* The ring slot of plane z, planes counted from z0 (the streaming form). */
 #define f2s_slot(z, depth) ((((z) - f2s_z0) % (depth) + (depth)) % (depth))
-/* f2s_box_copy of `box` less `except` (NULL: nothing less): the slabs of
+/* f2s_box_copy for the pipeline's short pieces (a plane's boundary, one
+   element a row): the rows of consecutive dimensions that `box` covers whole
+   in both layouts in one piece; pieces of a few elements copied in place
+   rather than by a call. */
+static inline void f2s_stream_copy(void *dst, const long *dst_box, const void *src,
+                                   const long *src_box, const long *box, int r, size_t size) {
+  long at[16], ds[16], ss[16], dn = 1, sn = 1;
+  for (int d = 0; d < r; ++d) {
+    at[d] = box[2 * d];
+    ds[d] = dn;
+    ss[d] = sn;
+    dn *= dst_box[2 * d + 1] - dst_box[2 * d] + 1;
+    sn *= src_box[2 * d + 1] - src_box[2 * d] + 1;
+  }
+  long run = box[1] - box[0] + 1;
+  int d0 = 1;
+  while (d0 < r && box[2 * d0 - 2] == dst_box[2 * d0 - 2] && box[2 * d0 - 1] == dst_box[2 * d0 - 1] &&
+         box[2 * d0 - 2] == src_box[2 * d0 - 2] && box[2 * d0 - 1] == src_box[2 * d0 - 1]) {
+    run *= box[2 * d0 + 1] - box[2 * d0] + 1;
+    ++d0;
+  }
+  for (;;) {
+    long di = 0, si = 0;
+    for (int d = 0; d < r; ++d) {
+      di += (at[d] - dst_box[2 * d]) * ds[d];
+      si += (at[d] - src_box[2 * d]) * ss[d];
+    }
+    char *to = (char *)dst + (size_t)di * size;
+    const char *from = (const char *)src + (size_t)si * size;
+    if (run <= 8 && size == 8)
+      for (long k = 0; k < run; ++k)
+        memcpy(to + 8 * k, from + 8 * k, 8);
+    else if (run <= 8 && size == 4)
+      for (long k = 0; k < run; ++k)
+        memcpy(to + 4 * k, from + 4 * k, 4);
+    else
+      memcpy(to, from, (size_t)run * size);
+    int d = d0;
+    for (; d < r; ++d) {
+      if (++at[d] <= box[2 * d + 1])
+        break;
+      at[d] = box[2 * d];
+    }
+    if (d >= r)
+      return;
+  }
+}
+/* f2s_stream_copy of `box` less `except` (NULL: nothing less): the slabs of
    box below and above except in each dimension, within except in those
    before it. */
 static inline void f2s_box_copy_except(void *dst, const long *dst_box, const void *src,
@@ -230,7 +277,7 @@ static inline void f2s_box_copy_except(void *dst, const long *dst_box, const voi
     f2s_box_meet(e, box, r);
   }
   if (!except || f2s_box_empty(e, r)) {
-    f2s_box_copy(dst, dst_box, src, src_box, box, r, size);
+    f2s_stream_copy(dst, dst_box, src, src_box, box, r, size);
     return;
   }
   for (int d = 0; d < r; ++d) {
@@ -238,13 +285,13 @@ static inline void f2s_box_copy_except(void *dst, const long *dst_box, const voi
       for (int k = 0; k < 2 * r; ++k)
         slab[k] = rest[k];
       slab[2 * d + 1] = e[2 * d] - 1;
-      f2s_box_copy(dst, dst_box, src, src_box, slab, r, size);
+      f2s_stream_copy(dst, dst_box, src, src_box, slab, r, size);
     }
     if (rest[2 * d + 1] > e[2 * d + 1]) {
       for (int k = 0; k < 2 * r; ++k)
         slab[k] = rest[k];
       slab[2 * d] = e[2 * d + 1] + 1;
-      f2s_box_copy(dst, dst_box, src, src_box, slab, r, size);
+      f2s_stream_copy(dst, dst_box, src, src_box, slab, r, size);
     }
     rest[2 * d] = e[2 * d];
     rest[2 * d + 1] = e[2 * d + 1];

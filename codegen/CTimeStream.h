@@ -20,13 +20,15 @@
 //   vectorised. The rings live in the thread's memory, sized to its cache by
 //   the tuner (strategy/TimeTileSpace.h).
 // - When plane z is loaded, stage instance q makes plane `z - lag_q` of its
-//   version: the previous version's plane where it does not compute (the
-//   boundaries, the halo it need not compute), its sweep's statements over
-//   its box. The chunk's last version of each grid goes to the other version
-//   in memory, over the tile's output box, as its planes complete.
+//   version: the previous version's plane outside its sweep's domain (the
+//   boundaries it does not write), its sweep's statements over its box. The
+//   chunk's last version of each grid goes to the other version in memory,
+//   over the tile's output box, as its planes complete.
 //
-// Each version's plane holds what the overlapped tile's buffer holds after
-// the stage, so the results are bitwise the steps', for every size and trip
+// At every point a later stage or the output needs, each version's plane
+// holds what the overlapped tile's buffer holds after the stage (points of
+// the domain outside the stage's box are needed by no one, and left as they
+// are), so the results are bitwise the steps', for every size and trip
 // count.
 #pragma once
 
