@@ -208,20 +208,18 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
     const std::vector<TimeTileCandidate> &from = force_stream ? streams : space;
     auto it = std::find_if(from.begin(), from.end(),
                            [&](const TimeTileCandidate &k) { return k.tune[0] == request.forced; });
+    // Streaming, the tile is sized when the call's size is known: all of x
+    // (3D) and even shares of the next dimension among the threads, all of
+    // the slowest (CTimeTile.h's extents of 0).
     std::vector<long> tune = {request.forced};
     for (int d = 0; d < plan.rank; ++d)
-      tune.push_back(it != from.end() ? it->tune[1 + d]
-                     : force_stream   ? (d + 1 == plan.rank ? 0
-                                         : d == 0           ? 256
-                                                            : 8)
-                     : d == 0         ? 64
-                                      : 8);
+      tune.push_back(force_stream ? 0 : it != from.end() ? it->tune[1 + d] : d == 0 ? 64 : 8);
     c.tiled = true;
     c.tune = tune;
     c.threads = threads;
     c.form =
         c_time_tile_form_name(force_stream ? CTimeTileForm::Streaming : CTimeTileForm::Overlapped);
-    c.tiled_bytes = it != from.end() ? it->bytes_per_point_step : 0;
+    c.tiled_bytes = it != from.end() && !force_stream ? it->bytes_per_point_step : 0;
     c.why = "--time-tile=" + std::to_string(request.forced) + ", " + c.form;
     return c;
   }
@@ -257,19 +255,27 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
       chosen_code + print_c_time_loop_variant(t, sweeps, chosen, request.target + "_steps");
   ss.candidates.push_back({0, threads, {}});
   // Each form's most promising candidates (the model's order), as variant
-  // 1 (overlapped) and 2 (streaming) where it has any.
+  // 1 and 2 where it has any, taken in turn so that a tuning budget that
+  // stops early has measured both: in 3D the streaming form's first (the
+  // overlapped tiles redo their halo in every dimension), in 2D the
+  // overlapped form's (measured faster on the heat loop).
   const size_t most = 12;
   std::vector<const std::vector<TimeTileCandidate> *> forms;
-  for (const std::vector<TimeTileCandidate> *list : {&space, &streams}) {
+  std::vector<const std::vector<TimeTileCandidate> *> order = {&space, &streams};
+  if (plan.rank >= 3)
+    std::swap(order[0], order[1]);
+  for (const std::vector<TimeTileCandidate> *list : order) {
     if (list->empty())
       continue;
     CTimeTileForm form = list == &streams ? CTimeTileForm::Streaming : CTimeTileForm::Overlapped;
     variants.push_back(tiled_code(t, plan, sweeps, request.target, form));
     forms.push_back(list);
-    int v = static_cast<int>(variants.size()) - 1;
-    for (size_t i = 0; i < list->size() && i < most; ++i)
-      ss.candidates.push_back({v, threads, tune_map(variants.back(), (*list)[i].tune)});
   }
+  for (size_t i = 0; i < most; ++i)
+    for (size_t f = 0; f < forms.size(); ++f)
+      if (i < forms[f]->size())
+        ss.candidates.push_back(
+            {static_cast<int>(f + 1), threads, tune_map(variants[f + 1], (*forms[f])[i].tune)});
   for (VariantCode &v : variants) {
     v.harness_reference = reference;
     ss.variants.push_back(v.variant);

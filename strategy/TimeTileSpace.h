@@ -50,11 +50,13 @@ struct TimeTileSpaceInput {
 std::vector<TimeTileCandidate>
 time_tile_candidates(const TimeTilePlan &p, const TimeTileSpaceInput &in, const CpuModel &machine);
 
-/// The streaming form's candidates, most promising first: T in 2..8 (those
+/// The streaming form's candidates, most promising first (each T's best with
+/// x whole, then the model's order): T in 2..8 (those
 /// in.stream_bytes_per_column has), tiles of every dimension but the
-/// slowest (x whole where its planes fit, else x long and the others short)
-/// whose rings fit the cache level a thread has beyond L1, each walking all
-/// of the slowest dimension. Nothing is redone along it, so the model's
+/// slowest (x whole or long, the others short) whose rings fit the larger of
+/// a core's L2 and three quarters of its share of the last level, at least
+/// a tile a core where the domain allows, each walking all of the slowest
+/// dimension. Nothing is redone along it, so the model's
 /// traffic and redundancy count the halo of the other dimensions only.
 /// Empty when none fits or the grids have rank 1.
 std::vector<TimeTileCandidate> time_stream_candidates(const TimeTilePlan &p,
