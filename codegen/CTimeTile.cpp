@@ -471,14 +471,19 @@ std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
       << "    f2s_box_hull(f2s_x.space, f2s_ext + g * " << r2 << ", " << rs << ");\n"
       << "  f2s_x.total = f2s_box_empty(f2s_x.space, " << rs << ") ? 0 : 1;\n"
       << "  for (int d = 0; d < " << R << "; ++d) {\n"
-      << (streaming ? "    /* A tile walks all of the slowest dimension, or a segment of it. */\n"
-                      "    f2s_x.tile[d] = tune[1 + d] > 0 ? tune[1 + d]\n"
-                      "                    : d == " +
-                          std::to_string(R - 1) +
-                          " ? f2s_x.space[2 * d + 1] - f2s_x.space[2 * d] + 1 : 1;\n"
-                          "    if (f2s_x.tile[d] < 1)\n"
-                          "      f2s_x.tile[d] = 1;\n"
-                    : std::string("    f2s_x.tile[d] = tune[1 + d] > 0 ? tune[1 + d] : 1;\n"))
+      << (streaming
+              ? "    /* An extent of 0: all of the dimension, but the one before the slowest:\n"
+                "       even shares of it among the threads (a tile walks the slowest). */\n"
+                "    const long f2s_all = f2s_x.space[2 * d + 1] - f2s_x.space[2 * d] + 1;\n"
+                "    f2s_x.tile[d] = tune[1 + d] > 0 ? tune[1 + d]\n"
+                "                    : d == " +
+                    std::to_string(R - 2) +
+                    " ? (f2s_all + (nthreads > 1 ? nthreads : 1) - 1) / (nthreads > 1 ? "
+                    "nthreads : 1)\n"
+                    "                    : f2s_all;\n"
+                    "    if (f2s_x.tile[d] < 1)\n"
+                    "      f2s_x.tile[d] = 1;\n"
+              : std::string("    f2s_x.tile[d] = tune[1 + d] > 0 ? tune[1 + d] : 1;\n"))
       << "    f2s_x.ntiles[d] = (f2s_x.space[2 * d + 1] - f2s_x.space[2 * d] + f2s_x.tile[d]) / "
          "f2s_x.tile[d];\n"
       << "    f2s_x.total *= f2s_x.ntiles[d] > 0 ? f2s_x.ntiles[d] : 0;\n"

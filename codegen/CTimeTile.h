@@ -64,7 +64,8 @@ CTimeTileForm c_time_tile_form(const std::string &name, const TimeTilePlan &plan
 /// the regions function before it; print_c_entry makes its entry point.
 /// Streaming: chunks of at most `stream_steps` steps (tune[0] is cut to
 /// it), the tile's extent along the slowest dimension the segment a tile
-/// walks (0: all of it).
+/// walks; an extent of 0 is all of its dimension, but in the dimension
+/// before the slowest, where it is an even share among the threads.
 std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
                                const std::vector<const Kernel *> &sweeps,
                                const std::string &variant,

@@ -116,16 +116,22 @@ TEST(TimeTile, PingPongJacobiIn3DIsBitwiseTheSteps) {
 
 // The streaming form (codegen/CTimeStream.h): tiles of x (and y) walked
 // along the slowest dimension, T steps in flight. The tile's last extent is
-// the segment of it a tile walks (0: all of it); chunks longer than the
-// pipeline's 8 steps are cut to it.
+// the segment of it a tile walks (0: all of it); the others' 0 is all of x
+// (3D) and even shares of the next among the harness's 2 threads; chunks
+// longer than the pipeline's 8 steps are cut to it.
 constexpr CTimeTileForm kStream = CTimeTileForm::Streaming;
 
 TEST(TimeStream, HeatWithACopyOfTheWholeArrayIsBitwiseTheSteps) {
   test::ScratchDir dir;
   Built b = build_harness(dir, "heat2d_steps", 0, kStream);
   for (const char *nt : {"0", "1", "2", "5", "7"})
-    for (std::vector<long> tune :
-         {std::vector<long>{1, 8, 0}, {2, 5, 7}, {3, 64, 0}, {4, 13, 4}, {8, 16, 0}, {12, 7, 9}})
+    for (std::vector<long> tune : {std::vector<long>{1, 8, 0},
+                                   {2, 5, 7},
+                                   {3, 64, 0},
+                                   {4, 13, 4},
+                                   {8, 16, 0},
+                                   {12, 7, 9},
+                                   {3, 0, 0}})
       EXPECT_TRUE(verified(run(b, {"37", "19", nt, "0.1", "0"}, tune)))
           << "nt " << nt << " T " << tune[0] << " tile " << tune[1] << "x" << tune[2];
   Built interior = build_harness(dir, "heat2d_steps", 1, kStream);
@@ -152,7 +158,8 @@ TEST(TimeStream, PingPongJacobiIn3DIsBitwiseTheSteps) {
                                    {2, 13, 6, 0},
                                    {3, 32, 8, 4},
                                    {4, 15, 5, 0},
-                                   {8, 64, 64, 0}})
+                                   {8, 64, 64, 0},
+                                   {2, 0, 0, 0}})
       EXPECT_TRUE(verified(run(b, {"13", "11", "9", niter, "0"}, tune)))
           << "niter " << niter << " T " << tune[0] << " tile " << tune[1] << "x" << tune[2] << "x"
           << tune[3];
