@@ -34,18 +34,31 @@ struct Printer {
   int R, Z;
   std::string r2, rs;
 
-  /// `(T *)f2s_ring[v]`'s plane z (a C expression of type long).
+  /// Version v is a grid as loaded that stages read: they read it where it
+  /// is, in the current version in memory (its rows are read once a chunk
+  /// either way; a copy in a ring would cost a write and a read more).
+  bool in_place(int v) const { return v < x.G && x.versions[v].read; }
+  /// Version v's plane z: a pointer to its first point (the ring's plane
+  /// over the tile's hull, or the grid's plane in memory).
   std::string plane(int v, const std::string &z) const {
-    std::string D = str(x.versions[v].depth());
-    return std::string("(") + c_type(x.state[x.versions[v].grid]->type) + " *)f2s_ring[" + str(v) +
-           "] + f2s_slot(" + z + ", " + D + ") * f2s_hpl";
+    const int g = x.versions[v].grid;
+    std::string cast = std::string("(") + c_type(x.state[g]->type) + " *)";
+    if (in_place(v))
+      return cast + "f2s_x->src[" + str(g) + "] + ((" + z + ") - f2s_e" + str(g) + "_lo" + str(Z) +
+             ") * f2s_e" + str(g) + "_s" + str(Z);
+    return cast + "f2s_ring[" + str(v) + "] + f2s_slot(" + z + ", " + str(x.versions[v].depth()) +
+           ") * f2s_hpl";
   }
-  /// The element at the subscripts `q` (every dimension but z) of a plane.
-  std::string at(const std::vector<std::string> &q) const {
+  /// The element of version v's plane at the subscripts `q` (every
+  /// dimension but z).
+  std::string at(int v, const std::vector<std::string> &q) const {
     std::string s;
+    const std::string g = str(x.versions[v].grid);
     for (int d = 0; d < Z; ++d) {
-      std::string term = "(" + q[d] + " - f2s_hlo" + str(d) + ")";
-      s += d == 0 ? term : " + f2s_hs" + str(d) + " * " + term;
+      std::string term = in_place(v) ? "(" + q[d] + " - f2s_e" + g + "_lo" + str(d) + ")"
+                                     : "(" + q[d] + " - f2s_hlo" + str(d) + ")";
+      std::string stride = in_place(v) ? "f2s_e" + g + "_s" + str(d) : "f2s_hs" + str(d);
+      s += d == 0 ? term : " + " + stride + " * " + term;
     }
     return s;
   }
@@ -122,12 +135,26 @@ void print_instance(const Printer &pr, const std::vector<const Kernel *> &sweeps
   // need), and the others are never read: they are left as they are. Where
   // it reads the grid at the point itself, the point holds the continued
   // value before it computes.
-  for (int g = 0; g < x.G; ++g)
-    if (in.writes[g] >= 0)
-      out << p2 << "f2s_box_copy_except(" << pr.plane(in.writes[g], "f2s_z") << ", f2s_pl, "
-          << pr.plane(in.prev[g], "f2s_z") << ", f2s_pl, f2s_pl, "
-          << (in.reads_itself ? "NULL" : "f2s_x->dom + " + str(in.stage * 2 * R)) << ", " << R
-          << ", f2s_size[" << g << "]); /* " << x.state[g]->name << " continued */\n";
+  for (int g = 0; g < x.G; ++g) {
+    if (in.writes[g] < 0)
+      continue;
+    std::string except = in.reads_itself ? "NULL" : "f2s_x->dom + " + str(in.stage * 2 * R);
+    if (pr.in_place(in.prev[g])) { // from the grid in memory, within its bounds
+      out << p2 << "{\n"
+          << p2 << "  long f2s_pe[" << 2 * R << "];\n"
+          << p2 << "  memcpy(f2s_pe, f2s_pl, sizeof f2s_pe);\n"
+          << p2 << "  f2s_box_meet(f2s_pe, f2s_x->ext + " << g * 2 * R << ", " << R << ");\n"
+          << p2 << "  f2s_box_copy_except(" << pr.plane(in.writes[g], "f2s_z")
+          << ", f2s_pl, f2s_x->src[" << g << "], f2s_x->ext + " << g * 2 * R << ", f2s_pe, "
+          << except << ", " << R << ", f2s_size[" << g << "]); /* " << x.state[g]->name
+          << " continued */\n"
+          << p2 << "}\n";
+      continue;
+    }
+    out << p2 << "f2s_box_copy_except(" << pr.plane(in.writes[g], "f2s_z") << ", f2s_pl, "
+        << pr.plane(in.prev[g], "f2s_z") << ", f2s_pl, f2s_pl, " << except << ", " << R
+        << ", f2s_size[" << g << "]); /* " << x.state[g]->name << " continued */\n";
+  }
   out << p2 << "if (f2s_on) {\n";
   std::string p3 = p2 + "  ";
   std::ostringstream body;
@@ -158,13 +185,13 @@ void print_instance(const Printer &pr, const std::vector<const Kernel *> &sweeps
         if (in.writes[g] >= 0 &&
             std::all_of(off.begin(), off.end(), [](int64_t o) { return o == 0; })) {
           planes[{in.writes[g], 0}] = true;
-          return plane_name(in.writes[g], 0) + "[" + pr.at(q) + "]";
+          return plane_name(in.writes[g], 0) + "[" + pr.at(in.writes[g], q) + "]";
         }
         int v = in.reads[g];
         if (v < 0)
           throw std::logic_error("time stream: '" + grid + "' is neither read nor written");
         planes.emplace(std::make_pair(v, off[Z]), false);
-        return plane_name(v, off[Z]) + "[" + pr.at(q) + "]";
+        return plane_name(v, off[Z]) + "[" + pr.at(v, q) + "]";
       });
   printer.print(plane_nest(sweep, st, Z), static_cast<int>(p3.size() / 2));
   for (const auto &[key, written] : planes) {
@@ -304,8 +331,9 @@ static inline void f2s_box_copy_except(void *dst, const long *dst_box, const voi
 int64_t c_time_stream_bytes_per_column(const TimeLoop &t, const TimeTilePlan &p, int steps) {
   TimeStreamPlan x = plan_time_stream(t, p, steps);
   int64_t bytes = 0;
-  for (const TimeStreamVersion &v : x.versions)
-    bytes += v.depth() * type_bytes(x.state[v.grid]->type);
+  for (size_t v = 0; v < x.versions.size(); ++v)
+    if (v >= static_cast<size_t>(x.G) || !x.versions[v].read) // not read in place
+      bytes += x.versions[v].depth() * type_bytes(x.state[x.versions[v].grid]->type);
   return bytes;
 }
 
@@ -328,7 +356,22 @@ std::string print_c_time_stream_tiles(const TimeLoop &t, const TimeTilePlan &p,
       << "  long *f2s_comp = (long *)malloc(sizeof(long) * (size_t)f2s_nsteps * " << S * 2 * R
       << ");\n"
       << "  long f2s_need[" << G * 2 * R << "];\n"
-      << "  static const size_t f2s_size[" << G << "] = {";
+      << "  /* The state grids' layouts in memory (their declared extents). */\n";
+  for (int g = 0; g < G; ++g) {
+    for (int d = 0; d < R; ++d)
+      out << "  const long f2s_e" << g << "_lo" << d << " = f2s_x->ext[" << g * 2 * R + 2 * d
+          << "];\n";
+    out << "  const long f2s_e" << g << "_s0 = 1;\n";
+    for (int d = 1; d < R; ++d)
+      out << "  const long f2s_e" << g << "_s" << d << " = f2s_e" << g << "_s" << d - 1
+          << " * (f2s_x->ext[" << g * 2 * R + 2 * d - 1 << "] - f2s_x->ext["
+          << g * 2 * R + 2 * d - 2 << "] + 1);\n";
+    for (int d = 0; d < R; ++d)
+      out << "  (void)f2s_e" << g << "_lo" << d << ";\n";
+    for (int d = 0; d < R; ++d)
+      out << "  (void)f2s_e" << g << "_s" << d << ";\n";
+  }
+  out << "  static const size_t f2s_size[" << G << "] = {";
   for (int g = 0; g < G; ++g)
     out << (g ? ", " : "") << "sizeof(" << c_type(x.state[g]->type) << ")";
   out << "};\n"
@@ -338,8 +381,8 @@ std::string print_c_time_stream_tiles(const TimeLoop &t, const TimeTilePlan &p,
   for (size_t v = 0; v < V; ++v)
     out << (v ? ", " : "") << x.versions[v].grid;
   out << "};\n  static const long f2s_depth[" << V << "] = {";
-  for (size_t v = 0; v < V; ++v)
-    out << (v ? ", " : "") << x.versions[v].depth();
+  for (size_t v = 0; v < V; ++v) // a grid read in place: no ring (a plane, never used)
+    out << (v ? ", " : "") << (pr.in_place(static_cast<int>(v)) ? 1 : x.versions[v].depth());
   out << "};\n  static const long f2s_lag_max[" << steps + 1 << "] = {";
   for (int n = 0; n <= steps; ++n)
     out << (n ? ", " : "") << x.lag_max[n];
@@ -391,6 +434,8 @@ std::string print_c_time_stream_tiles(const TimeLoop &t, const TimeTilePlan &p,
       << "      if (f2s_wz <= f2s_z1) { /* each grid's plane f2s_wz, from the current version */\n"
       << plane_box(pr, "f2s_pl", "f2s_wz", "        ");
   for (int g = 0; g < G; ++g) {
+    if (pr.in_place(g))
+      continue;
     // A grid no stage reads before writing it (b of a ping-pong, unew of a
     // copy back) is needed only outside its first writer's domain.
     std::string except = "NULL";

@@ -13,8 +13,10 @@
 //   tile times its segment of z (all of z by default) would, from the same
 //   regions (print_c_tile_regions): the box each stage instance computes and
 //   each grid's need box.
-// - Each version of each state grid (as loaded, and as each stage instance
-//   of the chunk leaves it) is a ring of the planes its readers still reach
+// - A grid as loaded that stages read is read where it is, in the current
+//   version in memory. Each other version of each state grid (as each stage
+//   instance of the chunk leaves it; as loaded, a grid only continued) is a
+//   ring of the planes its readers still reach
 //   (TimeStreamVersion::depth), each plane the hull of the need boxes in x
 //   and y, contiguous in x so that a stage's inner loop is the sweep's own,
 //   vectorised. The rings live in the thread's memory, sized to its cache by
