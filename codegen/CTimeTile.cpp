@@ -5,6 +5,7 @@
 #include "codegen/CPrinter.h"
 #include "codegen/CStmt.h"
 #include "codegen/CTimeLoop.h"
+#include "codegen/CTimeStream.h"
 
 #include <algorithm>
 #include <sstream>
@@ -95,13 +96,40 @@ bool reads_var(const Variable &g, const std::string &var) {
   return r.found;
 }
 
-/// The layout lines of grid `g` (as print_c_prologue prints them), at the
-/// values its bounds have in scope.
-std::string layout(const Kernel &k, const Variable &g) {
-  return print_c_grid_layout(k, g, "    ") + layout_voids(g, "    ");
+} // namespace
+
+const char *c_time_tile_form_name(CTimeTileForm f) {
+  return f == CTimeTileForm::Streaming ? "streaming" : "overlapped";
 }
 
-} // namespace
+CTimeTileForm c_time_tile_form(const std::string &name, const TimeTilePlan &plan) {
+  return name == "streaming" && plan.rank >= 2 ? CTimeTileForm::Streaming
+                                               : CTimeTileForm::Overlapped;
+}
+
+std::string print_c_tile_step_scalars(const TimeLoop &t, const TimeTilePlan &p, const Kernel &sweep,
+                                      const std::string &step, const std::string &pad) {
+  const Kernel &k = t.signature;
+  const Variable *time_var = k.find_arg(t.var);
+  if (!time_var)
+    return "";
+  std::string out = pad + "const " + c_type(time_var->type) + " " + c_name(t.var) + " = (" +
+                    c_type(time_var->type) + ")(f2s_x->t0 + (long)" + step + " * f2s_x->step);\n" +
+                    pad + "(void)" + c_name(t.var) + ";\n";
+  // A grid whose bounds hold the time variable (a subscript offset the
+  // front end moved there, `fict(t)`): its layout at this step.
+  for (const Variable &g : sweep.args)
+    if (g.is_grid() && !is_state(p, g.name) && reads_var(g, t.var))
+      out += print_c_grid_layout(k, g, pad) + layout_voids(g, pad);
+  return out;
+}
+
+std::string print_c_tile_unused(const Kernel &k) {
+  std::string out;
+  for (const Variable &v : k.args)
+    out += "  (void)" + c_name(v.name) + ";\n";
+  return out + unused_layouts(k);
+}
 
 std::string print_c_tile_box_helpers() {
   return R"(#ifndef F2S_TILE_BOX_HELPERS
@@ -261,28 +289,19 @@ std::string print_c_tile_domains(const TimeLoop &t, const TimeTilePlan &p) {
   return out.str();
 }
 
-std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
-                               const std::vector<const Kernel *> &sweeps,
-                               const std::string &variant) {
+namespace {
+
+/// One thread's tiles of the overlapped form: `static void <fn>_tiles(int
+/// f2s_tid, int f2s_nthreads, void *f2s_arg)`, each tile in buffers of its
+/// own.
+std::string print_c_tiles(const TimeLoop &t, const TimeTilePlan &p,
+                          const std::vector<const Kernel *> &sweeps, const std::string &fn,
+                          const std::string &ctx) {
   const Kernel &k = t.signature;
   const int R = p.rank;
   const size_t S = p.stages.size(), G = p.state.size();
-  const std::string fn = c_variant_name(k, variant), ctx = fn + "_ctx";
   const std::string r2 = std::to_string(2 * R), rs = std::to_string(R);
-  CExprPrinter exprs(k);
   std::ostringstream out;
-
-  out << "/* Time loop '" << k.name << "' tiled in time: what every thread's tiles share. */\n"
-      << "struct " << ctx << " {\n"
-      << "  const struct f2s_" << k.name << "_args *a;\n"
-      << "  void *src[" << G << "], *dst[" << G << "]; /* the state grids' versions */\n"
-      << "  long dom[" << S * 2 * R << "], ext[" << G * 2 * R << "], space[" << 2 * R << "], tile["
-      << R << "], ntiles[" << R << "], total;\n"
-      << "  int nsteps;\n"
-      << "  long t0, step; /* the time variable at the chunk's first step, and its step */\n"
-      << "};\n\n";
-
-  // One thread's tiles.
   out << "static void " << fn << "_tiles(int f2s_tid, int f2s_nthreads, void *f2s_arg) {\n"
       << "  const struct " << ctx << " *f2s_x = (const struct " << ctx << " *)f2s_arg;\n"
       << "  const struct f2s_" << k.name << "_args *a = f2s_x->a;\n"
@@ -327,7 +346,6 @@ std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
       << "    for (int f2s_k = 0; f2s_k < f2s_nsteps; ++f2s_k) {\n";
 
   // The stages, each over its box, with the state grids in the tile's buffers.
-  const Variable *time_var = k.find_arg(t.var);
   for (size_t s = 0; s < S; ++s) {
     const TileStage &st = p.stages[s];
     const Kernel &sweep = find_sweep(sweeps, st.sweep);
@@ -336,15 +354,7 @@ std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
          << "  const long *f2s_c = f2s_comp + (long)(f2s_k * " << S << " + " << s << ") * " << r2
          << ";\n"
          << "  if (!f2s_box_empty(f2s_c, " << rs << ")) {\n";
-    if (time_var)
-      body << "    const " << c_type(time_var->type) << " " << c_name(t.var) << " = ("
-           << c_type(time_var->type) << ")(f2s_x->t0 + (long)f2s_k * f2s_x->step);\n"
-           << "    (void)" << c_name(t.var) << ";\n";
-    // A grid whose bounds hold the time variable (a subscript offset the
-    // front end moved there, `fict(t)`): its layout at this step.
-    for (const Variable &g : sweep.args)
-      if (time_var && g.is_grid() && !is_state(p, g.name) && reads_var(g, t.var))
-        body << layout(k, g);
+    body << print_c_tile_step_scalars(t, p, sweep, "f2s_k", "    ");
     for (int d = 0; d < R; ++d)
       body << "    const long " << c_name("f2s_tlo" + std::to_string(d)) << " = f2s_c[" << 2 * d
            << "], " << c_name("f2s_thi" + std::to_string(d)) << " = f2s_c[" << 2 * d + 1 << "];\n";
@@ -396,6 +406,38 @@ std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
     out << "  (void)" << c_name(v.name) << ";\n";
   out << unused_layouts(k);
   out << "}\n\n";
+  return out.str();
+}
+
+} // namespace
+
+std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
+                               const std::vector<const Kernel *> &sweeps,
+                               const std::string &variant, CTimeTileForm form, int stream_steps) {
+  const Kernel &k = t.signature;
+  const int R = p.rank;
+  const size_t S = p.stages.size(), G = p.state.size();
+  const std::string fn = c_variant_name(k, variant), ctx = fn + "_ctx";
+  const std::string r2 = std::to_string(2 * R), rs = std::to_string(R);
+  CExprPrinter exprs(k);
+  std::ostringstream out;
+
+  out << "/* Time loop '" << k.name << "' tiled in time: what every thread's tiles share. */\n"
+      << "struct " << ctx << " {\n"
+      << "  const struct f2s_" << k.name << "_args *a;\n"
+      << "  void *src[" << G << "], *dst[" << G << "]; /* the state grids' versions */\n"
+      << "  long dom[" << S * 2 * R << "], ext[" << G * 2 * R << "], space[" << 2 * R << "], tile["
+      << R << "], ntiles[" << R << "], total;\n"
+      << "  int nsteps, last; /* the chunk's steps; whether it is the call's last */\n"
+      << "  long t0, step; /* the time variable at the chunk's first step, and its step */\n"
+      << "};\n\n";
+
+  const bool streaming = form == CTimeTileForm::Streaming;
+  if (streaming)
+    out << print_c_time_stream_helpers()
+        << print_c_time_stream_tiles(t, p, sweeps, fn, ctx, stream_steps);
+  else
+    out << print_c_tiles(t, p, sweeps, fn, ctx);
 
   // The copy of the scratch version back to the caller's arrays.
   out << "struct " << fn << "_copy {\n  void *dst[" << G << "];\n  const void *src[" << G
@@ -429,12 +471,28 @@ std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
       << "    f2s_box_hull(f2s_x.space, f2s_ext + g * " << r2 << ", " << rs << ");\n"
       << "  f2s_x.total = f2s_box_empty(f2s_x.space, " << rs << ") ? 0 : 1;\n"
       << "  for (int d = 0; d < " << R << "; ++d) {\n"
-      << "    f2s_x.tile[d] = tune[1 + d] > 0 ? tune[1 + d] : 1;\n"
+      << (streaming
+              ? "    /* An extent of 0: all of the dimension, but the one before the slowest:\n"
+                "       even shares of it among the threads (a tile walks the slowest). */\n"
+                "    const long f2s_all = f2s_x.space[2 * d + 1] - f2s_x.space[2 * d] + 1;\n"
+                "    f2s_x.tile[d] = tune[1 + d] > 0 ? tune[1 + d]\n"
+                "                    : d == " +
+                    std::to_string(R - 2) +
+                    " ? (f2s_all + (nthreads > 1 ? nthreads : 1) - 1) / (nthreads > 1 ? "
+                    "nthreads : 1)\n"
+                    "                    : f2s_all;\n"
+                    "    if (f2s_x.tile[d] < 1)\n"
+                    "      f2s_x.tile[d] = 1;\n"
+              : std::string("    f2s_x.tile[d] = tune[1 + d] > 0 ? tune[1 + d] : 1;\n"))
       << "    f2s_x.ntiles[d] = (f2s_x.space[2 * d + 1] - f2s_x.space[2 * d] + f2s_x.tile[d]) / "
          "f2s_x.tile[d];\n"
       << "    f2s_x.total *= f2s_x.ntiles[d] > 0 ? f2s_x.ntiles[d] : 0;\n"
       << "  }\n"
-      << "  const long f2s_T = tune[0] > 0 ? tune[0] : 1;\n"
+      << (streaming ? "  /* At most the steps its pipeline holds. */\n"
+                      "  const long f2s_T = tune[0] < 1 ? 1 : tune[0] > " +
+                          std::to_string(stream_steps) + " ? " + std::to_string(stream_steps) +
+                          " : tune[0];\n"
+                    : std::string("  const long f2s_T = tune[0] > 0 ? tune[0] : 1;\n"))
       << "  void *f2s_user[" << G << "] = {";
   for (size_t g = 0; g < G; ++g)
     out << (g ? ", " : "") << "(void *)" << c_name(p.state[g]);
@@ -460,15 +518,21 @@ std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
       << "  }\n";
   std::string v = c_name(t.var);
   out << "  " << v << " = f2s_lo;\n"
-      << "  for (long f2s_done = 0; f2s_done < f2s_trips;) {\n"
-      << "    const int f2s_n = (int)(f2s_trips - f2s_done < f2s_T ? f2s_trips - f2s_done : "
-         "f2s_T);\n"
+      << "  /* Chunks of at most T steps, as even as can be, and an even number of them\n"
+         "     where there are two steps or more: the last then writes the caller's arrays\n"
+         "     (no copy back). */\n"
+      << "  long f2s_chunks = (f2s_trips + f2s_T - 1) / f2s_T;\n"
+      << "  if (f2s_chunks % 2 && f2s_chunks < f2s_trips)\n"
+      << "    ++f2s_chunks;\n"
+      << "  for (long f2s_done = 0, f2s_i = 0; f2s_done < f2s_trips; ++f2s_i) {\n"
+      << "    const int f2s_n = (int)(f2s_trips / f2s_chunks + (f2s_i < f2s_trips % f2s_chunks));\n"
       << "    if (f2s_x.total > 0) {\n"
       << "      for (int g = 0; g < " << G << "; ++g) {\n"
       << "        f2s_x.src[g] = f2s_cur[g];\n"
       << "        f2s_x.dst[g] = f2s_nxt[g];\n"
       << "      }\n"
       << "      f2s_x.nsteps = f2s_n;\n"
+      << "      f2s_x.last = f2s_done + f2s_n >= f2s_trips;\n"
       << "      f2s_x.t0 = " << v << ";\n"
       << "      f2s_x.step = f2s_step;\n"
       << "      f2s_parallel_run(nthreads, " << fn << "_tiles, &f2s_x);\n"

@@ -37,6 +37,24 @@ std::string c_tile_regions_name(const TimeLoop &t);
 /// under their C names (print_c_prologue of t.signature).
 std::string print_c_tile_domains(const TimeLoop &t, const TimeTilePlan &p);
 
+/// How the thread pool's tiles cover the grids.
+enum class CTimeTileForm {
+  /// Tiles of every dimension, each with the halo of T steps in buffers of
+  /// its own thread.
+  Overlapped,
+  /// Tiles of every dimension but the slowest, each walked along it with
+  /// the chunk's steps in flight (codegen/CTimeStream.h): no halo redone
+  /// along the slowest dimension. Grids of rank 2 or more.
+  Streaming,
+};
+
+/// "overlapped" or "streaming".
+const char *c_time_tile_form_name(CTimeTileForm f);
+
+/// The form named `name` ("streaming" where the plan's grids have rank 2 or
+/// more; anything else overlapped).
+CTimeTileForm c_time_tile_form(const std::string &name, const TimeTilePlan &plan);
+
 /// The variant `f2s_<loop>_<variant>(const struct f2s_<loop>_args *a,
 /// const long *tune, int nthreads)` (the signature kernel's args struct,
 /// print_c_args_struct) that runs the whole loop in chunks of tune[0] steps,
@@ -44,9 +62,26 @@ std::string print_c_tile_domains(const TimeLoop &t, const TimeTilePlan &p);
 /// pool, each tile in buffers of its own thread. Bitwise the step-by-step
 /// loop's results for every size and trip count. Needs the box helpers and
 /// the regions function before it; print_c_entry makes its entry point.
+/// Streaming: chunks of at most `stream_steps` steps (tune[0] is cut to
+/// it), the tile's extent along the slowest dimension the segment a tile
+/// walks; an extent of 0 is all of its dimension, but in the dimension
+/// before the slowest, where it is an even share among the threads.
 std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
                                const std::vector<const Kernel *> &sweeps,
-                               const std::string &variant);
+                               const std::string &variant,
+                               CTimeTileForm form = CTimeTileForm::Overlapped,
+                               int stream_steps = 8);
+
+/// Lines (at `pad`) a tile's stage of `sweep` at step `step` of the chunk
+/// (a C expression; the context `f2s_x` in scope) starts with: the time
+/// variable at that step, and the layout of each grid only read whose
+/// bounds hold it.
+std::string print_c_tile_step_scalars(const TimeLoop &t, const TimeTilePlan &p, const Kernel &sweep,
+                                      const std::string &step, const std::string &pad);
+
+/// `(void)` of every argument of `k` and of its grids' layouts
+/// (print_c_prologue's locals), which a tile's task may not read.
+std::string print_c_tile_unused(const Kernel &k);
 
 /// A sweep's code in a step-by-step variant: the C function of one of its
 /// variants (its args struct printed elsewhere, once) and how to call it.

@@ -3,6 +3,7 @@
 #include "codegen/CExpr.h"
 #include "codegen/CPrinter.h"
 #include "codegen/CStmt.h"
+#include "codegen/TimeStreamPlan.h"
 
 #include <algorithm>
 #include <sstream>
@@ -15,152 +16,23 @@ namespace {
 /// Rings are handed out in pieces aligned to this, the largest element.
 constexpr int64_t kAlign = 16;
 
-/// One version of a state grid in a chunk of the most steps: as loaded
-/// (producer -1) or as stage instance `producer` (step * S + stage) leaves it.
-/// Each thread holds its columns' newest planes of it in registers (`regs`
-/// of them: the newest, then older); the planes read at a neighbour's column
-/// also sit in a ring of shared memory, `ring` planes deep, filled from the
-/// register `from` (the newest plane such a read reaches).
-struct Version {
-  int grid = 0;
-  int producer = -1;
-  int64_t lag = 0; ///< its newest plane trails the loaded plane by this much
-  int64_t regs = 1;
-  int64_t from = -1, to = -1; ///< the planes neighbours read, as registers would number them
-  int64_t ring = 0;           ///< 0: no neighbour reads it
-  /// As loaded: read by a stage (else only continued where its first
-  /// writer does not compute, and loaded only there).
-  bool read = false;
-};
+using Version = TimeStreamVersion;
+using Instance = TimeStreamInstance;
 
-/// What one stage instance of the chunk reads and writes.
-struct Instance {
-  int step = 0, stage = 0;
-  int64_t lag = 0;
-  std::vector<int> reads;  ///< per state grid: the version it reads (-1: none)
-  std::vector<int> writes; ///< per state grid: the version it makes (-1: none)
-  std::vector<int> prev;   ///< per state grid it writes: the version it continues
-  bool reads_itself = false;
-};
-
-/// Everything the printers share.
-struct Stream {
+/// Everything the printers share: the pipeline, and the block's columns.
+struct Stream : TimeStreamPlan {
+  Stream(const TimeLoop &t, const TimeTilePlan &plan, const CudaTimeTileParams &p)
+      : TimeStreamPlan(plan_time_stream(t, plan, p.steps)), t(t), plan(plan), p(p) {}
   const TimeLoop &t;
   const TimeTilePlan &plan;
   const CudaTimeTileParams &p;
-  std::vector<const Variable *> state;
   std::vector<const Kernel *> sweeps; ///< the sweep of each stage
-  int R = 0, Z = 0, G = 0, S = 0;
-  int64_t columns = 1; ///< the most columns (points of a plane) a block holds
-  int M = 1;           ///< columns a thread holds
-  std::vector<Version> versions;
-  std::vector<Instance> instances;    ///< T * S of them
-  std::vector<int64_t> lag_max;       ///< per chunk length n (0..T): the largest lag of its stages
-  std::vector<std::vector<int>> last; ///< per step: per state grid, the instance writing it last
-
-  int state_index(const std::string &g) const {
-    for (int k = 0; k < G; ++k)
-      if (state[k]->name == g)
-        return k;
-    return -1;
-  }
-  bool writes(int s, const std::string &g) const {
-    const std::vector<std::string> &w = plan.stages[s].writes;
-    return std::find(w.begin(), w.end(), g) != w.end();
-  }
-  /// A read at `off` reads the point's own column.
-  bool centre(const std::vector<int64_t> &off) const {
-    for (int d = 0; d < Z; ++d)
-      if (off[d])
-        return false;
-    return true;
-  }
+  int64_t columns = 1;                ///< the most columns (points of a plane) a block holds
+  int M = 1;                          ///< columns a thread holds
 };
 
-/// The lags, registers and rings of every version of a chunk of T steps.
-/// They only grow with the stages before, so a shorter chunk uses the first.
-void plan_versions(Stream &x) {
-  std::vector<int> current(x.G);
-  for (int g = 0; g < x.G; ++g) {
-    current[g] = g;
-    x.versions.push_back({g, -1, 0, 1, -1, -1, 0, false});
-  }
-  auto reach = [&](int v, int64_t rel, bool centre) {
-    Version &ver = x.versions[v];
-    if (centre) {
-      ver.regs = std::max(ver.regs, rel + 1);
-      return;
-    }
-    ver.from = ver.from < 0 ? rel : std::min(ver.from, rel);
-    ver.to = std::max(ver.to, rel);
-  };
-  for (int step = 0; step < x.p.steps; ++step)
-    for (int s = 0; s < x.S; ++s) {
-      const TileStage &st = x.plan.stages[s];
-      Instance in;
-      in.step = step;
-      in.stage = s;
-      in.reads.assign(x.G, -1);
-      in.writes.assign(x.G, -1);
-      in.prev.assign(x.G, -1);
-      int64_t lag = 0;
-      auto zero = [](const std::vector<int64_t> &off) {
-        return std::all_of(off.begin(), off.end(), [](int64_t o) { return o == 0; });
-      };
-      // A grid it writes, read at the point itself, is the version it makes
-      // (the value the point had until the point stores it, as in the
-      // overlapped buffer); read elsewhere, the version it continues (a
-      // point it also computes would make the sweep ordered, and refused).
-      for (const TileRead &r : st.reads) {
-        int g = x.state_index(r.grid);
-        in.reads[g] = current[g];
-        x.versions[current[g]].read = true;
-        lag = std::max(lag, x.versions[current[g]].lag + std::max<int64_t>(r.hi[x.Z], 0));
-        if (x.writes(s, r.grid))
-          in.reads_itself =
-              in.reads_itself || std::any_of(r.offsets.begin(), r.offsets.end(), zero);
-      }
-      for (const std::string &w : st.writes) {
-        int g = x.state_index(w);
-        in.prev[g] = current[g];
-        lag = std::max(lag, x.versions[current[g]].lag);
-      }
-      in.lag = lag;
-      for (const TileRead &r : st.reads) {
-        int g = x.state_index(r.grid);
-        for (const std::vector<int64_t> &off : r.offsets)
-          if (!(x.writes(s, r.grid) && zero(off)))
-            reach(in.reads[g], lag - off[x.Z] - x.versions[in.reads[g]].lag, x.centre(off));
-      }
-      for (const std::string &w : st.writes) {
-        int v = current[x.state_index(w)];
-        reach(v, lag - x.versions[v].lag, true); // continued where not computed
-      }
-      int j = static_cast<int>(x.instances.size());
-      for (const std::string &w : st.writes) {
-        int g = x.state_index(w);
-        in.writes[g] = static_cast<int>(x.versions.size());
-        x.versions.push_back({g, j, lag, 1, -1, -1, 0, false});
-        current[g] = in.writes[g];
-      }
-      x.instances.push_back(std::move(in));
-    }
-  for (Version &v : x.versions)
-    if (v.from >= 0) {
-      v.regs = std::max(v.regs, v.from + 1);
-      v.ring = v.to - v.from + 1;
-    }
-  x.lag_max.assign(x.p.steps + 1, 0);
-  for (int n = 1; n <= x.p.steps; ++n) {
-    x.lag_max[n] = x.lag_max[n - 1];
-    for (int s = 0; s < x.S; ++s)
-      x.lag_max[n] = std::max(x.lag_max[n], x.instances[(n - 1) * x.S + s].lag);
-  }
-  x.last.assign(x.p.steps, std::vector<int>(x.G, -1));
-  for (size_t j = 0; j < x.instances.size(); ++j)
-    for (int g = 0; g < x.G; ++g)
-      if (x.instances[j].writes[g] >= 0)
-        x.last[x.instances[j].step][g] = static_cast<int>(j);
+/// The block's columns and a thread's share of them.
+void plan_columns(Stream &x) {
   for (int d = 0; d < x.Z; ++d)
     x.columns *= x.p.tile[d] + x.p.steps * (x.plan.reach_lo[d] + x.plan.reach_hi[d]);
   x.M = static_cast<int>((x.columns + x.p.threads - 1) / x.p.threads);
@@ -577,17 +449,8 @@ Stream make_stream(const TimeLoop &t, const TimeTilePlan &plan, const CudaTimeTi
                                 "stream along");
   if (p.steps < 1 || static_cast<int>(p.tile.size()) != plan.rank)
     throw std::invalid_argument("time stream: T or the tile's rank is out of range");
-  Stream x{t, plan, p, {}, {}, 0, 0, 0, 0, 1, 1, {}, {}, {}, {}};
-  x.R = plan.rank;
-  x.Z = plan.rank - 1;
-  x.G = static_cast<int>(plan.state.size());
-  x.S = static_cast<int>(plan.stages.size());
-  for (const std::string &g : plan.state) {
-    x.state.push_back(t.signature.find_arg(g));
-    if (!x.state.back())
-      throw std::logic_error("time stream: no argument '" + g + "'");
-  }
-  plan_versions(x);
+  Stream x(t, plan, p);
+  plan_columns(x);
   return x;
 }
 

@@ -342,6 +342,7 @@ std::vector<TimeTileChoice> choose_time_tiles_for(const DriverOptions &o,
     TimeTileRequest r;
     r.target = target;
     r.forced = o.time_tile == "auto" ? 0 : std::stol(o.time_tile);
+    r.form = o.time_tile_form;
     r.tune = run.tune;
     r.options = run.tune_options;
     r.options.progress = run.progress;

@@ -178,9 +178,12 @@ int main(int argc, char **argv) {
         return "";
       });
   app.add_option("--time-tile-form", o.time_tile_form,
-                 "How target cuda tiles time loops in time: overlapped (default: tiles of every "
-                 "dimension in shared memory) or streaming (tiles of all but the slowest "
-                 "dimension, walked along it; grids of rank 2 or more)")
+                 "How --time-tile=N tiles time loops in time, on targets pthreads and cuda: "
+                 "overlapped (default: tiles of every dimension, each with the halo of N steps, "
+                 "in a thread's buffers or a block's shared memory) or streaming (tiles of all "
+                 "but the slowest dimension, walked along it with the N steps in flight: no "
+                 "halo redone along it; grids of rank 2 or more). Tuning (--time-tile=auto) "
+                 "measures both")
       ->check(CLI::IsMember({"overlapped", "streaming"}));
   app.add_option("--time-tile", o.time_tile,
                  "Time loops on target pthreads: auto (default: tile in time where tuning "

@@ -205,7 +205,7 @@ std::string time_loops_c_source(const PackageInfo &info, const std::vector<Kerne
   bool declared = false;
   for (const TimeLoop &t : loops) {
     bool args_struct = false;
-    std::set<std::string> coded; // the targets whose tiled variant is printed
+    std::set<std::string> coded; // the targets and forms whose tiled variant is printed
     for (const auto &[suffix, p] : time_loop_procedures(info, t, builds)) {
       if (!p.resident.empty() && !declared) {
         out << "/* The CUDA source's residency for time loops. */\n"
@@ -230,17 +230,19 @@ std::string time_loops_c_source(const PackageInfo &info, const std::vector<Kerne
       if (!args_struct)
         out << print_c_args_struct(t.signature);
       args_struct = true;
-      if (coded.insert(c->target).second)
-        out << print_time_tiled_code(t, plan, sweeps, c->target);
+      if (coded.insert(c->target + "/" + c->form).second)
+        out << print_time_tiled_code(t, plan, sweeps, *c);
       std::string tile;
       for (size_t d = 1; d < c->tune.size(); ++d)
         tile += (d > 1 ? "x" : "") + std::to_string(c->tune[d]);
-      out << print_time_tiled_entry(
-          t, *c, p.symbol,
-          "'" + t.signature.name + "' from '" + t.signature.procedure + "' (" +
-              t.signature.loc.str() + "): every step of the loop over '" + t.var +
-              "', tiled in time on target " + c->target + ": " + std::to_string(c->tune[0]) +
-              " steps per tile of " + tile + " points (" + c->why + ")");
+      out << print_time_tiled_entry(t, plan, *c, p.symbol,
+                                    "'" + t.signature.name + "' from '" + t.signature.procedure +
+                                        "' (" + t.signature.loc.str() +
+                                        "): every step of the loop over '" + t.var +
+                                        "', tiled in time on target " + c->target + " (" +
+                                        (c->form.empty() ? std::string("overlapped") : c->form) +
+                                        "): " + std::to_string(c->tune[0]) + " steps per tile of " +
+                                        tile + " points (" + c->why + ")");
     }
   }
   return out.str();

@@ -3,6 +3,7 @@
 #include "ast/Evaluate.h"
 #include "codegen/CPrinter.h"
 #include "codegen/CSizeDispatch.h"
+#include "codegen/CTimeStream.h"
 #include "codegen/CTimeTile.h"
 #include "codegen/CudaHarnessPrinter.h"
 #include "codegen/CudaPrinter.h"
@@ -97,8 +98,16 @@ ProblemSize time_loop_tuning_size(const TimeLoop &t, const Kernel &sweep, int64_
 
 namespace {
 
-TimeTileSpaceInput space_input(const TimeLoop &t, const TimeTilePlan &p, const ProblemSize &size) {
+/// The model's input at `size`; with the streaming form's ring bytes for T
+/// up to `stream_steps` where the grids have two dimensions or more.
+TimeTileSpaceInput space_input(const TimeLoop &t, const TimeTilePlan &p, const ProblemSize &size,
+                               long stream_steps = 0) {
   TimeTileSpaceInput in;
+  if (p.rank >= 2 && stream_steps > 0) {
+    in.stream_bytes_per_column.assign(stream_steps + 1, 0);
+    for (long T = 1; T <= stream_steps; ++T)
+      in.stream_bytes_per_column[T] = c_time_stream_bytes_per_column(t, p, static_cast<int>(T));
+  }
   for (const std::string &g : p.state)
     in.element_bytes.push_back(type_bytes(t.signature.find_arg(g)->type));
   const Variable *first = t.signature.find_arg(p.state.front());
@@ -117,11 +126,20 @@ std::vector<const Kernel *> sweep_kernels(const TimeLoop &t,
   return out;
 }
 
-/// The variant code of the loop's tiled form, with its tuning parameters.
+/// The name of the loop's tiled variant of form `form` on `target`.
+std::string tiled_variant(const std::string &target, CTimeTileForm form) {
+  return target + (form == CTimeTileForm::Streaming ? "_streamed" : "_tiled");
+}
+
+/// The variant code of the loop's tiled form, with its tuning parameters
+/// (streaming: its pipeline for chunks of at most `stream_steps` steps).
 VariantCode tiled_code(const TimeLoop &t, const TimeTilePlan &p,
-                       const std::vector<const Kernel *> &sweeps, const std::string &target) {
+                       const std::vector<const Kernel *> &sweeps, const std::string &target,
+                       CTimeTileForm form = CTimeTileForm::Overlapped,
+                       int stream_steps = kCTimeStreamSteps) {
+  const std::string variant = tiled_variant(target, form);
   VariantCode code;
-  code.variant = {target, "tiled", {}, {}};
+  code.variant = {target, variant.substr(target.size() + 1), {}, {}};
   code.ir = t.signature;
   code.ir.tuning.clear();
   auto param = [](std::string name) {
@@ -133,9 +151,9 @@ VariantCode tiled_code(const TimeLoop &t, const TimeTilePlan &p,
   code.ir.tuning.push_back(param("f2s_time_tile"));
   for (int d = 0; d < p.rank; ++d)
     code.ir.tuning.push_back(param("f2s_tile" + std::to_string(d)));
-  code.c_name = c_variant_name(t.signature, target + "_tiled");
+  code.c_name = c_variant_name(t.signature, variant);
   code.c_function = print_c_tile_box_helpers() + print_c_tile_regions(t, p) +
-                    print_c_time_tiled(t, p, sweeps, target + "_tiled");
+                    print_c_time_tiled(t, p, sweeps, variant, form, stream_steps);
   return code;
 }
 
@@ -172,35 +190,47 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   c.target = request.target;
   const Kernel &sizer = sizing_sweep(plan, builds);
   ProblemSize size = time_loop_tuning_size(t, sizer, kTuningTrips);
-  TimeTileSpaceInput in = space_input(t, plan, size);
+  const bool force_stream =
+      request.forced > 0 && c_time_tile_form(request.form, plan) == CTimeTileForm::Streaming;
+  // The streaming form's pipeline is printed for chunks of at most
+  // kCTimeStreamSteps steps when tuned, of T when forced.
+  const long stream_steps = force_stream ? request.forced : kCTimeStreamSteps;
+  TimeTileSpaceInput in = space_input(t, plan, size, stream_steps);
   // Measured at the tuning size, tiles are cut to it; forced, the loop may
   // run at any size, and a tile wider than a call's domain is the domain.
   if (!request.tune)
     std::fill(in.extents.begin(), in.extents.end(), int64_t{1} << 30);
   std::vector<TimeTileCandidate> space = time_tile_candidates(plan, in, machine);
+  std::vector<TimeTileCandidate> streams = time_stream_candidates(plan, in, machine);
   c.steps_bytes = steps_bytes_per_point_step(plan, in);
   int threads = request.target == "c" ? 1 : 0;
   if (request.forced > 0) {
-    auto it = std::find_if(space.begin(), space.end(),
+    const std::vector<TimeTileCandidate> &from = force_stream ? streams : space;
+    auto it = std::find_if(from.begin(), from.end(),
                            [&](const TimeTileCandidate &k) { return k.tune[0] == request.forced; });
+    // Streaming, the tile is sized when the call's size is known: all of x
+    // (3D) and even shares of the next dimension among the threads, all of
+    // the slowest (CTimeTile.h's extents of 0).
     std::vector<long> tune = {request.forced};
     for (int d = 0; d < plan.rank; ++d)
-      tune.push_back(it != space.end() ? it->tune[1 + d] : (d == 0 ? 64 : 8));
+      tune.push_back(force_stream ? 0 : it != from.end() ? it->tune[1 + d] : d == 0 ? 64 : 8);
     c.tiled = true;
     c.tune = tune;
     c.threads = threads;
-    c.tiled_bytes = it != space.end() ? it->bytes_per_point_step : 0;
-    c.why = "--time-tile=" + std::to_string(request.forced);
+    c.form =
+        c_time_tile_form_name(force_stream ? CTimeTileForm::Streaming : CTimeTileForm::Overlapped);
+    c.tiled_bytes = it != from.end() && !force_stream ? it->bytes_per_point_step : 0;
+    c.why = "--time-tile=" + std::to_string(request.forced) + ", " + c.form;
     return c;
   }
-  if (!request.tune || space.empty()) {
-    c.why =
-        space.empty() ? "no tile's buffers fit the cache a thread has" : "not tuned: step by step";
+  if (!request.tune || (space.empty() && streams.empty())) {
+    c.why = space.empty() && streams.empty() ? "no tile's buffers fit the cache a thread has"
+                                             : "not tuned: step by step";
     return c;
   }
 
-  // The steps with each sweep's choice, and the tiled candidates, against
-  // the steps with serial sweeps.
+  // The steps with each sweep's choice, and the tiled candidates of both
+  // forms, against the steps with serial sweeps.
   std::vector<const Kernel *> sweeps = sweep_kernels(t, builds);
   std::string reference;
   std::vector<SweepCall> serial, chosen;
@@ -216,46 +246,68 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   }
   reference += print_c_time_loop_variant(t, sweeps, serial, "reference");
   SearchSpace ss;
-  std::vector<VariantCode> variants(2);
+  std::vector<VariantCode> variants(1);
   variants[0].variant = {request.target, "steps", {}, {}};
   variants[0].ir = t.signature;
   variants[0].ir.tuning.clear();
   variants[0].c_name = c_variant_name(t.signature, request.target + "_steps");
   variants[0].c_function =
       chosen_code + print_c_time_loop_variant(t, sweeps, chosen, request.target + "_steps");
-  variants[1] = tiled_code(t, plan, sweeps, request.target);
-  for (VariantCode &v : variants)
-    v.harness_reference = reference;
-  ss.variants = {variants[0].variant, variants[1].variant};
   ss.candidates.push_back({0, threads, {}});
-  const size_t most = 16;
-  for (size_t i = 0; i < space.size() && i < most; ++i)
-    ss.candidates.push_back({1, threads, tune_map(variants[1], space[i].tune)});
-  ss.considered = space.size() + 1;
+  // Each form's most promising candidates (the model's order), as variant
+  // 1 and 2 where it has any, taken in turn so that a tuning budget that
+  // stops early has measured both: in 3D the streaming form's first (the
+  // overlapped tiles redo their halo in every dimension), in 2D the
+  // overlapped form's (measured faster on the heat loop).
+  const size_t most = 12;
+  std::vector<const std::vector<TimeTileCandidate> *> forms;
+  std::vector<const std::vector<TimeTileCandidate> *> order = {&space, &streams};
+  if (plan.rank >= 3)
+    std::swap(order[0], order[1]);
+  for (const std::vector<TimeTileCandidate> *list : order) {
+    if (list->empty())
+      continue;
+    CTimeTileForm form = list == &streams ? CTimeTileForm::Streaming : CTimeTileForm::Overlapped;
+    variants.push_back(tiled_code(t, plan, sweeps, request.target, form));
+    forms.push_back(list);
+  }
+  for (size_t i = 0; i < most; ++i)
+    for (size_t f = 0; f < forms.size(); ++f)
+      if (i < forms[f]->size())
+        ss.candidates.push_back(
+            {static_cast<int>(f + 1), threads, tune_map(variants[f + 1], (*forms[f])[i].tune)});
+  for (VariantCode &v : variants) {
+    v.harness_reference = reference;
+    ss.variants.push_back(v.variant);
+  }
+  ss.considered = space.size() + streams.size() + 1;
   TuneOptions o = request.options;
   o.log = nullptr;
   KernelTuning kt = tune_kernel(t.signature, ss, variants, size, o);
   c.trips = kTuningTrips;
   std::optional<size_t> best_tiled = steps_and_fastest_tile(kt, c);
+  const TimeTileCandidate *best = nullptr;
   if (best_tiled) {
     const CandidateResult &r = kt.results[*best_tiled];
     c.tiled_s = r.seconds;
-    c.tune = tune_values(variants[1], r.candidate);
-    for (const TimeTileCandidate &k : space)
+    c.tune = tune_values(variants[r.candidate.variant], r.candidate);
+    for (const TimeTileCandidate &k : *forms[r.candidate.variant - 1])
       if (k.tune == c.tune)
-        c.tiled_bytes = k.bytes_per_point_step;
+        best = &k;
+    if (best)
+      c.tiled_bytes = best->bytes_per_point_step;
+    c.form = c_time_tile_form_name(forms[r.candidate.variant - 1] == &streams
+                                       ? CTimeTileForm::Streaming
+                                       : CTimeTileForm::Overlapped);
   }
   c.tiled = best_tiled && (c.steps_s <= 0 || c.tiled_s < c.steps_s);
   c.threads = threads;
-  std::string best = "none verified";
-  for (const TimeTileCandidate &k : space)
-    if (best_tiled && k.tune == c.tune)
-      best = k.describe();
-  char buf[200];
+  char buf[240];
   std::snprintf(buf, sizeof buf,
                 "measured at %s, %lld steps: step by step %.3g s, tiled %.3g s (%s, best of %zu)",
                 size_name(sizer.tune_size).c_str(), static_cast<long long>(kTuningTrips), c.steps_s,
-                c.tiled_s, best.c_str(), ss.candidates.size() - 1);
+                c.tiled_s, best ? best->describe().c_str() : "none verified",
+                ss.candidates.size() - 1);
   c.why = buf;
   // Grids that fit the last-level cache at the tuning size make the steps
   // run from the cache there: larger calls, from memory, gain more from tiles
@@ -559,13 +611,19 @@ TimeTileChoice tune_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
 
 std::string print_time_tiled_code(const TimeLoop &t, const TimeTilePlan &plan,
                                   const std::vector<const Kernel *> &sweeps,
-                                  const std::string &target) {
-  return tiled_code(t, plan, sweeps, target).c_function;
+                                  const TimeTileChoice &c) {
+  CTimeTileForm form = c_time_tile_form(c.form, plan);
+  int steps = form == CTimeTileForm::Streaming && !c.tune.empty()
+                  ? static_cast<int>(std::max<long>(c.tune[0], 1))
+                  : kCTimeStreamSteps;
+  return tiled_code(t, plan, sweeps, c.target, form, steps).c_function;
 }
 
-std::string print_time_tiled_entry(const TimeLoop &t, const TimeTileChoice &c,
-                                   const std::string &symbol, const std::string &comment) {
-  return print_c_entry(t.signature, symbol, c.target + "_tiled", c.tune, c.threads, comment);
+std::string print_time_tiled_entry(const TimeLoop &t, const TimeTilePlan &plan,
+                                   const TimeTileChoice &c, const std::string &symbol,
+                                   const std::string &comment) {
+  return print_c_entry(t.signature, symbol, tiled_variant(c.target, c_time_tile_form(c.form, plan)),
+                       c.tune, c.threads, comment);
 }
 
 } // namespace f2s

@@ -19,12 +19,14 @@ namespace f2s {
 
 struct CpuModel;
 
-/// What decides: `forced` > 0 tiles with T = forced and the model's best tile
-/// for it; `tune` measures the steps and the model's candidates; otherwise
-/// the loop runs step by step.
+/// What decides: `forced` > 0 tiles with T = forced in the form `form`
+/// ("overlapped" or "streaming", c_time_tile_form) and the model's best tile
+/// for it; `tune` measures the steps and the model's candidates of both
+/// forms; otherwise the loop runs step by step.
 struct TimeTileRequest {
   std::string target = "pthreads";
   long forced = 0;
+  std::string form = "overlapped";
   bool tune = false;
   TuneOptions options; ///< work_dir, reps, jobs, cflags, progress
 };
@@ -77,15 +79,18 @@ TimeTileChoice tune_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
                                     const std::vector<KernelBuild> &builds,
                                     const TuneOptions &options);
 
-/// The C text of loop `t`'s tiled variant `<target>_tiled` (once per file
-/// and target): box helpers (guarded), regions, the variant. The loop's args
-/// struct (print_c_args_struct) must precede it.
+/// The C text of loop `t`'s tiled variant for choice `c` (once per file,
+/// target and form): `<target>_tiled` (overlapped) or `<target>_streamed`
+/// (streaming, its pipeline for chunks of c's T): box helpers (guarded),
+/// regions, the variant. The loop's args struct (print_c_args_struct) must
+/// precede it.
 std::string print_time_tiled_code(const TimeLoop &t, const TimeTilePlan &plan,
                                   const std::vector<const Kernel *> &sweeps,
-                                  const std::string &target);
+                                  const TimeTileChoice &c);
 
 /// The entry point `symbol` that runs that variant with `c`'s tuning (c.tiled).
-std::string print_time_tiled_entry(const TimeLoop &t, const TimeTileChoice &c,
-                                   const std::string &symbol, const std::string &comment);
+std::string print_time_tiled_entry(const TimeLoop &t, const TimeTilePlan &plan,
+                                   const TimeTileChoice &c, const std::string &symbol,
+                                   const std::string &comment);
 
 } // namespace f2s

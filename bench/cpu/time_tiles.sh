@@ -16,8 +16,17 @@
 # (e.g. 256,256 and 48,40,32) replace the list's sizes, for tuning and
 # timing, of the 2D and 3D rows; with THREADS (the library's threads and
 # STREAM's, default all) they make a small run that shows the script works.
+# MODES: off (the steps), N (overlapped tiles, T = N), sN (the streaming form,
+# T = N: --time-tile=N --time-tile-form=streaming, tiles of x and y walked
+# along z, codegen/CTimeStream.h) and auto (the tuner measures the steps and
+# both forms and keeps the fastest); CHECK: the modes whose libraries the
+# checking programs run against (default auto). The first table's T columns
+# are 2, 4, 8 (overlapped); the second has every mode, with what it ran.
 # Needs .tl-carry/ (bench/gpu/time_loops_build.sh builds it).
 #   run(command="bash bench/cpu/time_tiles.sh", carry=[".tl-carry"], timeout_s=600)
+# The 3D ping-pong Jacobi at 512^3, the steps against the streaming form:
+#   run(command="ONLY=jacobi3d_pingpong/ PREC=double MODES='off s2 s4 s8 auto' CHECK='s4 auto' bash bench/cpu/time_tiles.sh",
+#       carry=[".tl-carry"], timeout_s=600)
 set -u
 cd "$(dirname "$0")/../.."
 source bench/time_loops_rows.sh
@@ -28,7 +37,7 @@ export LD_LIBRARY_PATH=$C/lib
 export XDG_CACHE_HOME=$R/cache
 STEPS=${STEPS:-20}
 BUDGET=${BUDGET:-25}
-MODES=${MODES:-off auto 2 4 8}    # --time-tile values
+MODES=${MODES:-off auto 2 4 8}    # off, auto, N or sN
 STOP_AFTER=${STOP_AFTER:-}        # seconds: no library is built after this, so that the tables are printed
 skipped=()
 THREADS=${THREADS:-}               # the library's threads (F2S_NUM_THREADS), STREAM's too; default: all
@@ -41,6 +50,7 @@ OMP_NUM_THREADS=${THREADS:-$(nproc)} OMP_PROC_BIND=spread OMP_PLACES=cores $R/st
 triad=$(grep -oE 'triad_gbs=[0-9.]+' $R/stream.txt | cut -d= -f2 | head -1)
 declare -A gups=() sweeps=() sums=()
 rows=()
+modes=()
 for name in $(printf '%s\n' "${selected[@]}" | awk '!seen[$1]++ {print $1}'); do
   mine=()
   for r in "${selected[@]}"; do [[ $r == "$name "* ]] && mine+=("$r"); done
@@ -59,12 +69,14 @@ for name in $(printf '%s\n' "${selected[@]}" | awk '!seen[$1]++ {print $1}'); do
     fi
     out=$R/$name/$mode
     t0=$SECONDS
+    form=overlapped
+    [[ $mode == s* ]] && form=streaming
     "$C/f2stencil" -q --target=pthreads --budget="$BUDGET" --reps=3 --tune-size="$tune" \
-      --time-tile=$mode -o "$out" "$src" >"$R/$name-$mode.log" 2>&1 ||
+      --time-tile=${mode#s} --time-tile-form=$form -o "$out" "$src" >"$R/$name-$mode.log" 2>&1 ||
       { echo "$name $mode: f2stencil failed"; tail -5 "$R/$name-$mode.log"; continue; }
-    echo "$name --time-tile=$mode: built in $((SECONDS - t0)) s"
+    echo "$name --time-tile=${mode#s} --time-tile-form=$form: built in $((SECONDS - t0)) s"
     grep -E "time loop" "$R/$name-$mode.log" | sed 's/^f2stencil: /  /'
-    if [ "$mode" = auto ]; then
+    if [[ " ${CHECK:-auto} " == *" $mode "* ]]; then
       gcc -o "$R/${name}_check" "$C/obj/${name}_orig.o" "$C/obj/${name}_main.o" -L"$out" \
         -Wl,-rpath,"$out" -lf2s_$name -L"$C/lib" -lgfortran -lm -lpthread
       for s in "" "$odd"; do
@@ -72,6 +84,7 @@ for name in $(printf '%s\n' "${selected[@]}" | awk '!seen[$1]++ {print $1}'); do
           grep -q PASSED "$R/${name}_check.txt"; then check="$check PASS"; else
           check="$check FAIL"; tail -3 "$R/${name}_check.txt"; fi
       done
+      check="$check ($mode)"
     fi
     for r in "${mine[@]}"; do
       read -r _ _ proc _ _ <<<"$r"
@@ -82,7 +95,9 @@ for name in $(printf '%s\n' "${selected[@]}" | awk '!seen[$1]++ {print $1}'); do
       gups[$proc:$mode]=$(awk '$2=="loop"{print $5}' "$R/${proc}_${mode}.txt")
       [ -z "${sweeps[$proc]:-}" ] && sweeps[$proc]=$(awk '$2=="sweeps"{print $5}' "$R/${proc}_${mode}.txt")
       sums[$proc]="${sums[$proc]:-} $(awk '$2=="precision"{sub(/,$/, "", $5); print $5}' "$R/${proc}_${mode}.txt")"
-      [ "$mode" = auto ] && gups[$proc:auto]="${gups[$proc:auto]} ($(loop_choice "$out/f2s_$name.json" "$proc" | awk '{print $2, $3}' | sed 's/ $//'))"
+      ran=$(loop_choice "$out/f2s_$name.json" "$proc" | awk '{print $2, $3}' | sed 's/ $//')
+      modes+=("| $proc | $mode | $ran | ${gups[$proc:$mode]} |")
+      [ "$mode" = auto ] && gups[$proc:auto]="${gups[$proc:auto]} ($ran)"
     done
   done
   for r in "${mine[@]}"; do
@@ -102,3 +117,7 @@ echo "STREAM triad: $triad GB/s, ${THREADS:-$(nproc)} threads; bound = triad / b
 echo "| example | procedure | stencil | precision | size | steps | check (default, odd) | sweeps | loop, steps | loop, tuned (choice) | T=2 | T=4 | T=8 | checksum, every mode | bytes/update | single-sweep bound |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
+echo
+echo "| procedure | mode | ran | loop GUpdates/s |"
+echo "|---|---|---|---|"
+printf '%s\n' "${modes[@]}"
