@@ -274,8 +274,7 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   for (size_t i = 0; i < most; ++i)
     for (size_t f = 0; f < forms.size(); ++f)
       if (i < forms[f]->size())
-        ss.candidates.push_back(
-            {static_cast<int>(f + 1), threads, tune_map(variants[f + 1], (*forms[f])[i].tune)});
+        ss.candidates.push_back({f + 1, threads, tune_map(variants[f + 1], (*forms[f])[i].tune)});
   for (VariantCode &v : variants) {
     v.harness_reference = reference;
     ss.variants.push_back(v.variant);

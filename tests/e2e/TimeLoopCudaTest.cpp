@@ -80,9 +80,10 @@ TEST_P(TimeLoopCuda, GridsStayOnTheDeviceForTheWholeLoop) {
   argv.insert(argv.begin(), exe);
   r = run(argv);
   EXPECT_TRUE(r.ok() && r.out.find("PASSED") != std::string::npos) << r.out << r.err;
-  if (c.transfers >= 0)
+  if (c.transfers >= 0) {
     EXPECT_NE(r.out.find("transfers " + std::to_string(c.transfers) + "\n"), std::string::npos)
         << r.out;
+  }
   // F2S_TARGET=cpu keeps every sweep, and so the loop, on the host.
   r = run(argv, {{"F2S_TARGET", "cpu"}});
   EXPECT_TRUE(r.ok() && r.out.find("PASSED") != std::string::npos) << r.out << r.err;
