@@ -667,7 +667,7 @@ TEST(Cli, TuningProgressIsALiveLineOnATerminalAndPlainLinesInAPipe) {
   std::vector<std::string> args = {std::string(F2S_BINARY_DIR) + "/driver/f2stencil",
                                    "--target=pthreads",
                                    "--reps=1",
-                                   "--budget=20",
+                                   "--budget=2",
                                    "-o",
                                    (dir.path() / "piped").string(),
                                    src};
