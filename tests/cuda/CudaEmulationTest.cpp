@@ -4,7 +4,7 @@
 // through its own tuning harness, which compares every grid element with the
 // serial reference. The harness and kernels are compiled for the CPU against
 // tests/cuda/emulation/cuda_runtime.h (blocks run one after another on
-// blockDim host threads, __syncthreads a barrier), so CI checks results
+// blockDim fibers, __syncthreads a barrier), so CI checks results
 // without a GPU. Timing means nothing here; the GPU machine times.
 #include "codegen/CPrinter.h"
 #include "codegen/CudaHarnessPrinter.h"

@@ -1,23 +1,24 @@
 // A CPU stand-in for the parts of the CUDA runtime that f2stencil's generated
 // code uses, so that CI (nvcc, no GPU) can run the generated kernels and check
 // their results, not only compile them. Each launch runs every block of the
-// grid one after another on blockDim.x*y*z host threads; __syncthreads() is a
-// barrier among them, and __shared__ arrays are function statics, shared by
-// those threads (one block at a time, with a barrier between blocks). Device
-// memory is host memory. Launches are written f2s_emu_launch(grid, block,
-// shared, stream, [&] { kernel(args); }) (the test rewrites <<<...>>>).
+// grid one after another on blockDim.x*y*z fibers (ucontext) of the launching
+// thread; __syncthreads() is a barrier among them, and __shared__ arrays are
+// function statics, shared by those fibers (one block at a time, with a
+// barrier between blocks). Device memory is host memory. Launches are written f2s_emu_launch(grid,
+// block, shared, stream, [&] { kernel(args); }) (the test rewrites <<<...>>>).
 //
 // Test support only: nothing here is fast, and nothing here is the CUDA API
 // beyond the calls the generated code makes.
 #pragma once
 
-#include <barrier>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 #include <vector>
+
+#include <sys/mman.h>
+#include <ucontext.h>
 
 #define __global__
 #define __device__
@@ -34,9 +35,24 @@ struct uint3 {
 };
 inline thread_local uint3 threadIdx, blockIdx;
 inline dim3 gridDim, blockDim;
-inline std::barrier<> *f2s_emu_barrier = nullptr;
+
+// The threads of a block are fibers that the launch resumes in turn, each
+// up to its next barrier (a __syncthreads() or the end of the block), so a
+// round of resumptions is one barrier: every thread reaches it before any
+// goes on. One host thread per CUDA thread, as this emulation had before,
+// spent most of its time creating threads and waking them at barriers (the
+// kernel's futexes, several MPI ranks of hundreds of threads on 2 cores).
+struct F2sEmuFiber {
+  ucontext_t context;
+  uint3 thread, block;
+  bool done = false;
+};
+inline ucontext_t f2s_emu_launcher;
+inline F2sEmuFiber *f2s_emu_fiber = nullptr;
 inline void __syncthreads() {
-  f2s_emu_barrier->arrive_and_wait();
+  F2sEmuFiber *me = f2s_emu_fiber;
+  me->block = blockIdx;
+  swapcontext(&me->context, &f2s_emu_launcher);
 }
 template <class T> inline T __ldg(const T *p) {
   return *p;
@@ -157,6 +173,35 @@ template <class F> cudaError_t cudaFuncSetAttribute(F *, cudaFuncAttribute attr,
   return cudaSuccess;
 }
 
+// The kernel of the launch in progress, and each fiber's body: every block
+// in turn, a barrier after each (the next block reuses the shared arrays).
+inline void *f2s_emu_kernel = nullptr;
+template <class Kernel> void f2s_emu_fiber_main() {
+  const dim3 grid = gridDim;
+  for (unsigned z = 0; z < grid.z; ++z)
+    for (unsigned y = 0; y < grid.y; ++y)
+      for (unsigned x = 0; x < grid.x; ++x) {
+        blockIdx = {x, y, z};
+        (*static_cast<Kernel *>(f2s_emu_kernel))();
+        __syncthreads();
+      }
+  f2s_emu_fiber->done = true;
+}
+
+/// Fiber stacks, kept from launch to launch: 1 MiB each, reserved and not
+/// committed (a kernel's frames take a few pages).
+inline char *f2s_emu_stack(unsigned t) {
+  static std::vector<char *> stacks;
+  while (stacks.size() <= t) {
+    void *p = mmap(nullptr, 1 << 20, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (p == MAP_FAILED)
+      std::abort();
+    stacks.push_back(static_cast<char *>(p));
+  }
+  return stacks[t];
+}
+
 template <class Kernel>
 void f2s_emu_launch(dim3 grid, dim3 block, size_t shared, cudaStream_t, Kernel kernel) {
   if (shared > static_cast<size_t>(f2s_emu_opted_in))
@@ -166,21 +211,31 @@ void f2s_emu_launch(dim3 grid, dim3 block, size_t shared, cudaStream_t, Kernel k
       dynamic_shared.data() + (16 - reinterpret_cast<uintptr_t>(dynamic_shared.data()) % 16) % 16;
   gridDim = grid;
   blockDim = block;
+  f2s_emu_kernel = &kernel;
   const unsigned n = block.x * block.y * block.z;
-  std::barrier<> barrier(n);
-  f2s_emu_barrier = &barrier;
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < n; ++t)
-    threads.emplace_back([&, t] {
-      threadIdx = {t % block.x, (t / block.x) % block.y, t / (block.x * block.y)};
-      for (unsigned z = 0; z < grid.z; ++z)
-        for (unsigned y = 0; y < grid.y; ++y)
-          for (unsigned x = 0; x < grid.x; ++x) {
-            blockIdx = {x, y, z};
-            kernel();
-            barrier.arrive_and_wait(); // the next block reuses the shared arrays
-          }
-    });
-  for (std::thread &t : threads)
-    t.join();
+  std::vector<F2sEmuFiber> fibers(n);
+  for (unsigned t = 0; t < n; ++t) {
+    F2sEmuFiber &f = fibers[t];
+    f.thread = {t % block.x, (t / block.x) % block.y, t / (block.x * block.y)};
+    getcontext(&f.context);
+    f.context.uc_stack.ss_sp = f2s_emu_stack(t);
+    f.context.uc_stack.ss_size = 1 << 20;
+    f.context.uc_link = &f2s_emu_launcher; // where a fiber goes when its body returns
+    makecontext(&f.context, f2s_emu_fiber_main<Kernel>, 0);
+  }
+  const uint3 launcher_thread = threadIdx, launcher_block = blockIdx;
+  for (bool running = true; running;) {
+    running = false;
+    for (F2sEmuFiber &f : fibers) {
+      if (f.done)
+        continue;
+      f2s_emu_fiber = &f;
+      threadIdx = f.thread;
+      blockIdx = f.block;
+      swapcontext(&f2s_emu_launcher, &f.context);
+      running = true;
+    }
+  }
+  threadIdx = launcher_thread;
+  blockIdx = launcher_block;
 }
