@@ -149,9 +149,11 @@ TEST(Rewrite, FixedFormCasesMatchTheOriginalProgram) {
   fs::path rewritten = out / "src" / "fixed.f";
   std::string text = test::read_file(rewritten);
   std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);)
-    if (!line.empty() && line[0] != 'C' && line[0] != '!' && line.find('!') == std::string::npos)
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line[0] != 'C' && line[0] != '!' && line.find('!') == std::string::npos) {
       EXPECT_LE(line.size(), 72u) << line;
+    }
+  }
   EXPECT_NE(text.find("   20 continue\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("\nC$OMP"), std::string::npos) << text;
 

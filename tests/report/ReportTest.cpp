@@ -116,7 +116,8 @@ KernelBuild tuned(const Kernel &at_any, std::vector<int64_t> extents) {
   for (const CandidateResult &r : t.results)
     if (r.status == CandidateStatus::Verified)
       fastest = std::min(fastest, r.seconds);
-  t.comparison = KernelTuning::Comparison{"model-guided", 40, fastest, 0.9e-3, false};
+  t.comparison =
+      KernelTuning::Comparison{"model-guided", 40, fastest, 0.9e-3, false, "", "", false};
 
   std::vector<VariantCode> code = generate_variants(k, t.space);
   KernelBuild b{k, {}, 0, t, {}};
