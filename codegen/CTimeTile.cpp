@@ -225,6 +225,24 @@ std::string c_tile_regions_name(const TimeLoop &t) {
   return "f2s_" + t.signature.name + "_regions";
 }
 
+std::string print_c_tile_loop_head(const TimeLoop &t, int rank) {
+  std::ostringstream out;
+  out << "  for (long f2s_t = f2s_tid; f2s_t < f2s_x->total; f2s_t += f2s_nthreads) {\n"
+      << "    long f2s_out[" << 2 * rank << "], f2s_rest = f2s_t;\n"
+      << "    for (int d = 0; d < " << rank << "; ++d) {\n"
+      << "      long n = f2s_rest % f2s_x->ntiles[d];\n"
+      << "      f2s_rest /= f2s_x->ntiles[d];\n"
+      << "      f2s_out[2 * d] = f2s_x->space[2 * d] + n * f2s_x->tile[d];\n"
+      << "      f2s_out[2 * d + 1] = f2s_out[2 * d] + f2s_x->tile[d] - 1 < f2s_x->space[2 * d + "
+         "1]\n"
+      << "                               ? f2s_out[2 * d] + f2s_x->tile[d] - 1\n"
+      << "                               : f2s_x->space[2 * d + 1];\n"
+      << "    }\n"
+      << "    " << c_tile_regions_name(t)
+      << "(f2s_out, f2s_nsteps, f2s_x->dom, f2s_x->ext, f2s_comp, f2s_need);\n";
+  return out.str();
+}
+
 std::string print_c_tile_regions(const TimeLoop &t, const TimeTilePlan &p) {
   const int R = p.rank;
   const size_t S = p.stages.size(), G = p.state.size();
@@ -316,19 +334,7 @@ std::string print_c_tiles(const TimeLoop &t, const TimeTilePlan &p,
     out << (g ? ", " : "") << "sizeof(" << c_type(k.find_arg(p.state[g])->type) << ")";
   out << "};\n"
       << "  if (!f2s_comp)\n    abort();\n"
-      << "  for (long f2s_t = f2s_tid; f2s_t < f2s_x->total; f2s_t += f2s_nthreads) {\n"
-      << "    long f2s_out[" << 2 * R << "], f2s_rest = f2s_t;\n"
-      << "    for (int d = 0; d < " << R << "; ++d) {\n"
-      << "      long n = f2s_rest % f2s_x->ntiles[d];\n"
-      << "      f2s_rest /= f2s_x->ntiles[d];\n"
-      << "      f2s_out[2 * d] = f2s_x->space[2 * d] + n * f2s_x->tile[d];\n"
-      << "      f2s_out[2 * d + 1] = f2s_out[2 * d] + f2s_x->tile[d] - 1 < f2s_x->space[2 * d + "
-         "1]\n"
-      << "                               ? f2s_out[2 * d] + f2s_x->tile[d] - 1\n"
-      << "                               : f2s_x->space[2 * d + 1];\n"
-      << "    }\n"
-      << "    " << c_tile_regions_name(t)
-      << "(f2s_out, f2s_nsteps, f2s_x->dom, f2s_x->ext, f2s_comp, f2s_need);\n"
+      << print_c_tile_loop_head(t, R)
       << "    /* Each state grid's box, from the current version. */\n"
       << "    for (int g = 0; g < " << G << "; ++g) {\n"
       << "      long n = f2s_box_points(f2s_need + g * " << r2 << ", " << rs << ");\n"

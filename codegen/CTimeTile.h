@@ -32,6 +32,13 @@ std::string print_c_tile_regions(const TimeLoop &t, const TimeTilePlan &p);
 /// The name of that function.
 std::string c_tile_regions_name(const TimeLoop &t);
 
+/// The lines of a time-tiled CPU variant (either form) that open the loop
+/// over this thread's tiles (`f2s_t` from `f2s_tid` by `f2s_nthreads` up to
+/// `f2s_x->total`) and find the tile's output box `f2s_out` (tiles of
+/// `f2s_x->tile` over `f2s_x->space`) and its regions in `f2s_comp` and
+/// `f2s_need` for a chunk of `f2s_nsteps`. The caller closes the loop.
+std::string print_c_tile_loop_head(const TimeLoop &t, int rank);
+
 /// Lines that fill `long f2s_dom[S*2*rank]` and `long f2s_ext[G*2*rank]`
 /// (declared by them) from the signature's scalars, which must be in scope
 /// under their C names (print_c_prologue of t.signature).
