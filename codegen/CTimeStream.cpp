@@ -69,25 +69,6 @@ std::string plane_name(int v, int64_t dz) {
   return "f2s_v" + str(v) + "_" + (dz < 0 ? "m" + str(-dz) : dz > 0 ? "p" + str(dz) : "0");
 }
 
-/// The loops of stage `st` over its box but z (f2s_tlo<d>, f2s_thi<d>), in
-/// the sweep's order, around its point.
-Stmt plane_nest(const Kernel &sweep, const TileStage &st, int Z) {
-  std::vector<const For *> loops = perfect_nest(sweep.body);
-  Stmt body = loops.back()->body;
-  for (size_t l = loops.size(); l-- > 0;) {
-    const For *f = loops[l];
-    size_t d = 0;
-    while (d < st.vars.size() && st.vars[d] != f->var)
-      ++d;
-    if (static_cast<int>(d) == Z)
-      continue;
-    body = For::make(f->var, Var::make("f2s_tlo" + str(d), Type::Int32),
-                     Var::make("f2s_thi" + str(d), Type::Int32), IntImm::make(1), LoopExec::Serial,
-                     body, f->loc);
-  }
-  return body;
-}
-
 /// `long NAME[2R]`: the tile's plane at z over the hull but z.
 std::string plane_box(const Printer &pr, const std::string &name, const std::string &z,
                       const std::string &pad) {
@@ -193,7 +174,7 @@ void print_instance(const Printer &pr, const std::vector<const Kernel *> &sweeps
         planes.emplace(std::make_pair(v, off[Z]), false);
         return plane_name(v, off[Z]) + "[" + pr.at(v, q) + "]";
       });
-  printer.print(plane_nest(sweep, st, Z), static_cast<int>(p3.size() / 2));
+  printer.print(c_tile_stage_nest(sweep, st, Z), static_cast<int>(p3.size() / 2));
   for (const auto &[key, written] : planes) {
     const auto &[v, dz] = key;
     std::string type = c_type(x.state[x.versions[v].grid]->type);

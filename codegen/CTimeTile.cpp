@@ -36,23 +36,6 @@ std::string longs(const std::vector<int64_t> &v) {
   return s;
 }
 
-/// The loops of stage `s` over its box `f2s_c` (the C names F_f2s_tlo<d>,
-/// F_f2s_thi<d> hold it), in the sweep's loop order, around its point.
-Stmt stage_nest(const Kernel &sweep, const TileStage &s) {
-  std::vector<const For *> loops = perfect_nest(sweep.body);
-  Stmt body = loops.back()->body;
-  for (size_t l = loops.size(); l-- > 0;) {
-    const For *f = loops[l];
-    size_t d = 0;
-    while (d < s.vars.size() && s.vars[d] != f->var)
-      ++d;
-    body = For::make(f->var, Var::make("f2s_tlo" + std::to_string(d), Type::Int32),
-                     Var::make("f2s_thi" + std::to_string(d), Type::Int32), IntImm::make(1),
-                     LoopExec::Serial, body, f->loc);
-  }
-  return body;
-}
-
 /// `(void)` of grid `g`'s layout variables (print_c_grid_layout), which a
 /// tile's code may not read, at indentation `pad`.
 std::string layout_voids(const Variable &g, const std::string &pad) {
@@ -243,6 +226,23 @@ std::string print_c_tile_loop_head(const TimeLoop &t, int rank) {
   return out.str();
 }
 
+Stmt c_tile_stage_nest(const Kernel &sweep, const TileStage &s, int skip) {
+  std::vector<const For *> loops = perfect_nest(sweep.body);
+  Stmt body = loops.back()->body;
+  for (size_t l = loops.size(); l-- > 0;) {
+    const For *f = loops[l];
+    size_t d = 0;
+    while (d < s.vars.size() && s.vars[d] != f->var)
+      ++d;
+    if (static_cast<int>(d) == skip)
+      continue;
+    body = For::make(f->var, Var::make("f2s_tlo" + std::to_string(d), Type::Int32),
+                     Var::make("f2s_thi" + std::to_string(d), Type::Int32), IntImm::make(1),
+                     LoopExec::Serial, body, f->loc);
+  }
+  return body;
+}
+
 std::string print_c_tile_regions(const TimeLoop &t, const TimeTilePlan &p) {
   const int R = p.rank;
   const size_t S = p.stages.size(), G = p.state.size();
@@ -387,7 +387,7 @@ std::string print_c_tiles(const TimeLoop &t, const TimeTilePlan &p,
     for (const Variable &v : sweep.temps)
       body << "    " << c_type(v.type) << " " << c_name(v.name) << ";\n";
     std::ostringstream nest;
-    CStmtPrinter(sweep, nest).print(stage_nest(sweep, st), 2);
+    CStmtPrinter(sweep, nest).print(c_tile_stage_nest(sweep, st), 2);
     body << nest.str() << "  }\n}\n";
     std::istringstream lines(body.str());
     for (std::string line; std::getline(lines, line);)

@@ -39,6 +39,12 @@ std::string c_tile_regions_name(const TimeLoop &t);
 /// `f2s_need` for a chunk of `f2s_nsteps`. The caller closes the loop.
 std::string print_c_tile_loop_head(const TimeLoop &t, int rank);
 
+/// The loops of stage `s` over its box (the C names F_f2s_tlo<d> and
+/// F_f2s_thi<d> hold it), in its sweep's loop order, around its point;
+/// the loop over dimension `skip` left out (the streaming form's z: the
+/// plane at hand), none when -1.
+Stmt c_tile_stage_nest(const Kernel &sweep, const TileStage &s, int skip = -1);
+
 /// Lines that fill `long f2s_dom[S*2*rank]` and `long f2s_ext[G*2*rank]`
 /// (declared by them) from the signature's scalars, which must be in scope
 /// under their C names (print_c_prologue of t.signature).
