@@ -122,22 +122,24 @@ std::string print_c_tile_box_helpers() {
 #else
 #define F2S_HD
 #endif
+/* A file uses some of these helpers: nvcc warns of the others (#177). */
+#define F2S_MAYBE_UNUSED __attribute__((unused))
 /* Boxes of r dimensions, [lo0, hi0, lo1, hi1, ...] inclusive; empty when
    some lo > hi. The time tiles' regions (ast/TimeTiling.h). */
-static F2S_HD inline int f2s_box_empty(const long *b, int r) {
+static F2S_HD inline F2S_MAYBE_UNUSED int f2s_box_empty(const long *b, int r) {
   for (int d = 0; d < r; ++d)
     if (b[2 * d] > b[2 * d + 1])
       return 1;
   return 0;
 }
-static F2S_HD inline void f2s_box_set_empty(long *b, int r) {
+static F2S_HD inline F2S_MAYBE_UNUSED void f2s_box_set_empty(long *b, int r) {
   for (int d = 0; d < r; ++d) {
     b[2 * d] = 1;
     b[2 * d + 1] = 0;
   }
 }
 /* a = the hull of a and b. */
-static F2S_HD inline void f2s_box_hull(long *a, const long *b, int r) {
+static F2S_HD inline F2S_MAYBE_UNUSED void f2s_box_hull(long *a, const long *b, int r) {
   if (f2s_box_empty(b, r))
     return;
   int e = f2s_box_empty(a, r);
@@ -147,7 +149,7 @@ static F2S_HD inline void f2s_box_hull(long *a, const long *b, int r) {
   }
 }
 /* a = a meet b. */
-static F2S_HD inline void f2s_box_meet(long *a, const long *b, int r) {
+static F2S_HD inline F2S_MAYBE_UNUSED void f2s_box_meet(long *a, const long *b, int r) {
   for (int d = 0; d < r; ++d) {
     if (b[2 * d] > a[2 * d])
       a[2 * d] = b[2 * d];
@@ -156,7 +158,7 @@ static F2S_HD inline void f2s_box_meet(long *a, const long *b, int r) {
   }
 }
 /* a = the hull of a and (b widened by offsets lo..hi) meet c. */
-static F2S_HD inline void f2s_box_hull_reads(long *a, const long *b, const long *lo,
+static F2S_HD inline F2S_MAYBE_UNUSED void f2s_box_hull_reads(long *a, const long *b, const long *lo,
                                              const long *hi, const long *c, int r) {
   long w[32];
   for (int d = 0; d < r; ++d) {
@@ -167,7 +169,7 @@ static F2S_HD inline void f2s_box_hull_reads(long *a, const long *b, const long 
   f2s_box_hull(a, w, r);
 }
 /* The points of a box. */
-static F2S_HD inline long f2s_box_points(const long *b, int r) {
+static F2S_HD inline F2S_MAYBE_UNUSED long f2s_box_points(const long *b, int r) {
   long n = 1;
   for (int d = 0; d < r; ++d)
     n *= b[2 * d + 1] >= b[2 * d] ? b[2 * d + 1] - b[2 * d] + 1 : 0;
@@ -175,7 +177,7 @@ static F2S_HD inline long f2s_box_points(const long *b, int r) {
 }
 /* Copies the elements in `box` from src, laid out column-major over src_box,
    to dst, laid out over dst_box (both boxes hold `box`); size: an element's bytes. */
-static inline void f2s_box_copy(void *dst, const long *dst_box, const void *src,
+static inline F2S_MAYBE_UNUSED void f2s_box_copy(void *dst, const long *dst_box, const void *src,
                                 const long *src_box, const long *box, int r, size_t size) {
   long at[16];
   for (int d = 0; d < r; ++d)

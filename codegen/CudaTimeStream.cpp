@@ -162,7 +162,8 @@ void print_columns(const Stream &x, const std::string &pad, std::ostringstream &
       << pad << "  if (f2s_q >= f2s_hpl)\n"
       << pad << "    continue;\n";
   for (int d = 0; d < x.Z && coordinates; ++d)
-    out << pad << "  const int f2s_x" << d << " = f2s_col" << d << "[f2s_m];\n";
+    out << pad << "  const int f2s_x" << d << " = f2s_col" << d << "[f2s_m];\n"
+        << pad << "  (void)f2s_x" << d << "; /* a stage at a constant plane may not need it */\n";
 }
 
 /// The registers of version v move one plane back.
@@ -227,10 +228,13 @@ void print_instance(const Stream &x, int j, std::ostringstream &out) {
   std::string p3 = p2 + "  ";
   if (in.reads_itself)
     continued(p3);
+  // The loop variables; a sweep whose neighbours all come from registers
+  // and rings (addressed from the column) may use none of them.
   for (int d = 0; d < x.R; ++d)
     if (!st.vars[d].empty())
       out << p3 << "const int " << c_name(st.vars[d]) << " = "
-          << (d == x.Z ? std::string("f2s_z") : "f2s_x" + str(d)) << "; /* a Fortran INTEGER */\n";
+          << (d == x.Z ? std::string("f2s_z") : "f2s_x" + str(d)) << "; /* a Fortran INTEGER */\n"
+          << p3 << "(void)" << c_name(st.vars[d]) << ";\n";
   for (const Variable &tmp : sweep.temps)
     out << p3 << c_type(tmp.type) << " " << c_name(tmp.name) << ";\n";
   std::vector<const For *> loops = perfect_nest(sweep.body);
