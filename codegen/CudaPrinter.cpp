@@ -518,10 +518,12 @@ private:
 };
 
 /// Local copies of the scalars (from `src`, "a." or "a->") and, when
-/// `layout`, the lower bounds and strides of every grid. Without `layout`
-/// (the host's launcher and run function, which size the launch and the
-/// copies), a scalar that only the nest reads (a coefficient, a box's
-/// bounds) is left unused, and said to be.
+/// `layout`, the lower bounds and strides of every grid. Each scalar is said
+/// to be possibly unused: without `layout` (the host's launcher and run
+/// function, which size the launch and the copies) one that only the nest
+/// reads (a coefficient, a box's bounds) is, and in the kernel one that only
+/// bounds a grid's last dimension (`fict(1 - t:tmax - t)`: no stride needs
+/// it) is too, which nvcc would warn of (#177).
 void print_locals(const Kernel &k, const std::string &src, bool layout, std::ostringstream &out,
                   const std::string &index = "long") {
   CExprPrinter exprs(k);
@@ -531,7 +533,7 @@ void print_locals(const Kernel &k, const std::string &src, bool layout, std::ost
     if (!v.is_grid() && !k.find_reduction(v.name))
       out << "  const " << c_type(v.type) << " " << c_name(v.name) << " = " << src << c_name(v.name)
           << ";\n"
-          << (layout ? "" : "  (void)" + c_name(v.name) + ";\n");
+          << "  (void)" << c_name(v.name) << ";\n";
   if (!layout)
     return;
   for (const Variable &v : k.args) {
