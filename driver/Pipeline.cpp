@@ -360,6 +360,55 @@ std::vector<TimeTileChoice> choose_time_tiles_for(const DriverOptions &o,
   return out;
 }
 
+/// --emit=ir, after a loop's plan: what each target that tiles in time
+/// (pthreads, cuda) does with it before anything is measured (the record
+/// has what tuning chose): the tile --time-tile=N forces, and the model's
+/// bytes a point and step for the steps and for that tile.
+std::string print_time_tile_intent(const DriverOptions &o, const TimeLoop &t,
+                                   const TimeTilePlan &plan, const std::vector<Kernel> &kernels,
+                                   const CpuModel &machine) {
+  const long forced = o.time_tile == "auto" || o.time_tile == "off" ? 0 : std::stol(o.time_tile);
+  std::vector<KernelBuild> builds;
+  for (const Kernel &k : kernels)
+    builds.push_back({k, {}, 0, std::nullopt, {}});
+  std::ostringstream out;
+  for (const std::string &target : o.targets) {
+    if (target != "pthreads" && target != "cuda")
+      continue;
+    TimeTileChoice c;
+    if (target == "cuda") {
+      c = choose_cuda_time_tiles(t, plan, forced, o.time_tile_form);
+    } else {
+      TimeTileRequest r;
+      r.target = target;
+      r.forced = forced;
+      r.form = o.time_tile_form;
+      c = choose_time_tiles(t, plan, builds, machine, r);
+    }
+    out << "  " << target << ": ";
+    if (c.tiled) {
+      // A forced streaming tile on the CPU has extents of 0: sized at the call.
+      const bool sized = std::find(c.tune.begin() + 1, c.tune.end(), 0) != c.tune.end();
+      out << "tiled in time (" << c.why << "), T=" << c.tune[0] << " tile ";
+      for (size_t d = 1; d < c.tune.size() && !sized; ++d)
+        out << (d > 1 ? "x" : "") << c.tune[d];
+      if (sized)
+        out << "sized at the call";
+    } else if (o.time_tile == "off") {
+      out << "step by step (--time-tile=off)";
+    } else {
+      out << "tuning measures the steps against tiles of both forms (untuned: the steps)";
+    }
+    std::ostringstream bytes;
+    bytes.precision(3);
+    bytes << "; model bytes a point and step: the steps " << c.steps_bytes;
+    if (c.tiled && c.tiled_bytes > 0)
+      bytes << ", the tile " << c.tiled_bytes;
+    out << bytes.str() << "\n";
+  }
+  return out.str();
+}
+
 void check_time_loops(const std::vector<TimeLoop> &loops, const std::vector<Kernel> &kernels,
                       const RunTargets &targets, Problems &problems) {
   std::map<std::string, SourceLoc> exported;
@@ -519,6 +568,7 @@ int run_pipeline(const DriverOptions &o) {
                       << cuda_time_tile_form_name(
                              cuda_time_tile_form(o.time_tile_form, *tiling.plan))
                       << "\n";
+          std::cout << print_time_tile_intent(o, t, *tiling.plan, kernels, cpu_model_from_host());
         } else
           std::cout << "  not tiled in time: " << tiling.reason << "\n";
       }
@@ -528,8 +578,8 @@ int run_pipeline(const DriverOptions &o) {
     // Enumerate, transform, emit, build, time and pick: target after target,
     // each adding its choices to every kernel.
     CpuModel machine = cpu_model_from_host();
-    PackageInfo info{lib_name, o.files, machine.description, o.cflags,
-                     machine.placement(machine.pus), o.mpi};
+    PackageInfo info{
+        lib_name, o.files, machine.description, o.cflags, machine.placement(machine.pus), o.mpi};
     TargetRun run;
     run.tune = o.tune && o.emit.empty();
     run.host = &machine;

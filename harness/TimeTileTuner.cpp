@@ -452,6 +452,8 @@ TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &pla
   TimeTileChoice c;
   c.loop = t.signature.name;
   c.target = "cuda";
+  // The steps' bytes depend on the grids' element sizes only, not on a size.
+  c.steps_bytes = steps_bytes_per_point_step(plan, space_input(t, plan, ProblemSize{}));
   if (forced <= 0) {
     c.why = "step by step (GPU time tiles are chosen by tuning, or with --time-tile=N)";
     return c;
@@ -466,6 +468,7 @@ TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &pla
   c.tune.insert(c.tune.end(), p.tile.begin(), p.tile.end());
   c.threads = p.threads;
   c.form = cuda_time_tile_form_name(p.form);
+  c.tiled_bytes = cuda_tile_bytes(t, plan, p);
   c.why = "--time-tile=" + std::to_string(forced) + ", " + c.form + ", " +
           std::to_string(cuda_time_tile_shared_bytes(t, plan, p)) +
           " bytes of shared memory a block";

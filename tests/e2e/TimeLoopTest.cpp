@@ -287,5 +287,43 @@ end program main
   }
 }
 
+// --emit=ir says, after each loop's plan, what each target that tiles in time
+// does with it before anything is measured, and the model's traffic: the
+// tile --time-tile=N forces and its bytes a point and step against the
+// steps', or that tuning decides.
+TEST(TimeLoops, EmitIrSaysEachTargetsTileAndTheModelsBytes) {
+  const std::string heat = source("examples/heat2d_steps/heat2d_steps.f90");
+  ProcessResult r = f2stencil({"--emit=ir", "--target=pthreads,cuda", "--time-tile=4", heat});
+  ASSERT_TRUE(r.ok()) << r.err;
+  // heat_steps: u and unew in double; the sweep reads u and writes unew
+  // (8 + 3 x 8 bytes), the copy back reads unew and writes u (the same).
+  EXPECT_NE(r.out.find("  pthreads: tiled in time (--time-tile=4, overlapped), T=4 tile "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  cuda: tiled in time (--time-tile=4, overlapped, "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("; model bytes a point and step: the steps 64, the tile "),
+            std::string::npos)
+      << r.out;
+  // The single-precision loop moves half the bytes.
+  EXPECT_NE(r.out.find("; model bytes a point and step: the steps 32, the tile "),
+            std::string::npos)
+      << r.out;
+
+  r = f2stencil({"--emit=ir", "--target=pthreads,cuda", heat});
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_NE(r.out.find("  pthreads: tuning measures the steps against tiles of both forms "
+                       "(untuned: the steps); model bytes a point and step: the steps 64\n"),
+            std::string::npos)
+      << r.out;
+  r = f2stencil({"--emit=ir", "--target=cuda", "--time-tile=off", heat});
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_NE(r.out.find("  cuda: step by step (--time-tile=off); model bytes a point and step: "
+                       "the steps 64\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("  pthreads:"), std::string::npos) << r.out;
+}
+
 } // namespace
 } // namespace f2s
