@@ -1,5 +1,7 @@
 #include "codegen/CudaTimeTile.h"
 
+#include "ast/IRPrinter.h"
+
 #include "codegen/CTimeLoop.h"
 
 #include "codegen/CExpr.h"
@@ -35,6 +37,10 @@ struct Tiled {
   std::string base; ///< f2s_<symbol>
   /// Streaming: the form's rings and kernel body (codegen/CudaTimeStream.h).
   std::optional<CudaTimeStream> stream;
+  /// Overlapped, a copy back renamed (renamed_copy_back): the state indices
+  /// of the grid the step's sweep writes (X) and of the grid the copy writes
+  /// from it (Y).
+  std::optional<std::pair<int, int>> renamed;
 
   int state_index(const std::string &g) const {
     for (int k = 0; k < nstate; ++k)
@@ -179,26 +185,102 @@ std::string memory_index(int k, int rank, const std::string &box) {
   return s;
 }
 
-std::string buffer_index(int k, int rank, const std::string &box) {
-  std::string K = std::to_string(k), s;
+/// The same in its buffer, whose layout is f2s_b<k>_lo<d> and _s<d> (or,
+/// given `layout`, <layout>_lo<d> and _s<d>).
+std::string buffer_index(int k, int rank, const std::string &box, std::string layout = "") {
+  std::string s;
+  if (layout.empty())
+    layout = "f2s_b" + std::to_string(k);
   for (int d = 0; d < rank; ++d) {
     std::string D = std::to_string(d);
-    std::string term = "(" + box + "[" + std::to_string(2 * d) + "] + f2s_p" + D + " - f2s_b" + K +
+    std::string term = "(" + box + "[" + std::to_string(2 * d) + "] + f2s_p" + D + " - " + layout +
                        "_lo" + D + ")";
-    s += d == 0 ? term : " + f2s_b" + K + "_s" + D + " * " + term;
+    s += d == 0 ? term : " + " + layout + "_s" + D + " * " + term;
   }
   return s;
+}
+
+/// A step that is one sweep writing X (and not reading it) and the copy
+/// back `Y = X` over all of Y, X declared as Y (a heat loop's `u = unew`):
+/// the state indices of X and Y. After a chunk's first step has copied,
+/// X's and Y's buffers hold the same values wherever a later stage reads
+/// either without writing it first: the copy writes every point of Y the
+/// tile holds that the sweep does not compute (the boundary), and every
+/// other point the next sweep reads is one the sweep computed. So from the
+/// second step on the sweep reads the buffer it last wrote and writes the
+/// other, and the copy is not done: the buffers trade roles instead, and a
+/// chunk's last values of both grids are those of the buffer last written.
+/// The stage's time saved is its loads, stores and barrier: a third of a
+/// 2D heat step's instructions (bench/RESULTS.md).
+std::optional<std::pair<int, int>> renamed_copy_back(const Tiled &x) {
+  if (x.nstages != 2 || x.nstate != 2)
+    return std::nullopt;
+  const TileStage &sweep = x.plan.stages[0], &copy = x.plan.stages[1];
+  if (sweep.writes.size() != 1 || copy.writes.size() != 1 || copy.reads.size() != 1 ||
+      copy.reads[0].grid != sweep.writes[0] || copy.writes[0] == sweep.writes[0])
+    return std::nullopt;
+  const int X = x.state_index(sweep.writes[0]), Y = x.state_index(copy.writes[0]);
+  for (const TileRead &r : sweep.reads)
+    if (r.grid == sweep.writes[0])
+      return std::nullopt;
+  const Variable &vx = *x.state[X], &vy = *x.state[Y];
+  if (vx.type != vy.type || vx.rank() != x.rank || vy.rank() != x.rank)
+    return std::nullopt;
+  std::vector<Index> at;
+  for (int d = 0; d < x.rank; ++d) {
+    if (copy.vars[d].empty() || print_expr(copy.lo[d]) != print_expr(vy.dims[d].lo) ||
+        print_expr(copy.hi[d]) != print_expr(vy.dims[d].hi) ||
+        print_expr(vx.dims[d].lo) != print_expr(vy.dims[d].lo) ||
+        print_expr(vx.dims[d].hi) != print_expr(vy.dims[d].hi))
+      return std::nullopt;
+    at.push_back({copy.vars[d], 1, 0});
+  }
+  // The copy's point: exactly Y(at) = X(at).
+  std::vector<const For *> loops = perfect_nest(x.stages[1]->body);
+  if (loops.empty())
+    return std::nullopt;
+  const Stmt *point = &loops.back()->body;
+  if (const Block *b = as<Block>(*point)) {
+    if (b->stmts.size() != 1)
+      return std::nullopt;
+    point = &b->stmts[0];
+  }
+  const Store *store = as<Store>(*point);
+  const GridRef *from = store ? as<GridRef>(store->value) : nullptr;
+  if (!store || !from || store->grid != vy.name || store->index != at || from->grid != vx.name ||
+      from->index != at)
+    return std::nullopt;
+  return std::make_pair(X, Y);
+}
+
+/// The buffer that holds state grid k: its own, or where a copy back is
+/// renamed and the two buffers have traded roles (`flipped`), the other's.
+int buffer_of(const Tiled &x, int k, bool flipped) {
+  if (!x.renamed || !flipped)
+    return k;
+  return k == x.renamed->first ? x.renamed->second : k == x.renamed->second ? x.renamed->first : k;
+}
+
+/// The same at run time, by f2s_flip.
+std::string buffer_at_run_time(const Tiled &x, int k) {
+  int own = buffer_of(x, k, false), other = buffer_of(x, k, true);
+  return own == other ? std::to_string(own)
+                      : "(f2s_flip ? " + std::to_string(other) + " : " + std::to_string(own) + ")";
 }
 
 /// One stage of one step: every point of its box, by its sweep's own
 /// statements, with each state grid's name and layout shadowed by its
 /// buffer's.
-void print_stage(const Tiled &x, int s, std::ostringstream &out) {
+/// `flipped`: where a copy back is renamed, with the two buffers' roles
+/// traded (each stage is printed for a fixed assignment of buffers, so that
+/// its addressing is as plain as without renaming).
+void print_stage(const Tiled &x, int s, std::ostringstream &out, bool flipped = false) {
   const TileStage &st = x.plan.stages[s];
   const Kernel &sweep = *x.stages[s];
   const int R = x.rank;
   std::string pad = "      ";
-  out << pad << "{ /* stage " << s << ": sweep " << st.sweep << " */\n";
+  out << pad << "{ /* stage " << s << ": sweep " << st.sweep
+      << (flipped ? ", the buffers' roles traded" : "") << " */\n";
   std::string in = pad + "  ";
   out << in << "const long *const f2s_c = f2s_comp + (f2s_k * " << x.nstages << " + " << s << ") * "
       << 2 * R << "; /* the box it computes */\n";
@@ -207,15 +289,16 @@ void print_stage(const Tiled &x, int s, std::ostringstream &out) {
     if (!sweep.find_arg(v.name))
       continue; // a state grid this sweep does not touch
     std::string n = c_name(v.name), K = std::to_string(k);
+    std::string B = std::to_string(buffer_of(x, k, flipped));
     out << in << c_type(v.type) << " *const " << n << " = (" << c_type(v.type)
-        << " *)(f2s_smem + a.f2s_offset[" << k << "]);\n";
+        << " *)(f2s_smem + a.f2s_offset[" << B << "]);\n";
     // ints: a Fortran INTEGER's coordinates, strides of a box in shared
     // memory (32-bit address arithmetic is the GPU's fast kind).
     for (int d = 0; d < R; ++d)
-      out << in << "const int f2s_" << n << "_lo" << d << " = (int)f2s_b" << K << "_lo" << d
+      out << in << "const int f2s_" << n << "_lo" << d << " = (int)f2s_b" << B << "_lo" << d
           << ";\n";
     for (int d = 1; d < R; ++d)
-      out << in << "const int f2s_" << n << "_s" << d << " = (int)f2s_b" << K << "_s" << d << ";\n";
+      out << in << "const int f2s_" << n << "_s" << d << " = (int)f2s_b" << B << "_s" << d << ";\n";
   }
   std::vector<bool> used(R);
   for (int d = 0; d < R; ++d)
@@ -233,7 +316,7 @@ void print_stage(const Tiled &x, int s, std::ostringstream &out) {
   CStmtPrinter(sweep, point).print(loops.back()->body, static_cast<int>(body.size() / 2));
   out << point.str();
   print_box_loop_end(in, out);
-  out << pad << "}\n" << pad << "__syncthreads();\n";
+  out << pad << "}\n";
 }
 
 /// The grids only read: where they live, addressed as the sweeps address
@@ -340,6 +423,9 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
   }
   out << in << "__syncthreads();\n";
   // The stages.
+  if (x.renamed)
+    out << in << "int f2s_flip = 0; /* 1: " << x.state[x.renamed->first]->name << " and "
+        << x.state[x.renamed->second]->name << " in each other's buffers */\n";
   out << in << "for (int f2s_k = 0; f2s_k < a.f2s_steps; ++f2s_k) {\n";
   // The time variable, where a sweep reads it (in a point, or in the bounds
   // of a grid subscripted by it).
@@ -350,17 +436,44 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
         << c_type(tv->type)
         << ")((long)a.f2s_tlo + (a.f2s_first + f2s_k) * (long)a.f2s_tstep); /* this step's */\n";
   print_read_only_grids(x, in + "  ", out);
-  for (int s = 0; s < x.nstages; ++s)
-    print_stage(x, s, out);
+  for (int s = 0; s < x.nstages; ++s) {
+    if (x.renamed && s == 0) { // the sweep, from whichever buffer holds Y
+      out << in << "  if (!f2s_flip)\n";
+      print_stage(x, s, out);
+      out << in << "  else\n";
+      print_stage(x, s, out, true);
+    } else if (x.renamed && s == 1) { // the copy at the first step only
+      out << in << "  if (f2s_k > 0) {\n"
+          << in << "    f2s_flip = !f2s_flip; /* the copy back renamed */\n"
+          << in << "    continue; /* no barrier: the next sweep writes the other buffer */\n"
+          << in << "  }\n";
+      print_stage(x, s, out);
+    } else {
+      print_stage(x, s, out);
+    }
+    out << in << "  __syncthreads();\n";
+  }
   out << in << "}\n";
   // Write the output box.
   for (int kk = 0; kk < G; ++kk) {
     const Variable &v = *x.state[kk];
     std::string n = c_name(v.name), t = c_type(v.type), K = std::to_string(kk);
+    // A renamed copy back leaves both grids' last values in the buffer
+    // last written, which holds Y.
+    const int from = x.renamed && kk == x.renamed->first ? x.renamed->second : kk;
     out << in << "{ /* " << v.name << " over the output box, to the other version */\n"
         << in << "  const " << t << " *const f2s_buf = (const " << t
-        << " *)(f2s_smem + a.f2s_offset[" << kk << "]);\n"
-        << in << "  long f2s_w[" << 2 * R << "]; /* the output box within its bounds */\n";
+        << " *)(f2s_smem + a.f2s_offset[" << buffer_at_run_time(x, from) << "]);\n";
+    const bool pair = x.renamed && (kk == x.renamed->first || kk == x.renamed->second);
+    const std::string own = "f2s_b" + std::to_string(buffer_of(x, from, false)),
+                      other = "f2s_b" + std::to_string(buffer_of(x, from, true));
+    for (int d = 0; d < R && pair; ++d)
+      out << in << "  const long f2s_wb_lo" << d << " = f2s_flip ? " << other << "_lo" << d << " : "
+          << own << "_lo" << d << ";\n";
+    for (int d = 1; d < R && pair; ++d)
+      out << in << "  const long f2s_wb_s" << d << " = f2s_flip ? " << other << "_s" << d << " : "
+          << own << "_s" << d << ";\n";
+    out << in << "  long f2s_w[" << 2 * R << "]; /* the output box within its bounds */\n";
     for (int d = 0; d < R; ++d)
       out << in << "  f2s_w[" << 2 * d << "] = f2s_max_long(f2s_out[" << 2 * d << "], f2s_x" << K
           << "_lo" << d << ");\n"
@@ -368,7 +481,7 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
           << K << "_hi" << d << ");\n";
     print_box_loop(R, x.p.threads, "f2s_w", in + "  ", out);
     out << in << "      a.f2s_dst_" << n << "[" << memory_index(kk, R, "f2s_w") << "] = f2s_buf["
-        << buffer_index(kk, R, "f2s_w") << "];\n";
+        << buffer_index(kk, R, "f2s_w", pair ? "f2s_wb" : "") << "];\n";
     print_box_loop_end(in + "  ", out);
     out << in << "}\n";
   }
@@ -600,6 +713,7 @@ Tiled make_tiled(const TimeLoop &t, const TimeTilePlan &plan,
           static_cast<int>(plan.stages.size()),
           static_cast<int>(plan.state.size()),
           "f2s_" + p.symbol,
+          std::nullopt,
           std::nullopt};
   if (p.steps < 1)
     throw std::invalid_argument("time tile: T must be at least 1");
@@ -669,6 +783,8 @@ std::string print_cuda_time_tiled_loop(const TimeLoop &t, const TimeTilePlan &pl
   Tiled x = make_tiled(t, plan, sweeps, whole);
   if (streaming)
     x.stream = print_cuda_time_stream(t, plan, sweeps, p);
+  else
+    x.renamed = renamed_copy_back(x);
   std::ostringstream out;
   out << "/* Time loop '" << t.signature.name << "' in " << cuda_time_tile_form_name(p.form)
       << " time tiles (" << p.symbol << "):\n";

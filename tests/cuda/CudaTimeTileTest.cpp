@@ -241,6 +241,28 @@ TEST(CudaTimeTile, HeatWithACopyBackOfTheWholeArray) {
                  k2d, {{"37", "19"}, {"4", "3"}});
 }
 
+// The copy back of the whole array is renamed after a chunk's first step
+// (the two buffers trade roles); a copy of the interior is not (the grids'
+// boundaries may differ, and each grid keeps its own), nor is anything that
+// is not a copy back (FDTD's three fields, a ping-pong). The bitwise tests
+// above check the renamed heat loop at every tile, size and trip count.
+TEST(CudaTimeTile, OnlyACopyBackOfTheWholeArrayIsRenamed) {
+  auto renamed = [](const Loop &l) {
+    Lowered low;
+    lower(l, low);
+    EXPECT_FALSE(::testing::Test::HasFatalFailure());
+    std::string cuda = print_cuda_time_tiled_loop(*low.loop, low.plan, low.sweeps,
+                                                  params({4, {32, 16}, 128}, "t"));
+    return cuda.find("f2s_flip = !f2s_flip; /* the copy back renamed */") != std::string::npos;
+  };
+  EXPECT_TRUE(renamed({"examples/heat2d_steps/heat2d_steps.f90", "heat_steps", {}, "", {}}));
+  EXPECT_FALSE(
+      renamed({"examples/heat2d_steps/heat2d_steps.f90", "heat_interior_steps", {}, "", {}}));
+  EXPECT_FALSE(renamed({"examples/fdtd2d_steps/fdtd2d_steps.f90", "fdtd_steps", {}, "", {}}));
+  EXPECT_FALSE(
+      renamed({"examples/jacobi2d9_steps/jacobi2d9_steps.f90", "jacobi9_steps", {}, "", {}}));
+}
+
 TEST(CudaTimeTile, HeatCountingDownWithTheTimeAdvancedBetweenSweeps) {
   // DO it = nt, 1, -1: the trip count is nt; `time` is a written scalar.
   expect_bitwise({"examples/heat2d_steps/heat2d_steps.f90",
@@ -589,6 +611,7 @@ TEST(CudaTimeTile, CompilesWithNvccForSm90) {
   int i = 0;
   for (const Loop &l :
        {Loop{"examples/fdtd2d_steps/fdtd2d_steps.f90", "fdtd_steps", {}, "", {}},
+        Loop{"examples/heat2d_steps/heat2d_steps.f90", "heat_steps", {}, "", {}},
         Loop{"examples/jacobi3d_pingpong/jacobi3d_pingpong.f", "jacpp", {}, "", {}},
         Loop{"tests/inputs/timeloop/diffk.f", "diffk_steps", {}, "", {}},
         Loop{"tests/inputs/timeloop/ocean3d.f", "ocean_steps", {}, "", {}},
