@@ -670,10 +670,11 @@ std::string print_c_overlapped(const Kernel &k, const HaloPlan &plan, const std:
   }
   if (gpu) {
     // The interior on one stream while the halo is packed, travels and is
-    // unpacked on the other; the strips after it arrived.
+    // unpacked on the other; the strips after it arrived. The box calls do
+    // not wait for the device (their reductions are combined at the
+    // halo_sync(0) that ends the procedure), so MPI moves the halo inside
+    // f2s_halo_end while the interior computes.
     out << "  if (h.gpu) {\n    f2s_halo_gpu_start(&h);\n";
-    if (gpu->reduces)
-      out << "    f2s_halo_gpu_send(&h);\n";
     out << gpu_call(in_lo, in_hi) << "    f2s_halo_end(&h);\n";
     for (const auto &[l, h] : strips)
       out << gpu_call(l, h);

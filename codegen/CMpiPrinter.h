@@ -54,13 +54,13 @@ std::string print_c_mpi_prelude(const std::string &gpu_lib = "");
 /// is present there (exactly when the kernel itself runs there), and its
 /// overlapped form computes there with `box_symbol` (print_cuda_box_entry):
 /// the interior while the halo is packed, travels and is unpacked, and the
-/// strips after. The launch of a kernel that reduces returns when it is
-/// done (the partials come back), so its halo is sent before the interior
-/// starts, and travels while it runs.
+/// strips after. The box calls return without waiting for the device, a
+/// kernel's reductions included (their partials are combined when the
+/// procedure synchronizes at its end), so the halo travels while the
+/// interior computes.
 struct MpiGpu {
   std::string lib;
   std::string box_symbol;
-  bool reduces = false;
 };
 
 /// The C prototype `void SYMBOL(const int *comm, <k's arguments>)`.

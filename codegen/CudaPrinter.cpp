@@ -696,6 +696,21 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
   print_block_reductions(k, threads, out);
   out << "}\n\n";
 
+  // Each reduction's combination of the blocks' partials, in block order,
+  // onto the value its result had: the same launch shape gives the same
+  // result on every run, whether the launch waits for the partials or defers
+  // them (f2s_cuda_defer).
+  for (const Reduction &r : k.reductions) {
+    std::string t = c_type(r.type);
+    out << "static void " << base << "_combine_" << c_name(r.var)
+        << "(void *f2s_result, const void *f2s_partials, size_t f2s_n) {\n"
+        << "  const " << t << " *const f2s_p = (const " << t << " *)f2s_partials;\n"
+        << "  " << t << " f2s_acc = *(" << t << " *)f2s_result;\n"
+        << "  for (size_t f2s_b = 0; f2s_b < f2s_n; ++f2s_b)\n"
+        << "    " << reduction_combine(r, "f2s_acc", "f2s_p[f2s_b]") << "\n"
+        << "  *(" << t << " *)f2s_result = f2s_acc;\n}\n\n";
+  }
+
   // The launcher: one block per tile, capped at CUDA's grid limits.
   CExprPrinter exprs(k);
   out << "static void " << base << "_launch(const " << args << " *d, cudaStream_t s) {\n";
@@ -761,22 +776,26 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
       << "_kernel<long, true><<<f2s_grid, f2s_block, 0, s>>>(f2s_args);\n"
       << "  else\n    " << base
       << "_kernel<long, false><<<f2s_grid, f2s_block, 0, s>>>(f2s_args);\n";
-  // The partials come back and are combined on the host in block order, onto
-  // the value the argument had: the same launch shape gives the same result
-  // on every run.
+  // The partials come back and are combined on the host; a box call of an
+  // overlapped MPI procedure defers that to the end of the procedure
+  // (f2s_cuda_deferring), so that its launch does not wait.
   for (const Reduction &r : k.reductions) {
-    std::string n = c_name(r.var), t = c_type(r.type), part = "f2s_" + n + "_host";
-    out << "  {\n"
+    std::string n = c_name(r.var), t = c_type(r.type), part = "f2s_" + n + "_host",
+                combine = base + "_combine_" + n;
+    out << "  if (f2s_cuda_deferring) {\n"
+        << "    void *" << part << " = f2s_cuda_defer(s, " << combine << ", d->" << n
+        << ", f2s_nblocks, sizeof(" << t << "));\n"
+        << "    f2s_cuda_check(cudaMemcpyAsync(" << part << ", f2s_" << n
+        << "_part, f2s_nblocks * sizeof(" << t
+        << "), cudaMemcpyDeviceToHost, s), \"copying the partials of '" << r.var << "'\");\n"
+        << "  } else {\n"
         << "    " << t << " *" << part << " = (" << t << " *)malloc(f2s_nblocks * sizeof(" << t
         << "));\n"
         << "    if (!" << part << ")\n      abort(); /* a few bytes per block */\n"
         << "    f2s_cuda_check(cudaMemcpy(" << part << ", f2s_" << n
         << "_part, f2s_nblocks * sizeof(" << t
         << "), cudaMemcpyDeviceToHost), \"copying the partials of '" << r.var << "'\");\n"
-        << "    " << t << " f2s_acc = *d->" << n << ";\n"
-        << "    for (size_t f2s_b = 0; f2s_b < f2s_nblocks; ++f2s_b)\n"
-        << "      " << reduction_combine(r, "f2s_acc", part + "[f2s_b]") << "\n"
-        << "    *d->" << n << " = f2s_acc;\n"
+        << "    " << combine << "(d->" << n << ", " << part << ", f2s_nblocks);\n"
         << "    free(" << part << ");\n  }\n";
   }
   out << "}\n\n";
@@ -880,8 +899,16 @@ static __thread int f2s_halo_have_streams = 0;
 static cudaStream_t f2s_halo_stream(int which) {
   if (!f2s_halo_have_streams) {
     f2s_cuda_use_device();
+    // The exchange's packing and unpacking kernels go ahead of the interior's
+    // blocks still waiting for a multiprocessor: the halo is unpacked as
+    // soon as it arrived, not after the interior.
+    int least = 0, greatest = 0;
+    f2s_cuda_check(cudaDeviceGetStreamPriorityRange(&least, &greatest),
+                   "reading the streams' priorities");
     for (int i = 0; i < 2; ++i)
-      f2s_cuda_check(cudaStreamCreate(&f2s_halo_streams[i]), "creating the halo exchange's streams");
+      f2s_cuda_check(cudaStreamCreateWithPriority(&f2s_halo_streams[i], cudaStreamDefault,
+                                                  i == 1 ? greatest : least),
+                     "creating the halo exchange's streams");
     f2s_halo_have_streams = 1;
   }
   return f2s_halo_streams[which];
@@ -955,6 +982,8 @@ extern "C" void @LIB@_f2s_halo_copy(void *dst, const void *src, size_t bytes, in
 extern "C" void @LIB@_f2s_halo_sync(int which) {
   f2s_cuda_check(cudaStreamSynchronize(f2s_halo_stream(which)),
                  which ? "exchanging a halo on the device" : "computing with a halo exchange");
+  if (which == 0) /* the box calls' reductions, deferred */
+    f2s_cuda_finish_deferred();
 }
 
 )F2S";
@@ -985,7 +1014,10 @@ std::string print_cuda_box_entry(const Kernel &box, const std::vector<std::strin
       out << "  if (!(d." << c_name(v.name) << " = (decltype(d." << c_name(v.name)
           << "))f2s_present_device(" << c_name(v.name) << ")))\n    return 0;\n";
   auto launch = [&](const std::string &variant, const std::string &pad) {
-    out << pad << cuda_launch_name(box, variant) << "(&d, f2s_halo_stream(f2s_stream));\n"
+    // Its reductions are combined at the procedure's end (halo_sync(0)).
+    out << pad << "f2s_cuda_deferring = 1;\n"
+        << pad << cuda_launch_name(box, variant) << "(&d, f2s_halo_stream(f2s_stream));\n"
+        << pad << "f2s_cuda_deferring = 0;\n"
         << pad << "f2s_cuda_check(cudaGetLastError(), \"launching kernel '" << box.name << "' ("
         << variant << ")\");\n";
   };

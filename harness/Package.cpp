@@ -344,7 +344,7 @@ std::string library_mpi_source(const PackageInfo &info, const std::vector<Kernel
     std::optional<MpiGpu> g;
     if (on_gpu(b)) {
       // harness/CudaPackage prints the box where this names it.
-      g = MpiGpu{info.name, entry_symbol(info, k, "_box_cuda"), !k.reductions.empty()};
+      g = MpiGpu{info.name, entry_symbol(info, k, "_box_cuda")};
       std::string proto = print_c_entry_prototype(restrict_to_box(k), g->box_symbol);
       out += "int " + g->box_symbol + "(int f2s_stream, " +
              proto.substr(5 + g->box_symbol.size() + 1) + ";\n";

@@ -220,3 +220,54 @@ static void f2s_cuda_steps_end(int n, const void *const *host, const size_t *byt
   for (int i = 0; i < n; ++i)
     f2s_cuda_exit(host[i], bytes[i], written[i]);
 }
+
+/* Reductions deferred (the overlapped MPI procedures' box calls,
+ * codegen/CMpiPrinter): while f2s_cuda_deferring is set, a launch that
+ * reduces copies its blocks' partials to pinned host memory without waiting
+ * for them, and they are combined into the result, in launch order, once the
+ * stream has been synchronized (f2s_cuda_finish_deferred). The launch then
+ * returns at once, so the interior computes while the halo travels; the
+ * values and their order of combination are those of a launch that waits. */
+static __thread int f2s_cuda_deferring __attribute__((unused)) = 0;
+enum { F2S_MAX_DEFERRED = 64 };
+struct f2s_deferred {
+  void (*combine)(void *result, const void *partials, size_t n);
+  void *result;
+  size_t n;
+  void *partials; /* pinned, kept for the next launch of this slot */
+  size_t capacity;
+};
+static __thread struct f2s_deferred f2s_deferred_list[F2S_MAX_DEFERRED];
+static __thread int f2s_deferred_count = 0;
+
+static void __attribute__((unused)) f2s_cuda_finish_deferred(void) {
+  for (int i = 0; i < f2s_deferred_count; ++i) {
+    struct f2s_deferred *e = &f2s_deferred_list[i];
+    e->combine(e->result, e->partials, e->n);
+  }
+  f2s_deferred_count = 0;
+}
+
+/* The pinned buffer that `n` partials of `bytes` each of a launch on stream
+ * `s` are to be copied into, to be combined into `result` by `combine`. */
+static void *__attribute__((unused)) f2s_cuda_defer(cudaStream_t s,
+                            void (*combine)(void *result, const void *partials, size_t n),
+                            void *result, size_t n, size_t bytes) {
+  if (f2s_deferred_count == F2S_MAX_DEFERRED) { /* more launches than slots: settle them now */
+    f2s_cuda_check(cudaStreamSynchronize(s), "combining the partials of a reduction");
+    f2s_cuda_finish_deferred();
+  }
+  struct f2s_deferred *e = &f2s_deferred_list[f2s_deferred_count++];
+  if (n * bytes > e->capacity) {
+    if (e->partials)
+      f2s_cuda_check(cudaFreeHost(e->partials), "freeing the partials of a reduction");
+    e->partials = NULL;
+    f2s_cuda_check(cudaMallocHost(&e->partials, n * bytes),
+                   "allocating pinned memory for the partials of a reduction");
+    e->capacity = n * bytes;
+  }
+  e->combine = combine;
+  e->result = result;
+  e->n = n;
+  return e->partials;
+}

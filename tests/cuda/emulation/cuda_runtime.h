@@ -120,6 +120,15 @@ inline cudaError_t cudaStreamCreate(cudaStream_t *s) {
   *s = &streams;
   return cudaSuccess;
 }
+inline cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
+  *least = 0;
+  *greatest = -1;
+  return cudaSuccess;
+}
+#define cudaStreamDefault 0x00
+inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int, int) {
+  return cudaStreamCreate(s);
+}
 inline cudaError_t cudaStreamSynchronize(cudaStream_t) {
   return cudaSuccess;
 }
