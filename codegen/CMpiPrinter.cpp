@@ -250,11 +250,15 @@ static void f2s_halo_gpu_record(struct f2s_halo *h, int from, int to, void *grid
     m->recv_count *= recv_size[d];
     m->send_count *= send_size[d];
   }
-  /* Blocks start 64-byte aligned in the buffers. */
+  /* Blocks start 64-byte aligned in the buffers, which hold only the blocks
+   * that move: across an edge with no neighbour (MPI_PROC_NULL) nothing is
+   * packed, staged or unpacked. */
   m->recv_at = h->recv_bytes;
-  h->recv_bytes += ((size_t)m->recv_count * m->elem + 63) / 64 * 64;
+  if (from != MPI_PROC_NULL)
+    h->recv_bytes += ((size_t)m->recv_count * m->elem + 63) / 64 * 64;
   m->send_at = h->send_bytes;
-  h->send_bytes += ((size_t)m->send_count * m->elem + 63) / 64 * 64;
+  if (to != MPI_PROC_NULL)
+    h->send_bytes += ((size_t)m->send_count * m->elem + 63) / 64 * 64;
   h->req[h->n] = h->req[h->n + 1] = MPI_REQUEST_NULL;
   h->n += 2;
 }
