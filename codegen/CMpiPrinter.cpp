@@ -179,12 +179,16 @@ const char *kGpuSupport = R"F2S(
 /* The GPU side (docs/mpi.md, "On the GPU"): the library's CUDA source packs
  * and unpacks the grids present on the device (codegen/CudaPrinter's halo
  * exports); MPI moves the packed buffers, from device memory where it is
- * CUDA-aware and through pinned host buffers where it is not. */
+ * CUDA-aware. Where it is not, a block for a rank of the same host is copied
+ * from this GPU's memory into that rank's (CUDA IPC, over NVLink or PCIe
+ * between GPUs), and MPI carries only the handshake; any other block is
+ * staged through pinned host buffers. */
 #if defined(OPEN_MPI) && OPEN_MPI && defined(__has_include)
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>
 #endif
 #endif
+#include <string.h>
 int @LIB@_f2s_halo_on_gpu(int n, const void *const *host);
 void *@LIB@_f2s_halo_device(const void *host);
 void *@LIB@_f2s_halo_buffer(int which, size_t bytes);
@@ -192,9 +196,25 @@ void @LIB@_f2s_halo_pack(int unpack, void *grid, int elem, int rank, const int *
                          const int *start, const int *size, void *buffer);
 void @LIB@_f2s_halo_copy(void *dst, const void *src, size_t bytes, int to_host);
 void @LIB@_f2s_halo_sync(int stream);
+int @LIB@_f2s_halo_ipc_handle(const void *dev, void *handle);
+void *@LIB@_f2s_halo_ipc_open(const void *handle);
+void @LIB@_f2s_halo_ipc_close(void *peer);
+
+/* What a receiver tells the rank that sends it a block, where both are on
+ * one host: the block's place in the receiver's device buffer, which is
+ * free to be written (the receiver unpacked the last exchange's before it
+ * says so). */
+struct f2s_halo_ready {
+  char handle[64]; /* cudaIpcMemHandle_t of the buffer */
+  unsigned long offset;
+  int world; /* the receiver's rank in MPI_COMM_WORLD */
+  int ok;    /* 0: the buffer has no handle; send the block through MPI */
+};
+enum { F2S_HALO_READY_TAG = 16384 }; /* added to the block's tag */
 
 /* One neighbour's messages: the block received into the halo and the block
- * sent from the owned cells, each at its offset in the buffers. */
+ * sent from the owned cells, each at its offset in the buffers; ipc_in and
+ * ipc_out where the neighbour it comes from or goes to shares this host. */
 struct f2s_halo_msg {
   char *grid; /* device address */
   MPI_Datatype element;
@@ -202,6 +222,9 @@ struct f2s_halo_msg {
   int sizes[7], recv_start[7], recv_size[7], send_start[7], send_size[7];
   int recv_count, send_count;
   size_t recv_at, send_at;
+  int ipc_in, ipc_out, copied;
+  struct f2s_halo_ready mine, theirs;
+  MPI_Request ready[2]; /* mine sent, theirs received */
 };
 
 /* Whether MPI takes device buffers: F2S_MPI_CUDA_AWARE=1 or 0 says so (0
@@ -223,6 +246,93 @@ static int f2s_halo_cuda_aware(void) {
     }
   }
   return aware;
+}
+
+/* Whether blocks between ranks of one host go GPU to GPU: where MPI is not
+ * CUDA-aware (one that is does so itself), unless F2S_MPI_CUDA_IPC=0. */
+static int f2s_halo_ipc(void) {
+  static int ipc = -1;
+  if (ipc < 0) {
+    const char *say = getenv("F2S_MPI_CUDA_IPC");
+    ipc = !f2s_halo_cuda_aware() && !(say && *say && atoi(say) == 0);
+  }
+  return ipc;
+}
+
+/* Which ranks of `comm` share this rank's host (1) or not (0): found at the
+ * communicator's first exchange (MPI_Comm_split_type, collective over it,
+ * as every exchange's neighbours are) and kept as its attribute, which MPI
+ * frees with it. */
+static int f2s_halo_host_key = MPI_KEYVAL_INVALID;
+static int f2s_halo_host_free(MPI_Comm comm, int key, void *value, void *extra) {
+  (void)comm;
+  (void)key;
+  (void)extra;
+  free(value);
+  return MPI_SUCCESS;
+}
+static const char *f2s_halo_same_host(MPI_Comm comm) {
+  char *same;
+  int found = 0, size, i, *all, *there;
+  MPI_Comm host;
+  MPI_Group group, host_group;
+  if (f2s_halo_host_key == MPI_KEYVAL_INVALID)
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, f2s_halo_host_free, &f2s_halo_host_key, NULL);
+  MPI_Comm_get_attr(comm, f2s_halo_host_key, &same, &found);
+  if (found)
+    return same;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+  MPI_Comm_group(comm, &group);
+  MPI_Comm_group(host, &host_group);
+  all = (int *)malloc(2 * (size_t)size * sizeof(int));
+  same = (char *)malloc((size_t)size);
+  if (!all || !same)
+    abort(); /* a few bytes per rank */
+  there = all + size;
+  for (i = 0; i < size; ++i)
+    all[i] = i;
+  MPI_Group_translate_ranks(group, size, all, host_group, there);
+  for (i = 0; i < size; ++i)
+    same[i] = there[i] != MPI_UNDEFINED;
+  free(all);
+  MPI_Group_free(&group);
+  MPI_Group_free(&host_group);
+  MPI_Comm_free(&host);
+  MPI_Comm_set_attr(comm, f2s_halo_host_key, same);
+  return same;
+}
+
+/* Another rank's buffer mapped into this process, by the handle it sent:
+ * kept per rank (a buffer is never freed once its handle went out, so an
+ * old mapping is closed only when that rank's handle changes); NULL where
+ * the handle cannot be opened (the block then goes through MPI). */
+enum { F2S_HALO_PEERS = 64 };
+static __thread struct {
+  int world;
+  char handle[64];
+  void *at;
+} f2s_halo_peers[F2S_HALO_PEERS];
+static __thread int f2s_halo_npeers = 0;
+static char *f2s_halo_peer(const struct f2s_halo_ready *r) {
+  int i;
+  if (!r->ok)
+    return NULL;
+  for (i = 0; i < f2s_halo_npeers && f2s_halo_peers[i].world != r->world; ++i)
+    ;
+  if (i < f2s_halo_npeers && !memcmp(f2s_halo_peers[i].handle, r->handle, 64))
+    return (char *)f2s_halo_peers[i].at;
+  if (i < f2s_halo_npeers && f2s_halo_peers[i].at)
+    @LIB@_f2s_halo_ipc_close(f2s_halo_peers[i].at);
+  if (i == f2s_halo_npeers) {
+    if (i == F2S_HALO_PEERS)
+      return NULL;
+    ++f2s_halo_npeers;
+  }
+  f2s_halo_peers[i].world = r->world;
+  memcpy(f2s_halo_peers[i].handle, r->handle, 64);
+  f2s_halo_peers[i].at = @LIB@_f2s_halo_ipc_open(r->handle);
+  return (char *)f2s_halo_peers[i].at;
 }
 
 static void f2s_halo_gpu_record(struct f2s_halo *h, int from, int to, void *grid,
@@ -259,23 +369,51 @@ static void f2s_halo_gpu_record(struct f2s_halo *h, int from, int to, void *grid
   m->send_at = h->send_bytes;
   if (to != MPI_PROC_NULL)
     h->send_bytes += ((size_t)m->send_count * m->elem + 63) / 64 * 64;
+  m->ipc_in = m->ipc_out = m->copied = 0;
+  m->ready[0] = m->ready[1] = MPI_REQUEST_NULL;
   h->req[h->n] = h->req[h->n + 1] = MPI_REQUEST_NULL;
   h->n += 2;
 }
 
-/* Posts every receive, and packs every block to send (staging it to the host
- * where MPI is not CUDA-aware), without waiting for the device. h->started
- * says how far the exchange got: 1 here, 2 once sent. */
+/* Posts every receive (and, for a rank of this host that sends here, says
+ * where its block goes), and packs every block to send (staging to the host
+ * those that go through MPI where it is not CUDA-aware), without waiting
+ * for the device. h->started says how far the exchange got: 1 here, 2 once
+ * sent. */
 static void f2s_halo_gpu_start(struct f2s_halo *h) {
-  int i, aware = f2s_halo_cuda_aware();
+  int i, me, world, aware = f2s_halo_cuda_aware(), ipc = f2s_halo_ipc(), staged_all = 1;
   char *recv = (char *)@LIB@_f2s_halo_buffer(aware ? 1 : 3, h->recv_bytes + 64);
   char *send = (char *)@LIB@_f2s_halo_buffer(0, h->send_bytes + 64);
+  char *stage = NULL, handle[64];
+  const char *same = NULL;
+  int have_handle = 0;
   h->started = 1;
+  MPI_Comm_rank(h->comm, &me);
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  if (ipc) {
+    same = f2s_halo_same_host(h->comm);
+    have_handle = @LIB@_f2s_halo_ipc_handle(@LIB@_f2s_halo_buffer(1, h->recv_bytes + 64), handle);
+  }
   for (i = 0; i < h->n / 2; ++i) {
     struct f2s_halo_msg *m = &h->msg[i];
+    m->ipc_in = same && m->from != MPI_PROC_NULL && m->from != me && same[m->from];
+    m->ipc_out = same && m->to != MPI_PROC_NULL && m->to != me && same[m->to];
+    staged_all = staged_all && !m->ipc_out;
+    /* The data, or nothing where the sender copied it into the device buffer. */
     if (m->from != MPI_PROC_NULL)
       MPI_Irecv(recv + m->recv_at, m->recv_count, m->element, m->from, m->tag, h->comm,
                 &h->req[2 * i]);
+    if (m->ipc_in) {
+      memcpy(m->mine.handle, handle, 64);
+      m->mine.offset = (unsigned long)m->recv_at;
+      m->mine.world = world;
+      m->mine.ok = have_handle;
+      MPI_Isend(&m->mine, (int)sizeof m->mine, MPI_BYTE, m->from, m->tag + F2S_HALO_READY_TAG,
+                h->comm, &m->ready[0]);
+    }
+    if (m->ipc_out)
+      MPI_Irecv(&m->theirs, (int)sizeof m->theirs, MPI_BYTE, m->to, m->tag + F2S_HALO_READY_TAG,
+                h->comm, &m->ready[1]);
   }
   for (i = 0; i < h->n / 2; ++i) {
     struct f2s_halo_msg *m = &h->msg[i];
@@ -283,37 +421,108 @@ static void f2s_halo_gpu_start(struct f2s_halo *h) {
       @LIB@_f2s_halo_pack(0, m->grid, m->elem, m->rank, m->sizes, m->send_start, m->send_size,
                           send + m->send_at);
   }
-  if (!aware && h->send_bytes)
-    @LIB@_f2s_halo_copy(@LIB@_f2s_halo_buffer(2, h->send_bytes + 64), send, h->send_bytes, 1);
+  if (aware || !h->send_bytes)
+    return;
+  stage = (char *)@LIB@_f2s_halo_buffer(2, h->send_bytes + 64);
+  if (staged_all) {
+    @LIB@_f2s_halo_copy(stage, send, h->send_bytes, 1);
+    return;
+  }
+  for (i = 0; i < h->n / 2; ++i) {
+    struct f2s_halo_msg *m = &h->msg[i];
+    if (m->to != MPI_PROC_NULL && !m->ipc_out)
+      @LIB@_f2s_halo_copy(stage + m->send_at, send + m->send_at,
+                          (size_t)m->send_count * m->elem, 1);
+  }
 }
 
-/* Sends the packed blocks once the device has them. */
+/* F2S_MPI_VERBOSE=1: each rank says, at its first exchange that sends
+ * anything, how its blocks went. */
+static void f2s_halo_tell(const struct f2s_halo *h, int aware) {
+  static int told = 0;
+  const char *say = getenv("F2S_MPI_VERBOSE");
+  int i, me, copied = 0, other = 0;
+  if (told || !say || !*say || !atoi(say))
+    return;
+  for (i = 0; i < h->n / 2; ++i)
+    if (h->msg[i].to != MPI_PROC_NULL)
+      h->msg[i].copied ? ++copied : ++other;
+  if (copied + other == 0)
+    return;
+  told = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  fprintf(stderr,
+          "f2stencil: rank %d, %s: %d halo blocks sent GPU to GPU (CUDA IPC), %d through MPI "
+          "(%s)\n",
+          me, h->what, copied, other, aware ? "from device memory" : "staged through the host");
+}
+
+/* Sends the packed blocks once the device has them: a block for a rank of
+ * this host is copied into its buffer once it said where (then only an
+ * empty message goes), any other through MPI. */
 static void f2s_halo_gpu_send(struct f2s_halo *h) {
-  int i, aware = f2s_halo_cuda_aware();
+  int i, aware = f2s_halo_cuda_aware(), copies = 0;
+  char *dev = (char *)@LIB@_f2s_halo_buffer(0, h->send_bytes + 64);
   char *send = (char *)@LIB@_f2s_halo_buffer(aware ? 0 : 2, h->send_bytes + 64);
   @LIB@_f2s_halo_sync(1);
   for (i = 0; i < h->n / 2; ++i) {
     struct f2s_halo_msg *m = &h->msg[i];
+    char *peer;
+    if (!m->ipc_out)
+      continue;
+    MPI_Wait(&m->ready[1], MPI_STATUS_IGNORE);
+    peer = f2s_halo_peer(&m->theirs);
+    m->copied = peer != NULL;
+    /* Into the receiver's buffer, or (no handle) to the host for MPI. */
+    @LIB@_f2s_halo_copy(peer ? peer + m->theirs.offset : send + m->send_at, dev + m->send_at,
+                        (size_t)m->send_count * m->elem, peer ? 2 : 1);
+    copies = 1;
+  }
+  if (copies)
+    @LIB@_f2s_halo_sync(1);
+  for (i = 0; i < h->n / 2; ++i) {
+    struct f2s_halo_msg *m = &h->msg[i];
     if (m->to != MPI_PROC_NULL)
-      MPI_Isend(send + m->send_at, m->send_count, m->element, m->to, m->tag, h->comm,
-                &h->req[2 * i + 1]);
+      MPI_Isend(send + m->send_at, m->copied ? 0 : m->send_count, m->element, m->to, m->tag,
+                h->comm, &h->req[2 * i + 1]);
   }
   h->started = 2;
+  f2s_halo_tell(h, aware);
 }
 
 /* Waits for every message, and unpacks what arrived into the halo on the
- * device. */
+ * device (a block that came GPU to GPU is there already: its message is
+ * empty). */
 static void f2s_halo_gpu_finish(struct f2s_halo *h) {
-  int i, aware = f2s_halo_cuda_aware();
-  char *recv;
+  int i, aware = f2s_halo_cuda_aware(), ipc = 0, got;
+  char *recv, *stage;
+  MPI_Status *status = (MPI_Status *)malloc((size_t)(h->n ? h->n : 1) * sizeof(MPI_Status));
+  if (!status)
+    abort(); /* a few bytes per message */
   if (h->started < 1)
     f2s_halo_gpu_start(h);
   if (h->started < 2)
     f2s_halo_gpu_send(h);
-  MPI_Waitall(h->n, h->req, MPI_STATUSES_IGNORE);
+  MPI_Waitall(h->n, h->req, status);
   recv = (char *)@LIB@_f2s_halo_buffer(1, h->recv_bytes + 64);
-  if (!aware && h->recv_bytes)
-    @LIB@_f2s_halo_copy(recv, @LIB@_f2s_halo_buffer(3, h->recv_bytes + 64), h->recv_bytes, 0);
+  stage = (char *)@LIB@_f2s_halo_buffer(3, h->recv_bytes + 64);
+  for (i = 0; i < h->n / 2; ++i) {
+    struct f2s_halo_msg *m = &h->msg[i];
+    MPI_Waitall(2, m->ready, MPI_STATUSES_IGNORE);
+    ipc = ipc || m->ipc_in;
+  }
+  if (!aware && h->recv_bytes && !ipc)
+    @LIB@_f2s_halo_copy(recv, stage, h->recv_bytes, 0);
+  for (i = 0; i < h->n / 2 && !aware && ipc; ++i) {
+    struct f2s_halo_msg *m = &h->msg[i];
+    if (m->from == MPI_PROC_NULL)
+      continue;
+    MPI_Get_count(&status[2 * i], m->element, &got);
+    if (got > 0)
+      @LIB@_f2s_halo_copy(recv + m->recv_at, stage + m->recv_at, (size_t)m->recv_count * m->elem,
+                          0);
+  }
+  free(status);
   for (i = 0; i < h->n / 2; ++i) {
     struct f2s_halo_msg *m = &h->msg[i];
     if (m->from != MPI_PROC_NULL)

@@ -932,9 +932,16 @@ extern "C" void *@LIB@_f2s_halo_device(const void *host) {
   return f2s_present_device(host);
 }
 
+/* 0 and 1: the device's send and receive buffers; 2 and 3: their pinned
+ * host stages. Buffer 1's handle may have gone to other processes (CUDA
+ * IPC), which write into it: it is never freed (CUDA forbids freeing memory
+ * another process has open), and grows at least twofold so that what is
+ * kept stays within the largest buffer's size. */
 extern "C" void *@LIB@_f2s_halo_buffer(int which, size_t bytes) {
   if (bytes > f2s_halo_capacity[which]) {
-    if (f2s_halo_buffers[which])
+    if (which == 1 && bytes < 2 * f2s_halo_capacity[which])
+      bytes = 2 * f2s_halo_capacity[which];
+    if (f2s_halo_buffers[which] && which != 1)
       f2s_cuda_check(which < 2 ? cudaFree(f2s_halo_buffers[which])
                                : cudaFreeHost(f2s_halo_buffers[which]),
                      "freeing a halo buffer");
@@ -972,11 +979,52 @@ extern "C" void @LIB@_f2s_halo_pack(int unpack, void *grid, int elem, int rank, 
                                             : "launching a halo packing kernel");
 }
 
+/* to_host: 1 device to host, 0 host to device, 2 device to device (this
+ * GPU's buffer into another's, mapped by f2s_halo_ipc_open). */
 extern "C" void @LIB@_f2s_halo_copy(void *dst, const void *src, size_t bytes, int to_host) {
   f2s_cuda_check(cudaMemcpyAsync(dst, src, bytes,
-                                 to_host ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice,
+                                 to_host == 2 ? cudaMemcpyDefault
+                                 : to_host    ? cudaMemcpyDeviceToHost
+                                              : cudaMemcpyHostToDevice,
                                  f2s_halo_stream(1)),
-                 to_host ? "staging a halo to the host" : "staging a halo to the device");
+                 to_host == 2 ? "copying a halo into another GPU's buffer"
+                 : to_host    ? "staging a halo to the host"
+                              : "staging a halo to the device");
+}
+
+/* CUDA IPC between the ranks of one host (codegen/CMpiPrinter): the handle
+ * (64 bytes) of device memory of this process, 0 where it has none; another
+ * process's memory mapped here by its handle, NULL where it cannot be (the
+ * block then goes through MPI); and the mapping closed. */
+static_assert(sizeof(cudaIpcMemHandle_t) == 64, "the MPI part sends a handle as 64 bytes");
+static __thread void *f2s_halo_handle_of = NULL;
+static __thread cudaIpcMemHandle_t f2s_halo_handle;
+extern "C" int @LIB@_f2s_halo_ipc_handle(const void *dev, void *handle) {
+  if (dev != f2s_halo_handle_of) {
+    if (cudaIpcGetMemHandle(&f2s_halo_handle, (void *)dev) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return 0;
+    }
+    f2s_halo_handle_of = (void *)dev;
+  }
+  memcpy(handle, &f2s_halo_handle, sizeof f2s_halo_handle);
+  return 1;
+}
+
+extern "C" void *@LIB@_f2s_halo_ipc_open(const void *handle) {
+  cudaIpcMemHandle_t h;
+  void *at = NULL;
+  memcpy(&h, handle, sizeof h);
+  if (cudaIpcOpenMemHandle(&at, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return NULL;
+  }
+  return at;
+}
+
+extern "C" void @LIB@_f2s_halo_ipc_close(void *peer) {
+  if (cudaIpcCloseMemHandle(peer) != cudaSuccess)
+    (void)cudaGetLastError();
 }
 
 extern "C" void @LIB@_f2s_halo_sync(int which) {

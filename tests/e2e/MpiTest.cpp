@@ -88,13 +88,17 @@ void build_emulated(const test::ScratchDir &dir, const fs::path &lib, const std:
 // GPU"), its CUDA run under the CPU emulation (tests/cuda/emulation, whose
 // device memory is apart from the host's): smooth_exchange + smooth and
 // smooth_mpi exchange the device copies, packed and unpacked by kernels,
-// with no update by the program and no copy of a whole grid. Staged through
-// host buffers (what this MPI, Debian's, not CUDA-aware, is found to need) and handed
-// to MPI directly (F2S_MPI_CUDA_AWARE=1: the emulation's device memory is
-// host memory, as a CUDA-aware MPI's would be reachable), on 1D and 2D
-// splits, periodic and not, with uneven parts, the gathered grid is the one
-// rank computes on the CPU, byte for byte. An exchange of the host arrays
-// would leave the device's halo stale and the grid different.
+// with no update by the program and no copy of a whole grid. Every rank is
+// on this host, so by default a block goes from one rank's device buffer
+// into the other's (CUDA IPC, which the emulation does with shared memory
+// files) and MPI carries an empty message; with F2S_MPI_CUDA_IPC=0 it is
+// staged through host buffers (what this MPI, Debian's, not CUDA-aware, is
+// found to need); and device buffers are handed to MPI directly
+// (F2S_MPI_CUDA_AWARE=1: the emulation's device memory is host memory, as
+// a CUDA-aware MPI's would be reachable). On 1D and 2D splits, periodic and
+// not, with uneven parts, the gathered grid is the one rank computes on the
+// CPU, byte for byte. An exchange of the host arrays would leave the
+// device's halo stale and the grid different.
 TEST(Mpi, DeviceGridsExchangedOnTheDeviceEqualOneRank) {
   if (!find_nvcc())
     GTEST_SKIP() << "nvcc not found";
@@ -110,6 +114,14 @@ TEST(Mpi, DeviceGridsExchangedOnTheDeviceEqualOneRank) {
   if (HasFatalFailure())
     return;
   auto env = test::mpirun_env(dir);
+  struct Way {
+    const char *aware, *ipc, *says;
+  };
+  // What rank 0 says of its first exchange (F2S_MPI_VERBOSE=1) where it has
+  // a neighbour other than itself: every split below gives it one.
+  const Way ways[] = {{"", "", "halo blocks sent GPU to GPU"},
+                      {"", "0", ": 0 halo blocks sent GPU to GPU"},
+                      {"1", "", ": 0 halo blocks sent GPU to GPU"}};
   for (const char *periodic : {"0", "1"}) {
     // One rank on the CPU, no data region.
     std::string one = (dir.path() / (std::string("one") + periodic)).string();
@@ -118,23 +130,34 @@ TEST(Mpi, DeviceGridsExchangedOnTheDeviceEqualOneRank) {
     ASSERT_EQ(test::read_file(one).size(), 37u * 23u * 8u);
     for (auto [px, py] : std::vector<std::pair<int, int>>{{1, 1}, {2, 1}, {1, 3}, {2, 2}, {3, 2}})
       for (const char *mode : {"exchange", "overlap"})
-        for (const char *aware : {"", "1"}) {
-          // Unset: found not CUDA-aware here, so staged. Device buffers
-          // handed to MPI: on the 2D splits.
-          if (std::string(aware) == "1" && (px == 1 || py == 1))
+        for (const Way &way : ways) {
+          // Staged, and device buffers handed to MPI: on the 2D splits.
+          if (&way != &ways[0] && (px == 1 || py == 1))
             continue;
           SCOPED_TRACE(std::to_string(px) + "x" + std::to_string(py) + " periodic " + periodic +
-                       " " + mode + " F2S_MPI_CUDA_AWARE=" + aware);
+                       " " + mode + " F2S_MPI_CUDA_AWARE=" + way.aware +
+                       " F2S_MPI_CUDA_IPC=" + way.ipc);
           std::string many = (dir.path() / "many").string();
           auto with = env;
-          with.push_back({"F2S_MPI_CUDA_AWARE", aware});
-          r = run({"mpirun", "-np", std::to_string(px * py), "-x", "F2S_MPI_CUDA_AWARE", exe,
-                   std::to_string(px), std::to_string(py), periodic, many, mode},
+          with.push_back({"F2S_MPI_CUDA_AWARE", way.aware});
+          with.push_back({"F2S_MPI_CUDA_IPC", way.ipc});
+          with.push_back({"F2S_MPI_VERBOSE", "1"});
+          r = run({"mpirun", "-np", std::to_string(px * py), "-x", "F2S_MPI_CUDA_AWARE", "-x",
+                   "F2S_MPI_CUDA_IPC", "-x", "F2S_MPI_VERBOSE", exe, std::to_string(px),
+                   std::to_string(py), periodic, many, mode},
                   with);
           ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
           EXPECT_NE(r.out.find("transfers 0\n"), std::string::npos) << r.out;
           EXPECT_TRUE(test::read_file(many) == test::read_file(one))
               << "the grid differs from one rank's";
+          if (px * py > 1) {
+            size_t at = r.err.find("f2stencil: rank 0, ");
+            ASSERT_NE(at, std::string::npos) << r.err;
+            std::string said = r.err.substr(at, r.err.find('\n', at) - at);
+            EXPECT_NE(said.find(way.says), std::string::npos) << said;
+            if (std::string(way.says)[0] != ':')
+              EXPECT_EQ(said.find(": 0 halo blocks sent GPU to GPU"), std::string::npos) << said;
+          }
         }
   }
 }

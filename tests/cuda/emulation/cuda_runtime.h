@@ -17,8 +17,14 @@
 #include <cstring>
 #include <vector>
 
+#include <cstdio>
+#include <map>
+#include <mutex>
+
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #define __global__
 #define __device__
@@ -62,7 +68,12 @@ typedef int cudaError_t;
 enum { cudaSuccess = 0 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 enum cudaDeviceAttr { cudaDevAttrMaxSharedMemoryPerBlockOptin = 97 };
-enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };
+enum cudaMemcpyKind {
+  cudaMemcpyHostToDevice,
+  cudaMemcpyDeviceToHost,
+  cudaMemcpyDeviceToDevice,
+  cudaMemcpyDefault
+};
 typedef void *cudaStream_t;
 typedef std::chrono::steady_clock::time_point *cudaEvent_t;
 
@@ -98,16 +109,88 @@ inline cudaError_t cudaSetDevice(int device) {
   f2s_emu_device = device;
   return cudaSuccess;
 }
+// Device memory is host memory, each allocation a shared mapping of a memory
+// file (memfd) so that another process can map it as CUDA IPC does:
+// cudaIpcGetMemHandle names the file by process and descriptor, and
+// cudaIpcOpenMemHandle maps /proc/PID/fd/FD.
+struct F2sEmuMapping {
+  int fd; // -1: mapped from another process
+  size_t bytes;
+};
+inline std::mutex f2s_emu_mappings_lock;
+inline std::map<void *, F2sEmuMapping> f2s_emu_mappings;
+inline cudaError_t f2s_emu_map(void **p, int fd, size_t bytes, bool own) {
+  void *at = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (!own)
+    close(fd);
+  if (at == MAP_FAILED) {
+    if (own)
+      close(fd);
+    return 2; // cudaErrorMemoryAllocation
+  }
+  std::lock_guard<std::mutex> hold(f2s_emu_mappings_lock);
+  f2s_emu_mappings[at] = {own ? fd : -1, bytes};
+  *p = at;
+  return cudaSuccess;
+}
 inline cudaError_t cudaMalloc(void **p, size_t bytes) {
-  *p = std::malloc(bytes);
-  return *p ? cudaSuccess : 2;
+  if (bytes == 0)
+    bytes = 1;
+  int fd = memfd_create("f2s_emu_device", MFD_CLOEXEC);
+  if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0) {
+    if (fd >= 0)
+      close(fd);
+    return 2;
+  }
+  return f2s_emu_map(p, fd, bytes, true);
 }
 template <class T> cudaError_t cudaMalloc(T **p, size_t bytes) {
   return cudaMalloc(reinterpret_cast<void **>(p), bytes);
 }
-inline cudaError_t cudaFree(void *p) {
-  std::free(p);
+inline cudaError_t f2s_emu_unmap(void *p, bool own) {
+  if (!p)
+    return cudaSuccess;
+  std::lock_guard<std::mutex> hold(f2s_emu_mappings_lock);
+  auto at = f2s_emu_mappings.find(p);
+  if (at == f2s_emu_mappings.end() || (at->second.fd >= 0) != own)
+    return 1; // cudaErrorInvalidValue
+  munmap(p, at->second.bytes);
+  if (own)
+    close(at->second.fd);
+  f2s_emu_mappings.erase(at);
   return cudaSuccess;
+}
+inline cudaError_t cudaFree(void *p) {
+  return f2s_emu_unmap(p, true);
+}
+struct cudaIpcMemHandle_t {
+  char reserved[64];
+};
+enum { cudaIpcMemLazyEnablePeerAccess = 1 };
+inline cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *h, void *p) {
+  std::lock_guard<std::mutex> hold(f2s_emu_mappings_lock);
+  auto at = f2s_emu_mappings.find(p);
+  if (at == f2s_emu_mappings.end() || at->second.fd < 0)
+    return 1;
+  long what[3] = {(long)getpid(), (long)at->second.fd, (long)at->second.bytes};
+  std::memset(h->reserved, 0, sizeof h->reserved);
+  std::memcpy(h->reserved, what, sizeof what);
+  return cudaSuccess;
+}
+inline cudaError_t cudaIpcOpenMemHandle(void **p, cudaIpcMemHandle_t h, unsigned int) {
+  long what[3];
+  std::memcpy(what, h.reserved, sizeof what);
+  if (what[0] == (long)getpid())
+    return 1; // CUDA opens no handle of the same process
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%ld/fd/%ld", what[0], what[1]);
+  int fd = open(path, O_RDWR);
+  if (fd < 0)
+    return 1;
+  return f2s_emu_map(p, fd, (size_t)what[2], false);
+}
+inline cudaError_t cudaIpcCloseMemHandle(void *p) {
+  return f2s_emu_unmap(p, false);
 }
 inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind) {
   std::memcpy(dst, src, bytes);
