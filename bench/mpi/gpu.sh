@@ -15,8 +15,9 @@
 #      kernel alone; exchange: heat_exchange then the kernel; overlap: the
 #      overlapped procedure; halo: the exchange alone), in ROUNDS interleaved
 #      rounds (the median is kept).
-# Staged through pinned host buffers, and with device buffers handed to MPI
-# where it is CUDA-aware. One table last.
+# Two ranks' blocks go GPU to GPU (CUDA IPC, the default where MPI is not
+# CUDA-aware), staged through pinned host buffers (F2S_MPI_CUDA_IPC=0), and
+# as device buffers handed to MPI where it is CUDA-aware. One table last.
 #
 # On the GPU machine, from the repository root, after bench/mpi/gpu_build.sh
 # filled .mpi-gpu-carry/ here:
@@ -74,10 +75,13 @@ for p in $stencils; do
     for mode in library host exchange overlap; do
       [ $np = 2 ] && [ $mode = library ] && continue
       [ $np = 1 ] && [ $mode = host ] && continue
-      for a in 0 $([ "$aware" = true ] && echo 1); do
-        out=$(F2S_MPI_CUDA_AWARE=$a mpirun -np $np -x F2S_MPI_CUDA_AWARE "$work/heat_gpu" "$size" 5 $mode "$work/got" "$p" 2>&1)
+      for way in "0 " "0 0" $([ "$aware" = true ] && echo "1"); do
+        read -r a ipc <<<"$way"
+        out=$(F2S_MPI_CUDA_AWARE=$a F2S_MPI_CUDA_IPC=$ipc F2S_MPI_VERBOSE=1 mpirun -np $np \
+          -x F2S_MPI_CUDA_AWARE -x F2S_MPI_CUDA_IPC -x F2S_MPI_VERBOSE "$work/heat_gpu" "$size" 5 $mode "$work/got" "$p" 2>&1)
+        echo "$out" | grep -m1 'f2stencil: rank 0' | sed "s/^/CHECK points=$p np=$np mode=$mode said: /"
         if ! cmp -s "$work/got" "$work/ref$p"; then
-          echo "CHECK points=$p np=$np mode=$mode F2S_MPI_CUDA_AWARE=$a: grid differs ($(echo "$out" | tail -2))"
+          echo "CHECK points=$p np=$np mode=$mode F2S_MPI_CUDA_AWARE=$a F2S_MPI_CUDA_IPC=$ipc: grid differs ($(echo "$out" | tail -2))"
           ok=0
         fi
       done
@@ -90,17 +94,18 @@ echo "CHECK all_equal=$ok (the grid of every GPU mode on 1 and 2 ranks against o
 run() { # np mode label points [env...]
   local np=$1 mode=$2 label=$3 p=$4
   shift 4
-  line=$(env "$@" mpirun -np "$np" -x F2S_MPI_CUDA_AWARE "$work/heat_gpu" "$n" "$steps" "$mode" - "$p" 2>&1 | grep '^ranks' | tail -1)
+  line=$(env "$@" mpirun -np "$np" -x F2S_MPI_CUDA_AWARE -x F2S_MPI_CUDA_IPC "$work/heat_gpu" "$n" "$steps" "$mode" - "$p" 2>&1 | grep '^ranks' | tail -1)
   echo "RUN np=$np label=$label $line" | tee -a "$work/runs.txt"
 }
 for r in $(seq "$rounds"); do
   for p in $stencils; do
     for mode in library exchange overlap halo; do
-      run 1 $mode $mode "$p" F2S_MPI_CUDA_AWARE=
+      run 1 $mode $mode "$p" F2S_MPI_CUDA_AWARE= F2S_MPI_CUDA_IPC=
     done
     for mode in exchange overlap halo; do
-      run 2 $mode $mode-staged "$p" F2S_MPI_CUDA_AWARE=0
-      [ "$aware" = true ] && run 2 $mode $mode-direct "$p" F2S_MPI_CUDA_AWARE=
+      run 2 $mode $mode-ipc "$p" F2S_MPI_CUDA_AWARE=0 F2S_MPI_CUDA_IPC=
+      run 2 $mode $mode-staged "$p" F2S_MPI_CUDA_AWARE=0 F2S_MPI_CUDA_IPC=0
+      [ "$aware" = true ] && run 2 $mode $mode-direct "$p" F2S_MPI_CUDA_AWARE= F2S_MPI_CUDA_IPC=
     done
   done
 done
