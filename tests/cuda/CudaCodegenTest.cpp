@@ -119,9 +119,14 @@ TEST(CudaCodegenReductions, BlockTreesAndHostCombination) {
   EXPECT_TRUE(has("      a.F_err[blockIdx.x + gridDim.x * (blockIdx.y + (size_t)gridDim.y * "
                   "blockIdx.z)] = f2s_red_F_err[0];\n"))
       << cu;
-  EXPECT_TRUE(has("    double f2s_acc = *d->F_err;\n"
-                  "    for (size_t f2s_b = 0; f2s_b < f2s_nblocks; ++f2s_b)\n"))
+  // The blocks' partials combined in block order onto the argument's value:
+  // when the launch ends, or (a box call of an overlapped MPI procedure)
+  // when that procedure synchronizes (f2s_cuda_defer).
+  EXPECT_TRUE(has("  double f2s_acc = *(double *)f2s_result;\n"
+                  "  for (size_t f2s_b = 0; f2s_b < f2s_n; ++f2s_b)\n"))
       << cu;
+  EXPECT_TRUE(has("(d->F_err, f2s_F_err_host, f2s_nblocks);\n")) << cu;
+  EXPECT_TRUE(has("  if (f2s_cuda_deferring) {\n")) << cu;
   // The kernel gets the device array of partials, not the host address;
   // the array is kept between calls (no cudaMalloc/cudaFree per call).
   EXPECT_TRUE(has("  f2s_args.F_err = f2s_F_err_part;\n")) << cu;
