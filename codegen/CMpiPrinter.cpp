@@ -210,7 +210,9 @@ struct f2s_halo_ready {
   int world; /* the receiver's rank in MPI_COMM_WORLD */
   int ok;    /* 0: the buffer has no handle; send the block through MPI */
 };
-enum { F2S_HALO_READY_TAG = 16384 }; /* added to the block's tag */
+/* Added to the block's tag (grid * 27 + direction, below 16384 for fewer than
+ * 606 grids a kernel; MPI_TAG_UB is at least 32767). */
+enum { F2S_HALO_READY_TAG = 16384 };
 
 /* One neighbour's messages: the block received into the halo and the block
  * sent from the owned cells, each at its offset in the buffers; ipc_in and
