@@ -250,9 +250,9 @@ static void __attribute__((unused)) f2s_cuda_finish_deferred(void) {
 
 /* The pinned buffer that `n` partials of `bytes` each of a launch on stream
  * `s` are to be copied into, to be combined into `result` by `combine`. */
-static void *__attribute__((unused)) f2s_cuda_defer(cudaStream_t s,
-                            void (*combine)(void *result, const void *partials, size_t n),
-                            void *result, size_t n, size_t bytes) {
+static void *__attribute__((unused))
+f2s_cuda_defer(cudaStream_t s, void (*combine)(void *result, const void *partials, size_t n),
+               void *result, size_t n, size_t bytes) {
   if (f2s_deferred_count == F2S_MAX_DEFERRED) { /* more launches than slots: settle them now */
     f2s_cuda_check(cudaStreamSynchronize(s), "combining the partials of a reduction");
     f2s_cuda_finish_deferred();
