@@ -11,7 +11,7 @@ C     of level 1 for a column of one level).
       REAL*8 DT, AKV, DZ, T, CP, DP, A, B, C, DEN
       DIMENSION AKV(NX,NY,NZ+1), DZ(NZ), T(NX,NY,NZ)
       DIMENSION CP(NX,NY,NZ), DP(NX,NY,NZ)
-C$F2S STENCIL NAME(VMIXC_TOP)
+C$F2S STENCIL NAME(VMIXC_TOP) TUNE_SIZE(65, 33)
       DO 5 J = 1, NY
       DO 5 I = 1, NX
          B = 1.D0 + DT*AKV(I,J,2)/(DZ(1)*DZ(1))
@@ -20,7 +20,7 @@ C$F2S STENCIL NAME(VMIXC_TOP)
          DP(I,J,1) = T(I,J,1)/B
          IF (NZ .EQ. 1) T(I,J,1) = DP(I,J,1)
     5 CONTINUE
-C$F2S STENCIL NAME(VMIXC_DOWN)
+C$F2S STENCIL NAME(VMIXC_DOWN) TUNE_SIZE(65, 33, 17)
       DO 10 K = 2, NZ
       DO 10 J = 1, NY
       DO 10 I = 1, NX
@@ -32,7 +32,7 @@ C$F2S STENCIL NAME(VMIXC_DOWN)
          DP(I,J,K) = (T(I,J,K) - A*DP(I,J,K-1))/DEN
          IF (K .EQ. NZ) T(I,J,K) = DP(I,J,K)
    10 CONTINUE
-C$F2S STENCIL NAME(VMIXC_UP)
+C$F2S STENCIL NAME(VMIXC_UP) TUNE_SIZE(65, 33, 17)
       DO 20 K = NZ-1, 1, -1
       DO 20 J = 1, NY
       DO 20 I = 1, NX
