@@ -507,7 +507,7 @@ static void f2s_halo_gpu_finish(struct f2s_halo *h) {
     f2s_halo_gpu_send(h);
   MPI_Waitall(h->n, h->req, status);
   recv = (char *)@LIB@_f2s_halo_buffer(1, h->recv_bytes + 64);
-  stage = (char *)@LIB@_f2s_halo_buffer(3, h->recv_bytes + 64);
+  stage = aware ? NULL : (char *)@LIB@_f2s_halo_buffer(3, h->recv_bytes + 64);
   for (i = 0; i < h->n / 2; ++i) {
     struct f2s_halo_msg *m = &h->msg[i];
     MPI_Waitall(2, m->ready, MPI_STATUSES_IGNORE);
