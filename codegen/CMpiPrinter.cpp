@@ -380,8 +380,8 @@ static void f2s_halo_gpu_record(struct f2s_halo *h, int from, int to, void *grid
 /* Posts every receive (and, for a rank of this host that sends here, says
  * where its block goes), and packs every block to send (staging to the host
  * those that go through MPI where it is not CUDA-aware), without waiting
- * for the device. h->started says how far the exchange got: 1 here, 2 once
- * sent. */
+ * for the device. h->started says it ran (the overlapped procedure starts
+ * the exchange before its interior; the plain exchange, at its end). */
 static void f2s_halo_gpu_start(struct f2s_halo *h) {
   int i, me, world, aware = f2s_halo_cuda_aware(), ipc = f2s_halo_ipc(), staged_all = 1;
   char *recv = (char *)@LIB@_f2s_halo_buffer(aware ? 1 : 3, h->recv_bytes + 64);
@@ -488,7 +488,6 @@ static void f2s_halo_gpu_send(struct f2s_halo *h) {
       MPI_Isend(send + m->send_at, m->copied ? 0 : m->send_count, m->element, m->to, m->tag,
                 h->comm, &h->req[2 * i + 1]);
   }
-  h->started = 2;
   f2s_halo_tell(h, aware);
 }
 
@@ -501,10 +500,9 @@ static void f2s_halo_gpu_finish(struct f2s_halo *h) {
   MPI_Status *status = (MPI_Status *)malloc((size_t)(h->n ? h->n : 1) * sizeof(MPI_Status));
   if (!status)
     abort(); /* a few bytes per message */
-  if (h->started < 1)
+  if (!h->started)
     f2s_halo_gpu_start(h);
-  if (h->started < 2)
-    f2s_halo_gpu_send(h);
+  f2s_halo_gpu_send(h);
   MPI_Waitall(h->n, h->req, status);
   recv = (char *)@LIB@_f2s_halo_buffer(1, h->recv_bytes + 64);
   stage = aware ? NULL : (char *)@LIB@_f2s_halo_buffer(3, h->recv_bytes + 64);

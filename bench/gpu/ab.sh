@@ -32,9 +32,13 @@ echo
 echo "$proc at ${size//,/x}, $steps steps, median of $rounds (GUpdates/s)"
 echo "| mode | A | B | B/A |"
 echo "|---|---|---|---|"
+median() { # side mode: the median of that side's runs of the mode
+  awk -v s="$1" -v m="$2" '$1==s && $2==m {print $7}' /tmp/ab.txt | sort -g |
+    awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'
+}
 for mode in $modes; do
-  a=$(awk -v m="$mode" '$1=="A" && $2==m {print $7}' /tmp/ab.txt | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
-  b=$(awk -v m="$mode" '$1=="B" && $2==m {print $7}' /tmp/ab.txt | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+  a=$(median A "$mode")
+  b=$(median B "$mode")
   echo "| $mode | $a | $b | $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.3f", b / a}') |"
 done
 echo "checksums: $(awk '{print $NF}' /tmp/ab.txt | sort -u | tr '\n' ' ')($(awk '{print $NF}' /tmp/ab.txt | sort -u | wc -l) distinct)"

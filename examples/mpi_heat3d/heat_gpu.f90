@@ -30,6 +30,10 @@ program heat_gpu
   real(8), allocatable :: u(:, :, :), v(:, :, :), glob(:, :, :), part(:, :, :)
   real(8) :: alpha, change, global_change, t0, t1, tmax
   integer :: gx, gy, gz, ox, oy, oz
+  ! The stencil's three procedures (heat27's have heat's interfaces).
+  procedure(heat_k), pointer :: kernel
+  procedure(heat_exchange), pointer :: exchange
+  procedure(heat_mpi), pointer :: overlapped
   call mpi_init(ierr)
   call mpi_comm_size(MPI_COMM_WORLD, np, ierr)
   call get_command_argument(1, arg)
@@ -50,7 +54,17 @@ program heat_gpu
     call get_command_argument(5, arg)
     read (arg, *) points
   end if
-  if (points /= 7 .and. points /= 27) error stop 'STENCIL is 7 or 27'
+  if (points == 7) then
+    kernel => heat_k
+    exchange => heat_exchange
+    overlapped => heat_mpi
+  else if (points == 27) then
+    kernel => heat27
+    exchange => heat27_exchange
+    overlapped => heat27_mpi
+  else
+    error stop 'STENCIL is 7 or 27'
+  end if
 
   dims = 0
   call mpi_dims_create(np, 3, dims, ierr)
@@ -138,26 +152,15 @@ program heat_gpu
 contains
   subroutine step(a, b)
     real(8), intent(inout) :: a(0:, 0:, 0:), b(0:, 0:, 0:)
-    if (points == 27) then
-      if (mode == 'overlap') then
-        call heat27_mpi(comm, nx, ny, nz, alpha, a, b, change)
-      else if (mode == 'library') then
-        call heat27(nx, ny, nz, alpha, a, b, change)
-      else if (mode == 'halo') then
-        call heat27_exchange(comm, nx, ny, nz, alpha, a, b, change)
-      else
-        call heat27_exchange(comm, nx, ny, nz, alpha, a, b, change)
-        call heat27(nx, ny, nz, alpha, a, b, change)
-      end if
-    else if (mode == 'overlap') then
-      call heat_mpi(comm, nx, ny, nz, alpha, a, b, change)
+    if (mode == 'overlap') then
+      call overlapped(comm, nx, ny, nz, alpha, a, b, change)
     else if (mode == 'library') then
-      call heat_k(nx, ny, nz, alpha, a, b, change)
+      call kernel(nx, ny, nz, alpha, a, b, change)
     else if (mode == 'halo') then
-      call heat_exchange(comm, nx, ny, nz, alpha, a, b, change)
+      call exchange(comm, nx, ny, nz, alpha, a, b, change)
     else
-      call heat_exchange(comm, nx, ny, nz, alpha, a, b, change)
-      call heat_k(nx, ny, nz, alpha, a, b, change)
+      call exchange(comm, nx, ny, nz, alpha, a, b, change)
+      call kernel(nx, ny, nz, alpha, a, b, change)
     end if
   end subroutine step
 end program heat_gpu
