@@ -22,7 +22,19 @@ using Instance = TimeStreamInstance;
 /// Everything the printers share: the pipeline, and the block's columns.
 struct Stream : TimeStreamPlan {
   Stream(const TimeLoop &t, const TimeTilePlan &plan, const CudaTimeTileParams &p)
-      : TimeStreamPlan(plan_time_stream(t, plan, p.steps)), t(t), plan(plan), p(p) {}
+      : TimeStreamPlan(plan_time_stream(t, plan, p.steps, 1)), t(t), plan(plan), p(p) {
+    // One barrier a plane (gap 1): a version's ring holds the planes its
+    // readers reach (from..to back from its newest) and the one its maker
+    // stores in the same pass (from - 1 back), a power of two deep so a
+    // plane's slot is a mask.
+    for (TimeStreamVersion &v : versions)
+      if (v.ring) {
+        int64_t depth = 1;
+        while (depth < v.to - v.from + 2)
+          depth *= 2;
+        v.ring = depth;
+      }
+  }
   const TimeLoop &t;
   const TimeTilePlan &plan;
   const CudaTimeTileParams &p;
@@ -87,13 +99,19 @@ std::string reg(int v, int64_t rel) {
   return "f2s_c" + str(v) + "_" + str(rel) + "[f2s_m]";
 }
 
+/// The slot of version v's ring that holds plane `z`: planes are never
+/// below the grids' bounds f2s_zb, and the depth is a power of two.
+std::string slot(const Stream &x, int v, const std::string &z) {
+  return "(int)((unsigned)((" + z + ") - f2s_zb) & " + str(x.versions[v].ring - 1) + "u)";
+}
+
 /// Version v's shared plane `z` at the column `off` (x, y, ...) from the
 /// column at hand: its place f2s_q among the block's columns plus the
 /// offsets, so the neighbours' addresses are the column's and constants
 /// (the strides hs<d> are the block's), not computed from coordinates.
 std::string shared_element(const Stream &x, int v, const std::string &z,
                            const std::vector<int64_t> &off) {
-  std::string at = "((" + z + ") - f2s_zb) % " + str(x.versions[v].ring) + " * f2s_hpl + f2s_q";
+  std::string at = slot(x, v, z) + " * f2s_hpl + f2s_q";
   for (int d = 0; d < x.Z; ++d)
     if (off[d])
       at += " + " + (d == 0 ? "" : "f2s_hs" + str(d) + " * ") + "(" + str(off[d]) + ")";
@@ -120,8 +138,28 @@ int need_bit(const Stream &x, int g) {
 int out_bit(const Stream &x, int g) {
   return static_cast<int>(x.instances.size()) + x.G + g;
 }
+/// Per state grid g, the domain of the stage that writes it first in a
+/// chunk (bit T*S + 2G + g; see kept_outside).
+int dom_bit(const Stream &x, int g) {
+  return static_cast<int>(x.instances.size()) + 2 * x.G + g;
+}
 int xy_words(const Stream &x) {
-  return (out_bit(x, x.G - 1) + 64) / 64;
+  return (dom_bit(x, x.G - 1) + 64) / 64;
+}
+
+/// The instance that writes grid g first in a chunk, where the chunk reads
+/// g as loaded only outside that instance's domain (b of a ping-pong, unew
+/// of a copy back: no stage reads it before, and its first writer does not
+/// read it at the point); -1 otherwise. The next chunk then loads g only
+/// outside that domain, so a chunk but the call's last need write g only
+/// there (kept_outside): a ping-pong's chunk moves one grid, not two.
+int kept_outside(const Stream &x, int g) {
+  if (x.versions[g].read)
+    return -1;
+  for (size_t j = 0; j < x.instances.size(); ++j)
+    if (x.instances[j].writes[g] >= 0)
+      return x.instances[j].prev[g] == g && !x.instances[j].reads_itself ? static_cast<int>(j) : -1;
+  return -1;
 }
 
 /// The column at hand, at plane `z`, lies in the box whose x-y test is
@@ -172,18 +210,20 @@ void print_shift(const Stream &x, int v, const std::string &pad, std::ostringstr
     out << pad << reg(v, r) << " = " << reg(v, r - 1) << ";\n";
 }
 
-/// Version v's plane that neighbours read first, from its register to its
-/// ring, where that plane is one of grid g's need box.
+/// Version v's plane that neighbours read first in the next plane's pass,
+/// from its register to its ring, where that plane is one of grid g's need
+/// box. Nobody reads it in this pass (their planes are at least `from`
+/// back), so the barrier at the end of the pass is the only one it needs.
 void print_to_ring(const Stream &x, int v, const std::string &newest, const std::string &pad,
                    std::ostringstream &out) {
   const Version &ver = x.versions[v];
   if (!ver.ring)
     return;
-  std::string z = "(" + newest + ") - " + str(ver.from);
+  std::string z = "(" + newest + ") - " + str(ver.from - 1);
   out << pad << "if (" << need_z(ver.grid, 0) << " <= " << z << " && " << z
       << " <= " << need_z(ver.grid, 1) << ")\n"
-      << pad << "  f2s_s" << v << "[((" << z << ") - f2s_zb) % " << ver.ring
-      << " * f2s_hpl + f2s_q] = " << reg(v, ver.from) << ";\n";
+      << pad << "  f2s_s" << v << "[" << slot(x, v, z)
+      << " * f2s_hpl + f2s_q] = " << reg(v, ver.from - 1) << ";\n";
 }
 
 /// One stage instance at the plane of the wavefront it computes.
@@ -275,12 +315,17 @@ void print_instance(const Stream &x, int j, std::ostringstream &out) {
     if (x.last[in.step][g] != j)
       continue;
     std::string n = c_name(x.state[g]->name);
-    out << p2 << "if (a.f2s_steps == " << in.step + 1 << " && " << inside_out(x, g, "f2s_z")
+    std::string keep;
+    if (kept_outside(x, g) >= 0)
+      keep = " && (a.f2s_last || !(" +
+             inside(dom_bit(x, g), "f2s_d" + str(g) + "_z0", "f2s_d" + str(g) + "_z1", "f2s_z") +
+             "))";
+    out << p2 << "if (a.f2s_steps == " << in.step + 1 << " && " << inside_out(x, g, "f2s_z") << keep
         << ") /* " << x.state[g]->name << " done: to the other version */\n"
         << p2 << "  " << memory_element(x, g, "a.f2s_dst_" + n, "f2s_z") << " = "
         << reg(in.writes[g], 0) << ";\n";
   }
-  out << p1 << "}\n" << p1 << "__syncthreads();\n" << pad << "}\n";
+  out << p1 << "}\n" << pad << "}\n";
 }
 
 std::string print_body(const Stream &x) {
@@ -342,6 +387,14 @@ std::string print_body(const Stream &x) {
   for (int g = 0; g < G; ++g)
     out << pad << "const int " << need_z(g, 0) << " = (int)f2s_need[" << g * 2 * R + 2 * Z << "], "
         << need_z(g, 1) << " = (int)f2s_need[" << g * 2 * R + 2 * Z + 1 << "];\n";
+  for (int g = 0; g < G; ++g)
+    if (int j = kept_outside(x, g); j >= 0) {
+      int64_t at = int64_t(x.instances[j].stage) * 2 * R + 2 * Z;
+      out << pad << "/* Along z, the domain of " << x.state[g]->name
+          << "'s first writer: the next chunk loads it only outside. */\n"
+          << pad << "const int f2s_d" << g << "_z0 = (int)f2s_dom[" << at << "], f2s_d" << g
+          << "_z1 = (int)f2s_dom[" << at + 1 << "];\n";
+    }
   for (int g = 0; g < G; ++g) {
     std::string K = str(g);
     out << pad << "/* " << x.state[g]->name << "'s output box along z */\n"
@@ -372,6 +425,9 @@ std::string print_body(const Stream &x) {
     xy_test("f2s_comp[" + str(j * 2 * R) + " + ", comp_bit(static_cast<int>(j)));
   for (int g = 0; g < G; ++g)
     xy_test("f2s_need[" + str(g * 2 * R) + " + ", need_bit(x, g));
+  for (int g = 0; g < G; ++g)
+    if (int j = kept_outside(x, g); j >= 0)
+      xy_test("f2s_dom[" + str(int64_t(x.instances[j].stage) * 2 * R) + " + ", dom_bit(x, g));
   for (int g = 0; g < G; ++g) {
     std::string K = str(g);
     out << cp << "f2s_xy" << out_bit(x, g) / 64 << "[f2s_m] |= (unsigned long long)(";
@@ -437,12 +493,14 @@ std::string print_body(const Stream &x) {
         << in << "    " << reg(g, 0) << " = f2s_ld" << g << "[f2s_m];\n";
     print_to_ring(x, g, "f2s_wz", in + "  ", out);
   }
-  out << in << "}\n" << in << "__syncthreads();\n" << in << "if (f2s_wz < f2s_z1) {\n";
+  out << in << "}\n" << in << "if (f2s_wz < f2s_z1) {\n";
   prefetch("f2s_wz + 1", in + "  ");
   out << in << "}\n";
   for (size_t j = 0; j < x.instances.size(); ++j)
     print_instance(x, static_cast<int>(j), out);
-  out << pad << "}\n" << pad << "__syncthreads(); /* the next tile reuses the rings */\n";
+  out << in << "__syncthreads(); /* the pass's planes to the rings, for the next pass */\n"
+      << pad << "}\n"
+      << pad << "__syncthreads(); /* the next tile's boxes replace this one's */\n";
   return out.str();
 }
 
@@ -503,6 +561,15 @@ int64_t cuda_time_stream_registers(const TimeLoop &t, const TimeTilePlan &plan,
   for (const Version &v : x.versions)
     words += v.regs * ((type_bytes(x.state[v.grid]->type) + 3) / 4);
   return words * x.M;
+}
+
+std::vector<bool> cuda_time_stream_moved(const TimeLoop &t, const TimeTilePlan &plan,
+                                         const CudaTimeTileParams &p) {
+  Stream x = make_stream(t, plan, p);
+  std::vector<bool> moved(x.G);
+  for (int g = 0; g < x.G; ++g)
+    moved[g] = kept_outside(x, g) < 0;
+  return moved;
 }
 
 int64_t cuda_time_stream_columns(const TimeTilePlan &plan, const CudaTimeTileParams &p) {

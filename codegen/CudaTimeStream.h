@@ -30,8 +30,12 @@
 //   what the overlapped tile's buffer of w holds after stage q: the results
 //   are bitwise the loop's, for every size and trip count.
 // - The last version of each state grid in the chunk goes to the other
-//   version in memory over the tile's output box as its planes complete. A
-//   barrier separates the stages at each plane.
+//   version in memory over the tile's output box as its planes complete.
+// - One barrier a plane, not one a stage: the lags keep every read of a
+//   neighbour's column at least a plane behind its version's newest
+//   (TimeStreamPlan::gap), and each ring is one plane deeper than its
+//   readers reach, so the plane a stage stores in a pass is read only in
+//   the next, after the barrier that ends the pass.
 //
 // A chunk of T steps then reads and writes each grid once, as the overlapped
 // form does, but redoes only the halo in x and y, never in z.
@@ -82,6 +86,13 @@ int64_t cuda_time_stream_shared_bytes(const TimeLoop &t, const TimeTilePlan &pla
 /// registers only when threads times (this plus the kernel's) does.
 int64_t cuda_time_stream_registers(const TimeLoop &t, const TimeTilePlan &plan,
                                    const CudaTimeTileParams &p);
+
+/// Per state grid (plan.state's order): whether a chunk but the call's last
+/// moves it whole (loads its need box, stores its output box). A grid the
+/// chunk reads only where its first writer does not compute (b of a
+/// ping-pong) is loaded and stored only outside that writer's domain.
+std::vector<bool> cuda_time_stream_moved(const TimeLoop &t, const TimeTilePlan &plan,
+                                         const CudaTimeTileParams &p);
 
 /// The points of a plane one block holds at most: the product over the
 /// dimensions but the slowest of tile + T*(reach below + reach above).

@@ -85,6 +85,9 @@ void print_args_struct(const Tiled &x, std::ostringstream &out) {
          "  int f2s_steps;       /* steps in the chunk, 1.."
       << x.p.steps
       << " */\n"
+         "  int f2s_last;        /* 1: the call's last chunk (else a grid the next chunk\n"
+         "                          loads only outside its first writer's domain may be\n"
+         "                          written only there) */\n"
          "  int32_t f2s_tlo, f2s_tstep; /* step n has time variable f2s_tlo + n*f2s_tstep */\n"
          "  long f2s_offset["
       << x.nstate << "]; /* each state grid's buffer, bytes into dynamic shared memory */\n"
@@ -655,6 +658,7 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
   }
   out << in2 << "  f2s_args.f2s_first = f2s_done;\n"
       << in2 << "  f2s_args.f2s_steps = f2s_n;\n"
+      << in2 << "  f2s_args.f2s_last = f2s_done + f2s_n >= f2s_trips;\n"
       << in2 << "  " << x.base
       << "_tile_kernel<<<f2s_grid, f2s_block, (size_t)f2s_shared, 0>>>(f2s_args);\n"
       << in2 << "  f2s_cuda_check(cudaGetLastError(), \"launching the time tiles of " << x.p.symbol

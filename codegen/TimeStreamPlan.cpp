@@ -9,7 +9,7 @@ namespace {
 
 /// The lags, registers and rings of every version of a chunk of T steps.
 /// They only grow with the stages before, so a shorter chunk uses the first.
-void plan_versions(TimeStreamPlan &x) {
+void plan_versions(TimeStreamPlan &x, int64_t gap) {
   std::vector<int> current(x.G);
   for (int g = 0; g < x.G; ++g) {
     current[g] = g;
@@ -55,6 +55,12 @@ void plan_versions(TimeStreamPlan &x) {
         in.prev[g] = current[g];
         lag = std::max(lag, x.versions[current[g]].lag);
       }
+      // A neighbour's column at least `gap` planes behind the version's
+      // newest (TimeStreamPlan::gap).
+      for (const TileRead &r : st.reads)
+        for (const std::vector<int64_t> &off : r.offsets)
+          if (!x.centre(off))
+            lag = std::max(lag, x.versions[in.reads[x.state_index(r.grid)]].lag + off[x.Z] + gap);
       in.lag = lag;
       for (const TileRead &r : st.reads) {
         int g = x.state_index(r.grid);
@@ -114,7 +120,8 @@ bool TimeStreamPlan::centre(const std::vector<int64_t> &off) const {
   return true;
 }
 
-TimeStreamPlan plan_time_stream(const TimeLoop &t, const TimeTilePlan &plan, int steps) {
+TimeStreamPlan plan_time_stream(const TimeLoop &t, const TimeTilePlan &plan, int steps,
+                                int64_t gap) {
   if (plan.rank < 2)
     throw std::invalid_argument("time stream: the grids need two dimensions or more, one to "
                                 "stream along");
@@ -127,12 +134,13 @@ TimeStreamPlan plan_time_stream(const TimeLoop &t, const TimeTilePlan &plan, int
   x.G = static_cast<int>(plan.state.size());
   x.S = static_cast<int>(plan.stages.size());
   x.steps = steps;
+  x.gap = gap;
   for (const std::string &g : plan.state) {
     x.state.push_back(t.signature.find_arg(g));
     if (!x.state.back())
       throw std::logic_error("time stream: no argument '" + g + "'");
   }
-  plan_versions(x);
+  plan_versions(x, gap);
   return x;
 }
 

@@ -66,12 +66,18 @@ struct TimeStreamInstance {
 /// stages before.
 struct TimeStreamPlan {
   const TimeTilePlan *tiles = nullptr;
-  std::vector<const Variable *> state;       ///< the state grids, in tiles->state's order
-  int R = 0;                                 ///< the grids' rank
-  int Z = 0;                                 ///< the dimension walked: the slowest, R - 1
-  int G = 0;                                 ///< state grids
-  int S = 0;                                 ///< stages a step
-  int steps = 0;                             ///< T
+  std::vector<const Variable *> state; ///< the state grids, in tiles->state's order
+  int R = 0;                           ///< the grids' rank
+  int Z = 0;                           ///< the dimension walked: the slowest, R - 1
+  int G = 0;                           ///< state grids
+  int S = 0;                           ///< stages a step
+  int steps = 0;                       ///< T
+  /// A stage reads a neighbour's column of a version at least this many
+  /// planes behind the version's newest (`from` >= gap): with 1 the GPU
+  /// needs one barrier a plane, not one a stage, as no stage reads at
+  /// another thread's column what the same plane's pass made (0: the
+  /// least lags, the CPU's).
+  int64_t gap = 0;
   std::vector<TimeStreamVersion> versions;   ///< the G loaded first, then in instance order
   std::vector<TimeStreamInstance> instances; ///< T * S of them
   std::vector<int64_t> lag_max;              ///< per chunk length n (0..T): its stages' largest lag
@@ -85,9 +91,11 @@ struct TimeStreamPlan {
   bool centre(const std::vector<int64_t> &off) const;
 };
 
-/// The pipeline of loop `t`'s plan for chunks of at most `steps` steps.
+/// The pipeline of loop `t`'s plan for chunks of at most `steps` steps,
+/// neighbours' columns read at least `gap` planes behind (TimeStreamPlan::gap).
 /// Needs a plan of rank 2 or more and steps >= 1; throws
 /// std::invalid_argument otherwise.
-TimeStreamPlan plan_time_stream(const TimeLoop &t, const TimeTilePlan &plan, int steps);
+TimeStreamPlan plan_time_stream(const TimeLoop &t, const TimeTilePlan &plan, int steps,
+                                int64_t gap = 0);
 
 } // namespace f2s

@@ -403,14 +403,21 @@ std::vector<CudaTimeTileParams> fitting_cuda_tiles(const TimeLoop &t, const Time
 /// The model's bytes per point of the domain and step of a GPU candidate:
 /// each chunk of T steps loads every state grid over its blocks' need
 /// boxes and stores it over their output boxes (streaming: the slowest
-/// dimension whole, so no halo along it).
+/// dimension whole, so no halo along it, and a grid the chunk reads only
+/// outside its first writer's domain, b of a ping-pong, not at all).
 double cuda_tile_bytes(const TimeLoop &t, const TimeTilePlan &plan, const CudaTimeTileParams &p) {
   double bytes = 0;
-  for (const std::string &g : plan.state) {
+  const bool streaming = p.form == CudaTimeTileForm::Streaming;
+  const std::vector<bool> moved =
+      streaming ? cuda_time_stream_moved(t, plan, p) : std::vector<bool>(plan.state.size(), true);
+  for (size_t k = 0; k < plan.state.size(); ++k) {
+    const std::string &g = plan.state[k];
+    if (!moved[k]) // moved outside its first writer's domain only: a boundary
+      continue;
     const Variable *v = t.signature.find_arg(g);
     double need = 1, out = 1;
     for (int d = 0; d < plan.rank; ++d) {
-      if (p.form == CudaTimeTileForm::Streaming && d == plan.rank - 1)
+      if (streaming && d == plan.rank - 1)
         continue;
       need *= static_cast<double>(p.tile[d] + p.steps * (plan.reach_lo[d] + plan.reach_hi[d]));
       out *= static_cast<double>(p.tile[d]);

@@ -11,6 +11,7 @@
 #     bash bench/gpu/ab_build.sh
 #   run(command="bash bench/gpu/ab.sh", carry=[".ab-carry"])
 # ROW: a procedure of bench/time_loops.list (its example, size and precision).
+# CARRY: the folder to build into (default .ab-carry); ab.sh reads the same.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${A:?A: the first f2stencil}" "${B:?B: the second f2stencil}" "${ROW:?ROW: a procedure of bench/time_loops.list}"
@@ -18,7 +19,7 @@ modes=${MODES:-off 4 8}
 row=$(grep -v '^#' bench/time_loops.list | awk -v p="$ROW" '$3 == p' | head -1)
 [ -n "$row" ] || { echo "ab_build.sh: no procedure '$ROW' in bench/time_loops.list"; exit 2; }
 read -r name ext proc _ _ size _ <<<"$row"
-carry=.ab-carry
+carry=${CARRY:-.ab-carry}
 rm -rf "$carry"
 mkdir -p "$carry"
 upper=$(echo "$proc" | tr a-z A-Z)

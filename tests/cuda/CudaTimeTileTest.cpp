@@ -472,11 +472,12 @@ TEST(CudaTimeStream, TheSharedMemoryBoundCountsTheRingOfEveryVersion) {
   // T = 2: b from a, a from b, twice. Lags 1, 2, 3, 4 planes. A point's
   // own column is in registers; the neighbours' in shared memory, one plane
   // (k) of each version read at (i+-1, j+-1): a as loaded and the first
-  // three stages' (b as loaded and the last stage's are not): 4 planes of
-  // (32 + 2*4) x (8 + 2*4) doubles, plus the boxes.
+  // three stages' (b as loaded and the last stage's are not), each ring two
+  // planes deep (the plane read and the one stored in the same pass): 8
+  // planes of (32 + 2*4) x (8 + 2*4) doubles, plus the boxes.
   CudaTimeTileParams p = params({2, {32, 8, 0}, 256, CudaTimeTileForm::Streaming}, "t");
   EXPECT_EQ(cuda_time_tile_shared_bytes(*low.loop, low.plan, p),
-            4 * 40 * 16 * 8 + 8 * 2 * 3 * (2 * 2 + 2));
+            4 * 2 * 40 * 16 * 8 + 8 * 2 * 3 * (2 * 2 + 2));
 }
 
 TEST(CudaTimeTile, ATileTooLargeForTheGpuRunsTheFallbackOrStopsWithTheReason) {
