@@ -153,12 +153,21 @@ int xy_words(const Stream &x) {
 /// read it at the point); -1 otherwise. The next chunk then loads g only
 /// outside that domain, so a chunk but the call's last need write g only
 /// there (kept_outside): a ping-pong's chunk moves one grid, not two.
+/// Only for a first writer that loops over every dimension: one at a
+/// constant plane (FDTD's source edge) writes too little of g to gain, and
+/// cuda_time_stream_moved would call a grid moved nearly whole unmoved.
 int kept_outside(const Stream &x, int g) {
   if (x.versions[g].read)
     return -1;
-  for (size_t j = 0; j < x.instances.size(); ++j)
-    if (x.instances[j].writes[g] >= 0)
-      return x.instances[j].prev[g] == g && !x.instances[j].reads_itself ? static_cast<int>(j) : -1;
+  for (size_t j = 0; j < x.instances.size(); ++j) {
+    const TimeStreamInstance &in = x.instances[j];
+    if (in.writes[g] < 0)
+      continue;
+    const std::vector<std::string> &vars = x.plan.stages[in.stage].vars;
+    bool every =
+        std::none_of(vars.begin(), vars.end(), [](const std::string &v) { return v.empty(); });
+    return in.prev[g] == g && !in.reads_itself && every ? static_cast<int>(j) : -1;
+  }
   return -1;
 }
 

@@ -11,6 +11,8 @@
 #include "codegen/CPrinter.h"
 #include "codegen/CTimeLoop.h"
 #include "codegen/CudaPrinter.h"
+#include "codegen/CudaTimeStream.h"
+#include "codegen/TimeStreamPlan.h"
 #include "harness/CudaToolkit.h"
 #include "harness/Process.h"
 #include "tests/common/TestUtil.h"
@@ -478,6 +480,69 @@ TEST(CudaTimeStream, TheSharedMemoryBoundCountsTheRingOfEveryVersion) {
   CudaTimeTileParams p = params({2, {32, 8, 0}, 256, CudaTimeTileForm::Streaming}, "t");
   EXPECT_EQ(cuda_time_tile_shared_bytes(*low.loop, low.plan, p),
             4 * 2 * 40 * 16 * 8 + 8 * 2 * 3 * (2 * 2 + 2));
+}
+
+// One barrier a plane: with gap 1 every neighbour's column a stage reads is
+// at least a plane behind its version's newest (so made in an earlier pass).
+// A 7-point star reads its neighbours at k only, which its least lags already
+// keep a plane behind; a 27-point box also reads them at k+1 and lags one
+// plane more a sweep. The CPU keeps the least lags (gap 0).
+TEST(CudaTimeStream, NeighboursColumnsAreReadAPlaneBehindSoOneBarrierAPlaneSuffices) {
+  auto lags = [](const TimeStreamPlan &x) {
+    std::vector<int64_t> l;
+    for (const TimeStreamInstance &in : x.instances)
+      l.push_back(in.lag);
+    return l;
+  };
+  auto least_from = [](const TimeStreamPlan &x) {
+    int64_t from = 1 << 20;
+    for (const TimeStreamVersion &v : x.versions)
+      if (v.ring)
+        from = std::min(from, v.from);
+    return from;
+  };
+  Lowered star, box;
+  lower({"examples/jacobi3d_pingpong/jacobi3d_pingpong.f", "jacpp", {}, "", {}}, star);
+  lower({"examples/box27_steps/box27_steps.f90", "box27_steps", {}, "", {}}, box);
+  ASSERT_FALSE(HasFatalFailure());
+  TimeStreamPlan s0 = plan_time_stream(*star.loop, star.plan, 2, 0),
+                 s1 = plan_time_stream(*star.loop, star.plan, 2, 1);
+  EXPECT_EQ(lags(s0), (std::vector<int64_t>{1, 2, 3, 4}));
+  EXPECT_EQ(lags(s1), lags(s0));
+  EXPECT_EQ(least_from(s1), 1);
+  TimeStreamPlan b0 = plan_time_stream(*box.loop, box.plan, 2, 0),
+                 b1 = plan_time_stream(*box.loop, box.plan, 2, 1);
+  ASSERT_EQ(b0.instances.size(), b1.instances.size());
+  EXPECT_EQ(least_from(b0), 0);
+  EXPECT_EQ(least_from(b1), 1);
+  for (size_t j = 0; j < b1.instances.size(); ++j)
+    EXPECT_EQ(b1.instances[j].lag, 2 * b0.instances[j].lag) << j;
+}
+
+// A grid the chunk reads only where its first writer does not compute (b of
+// a ping-pong, unew of a copy back) moves only outside that writer's domain
+// between chunks; a grid a stage reads first (a, u, FDTD's ex and hz) moves
+// whole, as does one whose first writer is at a constant plane (FDTD's ey,
+// written first by its source edge).
+TEST(CudaTimeStream, AChunkButTheCallsLastLeavesTheSecondGridInPlace) {
+  auto moved = [](const std::string &file, const std::string &name) {
+    Lowered l;
+    lower({file, name, {}, "", {}}, l);
+    std::vector<std::string> out;
+    if (::testing::Test::HasFatalFailure())
+      return out;
+    std::vector<bool> m = cuda_time_stream_moved(
+        *l.loop, l.plan, params({2, std::vector<int64_t>(l.plan.rank, 8), 64, kStream}, "t"));
+    for (size_t g = 0; g < m.size(); ++g)
+      if (m[g])
+        out.push_back(l.plan.state[g]);
+    return out;
+  };
+  EXPECT_EQ(moved("examples/jacobi3d_pingpong/jacobi3d_pingpong.f", "jacpp"),
+            (std::vector<std::string>{"a"}));
+  EXPECT_EQ(moved("examples/heat2d_steps/heat2d_steps.f90", "heat_steps"),
+            (std::vector<std::string>{"u"}));
+  EXPECT_EQ(moved("examples/fdtd2d_steps/fdtd2d_steps.f90", "fdtd_steps").size(), 3u);
 }
 
 TEST(CudaTimeTile, ATileTooLargeForTheGpuRunsTheFallbackOrStopsWithTheReason) {
