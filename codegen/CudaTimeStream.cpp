@@ -173,22 +173,31 @@ int kept_outside(const Stream &x, int g) {
 
 /// The column at hand, at plane `z`, lies in the box whose x-y test is
 /// `bit` and whose extent along z is [z0, z1]: the x-y part, the same at
-/// every plane, was found once per tile; the z part is the block's.
-std::string inside(int bit, const std::string &z0, const std::string &z1, const std::string &z) {
-  return "(f2s_xy" + str(bit / 64) + "[f2s_m] >> " + str(bit % 64) + " & 1ULL) && " + z0 +
-         " <= " + z + " && " + z + " <= " + z1;
+/// every plane, was found once per tile; the z part is the block's, left
+/// out in the steady planes (print_body), where it holds.
+std::string inside(int bit, const std::string &z0, const std::string &z1, const std::string &z,
+                   bool steady = false) {
+  std::string xy = "(f2s_xy" + str(bit / 64) + "[f2s_m] >> " + str(bit % 64) + " & 1ULL)";
+  return steady ? xy : xy + " && " + z0 + " <= " + z + " && " + z + " <= " + z1;
 }
 /// The same for stage instance j's box, grid g's need box and output box.
-std::string inside_comp(int j, const std::string &z) {
+std::string inside_comp(int j, const std::string &z, bool steady = false) {
   std::string c = "f2s_comp" + str(j) + "_z";
-  return inside(comp_bit(j), c + "0", c + "1", z);
+  return inside(comp_bit(j), c + "0", c + "1", z, steady);
 }
-std::string inside_need(const Stream &x, int g, const std::string &z) {
-  return inside(need_bit(x, g), need_z(g, 0), need_z(g, 1), z);
+std::string inside_need(const Stream &x, int g, const std::string &z, bool steady = false) {
+  return inside(need_bit(x, g), need_z(g, 0), need_z(g, 1), z, steady);
 }
-std::string inside_out(const Stream &x, int g, const std::string &z) {
+std::string inside_out(const Stream &x, int g, const std::string &z, bool steady = false) {
   std::string w = "f2s_w" + str(g) + "_z";
-  return inside(out_bit(x, g), w + "0", w + "1", z);
+  return inside(out_bit(x, g), w + "0", w + "1", z, steady);
+}
+
+/// Stage instance j loops over the streamed dimension (not a stage at a
+/// constant plane of it, such as a surface sweep): its z tests hold in the
+/// steady planes.
+bool streams(const Stream &x, int j) {
+  return !x.plan.stages[x.instances[j].stage].vars[x.Z].empty();
 }
 
 /// Grid k's element in memory at the column at hand and plane z: the
@@ -224,19 +233,21 @@ void print_shift(const Stream &x, int v, const std::string &pad, std::ostringstr
 /// box. Nobody reads it in this pass (their planes are at least `from`
 /// back), so the barrier at the end of the pass is the only one it needs.
 void print_to_ring(const Stream &x, int v, const std::string &newest, const std::string &pad,
-                   std::ostringstream &out) {
+                   std::ostringstream &out, bool steady = false) {
   const Version &ver = x.versions[v];
   if (!ver.ring)
     return;
   std::string z = "(" + newest + ") - " + str(ver.from - 1);
-  out << pad << "if (" << need_z(ver.grid, 0) << " <= " << z << " && " << z
-      << " <= " << need_z(ver.grid, 1) << ")\n"
-      << pad << "  f2s_s" << v << "[" << slot(x, v, z)
+  if (!steady)
+    out << pad << "if (" << need_z(ver.grid, 0) << " <= " << z << " && " << z
+        << " <= " << need_z(ver.grid, 1) << ")\n";
+  out << pad << "  f2s_s" << v << "[" << slot(x, v, z)
       << " * f2s_hpl + f2s_q] = " << reg(v, ver.from - 1) << ";\n";
 }
 
 /// One stage instance at the plane of the wavefront it computes.
-void print_instance(const Stream &x, int j, std::ostringstream &out) {
+void print_instance(const Stream &x, int j, std::ostringstream &out, bool steady) {
+  steady = steady && streams(x, j);
   const Instance &in = x.instances[j];
   const TileStage &st = x.plan.stages[in.stage];
   const Kernel &sweep = *x.sweeps[in.stage];
@@ -273,7 +284,7 @@ void print_instance(const Stream &x, int j, std::ostringstream &out) {
         out << pad3 << reg(in.writes[g], 0) << " = "
             << reg(in.prev[g], in.lag - x.versions[in.prev[g]].lag) << ";\n";
   };
-  out << p2 << "if (" << inside_comp(j, "f2s_z") << ") {\n";
+  out << p2 << "if (" << inside_comp(j, "f2s_z", steady) << ") {\n";
   std::string p3 = p2 + "  ";
   if (in.reads_itself)
     continued(p3);
@@ -320,17 +331,18 @@ void print_instance(const Stream &x, int j, std::ostringstream &out) {
   for (int g = 0; g < x.G; ++g) {
     if (in.writes[g] < 0)
       continue;
-    print_to_ring(x, in.writes[g], "f2s_z", p2, out);
+    print_to_ring(x, in.writes[g], "f2s_z", p2, out, steady);
     if (x.last[in.step][g] != j)
       continue;
     std::string n = c_name(x.state[g]->name);
     std::string keep;
     if (kept_outside(x, g) >= 0)
       keep = " && (a.f2s_last || !(" +
-             inside(dom_bit(x, g), "f2s_d" + str(g) + "_z0", "f2s_d" + str(g) + "_z1", "f2s_z") +
+             inside(dom_bit(x, g), "f2s_d" + str(g) + "_z0", "f2s_d" + str(g) + "_z1", "f2s_z",
+                    steady) +
              "))";
-    out << p2 << "if (a.f2s_steps == " << in.step + 1 << " && " << inside_out(x, g, "f2s_z") << keep
-        << ") /* " << x.state[g]->name << " done: to the other version */\n"
+    out << p2 << "if (a.f2s_steps == " << in.step + 1 << " && " << inside_out(x, g, "f2s_z", steady)
+        << keep << ") /* " << x.state[g]->name << " done: to the other version */\n"
         << p2 << "  " << memory_element(x, g, "a.f2s_dst_" + n, "f2s_z") << " = "
         << reg(in.writes[g], 0) << ";\n";
   }
@@ -471,53 +483,117 @@ std::string print_body(const Stream &x) {
   // Where each grid's plane z is loaded. A grid no stage reads before
   // writing it (b of a ping-pong, unew of a copy back) is needed only where
   // its first writer does not compute.
-  auto loaded = [&](int g, const std::string &z) {
-    std::string skip;
-    for (size_t j = 0; j < x.instances.size() && !x.versions[g].read && skip.empty(); ++j)
+  auto first_writer = [&](int g) {
+    for (size_t j = 0; j < x.instances.size() && !x.versions[g].read; ++j)
       if (x.instances[j].prev[g] == g && !x.instances[j].reads_itself)
-        skip = " && !(" + inside_comp(static_cast<int>(j), z) + ")";
-    return inside_need(x, g, z) + skip;
+        return static_cast<int>(j);
+    return -1;
+  };
+  auto loaded = [&](int g, const std::string &z, bool steady) {
+    int j = first_writer(g);
+    std::string skip = j < 0 ? "" : " && !(" + inside_comp(j, z, steady && streams(x, j)) + ")";
+    return inside_need(x, g, z, steady) + skip;
   };
   // The loads of plane z + 1 are issued before the stages compute plane z
   // (into f2s_ld<g>), so their latency hides behind the stages' work
   // instead of stalling the block at every plane.
-  auto prefetch = [&](const std::string &z, const std::string &pad1) {
+  auto prefetch = [&](const std::string &z, const std::string &pad1, bool steady) {
     print_columns(x, pad1, out, false);
     for (int g = 0; g < G; ++g)
-      out << pad1 << "  if (" << loaded(g, z) << ")\n"
+      out << pad1 << "  if (" << loaded(g, z, steady) << ")\n"
           << pad1 << "    f2s_ld" << g << "[f2s_m] = __ldg(&"
           << memory_element(x, g, "a.f2s_src_" + c_name(x.state[g]->name), z) << ");\n";
     out << pad1 << "}\n";
   };
   for (int g = 0; g < G; ++g)
     out << pad << c_type(x.state[g]->type) << " f2s_ld" << g << "[" << x.M << "] = {0};\n";
-  prefetch("f2s_z0", pad);
-  // Unrolled as deep as the deepest register ring, so that the compiler
-  // renames the rings' registers instead of moving every value one plane
-  // back at every plane (3D ping-pong at T = 1: 25% faster, H200).
+  prefetch("f2s_z0", pad, false);
+  // The steady planes [f2s_sa, f2s_sb]: those where every z test of a pass
+  // holds (each load, its prefetch of the next plane and its ring within its
+  // grid's need box; each running stage instance's plane within its box, its
+  // rings' planes within their need boxes, its output plane within the
+  // output box and its grid's first writer's domain), all but the chunk's
+  // first and last few planes of a segment. There a pass tests only the
+  // columns' x-y bits. A stage at a constant plane of z keeps its tests.
+  out << pad << "/* The steady planes: every z test of a pass holds. */\n"
+      << pad
+      << "int f2s_sa = f2s_z0, f2s_sb = f2s_z1 - 1; /* the prefetch reads the next plane */\n";
+  auto within = [&](const std::string &pad1, const std::string &lo, const std::string &hi,
+                    int64_t shift) {
+    out << pad1 << "f2s_sa = (int)f2s_max_long(f2s_sa, (long)(" << lo << ") + " << shift << ");\n"
+        << pad1 << "f2s_sb = (int)f2s_min_long(f2s_sb, (long)(" << hi << ") + " << shift << ");\n";
+  };
+  for (int g = 0; g < G; ++g) {
+    within(pad, need_z(g, 0), need_z(g, 1) + " - 1", 0);
+    if (int j = first_writer(g); j >= 0 && streams(x, j)) {
+      std::string c = "f2s_comp" + str(j) + "_z";
+      within(pad, c + "0", c + "1 - 1", 0);
+    }
+    if (x.versions[g].ring)
+      within(pad, need_z(g, 0), need_z(g, 1), x.versions[g].from - 1);
+  }
+  for (size_t j = 0; j < x.instances.size(); ++j) {
+    const Instance &in = x.instances[j];
+    if (!streams(x, static_cast<int>(j)))
+      continue;
+    out << pad << "if (" << in.step << " < a.f2s_steps) {\n";
+    std::string p1 = pad + "  ", c = "f2s_comp" + str(j) + "_z";
+    within(p1, c + "0", c + "1", in.lag);
+    for (int g = 0; g < G; ++g) {
+      if (in.writes[g] < 0)
+        continue;
+      const Version &v = x.versions[in.writes[g]];
+      if (v.ring)
+        within(p1, need_z(g, 0), need_z(g, 1), in.lag + v.from - 1);
+      if (x.last[in.step][g] != static_cast<int>(j))
+        continue;
+      within(p1, "f2s_w" + str(g) + "_z0", "f2s_w" + str(g) + "_z1", in.lag);
+      if (kept_outside(x, g) >= 0)
+        within(p1, "f2s_d" + str(g) + "_z0", "f2s_d" + str(g) + "_z1", in.lag);
+    }
+    out << pad << "}\n";
+  }
+  out << pad << "if (f2s_sa > f2s_sb) /* none */\n" << pad << "  f2s_sa = f2s_z1 + 1;\n";
+  // One pass: each grid's plane f2s_wz in, the next plane's loads issued,
+  // every stage instance at its plane, one barrier.
+  auto pass = [&](bool steady, const std::string &in) {
+    out << in << "/* Each grid's plane f2s_wz, loaded the plane before. */\n";
+    print_columns(x, in, out, false);
+    for (int g = 0; g < G; ++g) {
+      print_shift(x, g, in + "  ", out);
+      out << in << "  if (" << loaded(g, "f2s_wz", steady) << ")\n"
+          << in << "    " << reg(g, 0) << " = f2s_ld" << g << "[f2s_m];\n";
+      print_to_ring(x, g, "f2s_wz", in + "  ", out, steady);
+    }
+    out << in << "}\n";
+    if (steady) {
+      prefetch("f2s_wz + 1", in, true);
+    } else {
+      out << in << "if (f2s_wz < f2s_z1) {\n";
+      prefetch("f2s_wz + 1", in + "  ", false);
+      out << in << "}\n";
+    }
+    for (size_t j = 0; j < x.instances.size(); ++j)
+      print_instance(x, static_cast<int>(j), out, steady);
+    out << in << "__syncthreads(); /* the pass's planes to the rings, for the next pass */\n";
+  };
+  // The steady planes' loop is unrolled as deep as the deepest register
+  // ring, so that the compiler renames the rings' registers instead of
+  // moving every value one plane back at every plane (3D ping-pong at
+  // T = 1: 25% faster, H200).
   int64_t unroll = 1;
   for (const Version &v : x.versions)
     unroll = std::max(unroll, v.regs);
-  if (unroll > 1)
-    out << pad << "#pragma unroll " << unroll << "\n";
-  out << pad << "for (int f2s_wz = f2s_z0; f2s_wz <= f2s_z1; ++f2s_wz) {\n";
   std::string in = pad + "  ";
-  out << in << "/* Each grid's plane f2s_wz, loaded the plane before. */\n";
-  print_columns(x, in, out, false);
-  for (int g = 0; g < G; ++g) {
-    print_shift(x, g, in + "  ", out);
-    out << in << "  if (" << loaded(g, "f2s_wz") << ")\n"
-        << in << "    " << reg(g, 0) << " = f2s_ld" << g << "[f2s_m];\n";
-    print_to_ring(x, g, "f2s_wz", in + "  ", out);
-  }
-  out << in << "}\n" << in << "if (f2s_wz < f2s_z1) {\n";
-  prefetch("f2s_wz + 1", in + "  ");
-  out << in << "}\n";
-  for (size_t j = 0; j < x.instances.size(); ++j)
-    print_instance(x, static_cast<int>(j), out);
-  out << in << "__syncthreads(); /* the pass's planes to the rings, for the next pass */\n"
-      << pad << "}\n"
-      << pad << "__syncthreads(); /* the next tile's boxes replace this one's */\n";
+  out << pad << "for (int f2s_wz = f2s_z0; f2s_wz <= f2s_z1; ++f2s_wz) {\n"
+      << in << "if (f2s_wz == f2s_sa) {\n";
+  if (unroll > 1)
+    out << in << "  #pragma unroll " << unroll << "\n";
+  out << in << "  for (; f2s_wz <= f2s_sb; ++f2s_wz) {\n";
+  pass(true, in + "    ");
+  out << in << "  }\n" << in << "  if (f2s_wz > f2s_z1)\n" << in << "    break;\n" << in << "}\n";
+  pass(false, in);
+  out << pad << "}\n" << pad << "__syncthreads(); /* the next tile's boxes replace this one's */\n";
   return out.str();
 }
 
