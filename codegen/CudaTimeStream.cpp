@@ -148,27 +148,33 @@ int xy_words(const Stream &x) {
 }
 
 /// The instance that writes grid g first in a chunk, where the chunk reads
-/// g as loaded only outside that instance's domain (b of a ping-pong, unew
-/// of a copy back: no stage reads it before, and its first writer does not
-/// read it at the point); -1 otherwise. The next chunk then loads g only
-/// outside that domain, so a chunk but the call's last need write g only
-/// there (kept_outside): a ping-pong's chunk moves one grid, not two.
-/// Only for a first writer that loops over every dimension: one at a
-/// constant plane (FDTD's source edge) writes too little of g to gain, and
-/// cuda_time_stream_moved would call a grid moved nearly whole unmoved.
-int kept_outside(const Stream &x, int g) {
+/// g as loaded only outside that instance's box (b of a ping-pong, unew of
+/// a copy back: no stage reads it before, and its first writer does not
+/// read it at the point), so g is loaded only where it does not compute;
+/// -1 otherwise.
+int first_writer(const Stream &x, int g) {
   if (x.versions[g].read)
     return -1;
-  for (size_t j = 0; j < x.instances.size(); ++j) {
-    const TimeStreamInstance &in = x.instances[j];
-    if (in.writes[g] < 0)
-      continue;
-    const std::vector<std::string> &vars = x.plan.stages[in.stage].vars;
-    bool every =
-        std::none_of(vars.begin(), vars.end(), [](const std::string &v) { return v.empty(); });
-    return in.prev[g] == g && !in.reads_itself && every ? static_cast<int>(j) : -1;
-  }
+  for (size_t j = 0; j < x.instances.size(); ++j)
+    if (x.instances[j].prev[g] == g && !x.instances[j].reads_itself)
+      return static_cast<int>(j);
   return -1;
+}
+
+/// first_writer, where that instance loops over every dimension. The next
+/// chunk then loads g only outside its domain, so a chunk but the call's
+/// last need write g only there: a ping-pong's chunk moves one grid, not
+/// two. A first writer at a constant plane (FDTD's source edge) writes too
+/// little of g to gain, and cuda_time_stream_moved would call a grid moved
+/// nearly whole unmoved.
+int kept_outside(const Stream &x, int g) {
+  int j = first_writer(x, g);
+  if (j < 0)
+    return -1;
+  const std::vector<std::string> &vars = x.plan.stages[x.instances[j].stage].vars;
+  return std::none_of(vars.begin(), vars.end(), [](const std::string &v) { return v.empty(); })
+             ? j
+             : -1;
 }
 
 /// The column at hand, at plane `z`, lies in the box whose x-y test is
@@ -483,14 +489,8 @@ std::string print_body(const Stream &x) {
   // Where each grid's plane z is loaded. A grid no stage reads before
   // writing it (b of a ping-pong, unew of a copy back) is needed only where
   // its first writer does not compute.
-  auto first_writer = [&](int g) {
-    for (size_t j = 0; j < x.instances.size() && !x.versions[g].read; ++j)
-      if (x.instances[j].prev[g] == g && !x.instances[j].reads_itself)
-        return static_cast<int>(j);
-    return -1;
-  };
   auto loaded = [&](int g, const std::string &z, bool steady) {
-    int j = first_writer(g);
+    int j = first_writer(x, g);
     std::string skip = j < 0 ? "" : " && !(" + inside_comp(j, z, steady && streams(x, j)) + ")";
     return inside_need(x, g, z, steady) + skip;
   };
@@ -525,7 +525,7 @@ std::string print_body(const Stream &x) {
   };
   for (int g = 0; g < G; ++g) {
     within(pad, need_z(g, 0), need_z(g, 1) + " - 1", 0);
-    if (int j = first_writer(g); j >= 0 && streams(x, j)) {
+    if (int j = first_writer(x, g); j >= 0 && streams(x, j)) {
       std::string c = "f2s_comp" + str(j) + "_z";
       within(pad, c + "0", c + "1 - 1", 0);
     }
