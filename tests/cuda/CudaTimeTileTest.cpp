@@ -519,6 +519,34 @@ TEST(CudaTimeStream, NeighboursColumnsAreReadAPlaneBehindSoOneBarrierAPlaneSuffi
     EXPECT_EQ(b1.instances[j].lag, 2 * b0.instances[j].lag) << j;
 }
 
+// The kernel's plane loop: one barrier a pass (of the steady planes and of the
+// others), none a stage; the steady planes' pass tests no plane against a box
+// along z (the columns' x-y bits only), the others test each.
+TEST(CudaTimeStream, OneBarrierAPassAndNoZTestsInTheSteadyPlanes) {
+  Lowered l;
+  lower({"examples/jacobi3d_pingpong/jacobi3d_pingpong.f", "jacpp", {}, "", {}}, l);
+  ASSERT_FALSE(HasFatalFailure());
+  CudaTimeStream k =
+      print_cuda_time_stream(*l.loop, l.plan, l.sweeps, params({2, {32, 8, 0}, 640, kStream}, "t"));
+  auto count = [](const std::string &s, const std::string &what) {
+    size_t n = 0;
+    for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count(k.body, "__syncthreads();"), 3u) << k.body; // two passes and the tile's end
+  size_t steady = k.body.find("for (; f2s_wz <= f2s_sb; ++f2s_wz)");
+  ASSERT_NE(steady, std::string::npos);
+  size_t end = k.body.find("__syncthreads();", steady);
+  std::string pass = k.body.substr(steady, end - steady), rest = k.body.substr(end);
+  for (int j = 0; j < 4; ++j) {
+    std::string z = "f2s_comp" + std::to_string(j) + "_z0 <= f2s_z";
+    EXPECT_EQ(count(pass, z), 0u) << z;
+    EXPECT_EQ(count(rest, z), 1u) << z;
+  }
+  EXPECT_EQ(count(pass, "f2s_need0_z0 <="), 0u);
+}
+
 // A grid the chunk reads only where its first writer does not compute (b of
 // a ping-pong, unew of a copy back) moves only outside that writer's domain
 // between chunks; a grid a stage reads first (a, u, FDTD's ex and hz) moves
