@@ -9,7 +9,7 @@ namespace {
 
 /// The lags, registers and rings of every version of a chunk of T steps.
 /// They only grow with the stages before, so a shorter chunk uses the first.
-void plan_versions(TimeStreamPlan &x, int64_t gap) {
+void plan_versions(TimeStreamPlan &x) {
   std::vector<int> current(x.G);
   for (int g = 0; g < x.G; ++g) {
     current[g] = g;
@@ -60,7 +60,7 @@ void plan_versions(TimeStreamPlan &x, int64_t gap) {
       for (const TileRead &r : st.reads)
         for (const std::vector<int64_t> &off : r.offsets)
           if (!x.centre(off))
-            lag = std::max(lag, x.versions[in.reads[x.state_index(r.grid)]].lag + off[x.Z] + gap);
+            lag = std::max(lag, x.versions[in.reads[x.state_index(r.grid)]].lag + off[x.Z] + x.gap);
       in.lag = lag;
       for (const TileRead &r : st.reads) {
         int g = x.state_index(r.grid);
@@ -140,7 +140,7 @@ TimeStreamPlan plan_time_stream(const TimeLoop &t, const TimeTilePlan &plan, int
     if (!x.state.back())
       throw std::logic_error("time stream: no argument '" + g + "'");
   }
-  plan_versions(x, gap);
+  plan_versions(x);
   return x;
 }
 

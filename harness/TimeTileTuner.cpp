@@ -468,16 +468,16 @@ TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &pla
   CudaTimeTileParams p;
   std::vector<CudaTimeTileParams> fit =
       fitting_cuda_tiles(t, plan, cuda_time_tile_form(form, plan), static_cast<int>(forced), &p);
-  if (!fit.empty())
-    p = fit.front();
   // Streaming: the widest tile whose thread holds one column, where one
   // fits: two columns a thread spill registers (the 3D ping-pong at T = 1:
   // 32x16 one column a thread ran 13% faster than 64x16 two, H200).
-  for (const CudaTimeTileParams &q : fit)
-    if (q.form == CudaTimeTileForm::Streaming && cuda_time_stream_columns(plan, q) <= q.threads) {
-      p = q;
-      break;
-    }
+  auto one_column = std::find_if(fit.begin(), fit.end(), [&](const CudaTimeTileParams &q) {
+    return q.form == CudaTimeTileForm::Streaming && cuda_time_stream_columns(plan, q) <= q.threads;
+  });
+  if (one_column != fit.end())
+    p = *one_column;
+  else if (!fit.empty())
+    p = fit.front();
   c.tiled = true;
   c.tune = {forced};
   c.tune.insert(c.tune.end(), p.tile.begin(), p.tile.end());
