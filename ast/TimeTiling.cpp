@@ -216,6 +216,43 @@ StageOrReason make_stage(const Kernel &k, const std::set<std::string> &state, in
   return {std::move(st), "", {}};
 }
 
+/// The grid stage `st` (of sweep k) copies into the grid it writes, where
+/// it is a copy back (TileStage::copy_of); empty otherwise.
+std::string copy_back_of(const TimeLoop &t, const TileStage &st, const Kernel &k) {
+  if (st.writes.size() != 1 || st.reads.size() != 1 || st.reads[0].offsets.size() != 1 ||
+      st.reads[0].grid == st.writes[0])
+    return "";
+  const Variable *y = t.signature.find_arg(st.writes[0]);
+  const Variable *x = t.signature.find_arg(st.reads[0].grid);
+  if (!x || !y || x->type != y->type || x->rank() != y->rank())
+    return "";
+  std::vector<Index> at;
+  for (int d = 0; d < y->rank(); ++d) {
+    if (st.vars[d].empty() || print_expr(st.lo[d]) != print_expr(y->dims[d].lo) ||
+        print_expr(st.hi[d]) != print_expr(y->dims[d].hi) ||
+        print_expr(x->dims[d].lo) != print_expr(y->dims[d].lo) ||
+        print_expr(x->dims[d].hi) != print_expr(y->dims[d].hi))
+      return "";
+    at.push_back({st.vars[d], 1, 0});
+  }
+  // The point: exactly y(at) = x(at).
+  std::vector<const For *> loops = perfect_nest(k.body);
+  if (loops.empty())
+    return "";
+  const Stmt *point = &loops.back()->body;
+  if (const Block *b = as<Block>(*point)) {
+    if (b->stmts.size() != 1)
+      return "";
+    point = &b->stmts[0];
+  }
+  const Store *store = as<Store>(*point);
+  const GridRef *from = store ? as<GridRef>(store->value) : nullptr;
+  if (!store || !from || store->grid != y->name || store->index != at || from->grid != x->name ||
+      from->index != at)
+    return "";
+  return x->name;
+}
+
 std::string dims_text(const std::vector<int64_t> &lo, const std::vector<int64_t> &hi) {
   std::string s;
   for (size_t d = 0; d < lo.size(); ++d)
@@ -278,6 +315,7 @@ TimeTiling plan_time_tiling(const TimeLoop &t, const std::vector<const Kernel *>
                     (s.reason.empty() ? "" : std::string(1, (char)std::tolower(s.reason[0]))) +
                     s.reason.substr(1),
                 s.loc.known() ? s.loc : k->loc);
+    s.stage->copy_of = copy_back_of(t, *s.stage, *k);
     plan.stages.push_back(std::move(*s.stage));
   }
   plan.reach_lo.assign(plan.rank, 0);
@@ -320,6 +358,8 @@ std::string print_time_tile_plan(const TimeTilePlan &p) {
         out << (r ? "," : "") << " " << s.reads[r].grid << " "
             << dims_text(s.reads[r].lo, s.reads[r].hi);
     }
+    if (!s.copy_of.empty())
+      out << "; a copy back of " << s.copy_of;
     out << "\n";
   }
   return out.str();

@@ -63,6 +63,11 @@ struct TileStage {
   /// The state grids it reads, with their offsets from the point (in a
   /// constant dimension, from the constant).
   std::vector<TileRead> reads;
+  /// Where the sweep is a copy back, `w = copy_of` at every point of the
+  /// grid w it writes (its only statement, over w's declared bounds, the two
+  /// grids declared alike: a heat loop's `u = unew`), the grid it copies;
+  /// empty otherwise. The time-tiled forms rename it instead of copying.
+  std::string copy_of;
 };
 
 /// What a time-tiled procedure is printed from.

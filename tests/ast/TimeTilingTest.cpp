@@ -48,12 +48,12 @@ const std::string kJacobi = "    do j = 1, ny\n"
                             "      end do\n"
                             "    end do\n";
 
-TEST(TimeTiling, CopyBackIsTwoStagesWithTheJacobisReach) {
+TEST(TimeTiling, CopyBackIsTwoStagesWithTheJacobisReachAndIsKnownAsACopy) {
   EXPECT_EQ(plan_of(loop2d(kJacobi + "    u = v\n")),
             "time_tiling rank 2, state u v, reach -1..1 -1..2\n"
             "  stage steps_1_1: v at (i, j) over 1..nx, 1..ny; reads u -1..1 -1..2\n"
             "  stage steps_1_2: u at (f2s_c1, f2s_c2) over 0..nx + 1, 0..ny + 1; reads v 0..0 "
-            "0..0\n");
+            "0..0; a copy back of v\n");
 }
 
 TEST(TimeTiling, ABoundarySweepWithFewerLoopsStoresAtAConstant) {
