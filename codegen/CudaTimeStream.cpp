@@ -6,6 +6,7 @@
 #include "codegen/TimeStreamPlan.h"
 
 #include <algorithm>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -22,7 +23,7 @@ using Instance = TimeStreamInstance;
 /// Everything the printers share: the pipeline, and the block's columns.
 struct Stream : TimeStreamPlan {
   Stream(const TimeLoop &t, const TimeTilePlan &plan, const CudaTimeTileParams &p)
-      : TimeStreamPlan(plan_time_stream(t, plan, p.steps, 1)), t(t), plan(plan), p(p) {
+      : TimeStreamPlan(plan_time_stream(t, plan, p.steps, 1, true)), t(t), plan(plan), p(p) {
     // One barrier a plane (gap 1): a version's ring holds the planes its
     // readers reach (from..to back from its newest) and the one its maker
     // stores in the same pass (from - 1 back), a power of two deep so a
@@ -118,11 +119,17 @@ std::string shared_element(const Stream &x, int v, const std::string &z,
   return "f2s_s" + str(v) + "[" + at + "]";
 }
 
-/// Grid g's need box along z: its first (end 0) or last plane, an int the
-/// block holds (print_body), not the shared box (the barriers between
-/// stages would have it read again at every stage).
-std::string need_z(int g, int end) {
-  return "f2s_need" + str(g) + "_z" + str(end);
+/// Grid g's need box along z: its first (end 0) or last plane, read from
+/// the block's shared boxes where a pass tests it. Only the planes outside
+/// the steady ones test z (print_body), so a shared load there costs less
+/// than the register that holding each box's bounds takes from every pass
+/// (two a stage instance: at T = 8 a 2D heat tile spilled).
+std::string need_z(const Stream &x, int g, int end) {
+  return "(int)f2s_need[" + str(g * 2 * x.R + 2 * x.Z + end) + "]";
+}
+/// The same for the box stage instance j computes.
+std::string comp_z(const Stream &x, int j, int end) {
+  return "(int)f2s_comp[" + str(j * 2 * x.R + 2 * x.Z + end) + "]";
 }
 
 /// The bits of a column's x-y tests (print_body finds them once a tile):
@@ -187,12 +194,11 @@ std::string inside(int bit, const std::string &z0, const std::string &z1, const 
   return steady ? xy : xy + " && " + z0 + " <= " + z + " && " + z + " <= " + z1;
 }
 /// The same for stage instance j's box, grid g's need box and output box.
-std::string inside_comp(int j, const std::string &z, bool steady = false) {
-  std::string c = "f2s_comp" + str(j) + "_z";
-  return inside(comp_bit(j), c + "0", c + "1", z, steady);
+std::string inside_comp(const Stream &x, int j, const std::string &z, bool steady = false) {
+  return inside(comp_bit(j), comp_z(x, j, 0), comp_z(x, j, 1), z, steady);
 }
 std::string inside_need(const Stream &x, int g, const std::string &z, bool steady = false) {
-  return inside(need_bit(x, g), need_z(g, 0), need_z(g, 1), z, steady);
+  return inside(need_bit(x, g), need_z(x, g, 0), need_z(x, g, 1), z, steady);
 }
 std::string inside_out(const Stream &x, int g, const std::string &z, bool steady = false) {
   std::string w = "f2s_w" + str(g) + "_z";
@@ -245,10 +251,49 @@ void print_to_ring(const Stream &x, int v, const std::string &newest, const std:
     return;
   std::string z = "(" + newest + ") - " + str(ver.from - 1);
   if (!steady)
-    out << pad << "if (" << need_z(ver.grid, 0) << " <= " << z << " && " << z
-        << " <= " << need_z(ver.grid, 1) << ")\n";
+    out << pad << "if (" << need_z(x, ver.grid, 0) << " <= " << z << " && " << z
+        << " <= " << need_z(x, ver.grid, 1) << ")\n";
   out << pad << "  f2s_s" << v << "[" << slot(x, v, z)
       << " * f2s_hpl + f2s_q] = " << reg(v, ver.from - 1) << ";\n";
+}
+
+/// Where stage instance j writes grid g last in a chunk of its step's
+/// length: g's plane f2s_z from the version j makes to the other version in
+/// memory, over the output box.
+void print_done(const Stream &x, int j, int g, const std::string &pad, std::ostringstream &out,
+                bool steady) {
+  const Instance &in = x.instances[j];
+  if (x.last[in.step][g] != j)
+    return;
+  std::string n = c_name(x.state[g]->name);
+  std::string keep;
+  if (kept_outside(x, g) >= 0)
+    keep =
+        " && (a.f2s_last || !(" +
+        inside(dom_bit(x, g), "f2s_d" + str(g) + "_z0", "f2s_d" + str(g) + "_z1", "f2s_z", steady) +
+        "))";
+  out << pad << "if (f2s_nsteps == " << in.step + 1 << " && " << inside_out(x, g, "f2s_z", steady)
+      << keep << ") /* " << x.state[g]->name << " done: to the other version */\n"
+      << pad << "  " << memory_element(x, g, "a.f2s_dst_" + n, "f2s_z") << " = "
+      << reg(in.writes[g], 0) << ";\n";
+}
+
+/// A renamed copy back (TimeStreamInstance::renamed): nothing to compute,
+/// and where its step is a chunk's last, the grid it writes from the
+/// version it reads.
+void print_renamed(const Stream &x, int j, std::ostringstream &out, bool steady) {
+  const Instance &in = x.instances[j];
+  const int g = x.state_index(x.plan.stages[in.stage].writes[0]);
+  if (x.last[in.step][g] != j)
+    return;
+  std::string pad = "      ";
+  out << pad << "if (" << in.step << " < f2s_nsteps) { /* step " << in.step << ", stage "
+      << in.stage << ": the copy back " << x.state[g]->name << " = "
+      << x.plan.stages[in.stage].copy_of << ", renamed */\n"
+      << pad << "  const int f2s_z = f2s_wz - " << in.lag << "; /* its plane */\n";
+  print_columns(x, pad + "  ", out, false);
+  print_done(x, j, g, pad + "    ", out, steady && streams(x, j));
+  out << pad << "  }\n" << pad << "}\n";
 }
 
 /// One stage instance at the plane of the wavefront it computes.
@@ -259,7 +304,11 @@ void print_instance(const Stream &x, int j, std::ostringstream &out, bool steady
   const Kernel &sweep = *x.sweeps[in.stage];
   const Kernel &k = x.t.signature;
   std::string pad = "      ";
-  out << pad << "if (" << in.step << " < a.f2s_steps) { /* step " << in.step << ", stage "
+  if (in.renamed) {
+    print_renamed(x, j, out, steady);
+    return;
+  }
+  out << pad << "if (" << in.step << " < f2s_nsteps) { /* step " << in.step << ", stage "
       << in.stage << ": sweep " << st.sweep << " */\n";
   std::string p1 = pad + "  ";
   out << p1 << "const int f2s_z = f2s_wz - " << in.lag << "; /* its plane */\n";
@@ -290,7 +339,7 @@ void print_instance(const Stream &x, int j, std::ostringstream &out, bool steady
         out << pad3 << reg(in.writes[g], 0) << " = "
             << reg(in.prev[g], in.lag - x.versions[in.prev[g]].lag) << ";\n";
   };
-  out << p2 << "if (" << inside_comp(j, "f2s_z", steady) << ") {\n";
+  out << p2 << "if (" << inside_comp(x, j, "f2s_z", steady) << ") {\n";
   std::string p3 = p2 + "  ";
   if (in.reads_itself)
     continued(p3);
@@ -338,19 +387,7 @@ void print_instance(const Stream &x, int j, std::ostringstream &out, bool steady
     if (in.writes[g] < 0)
       continue;
     print_to_ring(x, in.writes[g], "f2s_z", p2, out, steady);
-    if (x.last[in.step][g] != j)
-      continue;
-    std::string n = c_name(x.state[g]->name);
-    std::string keep;
-    if (kept_outside(x, g) >= 0)
-      keep = " && (a.f2s_last || !(" +
-             inside(dom_bit(x, g), "f2s_d" + str(g) + "_z0", "f2s_d" + str(g) + "_z1", "f2s_z",
-                    steady) +
-             "))";
-    out << p2 << "if (a.f2s_steps == " << in.step + 1 << " && " << inside_out(x, g, "f2s_z", steady)
-        << keep << ") /* " << x.state[g]->name << " done: to the other version */\n"
-        << p2 << "  " << memory_element(x, g, "a.f2s_dst_" + n, "f2s_z") << " = "
-        << reg(in.writes[g], 0) << ";\n";
+    print_done(x, j, g, p2, out, steady);
   }
   out << p1 << "}\n" << pad << "}\n";
 }
@@ -407,13 +444,6 @@ std::string print_body(const Stream &x) {
   // What each column holds does not change along z: its x-y tests (a bit
   // per box, comp_bit and the others) and its offset in each grid are found once a
   // tile, so the planes test only z, against the block's bounds.
-  out << pad << "/* Along z, the boxes each stage instance computes and each grid's need box. */\n";
-  for (size_t j = 0; j < x.instances.size(); ++j)
-    out << pad << "const int f2s_comp" << j << "_z0 = (int)f2s_comp[" << j * 2 * R + 2 * Z
-        << "], f2s_comp" << j << "_z1 = (int)f2s_comp[" << j * 2 * R + 2 * Z + 1 << "];\n";
-  for (int g = 0; g < G; ++g)
-    out << pad << "const int " << need_z(g, 0) << " = (int)f2s_need[" << g * 2 * R + 2 * Z << "], "
-        << need_z(g, 1) << " = (int)f2s_need[" << g * 2 * R + 2 * Z + 1 << "];\n";
   for (int g = 0; g < G; ++g)
     if (int j = kept_outside(x, g); j >= 0) {
       int64_t at = int64_t(x.instances[j].stage) * 2 * R + 2 * Z;
@@ -481,7 +511,7 @@ std::string print_body(const Stream &x) {
   // an array indexed at run time (which went to local memory).
   std::string lag = str(x.lag_max[x.p.steps]);
   for (int n = x.p.steps - 1; n >= 0; --n)
-    lag = "(a.f2s_steps <= " + str(n) + " ? " + str(x.lag_max[n]) + " : " + lag + ")";
+    lag = "(f2s_nsteps <= " + str(n) + " ? " + str(x.lag_max[n]) + " : " + lag + ")";
   out << pad << "/* Planes in rings are never below the grids' bounds: they count from there. */\n"
       << pad << "const int f2s_zb = (int)f2s_h_lo" << Z << ";\n"
       << pad << "const int f2s_z0 = (int)" << zlo << ", f2s_z1 = (int)" << zhi << " + " << lag
@@ -491,7 +521,7 @@ std::string print_body(const Stream &x) {
   // its first writer does not compute.
   auto loaded = [&](int g, const std::string &z, bool steady) {
     int j = first_writer(x, g);
-    std::string skip = j < 0 ? "" : " && !(" + inside_comp(j, z, steady && streams(x, j)) + ")";
+    std::string skip = j < 0 ? "" : " && !(" + inside_comp(x, j, z, steady && streams(x, j)) + ")";
     return inside_need(x, g, z, steady) + skip;
   };
   // The loads of plane z + 1 are issued before the stages compute plane z
@@ -524,27 +554,26 @@ std::string print_body(const Stream &x) {
         << pad1 << "f2s_sb = (int)f2s_min_long(f2s_sb, (long)(" << hi << ") + " << shift << ");\n";
   };
   for (int g = 0; g < G; ++g) {
-    within(pad, need_z(g, 0), need_z(g, 1) + " - 1", 0);
+    within(pad, need_z(x, g, 0), need_z(x, g, 1) + " - 1", 0);
     if (int j = first_writer(x, g); j >= 0 && streams(x, j)) {
-      std::string c = "f2s_comp" + str(j) + "_z";
-      within(pad, c + "0", c + "1 - 1", 0);
+      within(pad, comp_z(x, j, 0), comp_z(x, j, 1) + " - 1", 0);
     }
     if (x.versions[g].ring)
-      within(pad, need_z(g, 0), need_z(g, 1), x.versions[g].from - 1);
+      within(pad, need_z(x, g, 0), need_z(x, g, 1), x.versions[g].from - 1);
   }
   for (size_t j = 0; j < x.instances.size(); ++j) {
     const Instance &in = x.instances[j];
     if (!streams(x, static_cast<int>(j)))
       continue;
-    out << pad << "if (" << in.step << " < a.f2s_steps) {\n";
-    std::string p1 = pad + "  ", c = "f2s_comp" + str(j) + "_z";
-    within(p1, c + "0", c + "1", in.lag);
+    out << pad << "if (" << in.step << " < f2s_nsteps) {\n";
+    std::string p1 = pad + "  ";
+    within(p1, comp_z(x, static_cast<int>(j), 0), comp_z(x, static_cast<int>(j), 1), in.lag);
     for (int g = 0; g < G; ++g) {
       if (in.writes[g] < 0)
         continue;
       const Version &v = x.versions[in.writes[g]];
-      if (v.ring)
-        within(p1, need_z(g, 0), need_z(g, 1), in.lag + v.from - 1);
+      if (v.ring && !in.renamed) // a renamed copy's ring is its maker's
+        within(p1, need_z(x, g, 0), need_z(x, g, 1), in.lag + v.from - 1);
       if (x.last[in.step][g] != static_cast<int>(j))
         continue;
       within(p1, "f2s_w" + str(g) + "_z0", "f2s_w" + str(g) + "_z1", in.lag);
@@ -577,13 +606,16 @@ std::string print_body(const Stream &x) {
       print_instance(x, static_cast<int>(j), out, steady);
     out << in << "__syncthreads(); /* the pass's planes to the rings, for the next pass */\n";
   };
-  // The steady planes' loop is unrolled as deep as the deepest register
-  // ring, so that the compiler renames the rings' registers instead of
-  // moving every value one plane back at every plane (3D ping-pong at
-  // T = 1: 25% faster, H200).
+  // The steady planes' loop is unrolled as deep as every register ring
+  // and every shared ring divide, so that the compiler renames the
+  // registers instead of moving every value one plane back at every plane
+  // (3D ping-pong at T = 1: 25% faster, H200) and each plane's ring slots
+  // are one parity apart from the unrolled body's first.
   int64_t unroll = 1;
   for (const Version &v : x.versions)
-    unroll = std::max(unroll, v.regs);
+    for (int64_t depth : {v.regs, v.ring})
+      if (depth > 1)
+        unroll = std::lcm(unroll, depth);
   std::string in = pad + "  ";
   out << pad << "for (int f2s_wz = f2s_z0; f2s_wz <= f2s_z1; ++f2s_wz) {\n"
       << in << "if (f2s_wz == f2s_sa) {\n";

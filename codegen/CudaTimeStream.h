@@ -58,9 +58,9 @@ struct CudaTimeStream {
   std::string rings;
   /// The kernel's statements for the tile at hand, after its output box
   /// `f2s_out` and its regions `f2s_comp`, `f2s_need` are computed (and a
-  /// barrier passed), with `a`, `f2s_smem`, `f2s_ext`, the scalars and each
-  /// state grid's `f2s_x<k>_lo<d>`, `_hi<d>`, `_s<d>` in scope. It leaves
-  /// the rings free for the next tile.
+  /// barrier passed), with `a`, `f2s_nsteps` (the chunk's steps), `f2s_smem`, `f2s_ext`, the
+  /// scalars and each state grid's `f2s_x<k>_lo<d>`, `_hi<d>`, `_s<d>` in scope. It leaves the
+  /// rings free for the next tile.
   std::string body;
   /// The most dynamic shared memory one block takes, at any size (bytes).
   int64_t shared_bytes = 0;

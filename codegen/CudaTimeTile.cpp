@@ -204,8 +204,8 @@ std::string buffer_index(int k, int rank, const std::string &box, std::string la
 }
 
 /// A step that is one sweep writing X (and not reading it) and the copy
-/// back `Y = X` over all of Y, X declared as Y (a heat loop's `u = unew`):
-/// the state indices of X and Y. After a chunk's first step has copied,
+/// back `Y = X` (TileStage::copy_of; a heat loop's `u = unew`): the state
+/// indices of X and Y. After a chunk's first step has copied,
 /// X's and Y's buffers hold the same values wherever a later stage reads
 /// either without writing it first: the copy writes every point of Y the
 /// tile holds that the sweep does not compute (the boundary), and every
@@ -219,41 +219,12 @@ std::optional<std::pair<int, int>> renamed_copy_back(const Tiled &x) {
   if (x.nstages != 2 || x.nstate != 2)
     return std::nullopt;
   const TileStage &sweep = x.plan.stages[0], &copy = x.plan.stages[1];
-  if (sweep.writes.size() != 1 || copy.writes.size() != 1 || copy.reads.size() != 1 ||
-      copy.reads[0].grid != sweep.writes[0] || copy.writes[0] == sweep.writes[0])
+  if (sweep.writes.size() != 1 || copy.copy_of != sweep.writes[0])
     return std::nullopt;
-  const int X = x.state_index(sweep.writes[0]), Y = x.state_index(copy.writes[0]);
   for (const TileRead &r : sweep.reads)
     if (r.grid == sweep.writes[0])
       return std::nullopt;
-  const Variable &vx = *x.state[X], &vy = *x.state[Y];
-  if (vx.type != vy.type || vx.rank() != x.rank || vy.rank() != x.rank)
-    return std::nullopt;
-  std::vector<Index> at;
-  for (int d = 0; d < x.rank; ++d) {
-    if (copy.vars[d].empty() || print_expr(copy.lo[d]) != print_expr(vy.dims[d].lo) ||
-        print_expr(copy.hi[d]) != print_expr(vy.dims[d].hi) ||
-        print_expr(vx.dims[d].lo) != print_expr(vy.dims[d].lo) ||
-        print_expr(vx.dims[d].hi) != print_expr(vy.dims[d].hi))
-      return std::nullopt;
-    at.push_back({copy.vars[d], 1, 0});
-  }
-  // The copy's point: exactly Y(at) = X(at).
-  std::vector<const For *> loops = perfect_nest(x.stages[1]->body);
-  if (loops.empty())
-    return std::nullopt;
-  const Stmt *point = &loops.back()->body;
-  if (const Block *b = as<Block>(*point)) {
-    if (b->stmts.size() != 1)
-      return std::nullopt;
-    point = &b->stmts[0];
-  }
-  const Store *store = as<Store>(*point);
-  const GridRef *from = store ? as<GridRef>(store->value) : nullptr;
-  if (!store || !from || store->grid != vy.name || store->index != at || from->grid != vx.name ||
-      from->index != at)
-    return std::nullopt;
-  return std::make_pair(X, Y);
+  return std::make_pair(x.state_index(sweep.writes[0]), x.state_index(copy.writes[0]));
 }
 
 /// The buffer that holds state grid k: its own, or where a copy back is
@@ -353,9 +324,15 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
     out << "/* One block per tile (grid-stride over the tiles): the tile's regions, its\n"
            " * state grids' need boxes loaded into shared memory, the chunk's stages in\n"
            " * order, and its output box of every state grid written to the other version. */\n";
+  // The streaming form's stages test the chunk's length at every plane: a
+  // constant there but in the call's last chunk (F2S_N 0), they fold away.
+  if (x.stream)
+    out << "template <int F2S_N>\n";
   out << "__global__ void __launch_bounds__(" << x.p.threads << ") " << x.base
       << "_tile_kernel(const struct " << x.base << "_tile_args a) {\n"
       << "  extern __shared__ __align__(16) unsigned char f2s_smem[];\n";
+  if (x.stream)
+    out << "  const int f2s_nsteps = F2S_N > 0 ? F2S_N : a.f2s_steps; /* the chunk's steps */\n";
   // The scalars a sweep uses (in its points, its bounds or its grids'
   // bounds: every one of those is among its arguments).
   for (const Variable &v : k.args)
@@ -592,6 +569,13 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
           << in2 << "(void)f2s_cpu; /* no CPU procedure: the GPU whatever F2S_TARGET says */\n";
     }
   }
+  // The kernel, or for the streaming form its two: a full chunk's, its
+  // length a constant, and the call's last chunk's when shorter.
+  const std::string kernel = x.base + "_tile_kernel";
+  const std::vector<std::string> kernels =
+      x.stream
+          ? std::vector<std::string>{kernel + "<" + std::to_string(x.p.steps) + ">", kernel + "<0>"}
+          : std::vector<std::string>{kernel};
   // Residency: every grid on the device for the whole call.
   std::vector<const Variable *> grids;
   for (const Variable &v : k.args)
@@ -639,10 +623,12 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
       << in2 << "f2s_args.f2s_tstep = f2s_step;\n"
       << in2
       << "/* Dynamic and static shared memory beyond the default 48 KiB: opt in (sm_70 on). */\n"
-      << in2 << "if (f2s_shared + " << boxes << "L > 48 * 1024)\n"
-      << in2 << "  f2s_cuda_check(cudaFuncSetAttribute(" << x.base
-      << "_tile_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)f2s_shared), "
-         "\"opting in to large shared memory\");\n"
+      << in2 << "if (f2s_shared + " << boxes << "L > 48 * 1024) {\n";
+  for (const std::string &kernel : kernels)
+    out << in2 << "  f2s_cuda_check(cudaFuncSetAttribute(" << kernel
+        << ", cudaFuncAttributeMaxDynamicSharedMemorySize, (int)f2s_shared), "
+           "\"opting in to large shared memory\");\n";
+  out << in2 << "}\n"
       << in2 << "const dim3 f2s_grid((unsigned)f2s_min_long(f2s_ntiles, 2147483647L)), f2s_block("
       << x.p.threads << ");\n"
       << in2 << "int f2s_scratch_current = 0; /* 0: the caller's arrays hold the current steps */\n"
@@ -659,9 +645,14 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
   out << in2 << "  f2s_args.f2s_first = f2s_done;\n"
       << in2 << "  f2s_args.f2s_steps = f2s_n;\n"
       << in2 << "  f2s_args.f2s_last = f2s_done + f2s_n >= f2s_trips;\n"
-      << in2 << "  " << x.base
-      << "_tile_kernel<<<f2s_grid, f2s_block, (size_t)f2s_shared, 0>>>(f2s_args);\n"
-      << in2 << "  f2s_cuda_check(cudaGetLastError(), \"launching the time tiles of " << x.p.symbol
+      << in2 << "  "
+      << (x.stream ? "if (f2s_n == " + std::to_string(x.p.steps) + ")\n" + in2 + "    " : "")
+      << kernels[0] << "<<<f2s_grid, f2s_block, (size_t)f2s_shared, 0>>>(f2s_args);\n";
+  if (x.stream)
+    out << in2 << "  else\n"
+        << in2 << "    " << kernels[1]
+        << "<<<f2s_grid, f2s_block, (size_t)f2s_shared, 0>>>(f2s_args);\n";
+  out << in2 << "  f2s_cuda_check(cudaGetLastError(), \"launching the time tiles of " << x.p.symbol
       << "\");\n"
       << in2 << "  f2s_done += f2s_n;\n"
       << in2 << "  f2s_scratch_current = !f2s_scratch_current;\n"

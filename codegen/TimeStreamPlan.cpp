@@ -33,6 +33,20 @@ void plan_versions(TimeStreamPlan &x) {
       in.reads.assign(x.G, -1);
       in.writes.assign(x.G, -1);
       in.prev.assign(x.G, -1);
+      if (x.rename && !st.copy_of.empty()) {
+        // Y = X at the plane X's version is at: Y's version is X's.
+        const int X = x.state_index(st.copy_of), Y = x.state_index(st.writes[0]);
+        if (X >= 0 && Y >= 0 && x.versions[current[Y]].lag <= x.versions[current[X]].lag) {
+          in.renamed = true;
+          in.lag = x.versions[current[X]].lag;
+          in.reads[X] = in.writes[Y] = current[X];
+          in.prev[Y] = current[Y];
+          x.versions[current[X]].read = true;
+          current[Y] = current[X];
+          x.instances.push_back(std::move(in));
+          continue;
+        }
+      }
       int64_t lag = 0;
       auto zero = [](const std::vector<int64_t> &off) {
         return std::all_of(off.begin(), off.end(), [](int64_t o) { return o == 0; });
@@ -120,8 +134,8 @@ bool TimeStreamPlan::centre(const std::vector<int64_t> &off) const {
   return true;
 }
 
-TimeStreamPlan plan_time_stream(const TimeLoop &t, const TimeTilePlan &plan, int steps,
-                                int64_t gap) {
+TimeStreamPlan plan_time_stream(const TimeLoop &t, const TimeTilePlan &plan, int steps, int64_t gap,
+                                bool rename) {
   if (plan.rank < 2)
     throw std::invalid_argument("time stream: the grids need two dimensions or more, one to "
                                 "stream along");
@@ -135,6 +149,7 @@ TimeStreamPlan plan_time_stream(const TimeLoop &t, const TimeTilePlan &plan, int
   x.S = static_cast<int>(plan.stages.size());
   x.steps = steps;
   x.gap = gap;
+  x.rename = rename;
   for (const std::string &g : plan.state) {
     x.state.push_back(t.signature.find_arg(g));
     if (!x.state.back())

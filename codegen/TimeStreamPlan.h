@@ -59,6 +59,13 @@ struct TimeStreamInstance {
   /// It reads a grid it writes at the point itself (that read sees the
   /// version it makes, holding the continued value until the point stores).
   bool reads_itself = false;
+  /// A copy back `Y = X` (TileStage::copy_of) renamed: the version of Y it
+  /// makes is the version of X it reads (writes[Y] == reads[X]), so it
+  /// has no registers, ring or work of its own; where a chunk's last values
+  /// of Y are due, they are stored from X's version. Y's values then differ
+  /// from the copy's only outside the box the copy computes, which no later
+  /// stage reads: the copy computes all of Y the block holds.
+  bool renamed = false;
 };
 
 /// The pipeline of a chunk of `steps` steps of a plan. A chunk of fewer
@@ -78,6 +85,7 @@ struct TimeStreamPlan {
   /// another thread's column what the same plane's pass made (0: the
   /// least lags, the CPU's).
   int64_t gap = 0;
+  bool rename = false;                       ///< copy backs renamed (TimeStreamInstance::renamed)
   std::vector<TimeStreamVersion> versions;   ///< the G loaded first, then in instance order
   std::vector<TimeStreamInstance> instances; ///< T * S of them
   std::vector<int64_t> lag_max;              ///< per chunk length n (0..T): its stages' largest lag
@@ -93,9 +101,10 @@ struct TimeStreamPlan {
 
 /// The pipeline of loop `t`'s plan for chunks of at most `steps` steps,
 /// neighbours' columns read at least `gap` planes behind (TimeStreamPlan::gap).
+/// With `rename`, copy backs are renamed (TimeStreamInstance::renamed).
 /// Needs a plan of rank 2 or more and steps >= 1; throws
 /// std::invalid_argument otherwise.
 TimeStreamPlan plan_time_stream(const TimeLoop &t, const TimeTilePlan &plan, int steps,
-                                int64_t gap = 0);
+                                int64_t gap = 0, bool rename = false);
 
 } // namespace f2s

@@ -8,7 +8,7 @@
 
 namespace f2s::test {
 
-/// `k<I, C><<<grid, block, shared, stream>>>(args);` (or a kernel `k` that
+/// `k<I, C><<<grid, block, shared, stream>>>(args);` (or `k<4>`, or a kernel `k` that
 /// is no template) as a call of the emulator, and dynamic shared memory
 /// (`extern __shared__ __align__(16) unsigned char name[];`) as the
 /// emulator's buffer. With `tiny_grid`, the launcher's caps on the grid become 1 block
@@ -16,7 +16,7 @@ namespace f2s::test {
 /// axis: the grid-stride form a very long axis needs, at a test's size.
 inline std::string emulated(const std::string &cuda, bool tiny_grid = false) {
   static const std::regex launch(
-      R"(([A-Za-z_][A-Za-z0-9_]*(?:<[a-z]+, (?:true|false)>)?)<<<([^>]*)>>>\(([^;]*)\);)");
+      R"(([A-Za-z_][A-Za-z0-9_]*(?:<[A-Za-z0-9_, ]+>)?)<<<([^>]*)>>>\(([^;]*)\);)");
   static const std::regex dynamic_shared(
       R"(extern __shared__ __align__\(16\) unsigned char ([A-Za-z_][A-Za-z0-9_]*)\[\];)");
   std::string text = std::regex_replace(cuda, launch, "f2s_emu_launch($2, [&] { $1($3); });");
