@@ -329,11 +329,12 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
 
 namespace {
 
-/// The tiles of `form` with T = `steps` that fit a block's limits, widest
-/// first: overlapped, a fixed list (wide in x, a warp's row of points,
+/// The tiles of `form` with T = `steps` that fit a block's limits, the
+/// likeliest first: overlapped, a fixed list (wide in x, a warp's row of points,
 /// coalesced; then as deep as 100 KiB of shared memory allows: the halo of
 /// T steps is redone by the blocks beside), 256 threads a block;
-/// streaming, the slowest dimension walked whole and a thread per column
+/// streaming, the tiles whose columns are whole warps first, then the
+/// slowest dimension walked in segments and a thread per column
 /// of the block's plane where that fits (its planes in registers), the
 /// registers of the block within the GPU's 64 Ki (a kernel's own about 40
 /// a thread), then as wide as the shared memory allows. `last`, when none
@@ -360,6 +361,28 @@ std::vector<CudaTimeTileParams> fitting_cuda_tiles(const TimeLoop &t, const Time
     list = {{128, 64}, {64, 64}, {128, 32}, {64, 32}, {32, 32}, {32, 16}, {32, 8}};
   else
     list = {{64, 16, 16}, {32, 16, 16}, {32, 16, 8}, {32, 8, 8}, {32, 8, 4}, {16, 8, 4}};
+  if (streaming) {
+    // First the tiles whose columns, with the halo of T steps, are whole
+    // warps, one a thread: 256 wide in 2D, 32x32 in 3D, less the halo. A
+    // block of 256 to 1024 threads then wastes no lane, and in 2D a block
+    // of 256 keeps its registers under 255 a thread where 512 and more spill
+    // (2D heat at T = 8: 96 registers and 1.4 KiB of spills at 544 threads,
+    // bench/RESULTS.md).
+    std::vector<std::vector<int64_t>> warp_tiles;
+    auto less_halo = [&](int64_t width, int d) {
+      return width - int64_t(steps) * (plan.reach_lo[d] + plan.reach_hi[d]);
+    };
+    if (plan.rank == 3) {
+      warp_tiles = {{less_halo(32, 0), less_halo(32, 1), 128},
+                    {less_halo(32, 0), less_halo(16, 1), 128}};
+    } else if (plan.rank == 2) {
+      warp_tiles = {{less_halo(256, 0), 256}, {less_halo(512, 0), 256}};
+    }
+    for (auto it = warp_tiles.rbegin(); it != warp_tiles.rend(); ++it)
+      if (std::all_of(it->begin(), it->end(), [](int64_t e) { return e >= 8; }) &&
+          std::find(list.begin(), list.end(), *it) == list.end())
+        list.insert(list.begin(), *it);
+  }
   std::vector<CudaTimeTileParams> out;
   for (const std::vector<int64_t> &tile : list) {
     CudaTimeTileParams p;
@@ -497,7 +520,12 @@ std::vector<CudaTimeTileParams> cuda_time_tile_candidates(const TimeLoop &t,
   if (plan.rank >= 2)
     forms.push_back(CudaTimeTileForm::Streaming);
   for (CudaTimeTileForm form : forms)
-    for (int steps : {1, 2, 3, 4, 6, 8}) {
+    for (int steps : {1, 2, 3, 4, 6, 8, 12}) {
+      // T = 12 streams in 2D only: a 2D heat tile ran fastest there by hand
+      // (bench/gpu/probe_time_stream.cu, H200); in 3D its halo is most of
+      // a 32x32 block.
+      if (steps == 12 && (form != CudaTimeTileForm::Streaming || plan.rank != 2))
+        continue;
       // T = 1 streams a step's sweeps through one pass: a ping-pong's or a
       // copy back's second grid then stays where it is (only its boundary
       // moves), half the steps' traffic. Overlapped T = 1 gains nothing.

@@ -202,13 +202,21 @@ TEST(CudaTimeTileTuning, CandidatesOfBothFormsFitABlocksLimits) {
   EXPECT_FALSE(seen.count({0, 4}));
   for (int steps : {2, 3, 4})
     EXPECT_TRUE(seen.count({1, steps})) << "streaming, T=" << steps;
-  // A tile too wide for a thread a column (40x24 columns at T=2, 960
-  // threads of their registers) comes with 2 columns a thread.
-  std::set<int> threads_32x16;
+  // First the tiles whose columns are whole warps: at T = 2 (4 sweeps, a
+  // halo of 4 a side), 24x24 (32x32 columns) and 24x8 (32x16). 32x32
+  // columns a thread each take more registers than a block has, so two a
+  // thread (512 threads).
+  std::vector<std::pair<std::vector<int64_t>, int>> streamed;
   for (const CudaTimeTileParams &p : all)
-    if (p.form == CudaTimeTileForm::Streaming && p.steps == 2 && p.tile[0] == 32 && p.tile[1] == 16)
-      threads_32x16.insert(p.threads);
-  EXPECT_EQ(threads_32x16, (std::set<int>{480}));
+    if (p.form == CudaTimeTileForm::Streaming && p.steps == 2)
+      streamed.push_back({p.tile, p.threads});
+  ASSERT_GE(streamed.size(), 2u);
+  EXPECT_EQ(streamed[0], (std::pair<std::vector<int64_t>, int>{{24, 24, 128}, 512}));
+  std::set<int> threads_24x8;
+  for (const auto &[tile, threads] : streamed)
+    if (tile == std::vector<int64_t>{24, 8, 128})
+      threads_24x8.insert(threads);
+  EXPECT_EQ(threads_24x8, (std::set<int>{256, 512}));
 
   // A forced T takes the widest tile that fits, as the candidates' first.
   TimeTileChoice forced = choose_cuda_time_tiles(*jac.loop, jac.plan, 2, "overlapped");
