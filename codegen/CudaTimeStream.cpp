@@ -607,10 +607,12 @@ std::string print_body(const Stream &x) {
     out << in << "__syncthreads(); /* the pass's planes to the rings, for the next pass */\n";
   };
   // The steady planes' loop is unrolled as deep as every register ring
-  // and every shared ring divide, so that the compiler renames the
+  // (and every shared ring) divides, so that the compiler renames the
   // registers instead of moving every value one plane back at every plane
-  // (3D ping-pong at T = 1: 25% faster, H200) and each plane's ring slots
-  // are one parity apart from the unrolled body's first.
+  // (3D ping-pong at T = 1: 25% faster, H200; the shared rings' part was
+  // not measured apart). The ring slots are still computed from the plane:
+  // printing the unrolled passes with constant slots made the emulated
+  // tests' compiles 30 times longer (bench/RESULTS.md).
   int64_t unroll = 1;
   for (const Version &v : x.versions)
     for (int64_t depth : {v.regs, v.ring})

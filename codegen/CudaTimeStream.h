@@ -37,6 +37,9 @@
 //   readers reach, so the plane a stage stores in a pass is read only in
 //   the next, after the barrier that ends the pass.
 //
+// - A copy back of a whole array (TileStage::copy_of) is renamed, not
+//   computed: the version it would make is the one it reads.
+//
 // A chunk of T steps then reads and writes each grid once, as the overlapped
 // form does, but redoes only the halo in x and y, never in z.
 #pragma once
