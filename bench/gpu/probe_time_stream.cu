@@ -310,20 +310,35 @@ void variant(Case &c, F f, int L, double bound, const char *what) {
   std::fflush(stdout);
 }
 
+// The steps, one launch a sweep: their result is every variant's
+// reference, and their row the table's first for the case.
+template <class Launch>
+void reference(Case &c, Launch launch, double bound, const char *what, const char *block) {
+  double *res;
+  double s = run(c, 1, launch, &res);
+  c.host_ref.resize(c.D.elems());
+  CK(cudaMemcpy(c.host_ref.data(), res, c.D.elems() * 8, cudaMemcpyDeviceToHost));
+  double g = (double)c.D.points() * c.sweeps / s * 1e-9;
+  std::printf("| %s | steps | %s | | | %.2f ms | %.1f | %.2f | reference |\n", what, block, s * 1e3,
+              g, g / bound);
+}
+
+void release(Case &c) {
+  CK(cudaFree(c.a0));
+  CK(cudaFree(c.a));
+  CK(cudaFree(c.b));
+}
+
 void all2d(int nx, int ny, int sweeps, double bw) {
   Case c{{nx, ny, 1, 2}, sweeps};
   init(c);
   Heat f{0.1};
   double bound = bw / 32 * 1e-9;
-  double *res;
   dim3 blk(256), grd((c.D.nx + 255) / 256, c.D.ny);
-  double s = run(
-      c, 1, [&](double *x, double *y) { step2d<<<grd, blk>>>(c.D, f, x, y); }, &res);
-  c.host_ref.resize(c.D.elems());
-  CK(cudaMemcpy(c.host_ref.data(), res, c.D.elems() * 8, cudaMemcpyDeviceToHost));
-  double g = (double)c.D.points() * c.sweeps / s * 1e-9;
-  std::printf("| heat %dx%d, %d steps | steps | 256 | | | %.2f ms | %.1f | %.2f | reference |\n",
-              nx, ny, sweeps, s * 1e3, g, g / bound);
+  char what[64];
+  std::snprintf(what, sizeof what, "heat %dx%d, %d steps", nx, ny, sweeps);
+  reference(
+      c, [&](double *x, double *y) { step2d<<<grd, blk>>>(c.D, f, x, y); }, bound, what, "256");
   variant<4, 256, 1, 2>(c, f, 256, bound, "heat");
   variant<6, 256, 1, 2>(c, f, 256, bound, "heat");
   variant<8, 256, 1, 2>(c, f, 256, bound, "heat");
@@ -331,9 +346,7 @@ void all2d(int nx, int ny, int sweeps, double bw) {
   variant<12, 256, 1, 2>(c, f, 256, bound, "heat");
   variant<12, 512, 1, 2>(c, f, 512, bound, "heat");
   variant<16, 512, 1, 2>(c, f, 512, bound, "heat");
-  CK(cudaFree(c.a0));
-  CK(cudaFree(c.a));
-  CK(cudaFree(c.b));
+  release(c);
 }
 
 void all3d(int nx, int ny, int nz, int sweeps, double bw) {
@@ -341,16 +354,11 @@ void all3d(int nx, int ny, int nz, int sweeps, double bw) {
   init(c);
   Jac f;
   double bound = bw / 16 * 1e-9;
-  double *res;
   dim3 blk(32, 8), grd((nx + 31) / 32, (ny + 7) / 8, nz);
-  double s = run(
-      c, 1, [&](double *x, double *y) { step3d<<<grd, blk>>>(c.D, f, x, y); }, &res);
-  c.host_ref.resize(c.D.elems());
-  CK(cudaMemcpy(c.host_ref.data(), res, c.D.elems() * 8, cudaMemcpyDeviceToHost));
-  double g = (double)c.D.points() * c.sweeps / s * 1e-9;
-  std::printf(
-      "| jacobi %dx%dx%d, %d sweeps | steps | 32x8 | | | %.2f ms | %.1f | %.2f | reference |\n", nx,
-      ny, nz, sweeps, s * 1e3, g, g / bound);
+  char what[64];
+  std::snprintf(what, sizeof what, "jacobi %dx%dx%d, %d sweeps", nx, ny, nz, sweeps);
+  reference(
+      c, [&](double *x, double *y) { step3d<<<grd, blk>>>(c.D, f, x, y); }, bound, what, "32x8");
   variant<2, 32, 16, 3>(c, f, 128, bound, "jacobi");
   variant<2, 32, 32, 3>(c, f, 128, bound, "jacobi");
   variant<3, 32, 32, 3>(c, f, 128, bound, "jacobi");
@@ -359,9 +367,7 @@ void all3d(int nx, int ny, int nz, int sweeps, double bw) {
   variant<6, 32, 32, 3>(c, f, 128, bound, "jacobi");
   variant<3, 32, 32, 3>(c, JacMul{}, 128, bound, "jacobi, x (1/6) for / 6");
   variant<4, 32, 32, 3>(c, JacMul{}, 128, bound, "jacobi, x (1/6) for / 6");
-  CK(cudaFree(c.a0));
-  CK(cudaFree(c.a));
-  CK(cudaFree(c.b));
+  release(c);
 }
 
 int main(int argc, char **argv) {
