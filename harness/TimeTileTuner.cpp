@@ -378,10 +378,11 @@ std::vector<CudaTimeTileParams> fitting_cuda_tiles(const TimeLoop &t, const Time
     } else if (plan.rank == 2) {
       warp_tiles = {{less_halo(256, 0), 256}, {less_halo(512, 0), 256}};
     }
-    for (auto it = warp_tiles.rbegin(); it != warp_tiles.rend(); ++it)
-      if (std::all_of(it->begin(), it->end(), [](int64_t e) { return e >= 8; }) &&
-          std::find(list.begin(), list.end(), *it) == list.end())
-        list.insert(list.begin(), *it);
+    std::erase_if(warp_tiles, [&](const std::vector<int64_t> &tile) {
+      return std::any_of(tile.begin(), tile.end(), [](int64_t e) { return e < 8; }) ||
+             std::find(list.begin(), list.end(), tile) != list.end();
+    });
+    list.insert(list.begin(), warp_tiles.begin(), warp_tiles.end());
   }
   std::vector<CudaTimeTileParams> out;
   for (const std::vector<int64_t> &tile : list) {
