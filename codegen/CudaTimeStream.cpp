@@ -42,17 +42,73 @@ struct Stream : TimeStreamPlan {
   std::vector<const Kernel *> sweeps; ///< the sweep of each stage
   int64_t columns = 1;                ///< the most columns (points of a plane) a block holds
   int M = 1;                          ///< columns a thread holds
+  /// Stage instances compute wherever their sweep's loop runs (its domain),
+  /// not only in the box of it the tile needs (f2s_comp, that box met with
+  /// the domain): a point of the domain outside that box is outside the box
+  /// the later stages and the output need of the grid it writes, so what it
+  /// computes is never read where it matters, and its reads of read-only
+  /// grids are the loop's own. A column then tests one bit a stage of a step,
+  /// not one a stage instance (2D heat at T = 8: 100 registers to 80 in
+  /// the steady passes), and the bounds are the call's, not the tile's.
+  /// Only where every state grid is floating point: an integer division by
+  /// what such a point computes could trap, where a floating one cannot.
+  bool computes_domain = false;
+  /// Elements of padding before the first ring and after the last, for
+  /// the reads of those points at neighbours' columns beyond the block's
+  /// (print_rings).
+  int64_t pad = 0;
 };
 
 /// The block's columns and a thread's share of them.
 void plan_columns(Stream &x) {
-  for (int d = 0; d < x.Z; ++d)
-    x.columns *= x.p.tile[d] + x.p.steps * (x.plan.reach_lo[d] + x.plan.reach_hi[d]);
+  int64_t stride = 1;
+  for (int d = 0; d < x.Z; ++d) {
+    int64_t span = x.p.tile[d] + x.p.steps * (x.plan.reach_lo[d] + x.plan.reach_hi[d]);
+    x.columns *= span;
+    // A stage reads no further than a step reaches; a row of the block's
+    // columns is at most `span` long.
+    x.pad += std::max(x.plan.reach_lo[d], x.plan.reach_hi[d]) * stride;
+    stride *= span;
+  }
   x.M = static_cast<int>((x.columns + x.p.threads - 1) / x.p.threads);
+  x.computes_domain = std::all_of(x.state.begin(), x.state.end(),
+                                  [](const Variable *g) { return is_float(g->type); });
 }
 
 std::string str(int64_t n) {
   return std::to_string(n);
+}
+
+/// The padding before the first ring (and after the last): reads at a
+/// neighbour's column beyond the block's columns (Stream::computes_domain)
+/// stay inside the block's shared memory.
+int64_t pad_bytes(const Stream &x) {
+  if (!x.computes_domain)
+    return 0;
+  int64_t widest = 0;
+  for (const Variable *g : x.state)
+    widest = std::max<int64_t>(widest, type_bytes(g->type));
+  return (x.pad * widest + kAlign - 1) / kAlign * kAlign;
+}
+
+/// Where version v's ring starts in the block's dynamic shared memory
+/// (bytes): the rings in version order, each `ring` planes of the most
+/// columns a block holds, aligned to kAlign. Constants of the tile, not of
+/// the call's size, so the kernel addresses every ring at a constant
+/// offset and a plane at a constant stride instead of holding a pointer a
+/// version in a register (2D heat at T = 8: 9 of them).
+int64_t ring_offset(const Stream &x, size_t v) {
+  int64_t at = pad_bytes(x);
+  for (size_t u = 0; u < v; ++u)
+    if (const Version &ver = x.versions[u]; ver.ring) {
+      at += type_bytes(x.state[ver.grid]->type) * ver.ring * x.columns;
+      at = (at + kAlign - 1) / kAlign * kAlign;
+    }
+  return at;
+}
+
+int64_t shared_bytes(const Stream &x) {
+  return ring_offset(x, x.versions.size()) + pad_bytes(x);
 }
 
 std::string print_rings(const Stream &x) {
@@ -63,34 +119,21 @@ std::string print_rings(const Stream &x) {
          " * as each stage of a chunk of "
       << x.p.steps
       << " steps leaves it) that a point reads at a neighbour's column,\n"
-         " * its planes over the block's columns (the hull of the need boxes but z). */\n"
+         " * its planes over the most columns a block holds ("
+      << x.columns << "), whatever the grids' size. */\n"
       << "static F2S_HD long " << fn << "(const long *ext, long *offset) {\n"
-      << "  long at = 0, plane = 1;\n";
-  for (int d = 0; d < x.Z; ++d) {
-    std::string lo = "ext[" + str(2 * d) + "]", hi = "ext[" + str(2 * d + 1) + "]";
-    for (int g = 1; g < x.G; ++g) {
-      lo = "f2s_min_long(" + lo + ", ext[" + str(g * 2 * x.R + 2 * d) + "])";
-      hi = "f2s_max_long(" + hi + ", ext[" + str(g * 2 * x.R + 2 * d + 1) + "])";
-    }
-    int64_t span = x.p.tile[d] + x.p.steps * (x.plan.reach_lo[d] + x.plan.reach_hi[d]);
-    out << "  plane *= f2s_min_long(" << span << "L, f2s_max_long(" << hi << " - " << lo
-        << " + 1, 0L));\n";
-  }
+      << "  (void)ext;\n";
   for (size_t v = 0; v < x.versions.size(); ++v) {
     const Version &ver = x.versions[v];
-    out << "  offset[" << v << "] = at; /* " << x.state[ver.grid]->name << ", "
+    out << "  offset[" << v << "] = " << ring_offset(x, v) << "L; /* " << x.state[ver.grid]->name
+        << ", "
         << (ver.producer < 0
                 ? std::string("as loaded")
                 : "step " + str(ver.producer / x.S) + " stage " + str(ver.producer % x.S))
         << ": lag " << ver.lag << ", " << ver.regs << " registers, " << ver.ring
         << " planes shared */\n";
-    if (!ver.ring)
-      continue;
-    out << "  at += (long)sizeof(" << c_type(x.state[ver.grid]->type) << ") * " << ver.ring
-        << "L * plane;\n"
-        << "  at = (at + " << kAlign - 1 << ") / " << kAlign << " * " << kAlign << ";\n";
   }
-  out << "  return at;\n}\n\n";
+  out << "  return " << shared_bytes(x) << "L;\n}\n\n";
   return out.str();
 }
 
@@ -100,10 +143,14 @@ std::string reg(int v, int64_t rel) {
   return "f2s_c" + str(v) + "_" + str(rel) + "[f2s_m]";
 }
 
-/// The slot of version v's ring that holds plane `z`: planes are never
-/// below the grids' bounds f2s_zb, and the depth is a power of two.
+/// The slot of version v's ring that holds plane `z`: planes count from
+/// f2s_zr, which each pass sets to a plane whose slots are 0 (the depth is
+/// a power of two). Outside the steady planes that is the grids' lowest
+/// plane f2s_zb; in them a plane the pass knows from its phase (print_body),
+/// so that z - f2s_zr, and the slot, is a constant once the passes are
+/// unrolled.
 std::string slot(const Stream &x, int v, const std::string &z) {
-  return "(int)((unsigned)((" + z + ") - f2s_zb) & " + str(x.versions[v].ring - 1) + "u)";
+  return "(int)((unsigned)((" + z + ") - f2s_zr) & " + str(x.versions[v].ring - 1) + "u)";
 }
 
 /// Version v's shared plane `z` at the column `off` (x, y, ...) from the
@@ -112,7 +159,7 @@ std::string slot(const Stream &x, int v, const std::string &z) {
 /// (the strides hs<d> are the block's), not computed from coordinates.
 std::string shared_element(const Stream &x, int v, const std::string &z,
                            const std::vector<int64_t> &off) {
-  std::string at = slot(x, v, z) + " * f2s_hpl + f2s_q";
+  std::string at = slot(x, v, z) + " * " + str(x.columns) + " + f2s_q";
   for (int d = 0; d < x.Z; ++d)
     if (off[d])
       at += " + " + (d == 0 ? "" : "f2s_hs" + str(d) + " * ") + "(" + str(off[d]) + ")";
@@ -127,28 +174,51 @@ std::string shared_element(const Stream &x, int v, const std::string &z,
 std::string need_z(const Stream &x, int g, int end) {
   return "(int)f2s_need[" + str(g * 2 * x.R + 2 * x.Z + end) + "]";
 }
-/// The same for the box stage instance j computes.
+/// The other bounds along z a pass tests, also read from shared memory
+/// there (f2s_zs, print_body): stage s's domain, grid g's output box and
+/// the domain of its first writer (kept_outside). Held in registers, they
+/// would be live across the steady planes, which do not test them (2D
+/// heat at T = 8: 110 registers to 88; in dynamic shared memory, after a
+/// pointer to it, 118).
+std::string dom_z(const Stream &x, int s, int end) {
+  (void)x;
+  return "f2s_zs[" + str(2 * s + end) + "]";
+}
+std::string out_z(const Stream &x, int g, int end) {
+  return "f2s_zs[" + str(2 * x.S + 2 * g + end) + "]";
+}
+std::string kept_z(const Stream &x, int g, int end) {
+  return "f2s_zs[" + str(2 * x.S + 2 * x.G + 2 * g + end) + "]";
+}
+/// The same for the box stage instance j computes (Stream::computes_domain:
+/// its sweep's domain, the call's).
 std::string comp_z(const Stream &x, int j, int end) {
+  if (x.computes_domain)
+    return dom_z(x, x.instances[j].stage, end);
   return "(int)f2s_comp[" + str(j * 2 * x.R + 2 * x.Z + end) + "]";
 }
 
 /// The bits of a column's x-y tests (print_body finds them once a tile):
-/// per stage instance
-/// j, its box to compute (bit j); per state grid g, its need box (bit
-/// T*S + g) and its output box (bit T*S + G + g).
-int comp_bit(int j) {
-  return j;
+/// per stage instance j, where it computes (bit j; with
+/// Stream::computes_domain, per stage s of a step, its sweep's domain, bit
+/// s); then, C being that count, per state grid g, its need box (bit C + g)
+/// and its output box (bit C + G + g).
+int comp_bits(const Stream &x) {
+  return x.computes_domain ? x.S : static_cast<int>(x.instances.size());
+}
+int comp_bit(const Stream &x, int j) {
+  return x.computes_domain ? x.instances[j].stage : j;
 }
 int need_bit(const Stream &x, int g) {
-  return static_cast<int>(x.instances.size()) + g;
+  return comp_bits(x) + g;
 }
 int out_bit(const Stream &x, int g) {
-  return static_cast<int>(x.instances.size()) + x.G + g;
+  return comp_bits(x) + x.G + g;
 }
 /// Per state grid g, the domain of the stage that writes it first in a
-/// chunk (bit T*S + 2G + g; see kept_outside).
+/// chunk (bit C + 2G + g; see kept_outside).
 int dom_bit(const Stream &x, int g) {
-  return static_cast<int>(x.instances.size()) + 2 * x.G + g;
+  return comp_bits(x) + 2 * x.G + g;
 }
 int xy_words(const Stream &x) {
   return (dom_bit(x, x.G - 1) + 64) / 64;
@@ -195,14 +265,13 @@ std::string inside(int bit, const std::string &z0, const std::string &z1, const 
 }
 /// The same for stage instance j's box, grid g's need box and output box.
 std::string inside_comp(const Stream &x, int j, const std::string &z, bool steady = false) {
-  return inside(comp_bit(j), comp_z(x, j, 0), comp_z(x, j, 1), z, steady);
+  return inside(comp_bit(x, j), comp_z(x, j, 0), comp_z(x, j, 1), z, steady);
 }
 std::string inside_need(const Stream &x, int g, const std::string &z, bool steady = false) {
   return inside(need_bit(x, g), need_z(x, g, 0), need_z(x, g, 1), z, steady);
 }
 std::string inside_out(const Stream &x, int g, const std::string &z, bool steady = false) {
-  std::string w = "f2s_w" + str(g) + "_z";
-  return inside(out_bit(x, g), w + "0", w + "1", z, steady);
+  return inside(out_bit(x, g), out_z(x, g, 0), out_z(x, g, 1), z, steady);
 }
 
 /// Stage instance j loops over the streamed dimension (not a stage at a
@@ -253,8 +322,8 @@ void print_to_ring(const Stream &x, int v, const std::string &newest, const std:
   if (!steady)
     out << pad << "if (" << need_z(x, ver.grid, 0) << " <= " << z << " && " << z
         << " <= " << need_z(x, ver.grid, 1) << ")\n";
-  out << pad << "  f2s_s" << v << "[" << slot(x, v, z)
-      << " * f2s_hpl + f2s_q] = " << reg(v, ver.from - 1) << ";\n";
+  out << pad << "  f2s_s" << v << "[" << slot(x, v, z) << " * " << x.columns
+      << " + f2s_q] = " << reg(v, ver.from - 1) << ";\n";
 }
 
 /// Where stage instance j writes grid g last in a chunk of its step's
@@ -268,10 +337,8 @@ void print_done(const Stream &x, int j, int g, const std::string &pad, std::ostr
   std::string n = c_name(x.state[g]->name);
   std::string keep;
   if (kept_outside(x, g) >= 0)
-    keep =
-        " && (a.f2s_last || !(" +
-        inside(dom_bit(x, g), "f2s_d" + str(g) + "_z0", "f2s_d" + str(g) + "_z1", "f2s_z", steady) +
-        "))";
+    keep = " && (a.f2s_last || !(" +
+           inside(dom_bit(x, g), kept_z(x, g, 0), kept_z(x, g, 1), "f2s_z", steady) + "))";
   out << pad << "if (f2s_nsteps == " << in.step + 1 << " && " << inside_out(x, g, "f2s_z", steady)
       << keep << ") /* " << x.state[g]->name << " done: to the other version */\n"
       << pad << "  " << memory_element(x, g, "a.f2s_dst_" + n, "f2s_z") << " = "
@@ -392,6 +459,35 @@ void print_instance(const Stream &x, int j, std::ostringstream &out, bool steady
   out << p1 << "}\n" << pad << "}\n";
 }
 
+/// The 32-bit registers the columns' planes take in one thread (every
+/// version's, times the columns a thread holds).
+int64_t column_registers(const Stream &x) {
+  int64_t words = 0;
+  for (const Version &v : x.versions)
+    words += v.regs * ((type_bytes(x.state[v.grid]->type) + 3) / 4);
+  return words * x.M;
+}
+
+/// The steady passes go in groups with constant ring slots (print_body)
+/// where the columns' registers take less than 3/8 of those a thread may have
+/// in a block of p.threads. With constant slots ptxas (CUDA 13.0, sm_90)
+/// needs fewer registers where they leave room, more spill where they do
+/// not (registers/spilled bytes, the untuned tiles, constant slots against
+/// slots computed from the plane; the share in parentheses):
+///   2D heat T = 8 (54 of 255: 0.21)     88/0 against 111/0
+///   2D heat T = 12 (78 of 255: 0.31)    128/28 against 163/0 (two blocks an SM, not one)
+///   2D 9-point T = 4 (86 of 255: 0.34)  178/0 against 204/0
+///   2D FDTD T = 4 (92 of 255: 0.36)     185/0 against 214/0
+///   3D 7-point T = 2 (30 of 128: 0.23)  103/0 against 108/0
+///   3D 7-point T = 3 (42 of 112: 0.38)  96/156 against 96/32
+///   3D 27-point T = 3 (66 of 152: 0.43) 128/48 against 128/0
+///   2D FDTD T = 8 (180 of 255: 0.71)    255/768 against 255/276
+bool constant_slots(const Stream &x) {
+  int64_t warps = (x.p.threads + 31) / 32;
+  int64_t most = std::min<int64_t>(255, 65536 / (warps * 32) / 8 * 8);
+  return 8 * column_registers(x) < 3 * most;
+}
+
 std::string print_body(const Stream &x) {
   std::ostringstream out;
   const int R = x.R, Z = x.Z, G = x.G;
@@ -427,9 +523,7 @@ std::string print_body(const Stream &x) {
       out << pad << "  f2s_rest /= f2s_he" << d << " > 0 ? f2s_he" << d << " : 1;\n";
   }
   out << pad << "}\n";
-  out << pad << "/* Each version's registers and ring. */\n"
-      << pad << "long f2s_off[" << x.versions.size() << "];\n"
-      << pad << "(void)f2s_" << x.p.symbol << "_rings(f2s_ext, f2s_off);\n";
+  out << pad << "/* Each version's registers and ring. */\n";
   for (size_t v = 0; v < x.versions.size(); ++v) {
     const Version &ver = x.versions[v];
     std::string t = c_type(x.state[ver.grid]->type);
@@ -438,8 +532,8 @@ std::string print_body(const Stream &x) {
       out << (r ? ", " : " ") << "f2s_c" << v << "_" << r << "[" << x.M << "] = {0}";
     out << ";\n";
     if (ver.ring)
-      out << pad << t << " *const f2s_s" << v << " = (" << t << " *)(f2s_smem + f2s_off[" << v
-          << "]);\n";
+      out << pad << t << " *const f2s_s" << v << " = (" << t << " *)(f2s_smem + "
+          << ring_offset(x, v) << ");\n";
   }
   // What each column holds does not change along z: its x-y tests (a bit
   // per box, comp_bit and the others) and its offset in each grid are found once a
@@ -461,6 +555,21 @@ std::string print_body(const Stream &x) {
         << pad << "long f2s_at" << K << "[" << x.M << "]; /* the column's offset in "
         << x.state[g]->name << ", but z's */\n";
   }
+  out << pad << "/* The bounds along z the tested passes read (dom_z and the others). */\n"
+      << pad << "__shared__ int f2s_zs[" << cuda_time_stream_static_bytes(*x.tiles) / 4 << "];\n"
+      << pad << "if (threadIdx.x == 0) {\n";
+  for (int st = 0; st < x.S; ++st)
+    for (int end = 0; end < 2; ++end)
+      out << pad << "  " << dom_z(x, st, end) << " = (int)f2s_dom[" << st * 2 * R + 2 * Z + end
+          << "];\n";
+  for (int g = 0; g < G; ++g) {
+    out << pad << "  " << out_z(x, g, 0) << " = f2s_w" << g << "_z0;\n"
+        << pad << "  " << out_z(x, g, 1) << " = f2s_w" << g << "_z1;\n";
+    if (kept_outside(x, g) >= 0)
+      out << pad << "  " << kept_z(x, g, 0) << " = f2s_d" << g << "_z0;\n"
+          << pad << "  " << kept_z(x, g, 1) << " = f2s_d" << g << "_z1;\n";
+  }
+  out << pad << "}\n" << pad << "__syncthreads();\n";
   const int words = xy_words(x);
   for (int w = 0; w < words; ++w)
     out << pad << "unsigned long long f2s_xy" << w << "[" << x.M << "];\n";
@@ -478,8 +587,10 @@ std::string print_body(const Stream &x) {
           << " <= " << box << 2 * d + 1 << "]";
     out << ") << " << bit % 64 << ";\n";
   };
-  for (size_t j = 0; j < x.instances.size(); ++j)
-    xy_test("f2s_comp[" + str(j * 2 * R) + " + ", comp_bit(static_cast<int>(j)));
+  for (int j = 0; j < comp_bits(x); ++j)
+    xy_test(x.computes_domain ? "f2s_dom[" + str(j * 2 * R) + " + "
+                              : "f2s_comp[" + str(j * 2 * R) + " + ",
+            j);
   for (int g = 0; g < G; ++g)
     xy_test("f2s_need[" + str(g * 2 * R) + " + ", need_bit(x, g));
   for (int g = 0; g < G; ++g)
@@ -583,6 +694,13 @@ std::string print_body(const Stream &x) {
     out << pad << "}\n";
   }
   out << pad << "if (f2s_sa > f2s_sb) /* none */\n" << pad << "  f2s_sa = f2s_z1 + 1;\n";
+  if (constant_slots(x)) {
+    int64_t depth = 1;
+    for (const Version &v : x.versions)
+      depth = std::max(depth, v.ring);
+    out << pad << "/* Groups of passes start where every ring's slot is 0. */\n"
+        << pad << "f2s_sa += (int)((unsigned)(f2s_zb - f2s_sa) & " << depth - 1 << "u);\n";
+  }
   // One pass: each grid's plane f2s_wz in, the next plane's loads issued,
   // every stage instance at its plane, one barrier.
   auto pass = [&](bool steady, const std::string &in) {
@@ -606,26 +724,41 @@ std::string print_body(const Stream &x) {
       print_instance(x, static_cast<int>(j), out, steady);
     out << in << "__syncthreads(); /* the pass's planes to the rings, for the next pass */\n";
   };
-  // The steady planes' loop is unrolled as deep as every register ring
-  // (and every shared ring) divides, so that the compiler renames the
-  // registers instead of moving every value one plane back at every plane
-  // (3D ping-pong at T = 1: 25% faster, H200; the shared rings' part was
-  // not measured apart). The ring slots are still computed from the plane:
-  // printing the unrolled passes with constant slots made the emulated
-  // tests' compiles 30 times longer (bench/RESULTS.md).
-  int64_t unroll = 1;
+  // The steady planes' loop is unrolled P passes deep, P as deep as every
+  // register ring and every shared ring divides, so that the compiler
+  // renames the registers instead of moving every value one plane back at
+  // every plane (3D ping-pong at T = 1: 25% faster, H200). Where the
+  // registers leave room (constant_slots), the passes also go in groups
+  // of P starting at a plane whose ring slots are all 0 (f2s_sa is moved up
+  // to one), so that every slot is a constant of the pass's phase f2s_ph;
+  // the last steady planes that make no whole group take the tested pass.
+  // Either way the pass is printed once: printing P passes with their
+  // constants made the emulated tests' compiles 30 times longer
+  // (bench/RESULTS.md).
+  int64_t group = 1;
   for (const Version &v : x.versions)
-    for (int64_t depth : {v.regs, v.ring})
-      if (depth > 1)
-        unroll = std::lcm(unroll, depth);
+    for (int64_t d : {v.regs, v.ring})
+      if (d > 1)
+        group = std::lcm(group, d);
   std::string in = pad + "  ";
   out << pad << "for (int f2s_wz = f2s_z0; f2s_wz <= f2s_z1; ++f2s_wz) {\n"
       << in << "if (f2s_wz == f2s_sa) {\n";
-  if (unroll > 1)
-    out << in << "  #pragma unroll " << unroll << "\n";
-  out << in << "  for (; f2s_wz <= f2s_sb; ++f2s_wz) {\n";
-  pass(true, in + "    ");
-  out << in << "  }\n" << in << "  if (f2s_wz > f2s_z1)\n" << in << "    break;\n" << in << "}\n";
+  if (constant_slots(x)) {
+    out << in << "  while (f2s_wz + " << group - 1 << " <= f2s_sb) {\n"
+        << in << "    #pragma unroll\n"
+        << in << "    for (int f2s_ph = 0; f2s_ph < " << group << "; ++f2s_ph, ++f2s_wz) {\n"
+        << in << "      const int f2s_zr = f2s_wz - f2s_ph; /* its slots are 0 */\n";
+    pass(true, in + "      ");
+    out << in << "    }\n" << in << "  }\n";
+  } else {
+    if (group > 1)
+      out << in << "  #pragma unroll " << group << "\n";
+    out << in << "  for (; f2s_wz <= f2s_sb; ++f2s_wz) {\n"
+        << in << "    const int f2s_zr = f2s_zb;\n";
+    pass(true, in + "    ");
+    out << in << "  }\n" << in << "  if (f2s_wz > f2s_z1)\n" << in << "    break;\n";
+  }
+  out << in << "}\n" << in << "const int f2s_zr = f2s_zb;\n";
   pass(false, in);
   out << pad << "}\n" << pad << "__syncthreads(); /* the next tile's boxes replace this one's */\n";
   return out.str();
@@ -641,16 +774,6 @@ Stream make_stream(const TimeLoop &t, const TimeTilePlan &plan, const CudaTimeTi
   Stream x(t, plan, p);
   plan_columns(x);
   return x;
-}
-
-int64_t shared_bytes(const Stream &x) {
-  int64_t bytes = 0;
-  for (const Version &v : x.versions)
-    if (v.ring) {
-      int64_t n = type_bytes(x.state[v.grid]->type) * v.ring * x.columns;
-      bytes += (n + kAlign - 1) / kAlign * kAlign;
-    }
-  return bytes;
 }
 
 } // namespace
@@ -683,11 +806,11 @@ int64_t cuda_time_stream_shared_bytes(const TimeLoop &t, const TimeTilePlan &pla
 
 int64_t cuda_time_stream_registers(const TimeLoop &t, const TimeTilePlan &plan,
                                    const CudaTimeTileParams &p) {
-  Stream x = make_stream(t, plan, p);
-  int64_t words = 0;
-  for (const Version &v : x.versions)
-    words += v.regs * ((type_bytes(x.state[v.grid]->type) + 3) / 4);
-  return words * x.M;
+  return column_registers(make_stream(t, plan, p));
+}
+
+int64_t cuda_time_stream_static_bytes(const TimeTilePlan &plan) {
+  return 4 * (2 * int64_t(plan.stages.size()) + 4 * int64_t(plan.state.size()));
 }
 
 std::vector<bool> cuda_time_stream_moved(const TimeLoop &t, const TimeTilePlan &plan,

@@ -97,6 +97,11 @@ int64_t cuda_time_stream_registers(const TimeLoop &t, const TimeTilePlan &plan,
 std::vector<bool> cuda_time_stream_moved(const TimeLoop &t, const TimeTilePlan &plan,
                                          const CudaTimeTileParams &p);
 
+/// The static shared memory the streaming kernel's body declares beside
+/// the boxes (bytes): the bounds along z its tested passes read, two a stage
+/// of a step and four a state grid, as ints.
+int64_t cuda_time_stream_static_bytes(const TimeTilePlan &plan);
+
 /// The points of a plane one block holds at most: the product over the
 /// dimensions but the slowest of tile + T*(reach below + reach above).
 int64_t cuda_time_stream_columns(const TimeTilePlan &plan, const CudaTimeTileParams &p);

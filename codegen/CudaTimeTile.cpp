@@ -63,7 +63,8 @@ std::string lit(int64_t n) {
 /// The bytes of the boxes in static shared memory: each stage's box per
 /// step of a chunk, and each state grid's need box.
 int64_t box_bytes(const Tiled &x) {
-  return 8 * 2 * x.rank * (int64_t(x.p.steps) * x.nstages + x.nstate);
+  return 8 * 2 * x.rank * (int64_t(x.p.steps) * x.nstages + x.nstate) +
+         (x.stream ? cuda_time_stream_static_bytes(x.plan) : 0);
 }
 
 /// The kernel's argument struct.
@@ -754,7 +755,7 @@ int64_t cuda_time_tile_shared_bytes(const TimeLoop &t, const TimeTilePlan &plan,
   const int64_t boxes =
       8 * 2 * plan.rank * (int64_t(p.steps) * plan.stages.size() + plan.state.size());
   if (p.form == CudaTimeTileForm::Streaming)
-    return cuda_time_stream_shared_bytes(t, plan, p) + boxes;
+    return cuda_time_stream_shared_bytes(t, plan, p) + cuda_time_stream_static_bytes(plan) + boxes;
   int64_t bytes = 0;
   for (const std::string &g : plan.state) {
     const Variable *v = t.signature.find_arg(g);

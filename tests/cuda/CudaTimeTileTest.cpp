@@ -330,6 +330,13 @@ const std::vector<Config> k3dStream = {
     {1, {4, 4, 0}, 64, kStream},   {2, {5, 3, 0}, 32, kStream}, {3, {16, 16, 0}, 128, kStream},
     {4, {13, 11, 0}, 64, kStream}, {2, {1, 1, 0}, 8, kStream},  {3, {7, 4, 0}, 48, kStream},
     {4, {32, 8, 0}, 256, kStream}};
+/// The same for a 27-point ping-pong, whose rings are three planes deep: at
+/// T = 4 a 32x8 tile's rings (for the most columns a block holds, whatever
+/// the grids' size) exceed a block's shared memory, so the last is 16x8.
+const std::vector<Config> k3dStream27 = {
+    {1, {4, 4, 0}, 64, kStream},   {2, {5, 3, 0}, 32, kStream}, {3, {16, 16, 0}, 128, kStream},
+    {4, {13, 11, 0}, 64, kStream}, {2, {1, 1, 0}, 8, kStream},  {3, {7, 4, 0}, 48, kStream},
+    {4, {16, 8, 0}, 128, kStream}};
 
 TEST(CudaTimeStream, PingPongJacobiIn3D) {
   expect_bitwise({"examples/jacobi3d_pingpong/jacobi3d_pingpong.f",
@@ -376,7 +383,7 @@ TEST(CudaTimeStream, PingPong27PointBoxReadingNeighboursAboveAndBelow) {
                   {"nx", "ny", "nz"},
                   "nsteps",
                   {{"w0", "0.4"}, {"w1", "0.05"}, {"w2", "0.02"}, {"w3", "0.0125"}, {"n", "0"}}},
-                 k3dStream, {{"13", "11", "9"}, {"3", "2", "1"}}, {0, 1, 2, 5, 9});
+                 k3dStream27, {{"13", "11", "9"}, {"3", "2", "1"}}, {0, 1, 2, 5, 9});
 }
 
 TEST(CudaTimeStream, SinglePrecisionPingPongsIn3D) {
@@ -391,7 +398,7 @@ TEST(CudaTimeStream, SinglePrecisionPingPongsIn3D) {
                   {"nx", "ny", "nz"},
                   "nit",
                   {{"c0", "0.4"}, {"c1", "0.05"}, {"c2", "0.02"}, {"c3", "0.0125"}, {"it", "-1"}}},
-                 k3dStream, {{"13", "11", "9"}}, {0, 1, 2, 5});
+                 k3dStream27, {{"13", "11", "9"}}, {0, 1, 2, 5});
 }
 
 TEST(CudaTimeStream, HeatIn3DWithAFaceFromATableAndACopyBackOfTheWholeArray) {
@@ -476,10 +483,13 @@ TEST(CudaTimeStream, TheSharedMemoryBoundCountsTheRingOfEveryVersion) {
   // (k) of each version read at (i+-1, j+-1): a as loaded and the first
   // three stages' (b as loaded and the last stage's are not), each ring two
   // planes deep (the plane read and the one stored in the same pass): 8
-  // planes of (32 + 2*4) x (8 + 2*4) doubles, plus the boxes.
+  // planes of (32 + 2*4) x (8 + 2*4) doubles, with a padding of a step's
+  // reach (2 columns and 2 rows of 40) before and after them for the columns
+  // beyond the block's; plus the boxes and the tested passes' bounds along z
+  // (2 a stage of a step and 4 a grid, ints, 48 bytes).
   CudaTimeTileParams p = params({2, {32, 8, 0}, 256, CudaTimeTileForm::Streaming}, "t");
   EXPECT_EQ(cuda_time_tile_shared_bytes(*low.loop, low.plan, p),
-            4 * 2 * 40 * 16 * 8 + 8 * 2 * 3 * (2 * 2 + 2));
+            48 + 2 * (2 + 2 * 40) * 8 + 4 * 2 * 40 * 16 * 8 + 8 * 2 * 3 * (2 * 2 + 2));
 }
 
 // One barrier a plane: with gap 1 every neighbour's column a stage reads is
@@ -534,20 +544,49 @@ TEST(CudaTimeStream, OneBarrierAPassAndNoZTestsInTheSteadyPlanes) {
       ++n;
     return n;
   };
-  EXPECT_EQ(count(k.body, "__syncthreads();"), 3u) << k.body; // two passes and the tile's end
-  size_t steady = k.body.find("for (; f2s_wz <= f2s_sb; ++f2s_wz)");
+  // Two passes, the tile's end, and the tile's bounds along z in shared memory.
+  EXPECT_EQ(count(k.body, "__syncthreads();"), 4u) << k.body;
+  size_t steady = k.body.find("while (f2s_wz + ");
   ASSERT_NE(steady, std::string::npos);
   size_t end = k.body.find("__syncthreads();", steady);
   std::string pass = k.body.substr(steady, end - steady), rest = k.body.substr(end);
-  // Box j's first plane along z is f2s_comp[j * 6 + 4] (3D: lo, hi a
-  // dimension), read from the shared boxes where a pass tests it.
-  for (int j = 0; j < 4; ++j) {
-    std::string z = "(int)f2s_comp[" + std::to_string(j * 6 + 4) + "] <= f2s_z";
+  // The steady passes go in groups starting where every ring slot is 0, so
+  // a slot is the plane's distance from f2s_zr, a constant once unrolled.
+  EXPECT_NE(pass.find("const int f2s_zr = f2s_wz - f2s_ph;"), std::string::npos) << pass;
+  // Stage s computes its sweep's domain, whose first plane along z is
+  // f2s_zs[2 s] (Stream::computes_domain: double grids), read from shared
+  // memory where a pass tests it.
+  for (int st = 0; st < 2; ++st) {
+    std::string z = "f2s_zs[" + std::to_string(2 * st) + "] <= f2s_z";
     EXPECT_EQ(count(pass, z), 0u) << z;
-    EXPECT_EQ(count(rest, z), 1u) << z;
+    EXPECT_GT(count(rest, z), 0u) << z;
   }
+  EXPECT_EQ(count(pass, "f2s_comp["), 0u);
   EXPECT_EQ(count(pass, "(int)f2s_need[4] <="), 0u);
   EXPECT_GT(count(rest, "(int)f2s_need[4] <="), 0u);
+}
+
+// The steady passes' ring slots are constants (groups of passes from a
+// plane whose slots are 0) where the columns' registers leave room, and
+// computed from the plane where they do not: there ptxas spilled more with
+// the constants (constant_slots in codegen/CudaTimeStream.cpp).
+TEST(CudaTimeStream, RingSlotsAreConstantsOfThePassWhereTheRegistersLeaveRoom) {
+  Lowered jac, box;
+  lower({"examples/jacobi3d_pingpong/jacobi3d_pingpong.f", "jacpp", {}, "", {}}, jac);
+  lower({"examples/box27_steps/box27_steps.f90", "box27_steps", {}, "", {}}, box);
+  ASSERT_FALSE(HasFatalFailure());
+  // 30 registers of a thread's 96 at 640 threads.
+  std::string roomy = print_cuda_time_stream(*jac.loop, jac.plan, jac.sweeps,
+                                             params({2, {32, 8, 0}, 640, kStream}, "t"))
+                          .body;
+  EXPECT_NE(roomy.find("const int f2s_zr = f2s_wz - f2s_ph;"), std::string::npos);
+  EXPECT_NE(roomy.find("f2s_sa += (int)((unsigned)(f2s_zb - f2s_sa) & 1u);"), std::string::npos);
+  // 7 columns a thread (28 x 28 of them, 128 threads): more than 255.
+  std::string tight = print_cuda_time_stream(*box.loop, box.plan, box.sweeps,
+                                             params({3, {16, 16, 0}, 128, kStream}, "t"))
+                          .body;
+  EXPECT_EQ(tight.find("f2s_ph"), std::string::npos);
+  EXPECT_NE(tight.find("for (; f2s_wz <= f2s_sb; ++f2s_wz) {\n"), std::string::npos);
 }
 
 // A grid the chunk reads only where its first writer does not compute (b of
