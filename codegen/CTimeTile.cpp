@@ -519,7 +519,7 @@ std::string print_c_time_tiled(const TimeLoop &t, const TimeTilePlan &p,
   out << ");\n"
       << "    f2s_cur[g] = f2s_user[g];\n"
       << "    if (f2s_trips > 0 && f2s_x.total > 0) {\n"
-      << "      f2s_scratch[g] = f2s_alloc_scratch(f2s_bytes[g]);\n"
+      << "      f2s_scratch[g] = malloc(f2s_bytes[g] ? f2s_bytes[g] : 1);\n"
       << "      if (!f2s_scratch[g])\n        abort();\n"
       << "    }\n"
       << "    f2s_nxt[g] = f2s_scratch[g];\n"

@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -550,20 +549,4 @@ __attribute__((unused)) static int f2s_num_threads(int fallback) {
     n = f2s_rank_.limit;
 #endif
   return n > 0 ? (int)n : 1;
-}
-
-__attribute__((unused)) static void *f2s_alloc_scratch(size_t bytes) {
-  const size_t huge = (size_t)2 << 20;
-  size_t n = bytes ? bytes : 1;
-  void *p = NULL;
-  if (n < huge)
-    return malloc(n);
-  n = (n + huge - 1) & ~(huge - 1);
-  if (posix_memalign(&p, huge, n) != 0)
-    return NULL;
-#ifdef MADV_HUGEPAGE
-  /* Advice only: where huge pages are off or unavailable, 4 KiB pages. */
-  (void)madvise(p, n, MADV_HUGEPAGE);
-#endif
-  return p;
 }

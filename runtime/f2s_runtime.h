@@ -13,8 +13,6 @@
 #define _GNU_SOURCE
 #endif
 
-#include <stddef.h>
-
 /* One share of a parallel region: thread `tid` of `nthreads`. */
 typedef void (*f2s_task_fn)(int tid, int nthreads, void *arg);
 
@@ -39,17 +37,6 @@ static void f2s_set_placement(const int *cpus, int ncpus);
  * 0 and 1 outside MPI. Under several ranks, the pool runs each rank's threads
  * on a share of the node of its own (docs/mpi.md). */
 static void f2s_local_rank(int *rank, int *size);
-
-/* Memory for a grid-sized scratch buffer (a time loop's second version of a
- * state grid, for the length of a call): at least `bytes`, and from 2 MiB up
- * aligned to 2 MiB and advised as transparent huge pages where the kernel
- * offers them on request (Linux's "madvise" mode, the default of many
- * distributions). With 4 KiB pages every call faulted in its scratch page
- * by page, and tiles that stride across planes missed the TLB: the 3D
- * ping-pong's streaming form ran 1.8x faster with huge pages
- * (bench/RESULTS.md, "Scratch grids on huge pages"). Released with free();
- * NULL when out of memory. */
-static void *f2s_alloc_scratch(size_t bytes);
 
 /* F2S_NUM_THREADS when set to a positive number, else `fallback` when
  * positive, else the number of online processors; under several MPI ranks

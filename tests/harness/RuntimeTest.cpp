@@ -415,35 +415,6 @@ TEST_F(Runtime, PoolSumsAreRightAndThreadsAreReused) {
   EXPECT_EQ(r.out, "PASSED\n");
 }
 
-// Scratch grids: small ones from malloc, from 2 MiB up aligned to 2 MiB (the
-// huge pages' size; the advice itself cannot be observed portably), every
-// byte writable, released with free().
-TEST_F(Runtime, ScratchGridsFrom2MiBUpAreAlignedToHugePages) {
-  ASSERT_EQ(compile(R"(#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-int main(void) {
-  const size_t sizes[] = {0, 1, 4096, (size_t)2 << 20, ((size_t)2 << 20) + 8, (size_t)9 << 20};
-  for (int i = 0; i < 6; ++i) {
-    char *p = (char *)f2s_alloc_scratch(sizes[i]);
-    if (!p)
-      return printf("NULL for %zu\n", sizes[i]), 1;
-    if (sizes[i] >= ((size_t)2 << 20) && (uintptr_t)p % ((size_t)2 << 20))
-      return printf("%zu not aligned\n", sizes[i]), 1;
-    memset(p, 1, sizes[i] ? sizes[i] : 1);
-    free(p);
-  }
-  puts("PASSED");
-  return 0;
-}
-)",
-                    "scratch"),
-            "");
-  ProcessResult r = run("scratch");
-  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
-  EXPECT_EQ(r.out, "PASSED\n");
-}
-
 TEST_F(Runtime, PoolGrowsAndNumThreadsReadsTheEnvironment) {
   ASSERT_EQ(compile(kGrowProgram, "grow"), "");
   ProcessResult r = run("grow", {{"F2S_NUM_THREADS", "7"}});
