@@ -6,7 +6,8 @@
 // (STREAM over the bytes a sweep moves), the target is out of reach of the
 // loop as written, whatever the tiles.
 //
-// Every thread (OpenMP, bound to its own core) runs a ping-pong Jacobi on a
+// Every OpenMP thread (one a core with the usage line's OMP_PROC_BIND and
+// OMP_PLACES, as bench/cpu/stream.c is run) runs a ping-pong Jacobi on a
 // private pair of N^3 grids (interior; N = 32 in double: 2 x 314 KB, in a
 // 2 MiB L2) for SECONDS, the statements of the benchmark's loops in their
 // order of operations:
