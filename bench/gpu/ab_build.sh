@@ -33,8 +33,9 @@ for side in A B; do
       "examples/$name/$name.$ext"
     gcc -O2 -DTIME_LOOP_"$upper" -I"$out" -o "$out/bench" bench/gpu/time_loops_bench.c -L"$out" \
       -Wl,-rpath,'$ORIGIN' -lf2s_"$name" -lm
-    # The bench links the shared library: the static one and the report only
-    # take the device call's 64 MiB (a third of a heat row's carry).
+    # The bench links the shared library; the static one and the report
+    # would only take room in the device call's 64 MiB (10 of a heat row's
+    # 26 MB at four modes a side).
     rm -f "$out"/*.a "$out"/*.html
   done
 done
