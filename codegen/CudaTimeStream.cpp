@@ -288,16 +288,33 @@ std::string memory_element(const Stream &x, int k, const std::string &base, cons
          z + ")]";
 }
 
+/// Whether the steady passes run every thread's columns, also those beyond
+/// the tile's (f2s_q >= f2s_hpl: the last tile of a dimension, a chunk
+/// shorter than the time tile), rather than test each at each stage: where
+/// every such column has its place in the rings (the threads hold exactly
+/// the block's columns) and the rings have their padding
+/// (Stream::computes_domain). Such a column lies beyond every need box, so
+/// it loads nothing, stores nothing, and what it computes or leaves in its
+/// ring place is read by no point a later stage needs, as at the columns
+/// inside the block but outside a stage's box. The tests were a branch
+/// around every stage of every pass (2D heat at T = 8: 8 a pass).
+bool steady_untested(const Stream &x) {
+  return x.computes_domain && x.p.threads * x.M == x.columns;
+}
+
 /// `for each column the thread holds` (unrolled: the registers' indices
 /// are constants), with f2s_x<d> its coordinates (where `coordinates`)
-/// and f2s_q its place among the block's columns.
+/// and f2s_q its place among the block's columns; in a steady pass, those
+/// beyond the tile's too where steady_untested.
 void print_columns(const Stream &x, const std::string &pad, std::ostringstream &out,
-                   bool coordinates = true) {
+                   bool coordinates = true, bool steady = false) {
   out << pad << "#pragma unroll\n"
       << pad << "for (int f2s_m = 0; f2s_m < " << x.M << "; ++f2s_m) {\n"
-      << pad << "  const int f2s_q = (int)threadIdx.x + f2s_m * " << x.p.threads << ";\n"
-      << pad << "  if (f2s_q >= f2s_hpl)\n"
-      << pad << "    continue;\n";
+      << pad << "  const int f2s_q = (int)threadIdx.x + f2s_m * " << x.p.threads << ";\n";
+  if (steady && steady_untested(x))
+    out << pad << "  (void)f2s_q; /* a renamed copy back's store does not need it */\n";
+  else
+    out << pad << "  if (f2s_q >= f2s_hpl)\n" << pad << "    continue;\n";
   for (int d = 0; d < x.Z && coordinates; ++d)
     out << pad << "  const int f2s_x" << d << " = f2s_col" << d << "[f2s_m];\n"
         << pad << "  (void)f2s_x" << d << "; /* a stage at a constant plane may not need it */\n";
@@ -358,9 +375,31 @@ void print_renamed(const Stream &x, int j, std::ostringstream &out, bool steady)
       << in.stage << ": the copy back " << x.state[g]->name << " = "
       << x.plan.stages[in.stage].copy_of << ", renamed */\n"
       << pad << "  const int f2s_z = f2s_wz - " << in.lag << "; /* its plane */\n";
-  print_columns(x, pad + "  ", out, false);
+  print_columns(x, pad + "  ", out, false, steady);
   print_done(x, j, g, pad + "    ", out, steady && streams(x, j));
   out << pad << "  }\n" << pad << "}\n";
+}
+
+/// Stage instance of `sweep` computes at every column the thread holds and
+/// keeps, by a select, the version it continues where it is outside its
+/// domain, instead of branching around its statements: where a stage's
+/// statements are a branch, the registers of every version it touches meet
+/// at the branch's end and the compiler moves them there, which unrolling
+/// the steady passes no longer renames (2D heat at T = 8: 180 PTX
+/// instructions a steady pass against 103 for the hand-written form in
+/// bench/gpu/probe_time_stream.cu, which selects). Only where what the
+/// stage computes outside its domain is harmless: floating-point state
+/// grids (Stream::computes_domain, whose padding keeps a border column's
+/// reads of its neighbours inside shared memory) and no read-only grid,
+/// which would be read outside the loop's bounds, perhaps outside the
+/// array.
+bool computes_everywhere(const Stream &x, const Kernel &sweep) {
+  if (!x.computes_domain)
+    return false;
+  for (const Variable &v : x.t.signature.args)
+    if (v.is_grid() && x.state_index(v.name) < 0 && sweep.find_arg(v.name))
+      return false;
+  return true;
 }
 
 /// One stage instance at the plane of the wavefront it computes.
@@ -393,7 +432,7 @@ void print_instance(const Stream &x, int j, std::ostringstream &out, bool steady
     out << p1 << "const " << c_type(v.type) << " *__restrict__ " << n << " = a." << n << ";\n"
         << print_c_grid_layout(k, v, p1);
   }
-  print_columns(x, p1, out);
+  print_columns(x, p1, out, true, steady);
   std::string p2 = p1 + "  ";
   for (int g = 0; g < x.G; ++g)
     if (in.writes[g] >= 0)
@@ -406,9 +445,21 @@ void print_instance(const Stream &x, int j, std::ostringstream &out, bool steady
         out << pad3 << reg(in.writes[g], 0) << " = "
             << reg(in.prev[g], in.lag - x.versions[in.prev[g]].lag) << ";\n";
   };
-  out << p2 << "if (" << inside_comp(x, j, "f2s_z", steady) << ") {\n";
+  // Stages that select (computes_everywhere) keep the version they continue
+  // in a constant, compute, and take it back outside their domain.
+  const bool everywhere = computes_everywhere(x, sweep);
+  if (everywhere) {
+    out << p2 << "{\n";
+    for (int g = 0; g < x.G; ++g)
+      if (in.writes[g] >= 0)
+        out << p2 << "  const " << c_type(x.state[g]->type) << " f2s_k" << g << " = "
+            << reg(in.prev[g], in.lag - x.versions[in.prev[g]].lag) << ";\n"
+            << p2 << "  " << reg(in.writes[g], 0) << " = f2s_k" << g << ";\n";
+  } else {
+    out << p2 << "if (" << inside_comp(x, j, "f2s_z", steady) << ") {\n";
+  }
   std::string p3 = p2 + "  ";
-  if (in.reads_itself)
+  if (in.reads_itself && !everywhere)
     continued(p3);
   // The loop variables; a sweep whose neighbours all come from registers
   // and rings (addressed from the column) may use none of them.
@@ -447,8 +498,17 @@ void print_instance(const Stream &x, int j, std::ostringstream &out, bool steady
     return shared_element(x, v, CExprPrinter::subscript(ix[x.Z]), off);
   });
   printer.print(loops.back()->body, static_cast<int>(p3.size() / 2));
-  out << point.str() << p2 << "} else {\n";
-  continued(p3);
+  out << point.str();
+  if (everywhere) {
+    out << p3 << "const bool f2s_in = " << inside_comp(x, j, "f2s_z", steady) << ";\n";
+    for (int g = 0; g < x.G; ++g)
+      if (in.writes[g] >= 0)
+        out << p3 << reg(in.writes[g], 0) << " = f2s_in ? " << reg(in.writes[g], 0) << " : f2s_k"
+            << g << ";\n";
+  } else {
+    out << p2 << "} else {\n";
+    continued(p3);
+  }
   out << p2 << "}\n";
   for (int g = 0; g < x.G; ++g) {
     if (in.writes[g] < 0)
@@ -639,7 +699,7 @@ std::string print_body(const Stream &x) {
   // (into f2s_ld<g>), so their latency hides behind the stages' work
   // instead of stalling the block at every plane.
   auto prefetch = [&](const std::string &z, const std::string &pad1, bool steady) {
-    print_columns(x, pad1, out, false);
+    print_columns(x, pad1, out, false, steady);
     for (int g = 0; g < G; ++g)
       out << pad1 << "  if (" << loaded(g, z, steady) << ")\n"
           << pad1 << "    f2s_ld" << g << "[f2s_m] = __ldg(&"
@@ -705,7 +765,7 @@ std::string print_body(const Stream &x) {
   // every stage instance at its plane, one barrier.
   auto pass = [&](bool steady, const std::string &in) {
     out << in << "/* Each grid's plane f2s_wz, loaded the plane before. */\n";
-    print_columns(x, in, out, false);
+    print_columns(x, in, out, false, steady);
     for (int g = 0; g < G; ++g) {
       print_shift(x, g, in + "  ", out);
       out << in << "  if (" << loaded(g, "f2s_wz", steady) << ")\n"
