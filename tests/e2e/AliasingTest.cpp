@@ -35,8 +35,9 @@ std::string build_check(const test::ScratchDir &dir, const fs::path &out) {
 TEST(Aliasing, InPlaceCallsThatStayFreeOfDependencesMatchTheOriginal) {
   test::ScratchDir dir;
   fs::path out = dir.path() / "out";
-  ProcessResult r = f2stencil({"--reps=1", "-q", "--target=c,pthreads", "--lib=f2s_aliased2d", "-o",
-                               out.string(), source(kInput + ".f90")});
+  ProcessResult r =
+      f2stencil(test::quick_tuning({"--reps=1", "-q", "--target=c,pthreads", "--lib=f2s_aliased2d",
+                                    "-o", out.string(), source(kInput + ".f90")}));
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   std::string exe = build_check(dir, out);
   for (std::vector<std::string> size :

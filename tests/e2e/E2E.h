@@ -99,6 +99,25 @@ inline ProcessResult f2stencil(std::vector<std::string> args) {
   return r;
 }
 
+/// Arguments that tune a nest over a few of its CPU variants: the serial
+/// and parallel nests and the blocked and chunked ones with one register
+/// block (rx=2) and array indexing, not the whole space (up to 98 variants,
+/// one compile each: the tuned end-to-end runs spent most of their time
+/// compiling harnesses). What these tests check is that a tuned library,
+/// through search, harness, verification and packaging, computes what the
+/// original does; harness/PassesCorrectnessTest compiles and checks every
+/// pass's options, and the operators' tuned tests, the per-size and
+/// time-loop tests tune over the whole space. F2S_TEST_FULL_TUNING=1 gives
+/// the whole space here too.
+/// For runs on targets c and pthreads only: `args` with that restriction.
+inline std::vector<std::string> quick_tuning(std::vector<std::string> args) {
+  if (const char *full = std::getenv("F2S_TEST_FULL_TUNING"); full && std::string(full) == "1")
+    return args;
+  args.insert(args.end(), {"--candidates", "^(c/.*|pthreads/parallel.*|pthreads/(blocked|chunked) "
+                                           ".*bypass=0 .*indexing=1 .*rx=2 ry=1( rz=1)? .*)$"});
+  return args;
+}
+
 inline std::string source(const std::string &relative) {
   return std::string(F2S_SOURCE_DIR) + "/" + relative;
 }

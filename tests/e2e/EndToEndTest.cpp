@@ -170,8 +170,9 @@ TEST_P(KernelClass, TunedLibraryMatchesTheOriginalAtOtherSizes) {
   std::string tune_size = "--tune-size=" + tune[0];
   for (int d = 1; d < e.rank; ++d)
     tune_size += "," + tune[d];
-  ProcessResult r = f2stencil({tune_size, "--reps=1", "--target=c,pthreads", "-q", "-o",
-                               out.string(), source("examples/" + e.name + "/" + e.name + ".f90")});
+  ProcessResult r = f2stencil(
+      test::quick_tuning({tune_size, "--reps=1", "--target=c,pthreads", "-q", "-o", out.string(),
+                          source("examples/" + e.name + "/" + e.name + ".f90")}));
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   std::string exe = build_example(dir, e.name, out);
   for (const auto &size : sizes_of_rank(e.rank))
@@ -212,8 +213,9 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(EndToEnd, SinglePrecision2DWithIntrinsicsMatchesTheOriginal) {
   test::ScratchDir dir;
   fs::path out = dir.path() / "out";
-  ProcessResult r = f2stencil({"--reps=1", "-q", "--target=c,pthreads", "--lib=f2s_mixed2d", "-o",
-                               out.string(), source("tests/inputs/e2e/mixed2d.f90")});
+  ProcessResult r =
+      f2stencil(test::quick_tuning({"--reps=1", "-q", "--target=c,pthreads", "--lib=f2s_mixed2d",
+                                    "-o", out.string(), source("tests/inputs/e2e/mixed2d.f90")}));
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   std::string exe = (dir.path() / "mixed").string();
   r = run({"gfortran", "-O2", "-o", exe, source("tests/inputs/e2e/mixed2d.f90"),
@@ -255,7 +257,7 @@ void expect_2d_input_matches(const std::string &name, const std::string &ext = "
       {"--reps=1", "-q", "--target=c,pthreads", "--lib=f2s_" + name, "-o", out.string()},
       tune_size);
   args.push_back(f90);
-  ProcessResult r = f2stencil(args);
+  ProcessResult r = f2stencil(test::quick_tuning(args));
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   std::string exe = (dir.path() / name).string();
   r = run({"gfortran", "-O2", "-o", exe, f90, source(folder + name + "_main.f90"),
@@ -293,7 +295,7 @@ std::vector<nlohmann::json> expect_input_matches_untuned_and_tuned(
                         "--lib=f2s_" + name, "-o", out.string()},
                        tune_size);
     args.push_back(f90);
-    ProcessResult r = f2stencil(args);
+    ProcessResult r = f2stencil(tuned ? test::quick_tuning(args) : args);
     EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
     if (!r.ok())
       return records;

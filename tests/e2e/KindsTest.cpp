@@ -28,7 +28,7 @@ void expect_input_matches(const std::string &name, const std::vector<std::string
                                    "--lib=f2s_" + name, "-o", out.string()};
   args.insert(args.end(), options.begin(), options.end());
   args.push_back(f90);
-  ProcessResult r = f2stencil(args);
+  ProcessResult r = f2stencil(test::quick_tuning(args));
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   std::string exe = (dir.path() / name).string();
   std::vector<std::string> build = {"gfortran", "-O2", "-J", dir.path().string()};

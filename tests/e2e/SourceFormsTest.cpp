@@ -64,9 +64,9 @@ TEST_P(SourceForm, TunedLibraryMatchesTheOriginal) {
   const std::string name = GetParam();
   test::ScratchDir dir;
   fs::path out = dir.path() / "out";
-  ProcessResult r =
-      f2stencil({"--tune-size=24,10,9", "--reps=1", "--budget=20", "-q", "--target=c,pthreads",
-                 "-o", out.string(), test::example_source(name)});
+  ProcessResult r = f2stencil(
+      test::quick_tuning({"--tune-size=24,10,9", "--reps=1", "--budget=20", "-q",
+                          "--target=c,pthreads", "-o", out.string(), test::example_source(name)}));
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   std::string exe = build_check(dir, name, out, "tuned");
   for (const auto &size : kSizes)
@@ -125,8 +125,9 @@ TEST(SourceFormsCli, ModulesOfAnotherFileReachTheRegion) {
   fs::path out = dir.path() / "out";
   std::string region = source("tests/inputs/e2e/usemod2d.f90"),
               modules = source("tests/inputs/e2e/usemod2d_modules.f90");
-  ProcessResult r = f2stencil({"--reps=1", "-q", "--target=c,pthreads", "--lib=f2s_usemod2d", "-o",
-                               out.string(), region, modules});
+  ProcessResult r =
+      f2stencil(test::quick_tuning({"--reps=1", "-q", "--target=c,pthreads", "--lib=f2s_usemod2d",
+                                    "-o", out.string(), region, modules}));
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   // gfortran writes the modules' .mod files into the current folder.
   std::string exe = (dir.path() / "usemod2d").string();
