@@ -856,6 +856,8 @@ CudaTimeStream print_cuda_time_stream(const TimeLoop &t, const TimeTilePlan &pla
   out.body = print_body(x);
   out.shared_bytes = shared_bytes(x);
   out.versions = static_cast<int>(x.versions.size());
+  const int64_t regs = (column_registers(x) + kStreamKernelRegisters + 7) / 8 * 8;
+  out.min_blocks = 65536 / (regs * x.p.threads) == 2 ? 2 : 1;
   return out;
 }
 

@@ -67,6 +67,16 @@ struct CudaTimeStream {
   std::string body;
   /// The most dynamic shared memory one block takes, at any size (bytes).
   int64_t shared_bytes = 0;
+  /// The blocks a multiprocessor is to hold at once, as the kernel's launch
+  /// bounds ask of ptxas: 2 where the register model (the columns' planes
+  /// plus kStreamKernelRegisters a thread) has room for two blocks but not
+  /// three, else 1 (no request). Left to itself, ptxas gave the 2D heat
+  /// kernel at T = 12 163 registers (one block) and at T = 8 104; asked for
+  /// two blocks, 128 and 124, and they ran 1.39x and 1.12x faster (H200,
+  /// bench/RESULTS.md). Where the model has room for three or more blocks
+  /// ptxas kept that many itself (T = 4: 64 registers, four blocks), and
+  /// asking for two let it take 90: 1.57x slower.
+  int min_blocks = 1;
   int versions = 0; ///< rings: offsets `rings` fills
 };
 
@@ -82,6 +92,11 @@ CudaTimeStream print_cuda_time_stream(const TimeLoop &t, const TimeTilePlan &pla
 /// print_cuda_time_stream's shared_bytes, without printing.
 int64_t cuda_time_stream_shared_bytes(const TimeLoop &t, const TimeTilePlan &plan,
                                       const CudaTimeTileParams &p);
+
+/// Registers a streaming kernel takes beside its columns' planes (its boxes,
+/// bounds, offsets and counters), about: the model by which tiles are
+/// chosen (harness/TimeTileTuner) and the launch bounds asked for.
+inline constexpr int64_t kStreamKernelRegisters = 40;
 
 /// The 32-bit registers one thread keeps its columns' planes in (every
 /// version's registers, times the columns a thread holds), beside the

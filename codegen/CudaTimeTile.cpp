@@ -329,8 +329,9 @@ void print_kernel(const Tiled &x, std::ostringstream &out) {
   // constant there but in the call's last chunk (F2S_N 0), they fold away.
   if (x.stream)
     out << "template <int F2S_N>\n";
-  out << "__global__ void __launch_bounds__(" << x.p.threads << ") " << x.base
-      << "_tile_kernel(const struct " << x.base << "_tile_args a) {\n"
+  out << "__global__ void __launch_bounds__(" << x.p.threads
+      << (x.stream && x.stream->min_blocks > 1 ? ", " + std::to_string(x.stream->min_blocks) : "")
+      << ") " << x.base << "_tile_kernel(const struct " << x.base << "_tile_args a) {\n"
       << "  extern __shared__ __align__(16) unsigned char f2s_smem[];\n";
   if (x.stream)
     out << "  const int f2s_nsteps = F2S_N > 0 ? F2S_N : a.f2s_steps; /* the chunk's steps */\n";

@@ -409,7 +409,7 @@ std::vector<CudaTimeTileParams> fitting_cuda_tiles(const TimeLoop &t, const Time
       p.threads = static_cast<int>((columns + m - 1) / m + 31) / 32 * 32;
       if (p.threads > 1024 || (m > 1 && (columns + m - 2) / (m - 1) <= p.threads))
         continue; // too many threads, or no fewer than m - 1 columns a thread takes
-      int64_t regs = cuda_time_stream_registers(t, plan, p) + 40;
+      int64_t regs = cuda_time_stream_registers(t, plan, p) + kStreamKernelRegisters;
       if (regs <= 255 && regs * p.threads <= 65536 &&
           cuda_time_tile_shared_bytes(t, plan, p) <= 100 * 1024) {
         out.push_back(p);
