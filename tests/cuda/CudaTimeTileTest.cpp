@@ -423,11 +423,13 @@ TEST(CudaTimeStream, LegacyOceanStoredIKJWithASurfaceSweepAndACopyBack) {
 
 // In 2D the streaming form walks y: FDTD's stages read the field they
 // write and a source table by the time variable.
-const std::vector<Config> k2dStream = {{1, {8, 0}, 32, kStream},
-                                       {2, {13, 0}, 64, kStream},
-                                       {3, {5, 0}, 16, kStream},
-                                       {4, {64, 0}, 128, kStream},
-                                       {2, {1, 0}, 8, kStream}};
+// The last two hold exactly the block's columns for heat (32 = 24 + 2 x 4;
+// 16 = 10 + 2 x 3, two a thread), so their steady passes run the columns
+// beyond a narrower tile (the last in x, a shorter last chunk) untested.
+const std::vector<Config> k2dStream = {{1, {8, 0}, 32, kStream}, {2, {13, 0}, 64, kStream},
+                                       {3, {5, 0}, 16, kStream}, {4, {64, 0}, 128, kStream},
+                                       {2, {1, 0}, 8, kStream},  {4, {24, 0}, 32, kStream},
+                                       {3, {10, 0}, 8, kStream}};
 
 TEST(CudaTimeStream, FdtdThreeFieldsAndHeatWithACopyBackIn2D) {
   expect_bitwise(
@@ -564,6 +566,52 @@ TEST(CudaTimeStream, OneBarrierAPassAndNoZTestsInTheSteadyPlanes) {
   EXPECT_EQ(count(pass, "f2s_comp["), 0u);
   EXPECT_EQ(count(pass, "(int)f2s_need[4] <="), 0u);
   EXPECT_GT(count(rest, "(int)f2s_need[4] <="), 0u);
+}
+
+// A stage whose statements read only the state grids computes at every
+// column and keeps the previous version outside its domain with a select
+// (no branch around it); one reading another grid keeps the branch, which
+// keeps that grid's reads inside the loop's bounds. Where the threads hold
+// exactly the block's columns, the steady passes do not test the columns
+// beyond the tile. The launch bounds ask for two blocks where the register
+// model has room for two but not three.
+TEST(CudaTimeStream, StagesSelectWhereTheyReadOnlyTheStateGrids) {
+  Lowered heat, face;
+  lower({"examples/heat2d_steps/heat2d_steps.f90", "heat_steps", {}, "", {}}, heat);
+  lower({"tests/inputs/timeloop/heat3d_face.f90", "heat3d_steps", {}, "", {}}, face);
+  ASSERT_FALSE(HasFatalFailure());
+  auto steady_pass = [](const std::string &body) {
+    size_t at = body.find("while (f2s_wz + ");
+    return at == std::string::npos ? std::string()
+                                   : body.substr(at, body.find("__syncthreads();", at) - at);
+  };
+  CudaTimeStream t4 = print_cuda_time_stream(*heat.loop, heat.plan, heat.sweeps,
+                                             params({4, {248, 0}, 256, kStream}, "t"));
+  std::string pass = steady_pass(t4.body);
+  ASSERT_FALSE(pass.empty()) << t4.body;
+  EXPECT_NE(pass.find("const bool f2s_in = "), std::string::npos) << pass;
+  EXPECT_NE(pass.find(" = f2s_in ? "), std::string::npos) << pass;
+  EXPECT_EQ(pass.find("} else {"), std::string::npos) << pass;
+  EXPECT_EQ(pass.find("f2s_q >= f2s_hpl"), std::string::npos) << pass;
+  EXPECT_NE(t4.body.find("f2s_q >= f2s_hpl"), std::string::npos); // the other passes test
+  // 256 threads for 250 columns: the steady passes test them.
+  std::string narrow = steady_pass(print_cuda_time_stream(*heat.loop, heat.plan, heat.sweeps,
+                                                          params({4, {242, 0}, 256, kStream}, "t"))
+                                       .body);
+  EXPECT_NE(narrow.find("f2s_q >= f2s_hpl"), std::string::npos) << narrow;
+  // Room for three blocks of 256 threads at T = 4, for two at T = 8.
+  EXPECT_EQ(t4.min_blocks, 1);
+  EXPECT_EQ(print_cuda_time_stream(*heat.loop, heat.plan, heat.sweeps,
+                                   params({8, {240, 0}, 256, kStream}, "t"))
+                .min_blocks,
+            2);
+  // The 3D heat's sweeps read grids of their own (a conductivity by depth,
+  // the face's table by step): both branch.
+  std::string body = print_cuda_time_stream(*face.loop, face.plan, face.sweeps,
+                                            params({2, {8, 8, 0}, 144, kStream}, "t"))
+                         .body;
+  EXPECT_NE(body.find("} else {"), std::string::npos) << body;
+  EXPECT_EQ(body.find("const bool f2s_in = "), std::string::npos) << body;
 }
 
 // The steady passes' ring slots are constants (groups of passes from a
