@@ -312,7 +312,8 @@ void print_columns(const Stream &x, const std::string &pad, std::ostringstream &
       << pad << "for (int f2s_m = 0; f2s_m < " << x.M << "; ++f2s_m) {\n"
       << pad << "  const int f2s_q = (int)threadIdx.x + f2s_m * " << x.p.threads << ";\n";
   if (steady && steady_untested(x))
-    out << pad << "  (void)f2s_q; /* a renamed copy back's store does not need it */\n";
+    out << pad
+        << "  (void)f2s_q; /* the loads and a renamed copy back's stores do not read it */\n";
   else
     out << pad << "  if (f2s_q >= f2s_hpl)\n" << pad << "    continue;\n";
   for (int d = 0; d < x.Z && coordinates; ++d)
@@ -439,11 +440,11 @@ void print_instance(const Stream &x, int j, std::ostringstream &out, bool steady
       print_shift(x, in.writes[g], p2, out);
   // Where it does not compute, each grid it writes is the version it
   // continues (and where it reads that grid itself, before it computes).
+  auto continues = [&](int g) { return reg(in.prev[g], in.lag - x.versions[in.prev[g]].lag); };
   auto continued = [&](const std::string &pad3) {
     for (int g = 0; g < x.G; ++g)
       if (in.writes[g] >= 0)
-        out << pad3 << reg(in.writes[g], 0) << " = "
-            << reg(in.prev[g], in.lag - x.versions[in.prev[g]].lag) << ";\n";
+        out << pad3 << reg(in.writes[g], 0) << " = " << continues(g) << ";\n";
   };
   // Stages that select (computes_everywhere) keep the version they continue
   // in a constant, compute, and take it back outside their domain.
@@ -453,7 +454,7 @@ void print_instance(const Stream &x, int j, std::ostringstream &out, bool steady
     for (int g = 0; g < x.G; ++g)
       if (in.writes[g] >= 0)
         out << p2 << "  const " << c_type(x.state[g]->type) << " f2s_k" << g << " = "
-            << reg(in.prev[g], in.lag - x.versions[in.prev[g]].lag) << ";\n"
+            << continues(g) << ";\n"
             << p2 << "  " << reg(in.writes[g], 0) << " = f2s_k" << g << ";\n";
   } else {
     out << p2 << "if (" << inside_comp(x, j, "f2s_z", steady) << ") {\n";
@@ -544,7 +545,7 @@ int64_t column_registers(const Stream &x) {
 ///   2D FDTD T = 8 (180 of 255: 0.71)    255/768 against 255/276
 bool constant_slots(const Stream &x) {
   int64_t warps = (x.p.threads + 31) / 32;
-  int64_t most = std::min<int64_t>(255, 65536 / (warps * 32) / 8 * 8);
+  int64_t most = std::min<int64_t>(255, kMultiprocessorRegisters / (warps * 32) / 8 * 8);
   return 8 * column_registers(x) < 3 * most;
 }
 
@@ -857,7 +858,7 @@ CudaTimeStream print_cuda_time_stream(const TimeLoop &t, const TimeTilePlan &pla
   out.shared_bytes = shared_bytes(x);
   out.versions = static_cast<int>(x.versions.size());
   const int64_t regs = (column_registers(x) + kStreamKernelRegisters + 7) / 8 * 8;
-  out.min_blocks = 65536 / (regs * x.p.threads) == 2 ? 2 : 1;
+  out.min_blocks = kMultiprocessorRegisters / (regs * x.p.threads) == 2 ? 2 : 1;
   return out;
 }
 

@@ -98,6 +98,10 @@ int64_t cuda_time_stream_shared_bytes(const TimeLoop &t, const TimeTilePlan &pla
 /// chosen (harness/TimeTileTuner) and the launch bounds asked for.
 inline constexpr int64_t kStreamKernelRegisters = 40;
 
+/// The 32-bit registers of a multiprocessor, the most one block may take
+/// (sm_70 and later).
+inline constexpr int64_t kMultiprocessorRegisters = 65536;
+
 /// The 32-bit registers one thread keeps its columns' planes in (every
 /// version's registers, times the columns a thread holds), beside the
 /// kernel's own: a block of p.threads threads fits the GPU's 64 Ki

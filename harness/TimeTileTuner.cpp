@@ -415,7 +415,7 @@ std::vector<CudaTimeTileParams> fitting_cuda_tiles(const TimeLoop &t, const Time
       if (p.threads > 1024 || (m > 1 && (columns + m - 2) / (m - 1) <= p.threads))
         continue; // too many threads, or no fewer than m - 1 columns a thread takes
       int64_t regs = cuda_time_stream_registers(t, plan, p) + kStreamKernelRegisters;
-      if (regs <= 255 && regs * p.threads <= 65536 &&
+      if (regs <= 255 && regs * p.threads <= kMultiprocessorRegisters &&
           cuda_time_tile_shared_bytes(t, plan, p) <= 100 * 1024) {
         out.push_back(p);
         any = true;
