@@ -858,7 +858,9 @@ CudaTimeStream print_cuda_time_stream(const TimeLoop &t, const TimeTilePlan &pla
   out.shared_bytes = shared_bytes(x);
   out.versions = static_cast<int>(x.versions.size());
   const int64_t regs = (column_registers(x) + kStreamKernelRegisters + 7) / 8 * 8;
-  out.min_blocks = kMultiprocessorRegisters / (regs * x.p.threads) == 2 ? 2 : 1;
+  const int64_t block = regs * x.p.threads;
+  out.min_blocks =
+      2 * block <= kMultiprocessorRegisters && 30 * block > 11 * kMultiprocessorRegisters ? 2 : 1;
   return out;
 }
 

@@ -69,13 +69,17 @@ struct CudaTimeStream {
   int64_t shared_bytes = 0;
   /// The blocks a multiprocessor is to hold at once, as the kernel's launch
   /// bounds ask of ptxas: 2 where the register model (the columns' planes
-  /// plus kStreamKernelRegisters a thread) has room for two blocks but not
-  /// three, else 1 (no request). Left to itself, ptxas gave the 2D heat
-  /// kernel at T = 12 163 registers (one block) and at T = 8 104; asked for
-  /// two blocks, 128 and 124, and they ran 1.39x and 1.12x faster (H200,
-  /// bench/RESULTS.md). Where the model has room for three or more blocks
-  /// ptxas kept that many itself (T = 4: 64 registers, four blocks), and
-  /// asking for two let it take 90: 1.57x slower.
+  /// plus kStreamKernelRegisters a thread) has room for two blocks and is
+  /// more than a tenth beyond room for three, else 1 (no request). Left to
+  /// itself, ptxas gave the 2D heat kernel at T = 12 163 registers (one
+  /// block) and at T = 8 104; asked for two blocks, 128 and 124, and they
+  /// ran 1.39x and 1.12x faster (H200; 1.10x at T = 8 on an H100). Where
+  /// ptxas keeps three blocks or more itself, asking for two lets it take
+  /// more registers and lose a block: T = 4 (64 registers, four blocks; 90
+  /// asked for two) 1.57x slower on the H200, T = 6 (80, three; 108) 1.25x
+  /// slower on an H100. The model is within a tenth of what ptxas takes
+  /// there (T = 6: 88 against 80; T = 8: 96 against 104), hence the margin
+  /// (bench/RESULTS.md, "The 2D target on an H100").
   int min_blocks = 1;
   int versions = 0; ///< rings: offsets `rings` fills
 };
