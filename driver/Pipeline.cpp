@@ -513,6 +513,33 @@ KernelBuild new_build(const Kernel &k, const DriverOptions &o, bool tune) {
   return b;
 }
 
+/// One line per kernel, and per size it was tuned at: the variant each runs
+/// by default, with what it measured.
+void say_choices(const DriverOptions &o, const std::vector<KernelBuild> &builds) {
+  std::vector<std::pair<const KernelBuild *, std::string>> chosen;
+  for (const KernelBuild &whole : builds) {
+    chosen.push_back(
+        {&whole, whole.other_sizes.empty() ? "" : " at " + size_name(whole.kernel.tune_size)});
+    for (const KernelBuild &s : whole.other_sizes)
+      chosen.push_back({&s, " at " + size_name(s.kernel.tune_size)});
+  }
+  for (const auto &[at, where] : chosen) {
+    const KernelBuild &b = *at;
+    const Choice &c = b.choices[b.default_choice];
+    std::string how = b.tuning ? b.tuning->space.describe(c.candidate)
+                               : c.code.variant.target + "/" + c.code.variant.name + ", not tuned";
+    if (b.tuning)
+      for (const CandidateResult &r : b.tuning->results)
+        if (r.candidate.variant == c.candidate.variant && r.candidate.tune == c.candidate.tune &&
+            r.candidate.threads == c.candidate.threads) {
+          char buf[96];
+          std::snprintf(buf, sizeof buf, " (%.2f GFlop/s, %.1f GB/s)", r.gflops, r.gbps);
+          how += buf;
+        }
+    progress(o, "'" + b.kernel.name + "'" + where + ": " + how);
+  }
+}
+
 fs::path make_work_dir() {
   std::string pattern = (fs::temp_directory_path() / "f2stencil-XXXXXX").string();
   if (!mkdtemp(pattern.data()))
@@ -582,6 +609,12 @@ int run_pipeline(const DriverOptions &o) {
         lib_name, o.files, machine.description, o.cflags, machine.placement(machine.pus), o.mpi};
     TargetRun run;
     run.tune = o.tune && o.emit.empty();
+    run.build = o.emit.empty();
+    // Sources are for a build elsewhere, where nothing was measured: each
+    // target's default variant, as --no-tune packages it (and --emit=c prints).
+    if (o.emit == "sources" && o.tune)
+      progress(o, "--emit=sources: nothing is tuned; each target's default variant is written, as "
+                  "with --no-tune");
     run.host = &machine;
     run.tune_options.jobs =
         o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -624,31 +657,22 @@ int run_pipeline(const DriverOptions &o) {
     for (const std::unique_ptr<Target> &t : targets.targets)
       t->package(files, info, builds);
     files.cuda_source += time_tiled_cuda_source(info, builds, time_loops, tiles);
+    if (o.emit == "sources") {
+      write_library_sources(files, out_dir);
+      say_choices(o, builds);
+      std::string written = lib_name + ".c, " + lib_name + ".h, " + lib_name + ".f90";
+      if (!files.cuda_source.empty())
+        written += ", " + lib_name + "_cuda.cu";
+      if (!files.mpi_source.empty())
+        written += ", " + lib_name + "_mpi.c";
+      progress(o, "wrote " + out_dir.string() + "/: " + written +
+                      (o.rewrite ? ", src/ (the sources, rewritten)" : "") +
+                      "; nothing compiled (docs/running.md says how to build them)");
+      return 0;
+    }
     build_library(files, out_dir);
     write_report(out_dir, lib_name); // DIR/NAME.html, from the record just written
-    std::vector<std::pair<const KernelBuild *, std::string>> chosen;
-    for (const KernelBuild &whole : builds) {
-      chosen.push_back(
-          {&whole, whole.other_sizes.empty() ? "" : " at " + size_name(whole.kernel.tune_size)});
-      for (const KernelBuild &s : whole.other_sizes)
-        chosen.push_back({&s, " at " + size_name(s.kernel.tune_size)});
-    }
-    for (const auto &[at, where] : chosen) {
-      const KernelBuild &b = *at;
-      const Choice &c = b.choices[b.default_choice];
-      std::string how = b.tuning
-                            ? b.tuning->space.describe(c.candidate)
-                            : c.code.variant.target + "/" + c.code.variant.name + ", not tuned";
-      if (b.tuning)
-        for (const CandidateResult &r : b.tuning->results)
-          if (r.candidate.variant == c.candidate.variant && r.candidate.tune == c.candidate.tune &&
-              r.candidate.threads == c.candidate.threads) {
-            char buf[96];
-            std::snprintf(buf, sizeof buf, " (%.2f GFlop/s, %.1f GB/s)", r.gflops, r.gbps);
-            how += buf;
-          }
-      progress(o, "'" + b.kernel.name + "'" + where + ": " + how);
-    }
+    say_choices(o, builds);
     progress(o, "wrote " + out_dir.string() + "/: lib" + lib_name + ".a, lib" + lib_name + ".so, " +
                     lib_name + ".f90, " + lib_name + ".h, " + lib_name + ".json" +
                     (o.rewrite ? ", src/ (the sources, rewritten)" : ""));

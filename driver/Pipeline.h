@@ -13,7 +13,9 @@ struct DriverOptions {
   std::string output_dir; ///< empty: the library name
   std::string lib_name;   ///< empty: f2s_<stem of the first file>
   bool tune = true;
-  std::string emit; ///< "", "ir" or "c"
+  /// "ir" or "c": printed; "sources": the library's sources written to the
+  /// output directory, nothing compiled; "": the library built.
+  std::string emit;
   std::vector<std::string> include_dirs;
   std::vector<std::string> defines; ///< -D NAME or NAME=VALUE
   std::string form;                 ///< "free", "fixed", or "": by each file's extension

@@ -101,7 +101,8 @@ int main(int argc, char **argv) {
                "verified, auto-tuned library with a Fortran module and a C header.",
                "f2stencil"};
   app.footer("Besides the library, the output directory holds <lib>.json, the tuning record, "
-             "and <lib>.html,\nthe report made from it (plots of the search; docs/report.md).\n"
+             "and <lib>.html,\nthe report made from it (plots of the search; docs/report.md); "
+             "--emit=sources writes neither.\n"
              "  f2stencil report DIR   writes DIR/<lib>.html again from DIR's record");
   app.set_version_flag("--version",
                        "f2stencil " F2S_VERSION "\nbuilt with Flang and LLVM " F2S_LLVM_VERSION,
@@ -122,8 +123,14 @@ int main(int argc, char **argv) {
                "Package the default variant without timing anything (the tuning cache is "
                "neither read nor written)");
   std::string emit;
-  app.add_option("--emit", emit, "Print the stencil IR (ir) or the library's C (c) and stop")
-      ->check(CLI::IsMember({"ir", "c"}));
+  app.add_option("--emit", emit,
+                 "Print the stencil IR (ir) or the library's C (c) and stop; or write the "
+                 "library's sources (sources: the .c, .h, .f90 and, as the targets need, _cuda.cu "
+                 "and _mpi.c) to the output directory and stop before compiling anything, for a "
+                 "build of your own (no nvcc or mpicc needed; docs/running.md). --emit tunes "
+                 "nothing: c and sources hold each target's default variant, as --no-tune "
+                 "packages it")
+      ->check(CLI::IsMember({"ir", "c", "sources"}));
   // One value per -I or -D, as compilers take them: `-DFOO a.f90` is a
   // macro and a file.
   app.add_option("-I", o.include_dirs, "Directory searched by INCLUDE lines and #include")
@@ -214,7 +221,7 @@ int main(int argc, char **argv) {
   app.add_flag("--rewrite", o.rewrite,
                "Also write each FILE to <output>/src/ with every annotated loop nest replaced by "
                "a CALL of its kernel, a USE of the library added, and OpenMP/OpenACC directives "
-               "around the nest removed (docs/rewrite.md); with --emit, only checked");
+               "around the nest removed (docs/rewrite.md); with --emit=ir or c, only checked");
   app.add_flag("--mpi", o.mpi,
                "Also export, per kernel K, K_exchange(comm, <K's arguments>): the exchange of "
                "exactly the halo K reads over an MPI Cartesian communicator (docs/mpi.md); needs "

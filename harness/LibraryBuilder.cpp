@@ -209,9 +209,13 @@ void move_into_place(const fs::path &tmp, const fs::path &dir) {
   }
 }
 
-} // namespace
+/// What an output directory receives: the sources alone, or the library
+/// built from them with its record.
+enum class Output { Sources, Library };
 
-void build_library(const LibraryFiles &files, const fs::path &dir_in) {
+/// Writes `files` into a temporary directory beside `dir_in`, compiles them
+/// there for Output::Library, and moves the result into place.
+void write_output(const LibraryFiles &files, const fs::path &dir_in, Output what) {
   check_name(files.name);
   // "out/" has an empty file name; "out" is the directory meant.
   fs::path dir = fs::absolute(dir_in).lexically_normal();
@@ -232,21 +236,36 @@ void build_library(const LibraryFiles &files, const fs::path &dir_in) {
     write_file(tmp.path() / (name + "_mpi.c"), files.mpi_source);
   write_file(tmp.path() / (name + ".h"), files.header);
   write_file(tmp.path() / (name + ".f90"), files.fortran_module);
-  write_file(tmp.path() / (name + ".json"), files.tuning_record);
-  write_file(tmp.path() / (name + ".txt"), files.report);
+  if (what == Output::Library) {
+    write_file(tmp.path() / (name + ".json"), files.tuning_record);
+    write_file(tmp.path() / (name + ".txt"), files.report);
+  }
   if (!files.rewritten_sources.empty())
     fs::create_directory(tmp.path() / "src");
   for (const auto &[file_name, text] : files.rewritten_sources)
     write_file(tmp.path() / "src" / file_name, text);
+  // The marker goes with the sources too: without it the next run could not
+  // replace the directory.
   write_file(tmp.path() / kMarker, "This directory was written by f2stencil; it is replaced "
                                    "whole by the next run that writes here.\n");
-  compile(files, tmp.path());
+  if (what == Output::Library)
+    compile(files, tmp.path());
   // mkdtemp makes the directory 0700; the library is meant to be shared like
   // any other build output.
   fs::permissions(tmp.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                   fs::perms::others_read | fs::perms::others_exec);
   move_into_place(tmp.path(), dir);
   tmp.release();
+}
+
+} // namespace
+
+void build_library(const LibraryFiles &files, const fs::path &dir) {
+  write_output(files, dir, Output::Library);
+}
+
+void write_library_sources(const LibraryFiles &files, const fs::path &dir) {
+  write_output(files, dir, Output::Sources);
 }
 
 } // namespace f2s

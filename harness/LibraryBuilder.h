@@ -1,5 +1,6 @@
 // Packaging: turns the generated sources of the winning variants into the
-// files a Fortran build links against, written atomically.
+// files a Fortran build links against (or, for a build of the user's own, the
+// sources alone), written atomically.
 #pragma once
 
 #include <filesystem>
@@ -39,5 +40,11 @@ public:
 /// temporary directory beside `dir` and moved into place at the end, so a failure leaves `dir` as
 /// it was. Throws BuildError with the compiler's output on failure.
 void build_library(const LibraryFiles &files, const std::filesystem::path &dir);
+
+/// Writes the library's sources alone into `dir`, replacing it as build_library does: <NAME>.c,
+/// <NAME>.h, <NAME>.f90, <NAME>_cuda.cu and <NAME>_mpi.c where the library has them, and the
+/// rewritten sources under src/. Nothing is compiled, so no compiler is needed; the tuning record
+/// and its summary are left out, since without a build nothing was measured or built to record.
+void write_library_sources(const LibraryFiles &files, const std::filesystem::path &dir);
 
 } // namespace f2s

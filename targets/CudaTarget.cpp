@@ -27,7 +27,10 @@ void CudaTarget::check_library_name(const std::string &lib_name) const {
 }
 
 void CudaTarget::begin(const TargetRun &run) {
-  require_nvcc();
+  // Asked for before anything is generated, so that a machine without nvcc
+  // fails at once rather than at the library's build; sources alone need none.
+  if (run.tune || run.build)
+    require_nvcc();
   if (!run.tune)
     return;
   gpu_ = probe_gpu(run.work_dir / "gpu");

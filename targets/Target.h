@@ -26,6 +26,9 @@ constexpr size_t kMaxFortranName = 63;
 /// What the driver decided for the whole run, the same for every target.
 struct TargetRun {
   bool tune = true; ///< false: each target's default candidate, nothing timed
+  /// false: the library's sources are the output (--emit), so no compiler is
+  /// run and none need be installed.
+  bool build = true;
   /// The machine f2stencil runs on; the library's threads are placed on it.
   const CpuModel *host = nullptr;
   std::filesystem::path work_dir; ///< harnesses go here (when tuning)

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace f2s {
@@ -333,6 +334,74 @@ TEST(Cli, EmitsIrAndCWithoutWritingAnything) {
   EXPECT_TRUE(c.ok()) << c.err;
   EXPECT_NE(c.out.find("void f2s_gradient_gradient("), std::string::npos);
   EXPECT_FALSE(fs::exists(dir.path() / "out"));
+}
+
+// --emit=sources writes what a build of the library compiles and stops: with
+// no compiler to be found (PATH empty, $NVCC a path where nothing is), every
+// target, --mpi and --rewrite, and no --no-tune, the output directory holds
+// the C (the text --emit=c prints), the header, the module's source, the
+// CUDA, the MPI part and the rewritten file, and nothing compiled: no
+// library, no .mod, no record, no report. The directory is replaced whole
+// as a build's is, and an error writes nothing.
+TEST(Cli, EmitsTheSourcesWithoutCompilingOrTuning) {
+  test::ScratchDir dir;
+  const std::string f2s = std::string(F2S_BINARY_DIR) + "/driver/f2stencil";
+  const std::vector<std::pair<std::string, std::string>> no_tools = {
+      {"PATH", (dir.path() / "no-bin").string()},
+      {"NVCC", (dir.path() / "no-bin" / "nvcc").string()},
+      {"XDG_CACHE_HOME", (dir.path() / "cache").string()}};
+  std::string src = test::source("tests/inputs/mpi/smooth2d.f90");
+  fs::path out = dir.path() / "out";
+  ProcessResult r = test::run({f2s, "--emit=sources", "--target=c,pthreads,cuda", "--mpi",
+                               "--rewrite", "-o", out.string(), src},
+                              no_tools);
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("f2stencil: --emit=sources: nothing is tuned; each target's default "
+                       "variant is written, as with --no-tune\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("f2stencil: wrote " + out.string() +
+                       "/: f2s_smooth2d.c, f2s_smooth2d.h, f2s_smooth2d.f90, "
+                       "f2s_smooth2d_cuda.cu, f2s_smooth2d_mpi.c, src/ (the sources, rewritten); "
+                       "nothing compiled"),
+            std::string::npos)
+      << r.err;
+  std::set<std::string> written;
+  for (const auto &e : fs::recursive_directory_iterator(out))
+    written.insert(fs::relative(e.path(), out).string());
+  EXPECT_EQ(written, (std::set<std::string>{".f2stencil", "f2s_smooth2d.c", "f2s_smooth2d.h",
+                                            "f2s_smooth2d.f90", "f2s_smooth2d_cuda.cu",
+                                            "f2s_smooth2d_mpi.c", "src", "src/smooth2d.f90"}));
+  EXPECT_FALSE(fs::exists(dir.path() / "cache")) << "nothing is tuned, so no tuning cache";
+  ProcessResult c = test::run(
+      {f2s, "--emit=c", "--target=c,pthreads,cuda", "--mpi", "-o", out.string(), src}, no_tools);
+  ASSERT_TRUE(c.ok()) << c.err;
+  EXPECT_TRUE(c.out == test::read_file(out / "f2s_smooth2d.c")) << "--emit=c prints other C";
+  EXPECT_NE(test::read_file(out / "f2s_smooth2d.f90").find("module f2s_smooth2d"),
+            std::string::npos);
+  EXPECT_NE(test::read_file(out / "src" / "smooth2d.f90").find("call smooth("), std::string::npos);
+
+  // Again with the CPU targets only: the directory is replaced whole.
+  r = test::run({f2s, "--emit=sources", "-q", "-o", out.string(), src}, no_tools);
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(fs::exists(out / "f2s_smooth2d.c"));
+  EXPECT_FALSE(fs::exists(out / "f2s_smooth2d_cuda.cu"));
+  EXPECT_FALSE(fs::exists(out / "src"));
+
+  // Refused: a directory f2stencil did not write, and a region in error.
+  fs::path theirs = dir.path() / "theirs";
+  fs::create_directories(theirs);
+  dir.write("theirs/keep.txt", "mine\n");
+  r = test::run({f2s, "--emit=sources", "-q", "-o", theirs.string(), src}, no_tools);
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_NE(r.err.find("exists and was not written by f2stencil"), std::string::npos) << r.err;
+  EXPECT_EQ(std::distance(fs::directory_iterator(theirs), fs::directory_iterator()), 1);
+  fs::remove_all(out);
+  expect_one_error(
+      fail_on(dir, region("      a(i, j) = a(i-1, j) + a(i, j-1) + b(i, j)\n"), {"--emit=sources"}),
+      "7:29", "'a' is written at (i,j) and read at (i,j-1) in the same sweep");
 }
 
 // -D and -I take one value each, attached or not, as compilers take them:

@@ -3,7 +3,6 @@
 // computes, bit for bit.
 #include "e2e/E2E.h"
 
-#include "harness/CudaToolkit.h"
 #include "tests/cuda/Emulation.h"
 
 #include <gtest/gtest.h>
@@ -62,8 +61,9 @@ TEST(Mpi, ExchangeAndKernelOnEveryDecompositionEqualOneRank) {
   }
 }
 
-/// Links `main` (Fortran) into `exe` with library `name` built in `lib`:
-/// its C, its MPI part and its CUDA under the emulation.
+/// Links `main` (Fortran) into `exe` with library `name`, whose sources
+/// f2stencil wrote to `lib` (--emit=sources): its C, its MPI part and its
+/// CUDA under the emulation, compiled here.
 void build_emulated(const test::ScratchDir &dir, const fs::path &lib, const std::string &name,
                     const std::string &main, const std::string &exe) {
   std::string emu_o = (dir.path() / "cuda.o").string(), c_o = (dir.path() / "lib.o").string(),
@@ -100,13 +100,11 @@ void build_emulated(const test::ScratchDir &dir, const fs::path &lib, const std:
 // CPU, byte for byte. An exchange of the host arrays would leave the
 // device's halo stale and the grid different.
 TEST(Mpi, DeviceGridsExchangedOnTheDeviceEqualOneRank) {
-  if (!find_nvcc())
-    GTEST_SKIP() << "nvcc not found";
   test::ScratchDir dir;
   fs::path lib = dir.path() / "lib";
   const std::string name = "f2s_smooth2d";
   ProcessResult r =
-      f2stencil({"--target=pthreads,cuda", "--mpi", "--no-tune", "-q", "--lib=" + name, "-o",
+      f2stencil({"--target=pthreads,cuda", "--mpi", "--emit=sources", "-q", "--lib=" + name, "-o",
                  lib.string(), source("tests/inputs/mpi/smooth2d.f90")});
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   std::string exe = (dir.path() / "check").string();
@@ -169,13 +167,11 @@ TEST(Mpi, DeviceGridsExchangedOnTheDeviceEqualOneRank) {
 // (whose exchange moves edges and corners). heat_mpi's launches defer their
 // reductions to its end (docs/mpi.md), which must not change the change.
 TEST(Mpi, HeatModelOnTheDeviceMatchesOneRankOnTheCpu) {
-  if (!find_nvcc())
-    GTEST_SKIP() << "nvcc not found";
   test::ScratchDir dir;
   fs::path lib = dir.path() / "lib";
   const std::string name = "f2s_heat3d";
   ProcessResult r =
-      f2stencil({"--target=pthreads,cuda", "--mpi", "--no-tune", "-q", "--lib=" + name, "-o",
+      f2stencil({"--target=pthreads,cuda", "--mpi", "--emit=sources", "-q", "--lib=" + name, "-o",
                  lib.string(), source("examples/mpi_heat3d/heat3d.f90")});
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   std::string exe = (dir.path() / "heat_gpu").string();

@@ -165,7 +165,7 @@ TEST(Rewrite, FixedFormCasesMatchTheOriginalProgram) {
 }
 
 // A file without a region is copied as it is, so that a build can compile
-// DIR/src/ in place of its sources; --emit writes nothing.
+// DIR/src/ in place of its sources; --emit=ir writes nothing.
 TEST(Rewrite, FilesWithoutARegionAreCopiedAndEmitWritesNothing) {
   test::ScratchDir dir;
   fs::path out = dir.path() / "out";

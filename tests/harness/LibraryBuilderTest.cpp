@@ -1,5 +1,6 @@
 // build_library: the files a Fortran build links against, and the promise
-// that a failure leaves the output directory as it was.
+// that a failure leaves the output directory as it was; write_library_sources:
+// the sources alone, under the same promise.
 #include "harness/LibraryBuilder.h"
 
 #include "harness/Process.h"
@@ -124,6 +125,24 @@ TEST_F(LibraryBuilder, ReplacesAnEarlierOutput) {
   build_library(f, out);
   EXPECT_EQ(read(out / "TinyLib.txt"), "second\n");
   EXPECT_FALSE(fs::exists(out / "stale.txt"));
+  EXPECT_EQ(entries(root), std::set<std::string>{"out"});
+}
+
+// The sources alone (--emit=sources): what a build would compile, nothing
+// compiled (C that would not compile is written as it is), no record; an
+// earlier library in the directory goes with the rest of it.
+TEST_F(LibraryBuilder, SourcesAloneReplaceAnEarlierLibrary) {
+  build_library(tiny_library(), out);
+  LibraryFiles f = tiny_library();
+  f.c_source = "int not_compiled(\n";
+  f.cuda_source = "__global__ void k() {}\n";
+  f.mpi_source = "/* exchanges */\n";
+  write_library_sources(f, out);
+  EXPECT_EQ(entries(out),
+            (std::set<std::string>{".f2stencil", "TinyLib.c", "TinyLib.h", "TinyLib.f90",
+                                   "TinyLib_cuda.cu", "TinyLib_mpi.c"}));
+  EXPECT_EQ(read(out / "TinyLib.c"), f.c_source);
+  EXPECT_EQ(read(out / "TinyLib_cuda.cu"), f.cuda_source);
   EXPECT_EQ(entries(root), std::set<std::string>{"out"});
 }
 
