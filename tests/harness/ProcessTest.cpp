@@ -7,6 +7,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include <sys/types.h>
@@ -191,6 +194,23 @@ TEST(Process, CCompilerFollowsCC) {
   EXPECT_EQ(c_compiler(), "cc");
   if (saved)
     ::setenv("CC", old.c_str(), 1);
+}
+
+// docs/running.md gives the flags a build of --emit=sources must keep, by
+// hand: every flag the library is compiled with appears there.
+TEST(Process, TheDocumentedFlagsAreTheLibrarys) {
+  std::ifstream in(std::string(F2S_SOURCE_DIR) + "/docs/running.md");
+  ASSERT_TRUE(in) << "docs/running.md";
+  std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t at = doc.find("CFLAGS=\"");
+  ASSERT_NE(at, std::string::npos) << "no CFLAGS=\" in docs/running.md";
+  at += 8;
+  std::istringstream cflags(doc.substr(at, doc.find('"', at) - at));
+  std::set<std::string> documented;
+  for (std::string word; cflags >> word;)
+    documented.insert(word);
+  for (const std::string &flag : c_rounding_flags())
+    EXPECT_TRUE(documented.count(flag)) << flag << " is missing from docs/running.md's CFLAGS";
 }
 
 } // namespace
