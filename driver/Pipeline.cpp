@@ -326,8 +326,7 @@ std::vector<TimeTileChoice> choose_time_tiles_for(const DriverOptions &o,
           out.push_back(tune_cuda_time_tiles(t, *tiling.plan, builds, options));
         } catch (const std::runtime_error &e) {
           out.push_back(choose_cuda_time_tiles(t, *tiling.plan, 0));
-          out.back().why =
-              std::string("step by step (the GPU tiles could not be measured: ") + e.what() + ")";
+          out.back().why = std::string("the GPU tiles could not be measured: ") + e.what();
         }
       } else {
         out.push_back(choose_cuda_time_tiles(

@@ -233,7 +233,7 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   }
   if (!request.tune || (space.empty() && streams.empty())) {
     c.why = space.empty() && streams.empty() ? "no tile's buffers fit the cache a thread has"
-                                             : "not tuned: step by step";
+                                             : "not tuned";
     return c;
   }
 
@@ -491,7 +491,7 @@ TimeTileChoice choose_cuda_time_tiles(const TimeLoop &t, const TimeTilePlan &pla
   // The steps' bytes depend on the grids' element sizes only, not on a size.
   c.steps_bytes = steps_bytes_per_point_step(plan, space_input(t, plan, ProblemSize{}));
   if (forced <= 0) {
-    c.why = "step by step (GPU time tiles are chosen by tuning, or with --time-tile=N)";
+    c.why = "GPU time tiles are chosen by tuning, or with --time-tile=N";
     return c;
   }
   CudaTimeTileParams p;
