@@ -21,7 +21,10 @@ export LD_LIBRARY_PATH=$C/lib
 SHAPES=${SHAPES:-steps,4 0 0 0,2 0 0 0,3 0 0 0,2 128 128 0,2 192 192 0,2 256 256 0,3 128 128 0,3 192 192 0,4 128 128 0}
 SIZE=${SIZE:-512 512 512}
 STEPS=${STEPS:-20}
-CFLAGS="-O3 -march=native -fPIC -std=gnu11 -pthread -ffp-contract=off -fopenmp-simd"
+# The library's flags, as docs/running.md gives them for a build of the
+# sources (Process.TheDocumentedFlagsAreTheLibrarys keeps that list whole).
+CFLAGS=$(sed -n '/^CFLAGS="/,/"$/p' docs/running.md | tr -d '\\\n"' | sed 's/^CFLAGS=//')
+[ -n "$CFLAGS" ] || { echo "tile_shapes.sh: no CFLAGS in docs/running.md"; exit 2; }
 src=examples/jacobi3d_pingpong/jacobi3d_pingpong.f
 lscpu | grep -E "^Model name|^CPU\(s\)|L2|L3"
 gcc -O3 -fopenmp -march=native -o $R/stream bench/cpu/stream.c
