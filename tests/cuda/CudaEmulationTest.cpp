@@ -33,82 +33,98 @@ Variant shape(int bx, int by, int px, int py, int sz, int sh = 0, int sum = 0) {
 
 using test::emulated;
 
-/// Builds k's harness for each kind of mapping against the emulated runtime
-/// and runs it: every grid element must match the serial reference. With
-/// `box`, k is that kernel on a box (transforms/RestrictToBox) whose bounds
-/// `box` gives, at the problem size of the kernel alone.
-void expect_every_mapping_verified(const test::ScratchDir &dir, const Kernel &k,
-                                   const Kernel *unboxed = nullptr,
-                                   const std::vector<std::string> &box = {}) {
-  const int depth = k.loop_depth();
-  // Partial tiles everywhere: 37 = 32+5 along x, 19 along y, 11 along z
-  // (a 5-plane stream leaves one plane over).
-  std::vector<int64_t> extents = {37, 19, 11};
-  extents.resize(depth);
-  ProblemSize size = problem_size_for(unboxed ? *unboxed : k, extents);
-  size.scalar_values.insert(size.scalar_values.end(), box.begin(), box.end());
-  // Plain; several points per thread; a stream with two points per thread in
-  // y; a stream keeping columns in registers (one point per thread, a
-  // 3-plane chunk: two planes over); staged; staged with several points.
-  // Those with two points along x run on a grid capped to 1x2x2 blocks.
-  // Plane sums where they apply (a 3-plane chunk: the first and last
-  // outputs of a chunk take the sums of planes outside it).
-  std::vector<Variant> shapes = {shape(32, 8, 1, 1, 0, 0), shape(32, 2, 2, 3, 0, 0),
-                                 shape(32, 4, 1, 2, 5, 0), shape(32, 2, 1, 1, 3, 0),
-                                 shape(32, 4, 1, 1, 5, 1), shape(64, 2, 2, 2, 3, 1)};
-  if (plane_sums_pay(k))
-    shapes.push_back(shape(32, 2, 1, 1, 3, 0, 1));
-  // One translation unit holds every mapping's harness, each in a namespace
-  // of its own with its main renamed, and one compile builds them all: the
-  // emulated runtime and the harness support are parsed and compiled once
-  // per kernel, not once per mapping. The binary's first argument picks the
-  // mapping. The headers are included once at the top (the harnesses'
-  // #include lines are then no-ops inside the namespaces), and the argument
-  // struct is declared once, as the reference's C entry point takes it.
-  const std::string args_struct = print_c_args_struct(k);
-  std::string includes, unit, dispatch;
-  std::vector<const Variant *> mappings;
-  for (const Variant &v : shapes) {
-    if (depth < 3 && v.options.at("sz"))
-      continue;
-    // An ordered loop runs serially in each thread: no stream along it.
-    if ((k.ordered || k.column) &&
-        (v.options.at("sz") || v.options.at("sh") || v.options.count("sum")))
-      continue;
-    SCOPED_TRACE(v.name);
-    VariantCode code = cuda_variant_code(k, v);
-    CudaHarnessSource h = print_cuda_harness(k, code.cuda_source, "cuda_" + v.name);
-    if (mappings.empty()) {
-      Command cc;
-      cc.argv = {c_compiler(), "-O1",
-                 "-std=gnu11", "-ffp-contract=off",
-                 "-c",         dir.write("reference.c", h.c_reference),
-                 "-o",         (dir.path() / "reference.o").string()};
-      ProcessResult r = run_process(cc);
-      ASSERT_TRUE(r.ok()) << r.err;
+/// A kernel whose every mapping expect_every_mapping_verified runs. With
+/// `unboxed`, `k` is that kernel on a box (transforms/RestrictToBox), run
+/// once per box of `boxes` (its bounds, lo then hi per axis) at the problem
+/// size of the kernel alone.
+struct Emulated {
+  Kernel k;
+  const Kernel *unboxed = nullptr;
+  std::vector<std::vector<std::string>> boxes = {{}};
+};
+
+/// Builds each kernel's harness for each kind of mapping against the
+/// emulated runtime and runs it: every grid element must match the serial
+/// reference.
+void expect_every_mapping_verified(const test::ScratchDir &dir,
+                                   const std::vector<Emulated> &kernels) {
+  // One translation unit holds every mapping's harness of every kernel, each
+  // in a namespace of its own with its main renamed, and one compile builds
+  // them all: the emulated runtime and the harness support are parsed and
+  // compiled once per test, not once per kernel or mapping. The binary's
+  // first argument picks the kernel's mapping. The headers are included once
+  // at the top (the harnesses' #include lines are then no-ops inside the
+  // namespaces), and each argument struct is declared once, as the
+  // reference's C entry point takes it.
+  std::string includes, structs, unit, dispatch;
+  struct Entry {
+    size_t kernel;
+    Variant v;
+  };
+  std::vector<Entry> entries;
+  std::vector<std::string> objects;
+  for (size_t n = 0; n < kernels.size(); ++n) {
+    const Kernel &k = kernels[n].k;
+    SCOPED_TRACE(k.name);
+    const int depth = k.loop_depth();
+    // Plain; several points per thread; a stream with two points per thread
+    // in y; a stream keeping columns in registers (one point per thread, a
+    // 3-plane chunk: two planes over); staged; staged with several points.
+    // Those with two points along x run on a grid capped to 1x2x2 blocks.
+    // Plane sums where they apply (a 3-plane chunk: the first and last
+    // outputs of a chunk take the sums of planes outside it).
+    std::vector<Variant> shapes = {shape(32, 8, 1, 1, 0, 0), shape(32, 2, 2, 3, 0, 0),
+                                   shape(32, 4, 1, 2, 5, 0), shape(32, 2, 1, 1, 3, 0),
+                                   shape(32, 4, 1, 1, 5, 1), shape(64, 2, 2, 2, 3, 1)};
+    if (plane_sums_pay(k))
+      shapes.push_back(shape(32, 2, 1, 1, 3, 0, 1));
+    const std::string args_struct = print_c_args_struct(k);
+    structs += args_struct + "\n";
+    const size_t first = entries.size();
+    for (const Variant &v : shapes) {
+      if (depth < 3 && v.options.at("sz"))
+        continue;
+      // An ordered loop runs serially in each thread: no stream along it.
+      if ((k.ordered || k.column) &&
+          (v.options.at("sz") || v.options.at("sh") || v.options.count("sum")))
+        continue;
+      SCOPED_TRACE(v.name);
+      VariantCode code = cuda_variant_code(k, v);
+      CudaHarnessSource h = print_cuda_harness(k, code.cuda_source, "cuda_" + v.name);
+      if (entries.size() == first) {
+        std::string object = (dir.path() / ("reference" + std::to_string(n) + ".o")).string();
+        Command cc;
+        cc.argv = {c_compiler(), "-O1",
+                   "-std=gnu11", "-ffp-contract=off",
+                   "-c",         dir.write("reference" + std::to_string(n) + ".c", h.c_reference),
+                   "-o",         object};
+        ProcessResult r = run_process(cc);
+        ASSERT_TRUE(r.ok()) << r.err;
+        objects.push_back(object);
+      }
+      std::string text = emulated(h.cuda_main, v.options.at("px") == 2);
+      for (const std::string &from :
+           {args_struct, std::string("int main(int argc, char **argv) {")}) {
+        size_t at = text.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        text.replace(at, from.size(),
+                     from == args_struct ? "" : "int harness_main(int argc, char **argv) {");
+      }
+      for (size_t at = 0; (at = text.find("#include ", at)) != std::string::npos;) {
+        std::string line = text.substr(at, text.find('\n', at) - at + 1);
+        if (includes.find(line) == std::string::npos)
+          includes += line;
+        at += line.size();
+      }
+      std::string ns = "mapping" + std::to_string(entries.size());
+      unit += "namespace " + ns + " {\n" + text + "} // namespace " + ns + "\n\n";
+      dispatch += "  case " + std::to_string(entries.size()) + ":\n    return " + ns +
+                  "::harness_main(argc - 1, argv + 1);\n";
+      entries.push_back({n, v});
     }
-    std::string text = emulated(h.cuda_main, v.options.at("px") == 2);
-    for (const std::string &from :
-         {args_struct, std::string("int main(int argc, char **argv) {")}) {
-      size_t at = text.find(from);
-      ASSERT_NE(at, std::string::npos) << from;
-      text.replace(at, from.size(),
-                   from == args_struct ? "" : "int harness_main(int argc, char **argv) {");
-    }
-    for (size_t at = 0; (at = text.find("#include ", at)) != std::string::npos;) {
-      std::string line = text.substr(at, text.find('\n', at) - at + 1);
-      if (includes.find(line) == std::string::npos)
-        includes += line;
-      at += line.size();
-    }
-    std::string ns = "mapping" + std::to_string(mappings.size());
-    unit += "namespace " + ns + " {\n" + text + "} // namespace " + ns + "\n\n";
-    dispatch += "  case " + std::to_string(mappings.size()) + ":\n    return " + ns +
-                "::harness_main(argc - 1, argv + 1);\n";
-    mappings.push_back(&v);
+    ASSERT_NE(entries.size(), first) << "no mapping of " << k.name;
   }
-  ASSERT_FALSE(mappings.empty());
-  unit = includes + args_struct + "\n" + unit +
+  unit = includes + structs + unit +
          "int main(int argc, char **argv) {\n  switch (argc > 1 ? atoi(argv[1]) : -1) {\n" +
          dispatch + "  }\n  return 2;\n}\n";
   std::string bin = (dir.path() / "mappings").string();
@@ -125,30 +141,54 @@ void expect_every_mapping_verified(const test::ScratchDir &dir, const Kernel &k,
               "c++",
               dir.write("mappings.cu", unit),
               "-x",
-              "none",
-              (dir.path() / "reference.o").string(),
-              "-o",
-              bin};
+              "none"};
+  cxx.argv.insert(cxx.argv.end(), objects.begin(), objects.end());
+  cxx.argv.insert(cxx.argv.end(), {"-o", bin});
   cxx.timeout_s = 600;
   ProcessResult built = run_process(cxx);
   ASSERT_TRUE(built.ok()) << built.err.substr(0, 4000);
-  // Exact, except plane sums: they reassociate the sums (rounding level).
-  bool single = false;
-  for (const Variable &a : k.args)
-    single = single || (a.is_grid() && a.type == Type::Float32);
-  for (size_t m = 0; m < mappings.size(); ++m) {
-    const Variant &v = *mappings[m];
-    SCOPED_TRACE(v.name);
+  for (size_t m = 0; m < entries.size(); ++m) {
+    const Emulated &e = kernels[entries[m].kernel];
+    const Variant &v = entries[m].v;
+    SCOPED_TRACE(e.k.name + " " + v.name);
+    // Partial tiles everywhere: 37 = 32+5 along x, 19 along y, 11 along z
+    // (a 5-plane stream leaves one plane over).
+    std::vector<int64_t> extents = {37, 19, 11};
+    extents.resize(e.k.loop_depth());
+    // Exact, except plane sums: they reassociate the sums (rounding level).
+    bool single = false;
+    for (const Variable &a : e.k.args)
+      single = single || (a.is_grid() && a.type == Type::Float32);
     bool sums = v.options.count("sum") > 0;
-    Command run;
-    run.argv = {bin, std::to_string(m), "1", sums ? (single ? "1e-5" : "1e-12") : "0"};
-    for (const std::string &s : size.scalar_values)
-      run.argv.push_back(s);
-    run.timeout_s = 120;
-    ProcessResult r = run_process(run);
-    ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
-    EXPECT_NE(r.out.find("\"verified\": true"), std::string::npos) << r.out << r.err;
+    for (const std::vector<std::string> &box : e.boxes) {
+      ProblemSize size = problem_size_for(e.unboxed ? *e.unboxed : e.k, extents);
+      size.scalar_values.insert(size.scalar_values.end(), box.begin(), box.end());
+      std::string where;
+      for (const std::string &b : box)
+        where += " " + b;
+      SCOPED_TRACE(box.empty() ? std::string() : "box" + where);
+      Command run;
+      run.argv = {bin, std::to_string(m), "1", sums ? (single ? "1e-5" : "1e-12") : "0"};
+      for (const std::string &s : size.scalar_values)
+        run.argv.push_back(s);
+      run.timeout_s = 120;
+      ProcessResult r = run_process(run);
+      ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+      EXPECT_NE(r.out.find("\"verified\": true"), std::string::npos) << r.out << r.err;
+    }
   }
+}
+
+void expect_every_mapping_verified(const test::ScratchDir &dir, const Kernel &k) {
+  expect_every_mapping_verified(dir, std::vector<Emulated>{{k}});
+}
+
+/// Every kernel of `ks`, for expect_every_mapping_verified.
+std::vector<Emulated> every(const std::vector<Kernel> &ks) {
+  std::vector<Emulated> all;
+  for (const Kernel &k : ks)
+    all.push_back({k});
+  return all;
 }
 
 /// The example's source with its REAL(8) declarations made REAL(4).
@@ -165,11 +205,8 @@ class CudaEmulation : public ::testing::TestWithParam<std::string> {};
 } // namespace
 
 TEST_P(CudaEmulation, EveryMappingMatchesTheSerialReference) {
-  for (const Kernel &k : test::example_kernels(GetParam())) {
-    SCOPED_TRACE(k.name);
-    test::ScratchDir dir;
-    expect_every_mapping_verified(dir, k);
-  }
+  test::ScratchDir dir;
+  expect_every_mapping_verified(dir, every(test::example_kernels(GetParam())));
 }
 
 // A kernel on a box of its points (transforms/RestrictToBox), as K_mpi runs
@@ -181,30 +218,38 @@ TEST(CudaEmulationBox, KernelOnABoxMatchesTheSerialReference) {
   const std::vector<std::vector<std::string>> boxes = {{"4", "33", "2", "17", "3", "9"},
                                                        {"3", "35", "18", "18", "2", "10"},
                                                        {"3", "35", "2", "17", "6", "6"}};
-  for (const char *name : {"box27", "jacobi2d"})
+  // The boxes' bounds are the harness's arguments: one build of each
+  // kernel's mappings runs every box.
+  std::vector<Kernel> unboxed;
+  for (const char *name : {"box27", "jacobi2d"}) {
+    std::vector<Kernel> ks = test::example_kernels(name);
+    ASSERT_FALSE(ks.empty()) << name;
+    unboxed.push_back(ks[0]);
+  }
+  std::vector<Emulated> all;
+  for (const Kernel &k : unboxed) {
+    Emulated e{restrict_to_box(k), &k, {}};
     for (size_t b = 0; b < boxes.size(); ++b) {
-      SCOPED_TRACE(std::string(name) + " box " + std::to_string(b));
-      std::vector<Kernel> ks = test::example_kernels(name);
-      ASSERT_FALSE(ks.empty());
-      Kernel box = restrict_to_box(ks[0]);
-      if (b == 2 && box.loop_depth() < 3)
+      if (b == 2 && e.k.loop_depth() < 3)
         continue;
-      std::vector<std::string> bounds = boxes[b];
-      bounds.resize(2 * box.loop_depth());
-      test::ScratchDir dir;
-      expect_every_mapping_verified(dir, box, &ks[0], bounds);
+      e.boxes.push_back(boxes[b]);
+      e.boxes.back().resize(2 * e.k.loop_depth());
     }
+    all.push_back(e);
+  }
+  test::ScratchDir dir;
+  expect_every_mapping_verified(dir, all);
 }
 
 // Single precision: the plane buffers, constants and intrinsics in float.
 TEST(CudaEmulationSingle, StarAndBoxMatchTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Emulated> all;
   for (const char *name : {"star13", "box27"}) {
-    SCOPED_TRACE(name);
-    test::ScratchDir dir;
-    Kernel k = test::lower_text(dir, single_precision(name));
-    ASSERT_EQ(k.args.back().type, Type::Float32);
-    expect_every_mapping_verified(dir, k);
+    all.push_back({test::lower_text(dir, single_precision(name))});
+    ASSERT_EQ(all.back().k.args.back().type, Type::Float32) << name;
   }
+  expect_every_mapping_verified(dir, all);
 }
 
 // Plane sums beyond the box: weights that are expressions (a division, a
@@ -242,13 +287,14 @@ end subroutine
 // stride-2 red-black loop, and arguments whose names extend one another
 // (u, u_n, u_ref) or are the harness's own (tolerance, terms).
 TEST(CudaEmulationBranches, MatchTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Emulated> all;
   for (const char *name : {"branches2d", "stride2rb", "names2d"}) {
-    SCOPED_TRACE(name);
     std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    test::ScratchDir dir;
-    expect_every_mapping_verified(dir, test::lower_text(dir, text));
+    all.push_back({test::lower_text(dir, text)});
   }
+  expect_every_mapping_verified(dir, all);
 }
 
 // The elementary intrinsics, the conversions and REAL powers as CUDA prints
@@ -267,24 +313,22 @@ TEST(CudaEmulationNames, FortranNamesThatAreCsMatchTheSerialReference) {
   std::vector<Kernel> kernels =
       lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/cnames2d.f90");
   ASSERT_EQ(kernels.size(), 9u);
-  for (const Kernel &k : kernels) {
-    SCOPED_TRACE(k.name);
-    test::ScratchDir dir;
-    expect_every_mapping_verified(dir, k);
-  }
+  test::ScratchDir dir;
+  expect_every_mapping_verified(dir, every(kernels));
 }
 
 // An INTEGER count, a sum with two updates per point and a REAL(4) minimum
 // under an IF, with the block trees of all three side by side; and a nest
 // whose only results are reductions (no grid written).
 TEST(CudaEmulationReductions, IntegerRealAndSingleMatchTheSerialReference) {
+  test::ScratchDir dir;
+  std::vector<Emulated> all;
   for (const char *name : {"reductions2d", "norm2d"}) {
-    SCOPED_TRACE(name);
     std::ifstream in(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    test::ScratchDir dir;
-    expect_every_mapping_verified(dir, test::lower_text(dir, text));
+    all.push_back({test::lower_text(dir, text)});
   }
+  expect_every_mapping_verified(dir, all);
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, CudaEmulation,
@@ -317,30 +361,27 @@ INSTANTIATE_TEST_SUITE_P(Ordered, CudaEmulation, ::testing::Values("tridiag_colu
 // Triangular and wedge domains: launches over the bounding box, the points
 // outside skipped, under every mapping.
 TEST(CudaEmulationBoundingBox, TriangleAndWedgeMatchTheSerialReference) {
-  for (const char *name : {"tri2d", "wedge3d"}) {
-    SCOPED_TRACE(name);
-    test::ScratchDir dir;
+  std::vector<Emulated> all;
+  for (const char *name : {"tri2d", "wedge3d"})
     for (const Kernel &k :
-         lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90")) {
-      SCOPED_TRACE(k.name);
-      expect_every_mapping_verified(dir, k);
-    }
-  }
+         lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90"))
+      all.push_back({k});
+  test::ScratchDir dir;
+  expect_every_mapping_verified(dir, all);
 }
 
 // Recurrences along the innermost loop (both ways) and along the innermost
 // loop of a level-first (k,i,j) layout.
 TEST(CudaEmulationOrdered, LineAndColumnRecurrencesMatchTheSerialReference) {
-  for (const char *name : {"linerec2d", "colsweep3d"}) {
-    SCOPED_TRACE(name);
-    test::ScratchDir dir;
+  std::vector<Emulated> all;
+  for (const char *name : {"linerec2d", "colsweep3d"})
     for (const Kernel &k :
          lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/" + name + ".f90")) {
-      SCOPED_TRACE(k.name);
-      ASSERT_TRUE(k.ordered);
-      expect_every_mapping_verified(dir, k);
+      ASSERT_TRUE(k.ordered) << k.name;
+      all.push_back({k});
     }
-  }
+  test::ScratchDir dir;
+  expect_every_mapping_verified(dir, all);
 }
 
 // Imperfect nests as written, made perfect by canonicalization: a red-black
@@ -357,10 +398,7 @@ TEST(CudaEmulationOffsets, FixedFormOffsetLoopsMatchTheSerialReference) {
   std::vector<Kernel> kernels =
       lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/offsets3d.F");
   ASSERT_EQ(kernels.size(), 2u);
-  for (const Kernel &k : kernels) {
-    SCOPED_TRACE(k.name);
-    expect_every_mapping_verified(dir, k);
-  }
+  expect_every_mapping_verified(dir, every(kernels));
 }
 
 // INTEGER temporaries as subscripts, one computed between the loops.
@@ -396,10 +434,7 @@ TEST(CudaEmulationConditionals, PointsSkippedByJumpsMatchTheSerialReference) {
   std::vector<Kernel> kernels =
       lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/skipland2d.f");
   ASSERT_EQ(kernels.size(), 2u);
-  for (const Kernel &k : kernels) {
-    SCOPED_TRACE(k.name);
-    expect_every_mapping_verified(dir, k);
-  }
+  expect_every_mapping_verified(dir, every(kernels));
 }
 
 // From the blind survey: a sponge factor set under an IF between the loops
@@ -407,13 +442,14 @@ TEST(CudaEmulationConditionals, PointsSkippedByJumpsMatchTheSerialReference) {
 // PARAMETERs.
 TEST(CudaEmulationImperfect, BlindSurveyNestsMatchTheSerialReference) {
   test::ScratchDir dir;
+  std::vector<Emulated> all;
   for (const char *input : {"b07_kji.f90", "b02_cflux.f"}) {
-    SCOPED_TRACE(input);
     std::vector<Kernel> kernels =
         lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/blind/" + input);
-    ASSERT_EQ(kernels.size(), 1u);
-    expect_every_mapping_verified(dir, kernels.front());
+    ASSERT_EQ(kernels.size(), 1u) << input;
+    all.push_back({kernels.front()});
   }
+  expect_every_mapping_verified(dir, all);
 }
 
 // A restriction in F77 with its line buffers filled at the fine index.
@@ -433,10 +469,7 @@ TEST(CudaEmulationImperfect, ColumnSolveRewrittenAsTheRefusalSaysMatchesTheSeria
   std::vector<Kernel> kernels =
       lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/vmixcol3d.f");
   ASSERT_EQ(kernels.size(), 3u);
-  for (const Kernel &k : kernels) {
-    SCOPED_TRACE(k.name);
-    expect_every_mapping_verified(dir, k);
-  }
+  expect_every_mapping_verified(dir, every(kernels));
 }
 
 // Survey nest 6 as written: one thread per column (or per points_x by
