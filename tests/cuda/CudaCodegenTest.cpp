@@ -41,49 +41,81 @@ void expect_compiles(const test::ScratchDir &dir, const std::string &name, const
   EXPECT_TRUE(r.ok()) << name << ": " << r.err << r.out;
 }
 
-/// The library and harness of every mapping shape of `k` compile.
-void expect_example_compiles(const test::ScratchDir &dir, const Kernel &k) {
-  // The plain mapping, tiles with points per thread, z streaming, and odd
-  // shapes that exercise every guard.
-  std::string lib = print_cuda_prelude() + print_c_args_struct(k);
-  std::vector<Variant> shapes = {shape(32, 8, 1, 1, 0),   shape(32, 4, 2, 2, 16),
-                                 shape(64, 2, 1, 4, 8),   shape(128, 1, 2, 1, 64),
-                                 shape(32, 3, 3, 1, 5),   shape(32, 8, 1, 1, 16, 1),
-                                 shape(32, 4, 2, 2, 7, 1)};
-  if (plane_sums_pay(k))
-    shapes.push_back(shape(64, 4, 1, 1, 16, 0, 1));
-  // An ordered loop is never streamed (map_cuda runs it in each thread).
-  if (k.ordered || k.column)
-    shapes = {shape(32, 8, 1, 1, 0), shape(32, 4, 2, 2, 0), shape(64, 2, 1, 4, 0),
-              shape(32, 3, 3, 1, 0)};
-  std::string c_code;
-  for (const Variant &v : shapes) {
-    VariantCode code = cuda_variant_code(k, v);
-    EXPECT_NE(code.cuda_source.find("__global__"), std::string::npos);
-    lib += code.cuda_source;
-    c_code += code.c_function;
+/// The library and harness of every mapping shape of each kernel of `ks`
+/// (the kernels of one source, or of several with distinct names) compile.
+void expect_example_compiles(const test::ScratchDir &dir, const std::vector<Kernel> &ks) {
+  // The library of every kernel, as f2stencil writes one for a file.
+  std::string lib = print_cuda_prelude(), c_code, c_structs;
+  std::vector<Variant> harness_shapes;
+  for (const Kernel &k : ks) {
+    SCOPED_TRACE(k.name);
+    lib += print_c_args_struct(k);
+    c_structs += print_c_args_struct(k);
+    // The plain mapping, tiles with points per thread, z streaming, and odd
+    // shapes that exercise every guard.
+    std::vector<Variant> shapes = {shape(32, 8, 1, 1, 0),   shape(32, 4, 2, 2, 16),
+                                   shape(64, 2, 1, 4, 8),   shape(128, 1, 2, 1, 64),
+                                   shape(32, 3, 3, 1, 5),   shape(32, 8, 1, 1, 16, 1),
+                                   shape(32, 4, 2, 2, 7, 1)};
+    if (plane_sums_pay(k))
+      shapes.push_back(shape(64, 4, 1, 1, 16, 0, 1));
+    // An ordered loop is never streamed (map_cuda runs it in each thread).
+    if (k.ordered || k.column)
+      shapes = {shape(32, 8, 1, 1, 0), shape(32, 4, 2, 2, 0), shape(64, 2, 1, 4, 0),
+                shape(32, 3, 3, 1, 0)};
+    for (const Variant &v : shapes) {
+      VariantCode code = cuda_variant_code(k, v);
+      EXPECT_NE(code.cuda_source.find("__global__"), std::string::npos) << v.name;
+      lib += code.cuda_source;
+      c_code += code.c_function;
+    }
+    harness_shapes.push_back(shapes[1]);
   }
   lib += print_cuda_data_exports("f2s_lib");
-  // The library and the harness of one shape in one translation unit, one
-  // nvcc -c for both (nvcc's fixed cost per compile, about 3 s, paid once):
-  // the library first, as it is on its own, so that nothing of it can lean
-  // on the harness's support; then the harness without the prelude and
-  // argument struct the library has already declared. Its main calls the
-  // shape's launcher, which the library holds.
-  CudaHarnessSource h = print_cuda_harness(k, "", "cuda_" + shapes[1].name);
-  std::string harness = h.cuda_main;
-  const std::string prelude = print_cuda_prelude(), args = print_c_args_struct(k);
-  ASSERT_EQ(harness.rfind(prelude, 0), 0u) << "the harness no longer starts with the prelude";
-  harness.erase(0, prelude.size());
-  size_t at = harness.find(args);
-  ASSERT_NE(at, std::string::npos) << "the harness no longer declares the argument struct";
-  harness.erase(at, args.size());
-  expect_compiles(dir, "library_and_harness", lib + harness);
-  // The C side of the library (stubs and CPU fallbacks) and the harness's
-  // reference with the C compiler.
-  for (auto [name, text] : {std::pair<std::string, std::string>{
-                                "lib.c", print_c_prelude() + print_c_args_struct(k) + c_code},
-                            {"reference.c", h.c_reference}}) {
+  // The library and the harness of one shape of each kernel in one
+  // translation unit, one nvcc -c for all (nvcc's fixed cost per compile,
+  // about 3 s, paid once): the library first, as it is on its own, so that
+  // nothing of it can lean on the harnesses' support; then the harness
+  // support once and each harness's own part, without the prelude and
+  // argument struct the library has already declared. A harness's main
+  // calls its shape's launcher, which the library holds; the harnesses after
+  // the first are each in a namespace of their own, their main renamed.
+  const std::string prelude = print_cuda_prelude();
+  std::string support, harnesses;
+  std::vector<std::string> references;
+  for (size_t n = 0; n < ks.size(); ++n) {
+    const Kernel &k = ks[n];
+    SCOPED_TRACE(k.name);
+    CudaHarnessSource h = print_cuda_harness(k, "", "cuda_" + harness_shapes[n].name);
+    references.push_back(h.c_reference);
+    std::string harness = h.cuda_main;
+    const std::string args = print_c_args_struct(k);
+    ASSERT_EQ(harness.rfind(prelude, 0), 0u) << "the harness no longer starts with the prelude";
+    size_t at = harness.find(args, prelude.size());
+    ASSERT_NE(at, std::string::npos) << "the harness no longer declares the argument struct";
+    std::string own_support = harness.substr(prelude.size(), at - prelude.size());
+    std::string own = harness.substr(at + args.size());
+    if (n == 0) {
+      support = own_support;
+      harnesses += own;
+      continue;
+    }
+    ASSERT_EQ(own_support, support) << "the harnesses' support differs between kernels";
+    const std::string main = "int main(int argc, char **argv) {";
+    at = own.find(main);
+    ASSERT_NE(at, std::string::npos) << "the harness has no main";
+    own.replace(at, main.size(), "int harness_main(int argc, char **argv) {");
+    const std::string ns = "harness" + std::to_string(n);
+    harnesses += "namespace " + ns + " {\n" + own + "} // namespace " + ns + "\n";
+  }
+  expect_compiles(dir, "library_and_harness", lib + support + harnesses);
+  // The C side of the library (stubs and CPU fallbacks) and the harnesses'
+  // references with the C compiler.
+  std::vector<std::pair<std::string, std::string>> c_files = {
+      {"lib.c", print_c_prelude() + c_structs + c_code}};
+  for (size_t n = 0; n < references.size(); ++n)
+    c_files.push_back({"reference" + std::to_string(n) + ".c", references[n]});
+  for (const auto &[name, text] : c_files) {
     Command cc;
     cc.argv = {
         c_compiler(), "-std=gnu11",          "-Wall", "-Werror=implicit-function-declaration",
@@ -93,6 +125,10 @@ void expect_example_compiles(const test::ScratchDir &dir, const Kernel &k) {
   }
 }
 
+void expect_example_compiles(const test::ScratchDir &dir, const Kernel &k) {
+  expect_example_compiles(dir, std::vector<Kernel>{k});
+}
+
 class CudaCodegen : public ::testing::TestWithParam<std::string> {};
 
 } // namespace
@@ -100,11 +136,8 @@ class CudaCodegen : public ::testing::TestWithParam<std::string> {};
 TEST_P(CudaCodegen, EveryMappingCompilesWithNvcc) {
   if (!find_nvcc())
     GTEST_SKIP() << "nvcc not found";
-  for (const Kernel &k : test::example_kernels(GetParam())) {
-    SCOPED_TRACE(k.name);
-    test::ScratchDir dir;
-    expect_example_compiles(dir, k);
-  }
+  test::ScratchDir dir;
+  expect_example_compiles(dir, test::example_kernels(GetParam()));
 }
 
 // Branches, MERGE, comparisons and SIGN/LOG/MOD in device code.
@@ -177,12 +210,9 @@ INSTANTIATE_TEST_SUITE_P(Offsets, CudaCodegen, ::testing::Values("star_offsets")
 TEST(CudaCodegenOffsets, FixedFormOffsetLoopsCompileWithNvcc) {
   if (!find_nvcc())
     GTEST_SKIP() << "nvcc not found";
-  for (const Kernel &k :
-       lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/offsets3d.F")) {
-    SCOPED_TRACE(k.name);
-    test::ScratchDir dir;
-    expect_example_compiles(dir, k);
-  }
+  test::ScratchDir dir;
+  expect_example_compiles(
+      dir, lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/offsets3d.F"));
 }
 
 // Survey nest 6 as written: a column per thread with its own work arrays.
@@ -192,12 +222,10 @@ TEST(CudaCodegenImperfect, ColumnSolveAsWrittenCompilesWithNvcc) {
   std::vector<Kernel> ks =
       lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/survey/s06_vdiff.f");
   ASSERT_EQ(ks.size(), 1u);
+  for (const Kernel &k : lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/vmixkmt.f"))
+    ks.push_back(k);
   test::ScratchDir dir;
-  expect_example_compiles(dir, ks.front());
-  for (const Kernel &k : lower_file(std::string(F2S_SOURCE_DIR) + "/tests/inputs/e2e/vmixkmt.f")) {
-    test::ScratchDir more;
-    expect_example_compiles(more, k);
-  }
+  expect_example_compiles(dir, ks);
 }
 
 // Automatic work arrays (cp(nz)): no fixed size for a thread's copy, refused
