@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <stdexcept>
 
 namespace f2s {
@@ -290,6 +291,10 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   ss.considered = space.size() + streams.size() + 1;
   TuneOptions o = request.options;
   o.log = nullptr;
+  // A budget the sweeps' tuning may well spend on the steps alone at a
+  // size beyond the caches (one serial reference run of 16 steps at 512^3
+  // takes seconds) still leaves one tile of each form measured.
+  o.always_measured = 1 + forms.size();
   KernelTuning kt = tune_kernel(t.signature, ss, variants, size, o);
   c.trips = kCpuTuningTrips;
   std::optional<size_t> best_tiled = steps_and_fastest_tile(kt, c);
@@ -309,12 +314,21 @@ TimeTileChoice choose_time_tiles(const TimeLoop &t, const TimeTilePlan &plan,
   }
   c.tiled = best_tiled && (c.steps_s <= 0 || c.tiled_s < c.steps_s);
   c.threads = threads;
-  char buf[240];
+  // Of the tiles, those measured (a budget may stop before the last).
+  std::set<size_t> tried;
+  for (const CandidateResult &r : kt.results)
+    if (r.candidate.variant != 0)
+      tried.insert(r.index);
+  char of[80] = "";
+  if (tried.size() < ss.candidates.size() - 1)
+    std::snprintf(of, sizeof of, "; %zu more not measured within --budget",
+                  ss.candidates.size() - 1 - tried.size());
+  char buf[280];
   std::snprintf(buf, sizeof buf,
-                "measured at %s, %lld steps: step by step %.3g s, tiled %.3g s (%s, best of %zu)",
+                "measured at %s, %lld steps: step by step %.3g s, tiled %.3g s (%s, best of %zu%s)",
                 size_name(sizer.tune_size).c_str(), static_cast<long long>(kCpuTuningTrips),
                 c.steps_s, c.tiled_s, best ? best->describe().c_str() : "none verified",
-                ss.candidates.size() - 1);
+                tried.size(), of);
   c.why = buf;
   // Grids that fit the last-level cache at the tuning size make the steps
   // run from the cache there: larger calls, from memory, gain more from tiles

@@ -204,6 +204,9 @@ bool TuningSession::budget_left() const {
   for (const Variant &v : tuning_.space.variants)
     if (!verified.count(v.target))
       return true;
+  for (size_t i = 0; i < std::min(options_.always_measured, tuning_.space.candidates.size()); ++i)
+    if (!measured_.count(i))
+      return true;
   std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start_;
   return spent.count() < options_.budget_s;
 }

@@ -37,6 +37,10 @@ struct TuneOptions {
   /// Seconds the measuring may take in all (compilation included); 0: no
   /// limit. A search stops at the first batch that starts after it.
   double budget_s = 0;
+  /// The first this many candidates of the space are measured whatever the
+  /// budget: the time-tile tuner's steps and each form's likeliest tile,
+  /// without which its choice between them would be no choice.
+  size_t always_measured = 0;
   std::function<void(const std::string &)> progress; ///< one line per step, may be empty
   /// The tuning cache's rows for this kernel (harness/TuningDb.h): what was
   /// measured before is taken from it, not measured again, and every new

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <fstream>
 #include <sstream>
 
@@ -181,6 +183,27 @@ TEST(TimeLoops, TunedPingPongMatchesTheOriginal) {
   EXPECT_GT(choice["measured"]["tiled_s"].get<double>(), 0);
   // 40x30x20 fits any last-level cache: the choice says what that means.
   EXPECT_NE(choice["why"].get<std::string>().find("fit the last-level cache"), std::string::npos)
+      << choice.dump();
+}
+
+// A budget the sweeps' tuning spends before the time tiles are reached (at
+// 512^3 one serial reference run takes seconds) still measures the steps
+// and the likeliest tile of each form, and the choice says how many it left.
+TEST(TimeLoops, ABudgetStillMeasuresATileOfEachForm) {
+  nlohmann::json record =
+      expect_matches({"jacobi3d_pingpong", ".f", {}}, true,
+                     {"--budget=0.01", "--candidates", "^(c/serial|pthreads/parallel.*)$"});
+  ASSERT_TRUE(record.contains("time_loops"));
+  const nlohmann::json &choice = record["time_loops"][0]["time_tiling"]["choices"].at(0);
+  std::set<std::string> measured;
+  for (const nlohmann::json &c : choice["candidates"]) {
+    EXPECT_EQ(c["status"], "verified") << c.dump();
+    measured.insert(c["variant"].get<std::string>());
+  }
+  EXPECT_EQ(measured, (std::set<std::string>{"steps", "streamed", "tiled"})) << choice.dump();
+  EXPECT_GT(choice["measured"]["tiled_s"].get<double>(), 0) << choice.dump();
+  EXPECT_NE(choice["why"].get<std::string>().find(" more not measured within --budget"),
+            std::string::npos)
       << choice.dump();
 }
 
