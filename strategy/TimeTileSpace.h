@@ -51,7 +51,7 @@ std::vector<TimeTileCandidate>
 time_tile_candidates(const TimeTilePlan &p, const TimeTileSpaceInput &in, const CpuModel &machine);
 
 /// The streaming form's candidates, most promising first (each T's best with
-/// x whole, then the model's order): T in 2..8 (those
+/// x whole, the smallest T first in 3D, then the model's order): T in 2..8 (those
 /// in.stream_bytes_per_column has), tiles of every dimension but the
 /// slowest (x whole or long, the others short) whose rings fit the larger of
 /// a core's L2 and three quarters of its share of the last level, at least
