@@ -205,8 +205,9 @@ int main(int argc, char **argv) {
                                                                "from 1 to 64");
       });
   app.add_option("--budget", o.budget_s,
-                 "Seconds of measuring allowed per kernel; the search stops when it is spent "
-                 "(default: no limit)")
+                 "Seconds of measuring allowed per kernel on the CPU targets; the search stops "
+                 "when it is spent, once each target has a candidate (a time loop: the steps "
+                 "and a tile of each form) (default: no limit; CUDA measures all candidates)")
       ->check(CLI::PositiveNumber);
   app.add_option("--tuning-db", o.tuning_db,
                  "The tuning cache, an SQLite file: what was measured before (same kernel, "
