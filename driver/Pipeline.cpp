@@ -6,13 +6,11 @@
 #include "ast/TimeTiling.h"
 #include "codegen/CMpiPrinter.h"
 #include "codegen/CSizeDispatch.h"
-#include "codegen/CudaTimeTile.h"
 #include "codegen/Interfaces.h"
 #include "frontend/Directives.h"
 #include "frontend/Frontend.h"
 #include "harness/LibraryBuilder.h"
 #include "harness/Package.h"
-#include "harness/TimeTileTuner.h"
 #include "harness/Tuner.h"
 #include "harness/TuningDb.h"
 #include "report/Report.h"
@@ -289,21 +287,22 @@ void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
 
 /// A time loop's procedures (T, T_<target>) are exported beside the
 /// kernels' names: each must be unique, and must compile in the module.
-/// How each time loop runs on target pthreads (harness/TimeTileTuner.h):
-/// tiled in time where --time-tile forces it or tuning measured it faster,
-/// step by step otherwise. Loops that cannot be tiled say why (--emit=ir, the
-/// record).
-std::vector<TimeTileChoice> choose_time_tiles_for(const DriverOptions &o,
-                                                  const std::vector<TimeLoop> &loops,
-                                                  const std::vector<Kernel> &kernels,
-                                                  const RunTargets &targets,
-                                                  const std::vector<KernelBuild> &builds,
-                                                  const CpuModel &machine, const TargetRun &run) {
+/// What --time-tile and --time-tile-form ask of every target.
+TimeTileAsk time_tile_ask(const DriverOptions &o) {
+  TimeTileAsk ask;
+  ask.forced = o.time_tile == "auto" || o.time_tile == "off" ? 0 : std::stol(o.time_tile);
+  ask.form = o.time_tile_form;
+  return ask;
+}
+
+/// How each time loop runs on each target that tiles in time: tiled where
+/// --time-tile forces it or tuning measured it faster, step by step
+/// otherwise. Loops that cannot be tiled say why (--emit=ir, the record).
+std::vector<TimeTileChoice>
+choose_time_tiles_for(const DriverOptions &o, const std::vector<TimeLoop> &loops,
+                      const std::vector<Kernel> &kernels, const RunTargets &targets,
+                      const std::vector<KernelBuild> &builds, const TargetRun &run) {
   std::vector<TimeTileChoice> out;
-  const std::string target = "pthreads";
-  auto asked = [&](const std::string &name) {
-    return std::find(targets.names.begin(), targets.names.end(), name) != targets.names.end();
-  };
   if (o.time_tile == "off")
     return out;
   std::vector<const Kernel *> all;
@@ -313,84 +312,46 @@ std::vector<TimeTileChoice> choose_time_tiles_for(const DriverOptions &o,
     TimeTiling tiling = plan_time_tiling(t, all);
     if (!tiling.plan)
       continue;
-    if (asked("cuda")) {
-      if (o.time_tile == "auto" && run.tune) {
-        // Measured on the GPU: the steps against both forms' tiles.
-        TuneOptions options = run.tune_options;
-        options.work_dir = run.work_dir / ("cuda_time_tiles_" + t.signature.name);
-        options.progress = run.progress;
-        fs::create_directories(options.work_dir);
-        progress(o,
-                 "time loop '" + t.signature.name + "' on cuda: tiling in time against the steps");
-        try {
-          out.push_back(tune_cuda_time_tiles(t, *tiling.plan, builds, options));
-        } catch (const std::runtime_error &e) {
-          out.push_back(choose_cuda_time_tiles(t, *tiling.plan, 0));
-          out.back().why = std::string("the GPU tiles could not be measured: ") + e.what();
-        }
-      } else {
-        out.push_back(choose_cuda_time_tiles(
-            t, *tiling.plan, o.time_tile == "auto" ? 0 : std::stol(o.time_tile), o.time_tile_form));
+    for (const std::unique_ptr<Target> &target : targets.targets)
+      if (std::optional<TimeTileChoice> c =
+              target->time_tile_choice(t, *tiling.plan, builds, time_tile_ask(o), run)) {
+        progress(o, "time loop '" + t.signature.name + "' on " + c->target + ": " +
+                        (c->tiled ? "tiled in time" : "step by step") + " (" + c->why + ")");
+        out.push_back(std::move(*c));
       }
-      progress(o, "time loop '" + t.signature.name +
-                      "' on cuda: " + (out.back().tiled ? "tiled in time" : "step by step") + " (" +
-                      out.back().why + ")");
-    }
-    if (!asked(target))
-      continue;
-    TimeTileRequest r;
-    r.target = target;
-    r.forced = o.time_tile == "auto" ? 0 : std::stol(o.time_tile);
-    r.form = o.time_tile_form;
-    r.tune = run.tune;
-    r.options = run.tune_options;
-    r.options.progress = run.progress;
-    r.options.cpus = run.host ? run.host->placement(run.host->pus) : std::vector<int>{};
-    if (run.tune) {
-      r.options.work_dir = run.work_dir / ("time_tiles_" + t.signature.name);
-      fs::create_directories(r.options.work_dir);
-      progress(o, "time loop '" + t.signature.name + "': tiling in time against the steps");
-    }
-    out.push_back(choose_time_tiles(t, *tiling.plan, builds, machine, r));
-    progress(o, "time loop '" + t.signature.name + "' on " + target + ": " +
-                    (out.back().tiled ? "tiled in time" : "step by step") + " (" + out.back().why +
-                    ")");
   }
   return out;
 }
 
 /// --emit=ir, after a loop's plan: what each target that tiles in time
-/// (pthreads, cuda) does with it before anything is measured (the record
-/// has what tuning chose): the tile --time-tile=N forces, and the model's
-/// bytes a point and step for the steps and for that tile.
+/// does with it before anything is measured (the record has what tuning
+/// chose): the tile --time-tile=N forces, and the model's bytes a point and
+/// step for the steps and for that tile.
 std::string print_time_tile_intent(const DriverOptions &o, const TimeLoop &t,
                                    const TimeTilePlan &plan, const std::vector<Kernel> &kernels,
-                                   const CpuModel &machine) {
-  const long forced = o.time_tile == "auto" || o.time_tile == "off" ? 0 : std::stol(o.time_tile);
+                                   const RunTargets &targets, const CpuModel &machine) {
   std::vector<KernelBuild> builds;
   for (const Kernel &k : kernels)
     builds.push_back({k, {}, 0, std::nullopt, {}});
+  TargetRun untuned;
+  untuned.tune = false;
+  untuned.build = false;
+  untuned.host = &machine;
+  const TimeTileAsk ask = time_tile_ask(o);
   std::ostringstream out;
-  for (const std::string &target : o.targets) {
-    if (target != "pthreads" && target != "cuda")
+  for (const std::unique_ptr<Target> &target : targets.targets)
+    out << target->describe_time_tiling(plan, ask);
+  for (const std::unique_ptr<Target> &target : targets.targets) {
+    std::optional<TimeTileChoice> c = target->time_tile_choice(t, plan, builds, ask, untuned);
+    if (!c)
       continue;
-    TimeTileChoice c;
-    if (target == "cuda") {
-      c = choose_cuda_time_tiles(t, plan, forced, o.time_tile_form);
-    } else {
-      TimeTileRequest r;
-      r.target = target;
-      r.forced = forced;
-      r.form = o.time_tile_form;
-      c = choose_time_tiles(t, plan, builds, machine, r);
-    }
-    out << "  " << target << ": ";
-    if (c.tiled) {
+    out << "  " << c->target << ": ";
+    if (c->tiled) {
       // A forced streaming tile on the CPU has extents of 0: sized at the call.
-      const bool sized = std::find(c.tune.begin() + 1, c.tune.end(), 0) != c.tune.end();
-      out << "tiled in time (" << c.why << "), T=" << c.tune[0] << " tile ";
-      for (size_t d = 1; d < c.tune.size() && !sized; ++d)
-        out << (d > 1 ? "x" : "") << c.tune[d];
+      const bool sized = std::find(c->tune.begin() + 1, c->tune.end(), 0) != c->tune.end();
+      out << "tiled in time (" << c->why << "), T=" << c->tune[0] << " tile ";
+      for (size_t d = 1; d < c->tune.size() && !sized; ++d)
+        out << (d > 1 ? "x" : "") << c->tune[d];
       if (sized)
         out << "sized at the call";
     } else if (o.time_tile == "off") {
@@ -400,9 +361,9 @@ std::string print_time_tile_intent(const DriverOptions &o, const TimeLoop &t,
     }
     std::ostringstream bytes;
     bytes.precision(3);
-    bytes << "; model bytes a point and step: the steps " << c.steps_bytes;
-    if (c.tiled && c.tiled_bytes > 0)
-      bytes << ", the tile " << c.tiled_bytes;
+    bytes << "; model bytes a point and step: the steps " << c->steps_bytes;
+    if (c->tiled && c->tiled_bytes > 0)
+      bytes << ", the tile " << c->tiled_bytes;
     out << bytes.str() << "\n";
   }
   return out.str();
@@ -579,6 +540,7 @@ int run_pipeline(const DriverOptions &o) {
     if (o.rewrite)
       rewritten = rewrite_sources(o, kernels, time_loops, lib_name);
     if (o.emit == "ir") {
+      const CpuModel host = cpu_model_from_host();
       for (const Kernel &k : kernels)
         std::cout << print_kernel(k);
       std::vector<const Kernel *> all;
@@ -588,13 +550,8 @@ int run_pipeline(const DriverOptions &o) {
         std::cout << print_time_loop(t);
         TimeTiling tiling = plan_time_tiling(t, all);
         if (tiling.plan) {
-          std::cout << print_time_tile_plan(*tiling.plan);
-          if (std::find(o.targets.begin(), o.targets.end(), "cuda") != o.targets.end())
-            std::cout << "  cuda form "
-                      << cuda_time_tile_form_name(
-                             cuda_time_tile_form(o.time_tile_form, *tiling.plan))
-                      << "\n";
-          std::cout << print_time_tile_intent(o, t, *tiling.plan, kernels, cpu_model_from_host());
+          std::cout << print_time_tile_plan(*tiling.plan)
+                    << print_time_tile_intent(o, t, *tiling.plan, kernels, targets, host);
         } else
           std::cout << "  not tiled in time: " << tiling.reason << "\n";
       }
@@ -643,7 +600,7 @@ int run_pipeline(const DriverOptions &o) {
         t->add_choices(b, run);
     }
     std::vector<TimeTileChoice> tiles =
-        choose_time_tiles_for(o, time_loops, kernels, targets, builds, machine, run);
+        choose_time_tiles_for(o, time_loops, kernels, targets, builds, run);
     if (o.emit == "c") {
       std::cout << library_c_source(info, builds, time_loops, tiles);
       return 0;
@@ -654,8 +611,7 @@ int run_pipeline(const DriverOptions &o) {
     LibraryFiles files = package_library(info, builds, time_loops, tiles);
     files.rewritten_sources = std::move(rewritten);
     for (const std::unique_ptr<Target> &t : targets.targets)
-      t->package(files, info, builds);
-    files.cuda_source += time_tiled_cuda_source(info, builds, time_loops, tiles);
+      t->package(files, info, builds, time_loops, tiles);
     if (o.emit == "sources") {
       write_library_sources(files, out_dir);
       say_choices(o, builds);

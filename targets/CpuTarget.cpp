@@ -2,12 +2,15 @@
 
 #include "codegen/CSizeDispatch.h"
 #include "harness/ProblemSize.h"
+#include "harness/TimeTileTuner.h"
 #include "harness/TuningDb.h"
 #include "strategy/CpuEngine.h"
 #include "strategy/MachineModel.h"
 #include "strategy/PerformanceModel.h"
 #include "strategy/Search.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 
 namespace f2s {
@@ -104,10 +107,36 @@ void CpuTarget::begin(const TargetRun &run) {
 }
 
 void CpuTarget::package(LibraryFiles &files, const PackageInfo &info,
-                        const std::vector<KernelBuild> &builds) const {
-  (void)info, (void)builds;
+                        const std::vector<KernelBuild> &builds, const std::vector<TimeLoop> &loops,
+                        const std::vector<TimeTileChoice> &tiles) const {
+  (void)info, (void)builds, (void)loops, (void)tiles;
   if (bounds_)
     add_bounds_to_record(files.tuning_record, "cpu", *bounds_);
+}
+
+std::optional<TimeTileChoice> CpuTarget::time_tile_choice(const TimeLoop &t,
+                                                          const TimeTilePlan &plan,
+                                                          const std::vector<KernelBuild> &builds,
+                                                          const TimeTileAsk &ask,
+                                                          const TargetRun &run) {
+  const std::string target = "pthreads";
+  if (std::find(names_.begin(), names_.end(), target) == names_.end())
+    return std::nullopt;
+  TimeTileRequest r;
+  r.target = target;
+  r.forced = ask.forced;
+  r.form = ask.form;
+  r.tune = run.tune;
+  r.options = run.tune_options;
+  r.options.progress = run.progress;
+  r.options.cpus = run.host ? run.host->placement(run.host->pus) : std::vector<int>{};
+  if (run.tune) {
+    r.options.work_dir = run.work_dir / ("time_tiles_" + t.signature.name);
+    std::filesystem::create_directories(r.options.work_dir);
+    if (run.progress)
+      run.progress("time loop '" + t.signature.name + "': tiling in time against the steps");
+  }
+  return choose_time_tiles(t, plan, builds, *run.host, r);
 }
 
 void CpuTarget::add_choices(KernelBuild &b, const TargetRun &run) {

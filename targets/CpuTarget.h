@@ -24,9 +24,18 @@ public:
   /// from the tuning cache), the roofs of the report and the progress line.
   void begin(const TargetRun &run) override;
   void add_choices(KernelBuild &b, const TargetRun &run) override;
-  /// Adds the measured bounds to the record ("bounds": {"cpu": ...}).
-  void package(LibraryFiles &files, const PackageInfo &info,
-               const std::vector<KernelBuild> &builds) const override;
+  /// pthreads tiles in time (harness/TimeTileTuner's choose_time_tiles:
+  /// the steps against both forms' tiles, measured on the host); serial C
+  /// runs the steps.
+  std::optional<TimeTileChoice> time_tile_choice(const TimeLoop &t, const TimeTilePlan &plan,
+                                                 const std::vector<KernelBuild> &builds,
+                                                 const TimeTileAsk &ask,
+                                                 const TargetRun &run) override;
+  /// Adds the measured bounds to the record ("bounds": {"cpu": ...}); the
+  /// time-tiled loops are in the C that package_library wrote.
+  void package(LibraryFiles &files, const PackageInfo &info, const std::vector<KernelBuild> &builds,
+               const std::vector<TimeLoop> &loops,
+               const std::vector<TimeTileChoice> &tiles) const override;
 
 private:
   std::vector<std::string> names_;

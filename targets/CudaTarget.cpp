@@ -1,13 +1,16 @@
 #include "targets/CudaTarget.h"
 
+#include "codegen/CudaTimeTile.h"
 #include "harness/CudaPackage.h"
 #include "harness/CudaToolkit.h"
 #include "harness/CudaVariants.h"
 #include "harness/ProblemSize.h"
+#include "harness/TimeTileTuner.h"
 #include "harness/TuningDb.h"
 #include "strategy/GpuEngine.h"
 
 #include <chrono>
+#include <filesystem>
 #include <set>
 #include <stdexcept>
 
@@ -174,10 +177,41 @@ void CudaTarget::add_choice(KernelBuild &b, const std::string &key, const Target
 }
 
 void CudaTarget::package(LibraryFiles &files, const PackageInfo &info,
-                         const std::vector<KernelBuild> &builds) const {
+                         const std::vector<KernelBuild> &builds, const std::vector<TimeLoop> &loops,
+                         const std::vector<TimeTileChoice> &tiles) const {
   add_cuda_to_library(files, info, builds, gpu_ ? gpu_->description() : "", times_);
   if (bounds_)
     add_bounds_to_record(files.tuning_record, "gpu", *bounds_);
+  files.cuda_source += time_tiled_cuda_source(info, builds, loops, tiles);
+}
+
+std::optional<TimeTileChoice> CudaTarget::time_tile_choice(const TimeLoop &t,
+                                                           const TimeTilePlan &plan,
+                                                           const std::vector<KernelBuild> &builds,
+                                                           const TimeTileAsk &ask,
+                                                           const TargetRun &run) {
+  if (ask.forced > 0 || !run.tune)
+    return choose_cuda_time_tiles(t, plan, ask.forced, ask.form);
+  // Measured on the GPU: the steps against both forms' tiles.
+  TuneOptions options = run.tune_options;
+  options.work_dir = run.work_dir / ("cuda_time_tiles_" + t.signature.name);
+  options.progress = run.progress;
+  std::filesystem::create_directories(options.work_dir);
+  if (run.progress)
+    run.progress("time loop '" + t.signature.name + "' on cuda: tiling in time against the steps");
+  try {
+    return tune_cuda_time_tiles(t, plan, builds, options);
+  } catch (const std::runtime_error &e) {
+    TimeTileChoice c = choose_cuda_time_tiles(t, plan, 0);
+    c.why = std::string("the GPU tiles could not be measured: ") + e.what();
+    return c;
+  }
+}
+
+std::string CudaTarget::describe_time_tiling(const TimeTilePlan &plan,
+                                             const TimeTileAsk &ask) const {
+  return std::string("  cuda form ") +
+         cuda_time_tile_form_name(cuda_time_tile_form(ask.form, plan)) + "\n";
 }
 
 } // namespace f2s

@@ -34,8 +34,20 @@ public:
   /// harness/CudaTuner; the candidates and results join the kernel's tuning
   /// record after the CPU target's.
   void add_choices(KernelBuild &b, const TargetRun &run) override;
-  void package(LibraryFiles &files, const PackageInfo &info,
-               const std::vector<KernelBuild> &builds) const override;
+  /// Tuning measures the steps against both forms' tiles on the GPU
+  /// (harness/TimeTileTuner's tune_cuda_time_tiles); untuned, --time-tile=N
+  /// takes the first tile of its list that fits, auto the steps.
+  std::optional<TimeTileChoice> time_tile_choice(const TimeLoop &t, const TimeTilePlan &plan,
+                                                 const std::vector<KernelBuild> &builds,
+                                                 const TimeTileAsk &ask,
+                                                 const TargetRun &run) override;
+  /// "  cuda form overlapped|streaming": the form --time-tile=N takes.
+  std::string describe_time_tiling(const TimeTilePlan &plan, const TimeTileAsk &ask) const override;
+  /// The CUDA source, the data-region procedures and the GPU facts in the
+  /// record, then the time loops tiled on the GPU.
+  void package(LibraryFiles &files, const PackageInfo &info, const std::vector<KernelBuild> &builds,
+               const std::vector<TimeLoop> &loops,
+               const std::vector<TimeTileChoice> &tiles) const override;
 
 private:
   /// One kernel at one size (its tune_size); `key` names it in times_.

@@ -8,10 +8,12 @@
 #pragma once
 
 #include "harness/Package.h"
+#include "harness/TimeTileChoice.h"
 #include "harness/Tuner.h"
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,8 @@ namespace f2s {
 
 class TuningDb;
 struct CpuModel;
+struct TimeLoop;
+struct TimeTilePlan;
 
 /// Fortran names have at most 63 characters.
 constexpr size_t kMaxFortranName = 63;
@@ -44,6 +48,12 @@ struct TargetRun {
   bool retune = false;                               ///< measure again what the cache holds
   bool exact = false;                                ///< no candidate that reassociates sums
   std::function<void(const std::string &)> progress; ///< one line per step
+};
+
+/// What --time-tile and --time-tile-form ask of every target's time loops.
+struct TimeTileAsk {
+  long forced = 0;  ///< --time-tile=N; 0: auto (measured when tuning, else the steps)
+  std::string form; ///< --time-tile-form: "overlapped", "streaming" or empty (the default)
 };
 
 class Target {
@@ -72,12 +82,35 @@ public:
   /// What was measured joins b.tuning.
   virtual void add_choices(KernelBuild &b, const TargetRun &run) = 0;
 
+  /// How this target runs time loop `t`, whose steps `plan` can tile
+  /// (harness/TimeTileTuner.h): tiled in time where `ask` forces it or,
+  /// when run.tune, where its tiles measured faster than the steps; step
+  /// by step otherwise, saying why. After add_choices (the steps call each
+  /// sweep's choice). Nothing where the target does not tile in time.
+  virtual std::optional<TimeTileChoice> time_tile_choice(const TimeLoop &t,
+                                                         const TimeTilePlan &plan,
+                                                         const std::vector<KernelBuild> &builds,
+                                                         const TimeTileAsk &ask,
+                                                         const TargetRun &run) {
+    (void)t, (void)plan, (void)builds, (void)ask, (void)run;
+    return std::nullopt;
+  }
+
+  /// The lines --emit=ir prints after a loop's plan, before the choices,
+  /// on how this target would tile it (each "  " and a newline); empty by
+  /// default.
+  virtual std::string describe_time_tiling(const TimeTilePlan &plan, const TimeTileAsk &ask) const {
+    (void)plan, (void)ask;
+    return {};
+  }
+
   /// Adds to the library's files what this target's choices need beyond
   /// the C functions package_library wrote (sources in another language,
-  /// procedures of its own, facts for the record).
+  /// procedures of its own, its time-tiled loops, facts for the record).
   virtual void package(LibraryFiles &files, const PackageInfo &info,
-                       const std::vector<KernelBuild> &builds) const {
-    (void)files, (void)info, (void)builds;
+                       const std::vector<KernelBuild> &builds, const std::vector<TimeLoop> &loops,
+                       const std::vector<TimeTileChoice> &tiles) const {
+    (void)files, (void)info, (void)builds, (void)loops, (void)tiles;
   }
 };
 
