@@ -302,7 +302,11 @@ std::string reduction_combine(const Reduction &r, const std::string &acc, const 
   return "";
 }
 
-std::string print_c_prelude() {
+bool c_code_streams_rows(const std::string &code) {
+  return code.find("f2s_stream_fence()") != std::string::npos;
+}
+
+std::string print_c_prelude(bool stream_rows) {
   std::ostringstream out;
   // _GNU_SOURCE before the first header: the runtime pins threads with
   // glibc's CPU sets.
@@ -316,7 +320,9 @@ std::string print_c_prelude() {
     out << "static inline " << t << " f2s_max_" << t << "(" << t << " x, " << t
         << " y) { return y > x ? y : x; }\n";
   }
-  out << stream_helpers << aliasing_helper;
+  if (stream_rows)
+    out << stream_helpers;
+  out << aliasing_helper;
   out << "static inline long f2s_ipow(long b, long e) {\n"
          "  long r = 1;\n"
          "  if (e < 0) /* Fortran: integer division 1/b**|e| */\n"

@@ -27,8 +27,15 @@ std::string c_name(const std::string &fortran_name);
 /// The C type of a scalar argument or element: int32_t, float, double.
 const char *c_type(Type t);
 
-/// Headers, the run-time support and small inline helpers, once per file.
-std::string print_c_prelude();
+/// Headers, the run-time support and small inline helpers, once per file;
+/// the cache bypass's row helpers (and <immintrin.h>, whose parsing alone
+/// is a third of a small file's compile) only with `stream_rows`.
+std::string print_c_prelude(bool stream_rows);
+
+/// Whether C `code` streams rows to memory (transforms/CacheBypass), so its
+/// file's prelude needs the row helpers: every such variant fences its
+/// streamed stores with f2s_stream_fence before it returns.
+bool c_code_streams_rows(const std::string &code);
 
 /// `struct f2s_K_args`: one field per kernel argument, grids as pointers.
 std::string print_c_args_struct(const Kernel &k);

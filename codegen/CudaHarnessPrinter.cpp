@@ -139,11 +139,12 @@ CudaHarnessSource print_cuda_harness(const Kernel &original, const std::string &
   std::string reference = c_variant_name(original, "reference");
 
   CudaHarnessSource src;
-  src.c_reference =
-      print_c_prelude() + print_c_args_struct(original) +
-      (call.reference_code.empty() ? print_c_variant(original, "reference") : call.reference_code) +
-      "void " + reference + "_entry(const " + args_type +
-      " *a) {\n  static const long tune[1] = {0};\n  " + reference + "(a, tune, 1);\n}\n";
+  const std::string reference_code =
+      call.reference_code.empty() ? print_c_variant(original, "reference") : call.reference_code;
+  src.c_reference = print_c_prelude(c_code_streams_rows(reference_code)) +
+                    print_c_args_struct(original) + reference_code + "void " + reference +
+                    "_entry(const " + args_type + " *a) {\n  static const long tune[1] = {0};\n  " +
+                    reference + "(a, tune, 1);\n}\n";
 
   std::ostringstream out;
   out << print_cuda_prelude() << cuda_harness_support << print_c_args_struct(original)

@@ -201,8 +201,10 @@ std::string print_c_harness(const Kernel &original, const std::string &variant_c
   std::string reference_fn = c_variant_name(original, "reference");
 
   std::ostringstream out;
-  out << print_c_prelude() << harness_support
-      << print_c_placement(extras.cpus, "the placement the library uses")
+  out << print_c_prelude(c_code_streams_rows(variant_code) ||
+                         c_code_streams_rows(extras.reference_code) ||
+                         c_code_streams_rows(extras.first_touch_code))
+      << harness_support << print_c_placement(extras.cpus, "the placement the library uses")
       << print_c_args_struct(original)
       << (extras.reference_code.empty() ? print_c_variant(original, "reference")
                                         : extras.reference_code)

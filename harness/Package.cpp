@@ -838,7 +838,6 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
                              const std::vector<TimeLoop> &time_loops,
                              const std::vector<TimeTileChoice> &tiles) {
   std::ostringstream out;
-  out << print_c_prelude() << print_c_placement(info.cpus, "placement on " + info.machine);
   for (const KernelBuild &b : kernels) {
     const Kernel &k = b.kernel;
     out << print_c_args_struct(k);
@@ -902,7 +901,8 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
     }
   }
   out << time_loops_c_source(info, kernels, time_loops, tiles);
-  return out.str();
+  return print_c_prelude(c_code_streams_rows(out.str())) +
+         print_c_placement(info.cpus, "placement on " + info.machine) + out.str();
 }
 
 LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBuild> &kernels,

@@ -156,7 +156,7 @@ TEST(CPrinter, GeneratedCCompiles) {
   test::ScratchDir dir;
   Kernel k = test::example_kernel("gradient");
   Kernel blocked = parallelize_outer(block_loops(k));
-  std::string src = print_c_prelude() + print_c_args_struct(k) + print_c_variant(k, "serial") +
+  std::string src = print_c_prelude(true) + print_c_args_struct(k) + print_c_variant(k, "serial") +
                     print_c_variant(blocked, "blocked") +
                     print_c_entry(k, "lib_gradient", "blocked", {64, 8, 8}, 2, "test entry");
   std::string path = dir.write("lib.c", src);
@@ -184,7 +184,7 @@ TEST(CPrinter, AliasedVariantDropsRestrictAndTheEntryChecksFirst) {
   ASSERT_NE(check, std::string::npos) << entry;
   EXPECT_LT(check, entry.find("f2s_gradient_aliased(&a"));
   EXPECT_LT(entry.find("f2s_gradient_aliased(&a"), entry.find("f2s_gradient_parallel(&a"));
-  std::string src = print_c_prelude() + print_c_args_struct(k) + plain +
+  std::string src = print_c_prelude(true) + print_c_args_struct(k) + plain +
                     print_c_aliasing_check(k, aliasing) + aliased + entry +
                     print_c_entry(k, "lib_gradient_gpu", "parallel", {}, 2, "GPU-like entry",
                                   AliasedCalls::StopOnGpu);
@@ -352,7 +352,7 @@ TEST(CPrinter, ReductionsAccumulateSeriallyOrInThreadPartials) {
   // A max gives one value in any order: the innermost loop runs it in SIMD lanes.
   EXPECT_TRUE(contains(serial, "#pragma omp simd reduction(max:F_err)\n")) << serial;
   test::ScratchDir dir;
-  std::string c = dir.write("red.c", print_c_prelude() + print_c_args_struct(k) + serial + par);
+  std::string c = dir.write("red.c", print_c_prelude(true) + print_c_args_struct(k) + serial + par);
   // With the library's own flags: a max reduction's `omp simd` needs -fopenmp-simd.
   std::vector<std::string> cc = {c_compiler(), "-std=gnu11",           "-Wall",   "-Wextra",
                                  "-Werror",    "-Wno-unused-function", "-pthread"};

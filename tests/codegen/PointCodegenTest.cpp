@@ -96,7 +96,7 @@ TEST(PointCodegen, PrefetchesAheadWithinTheRow) {
 /// the target has.
 TEST(PointCodegen, GeneratedCCompilesForEveryStreamingStoreWidth) {
   test::ScratchDir dir;
-  std::string src = print_c_prelude();
+  std::string src = print_c_prelude(true);
   std::vector<const char *> names = {"laplacian", "divergence", "gradient"};
   for (const char *name : names) {
     Kernel k = test::example_kernel(name);

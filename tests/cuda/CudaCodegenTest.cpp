@@ -112,7 +112,7 @@ void expect_example_compiles(const test::ScratchDir &dir, const std::vector<Kern
   // The C side of the library (stubs and CPU fallbacks) and the harnesses'
   // references with the C compiler.
   std::vector<std::pair<std::string, std::string>> c_files = {
-      {"lib.c", print_c_prelude() + c_structs + c_code}};
+      {"lib.c", print_c_prelude(true) + c_structs + c_code}};
   for (size_t n = 0; n < references.size(); ++n)
     c_files.push_back({"reference" + std::to_string(n) + ".c", references[n]});
   for (const auto &[name, text] : c_files) {

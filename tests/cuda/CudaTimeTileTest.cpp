@@ -61,7 +61,7 @@ void lower(const Loop &l, Lowered &out) {
 /// The step-by-step loop in C: each sweep's serial variant behind an entry
 /// `ref_<sweep>`, and the loop `ref_loop` calling them.
 std::string reference_c(const Lowered &l) {
-  std::string c = print_c_prelude();
+  std::string c = print_c_prelude(true);
   for (const std::string &name : l.loop->sweeps())
     for (const Kernel *k : l.sweeps)
       if (k->name == name)
