@@ -303,7 +303,7 @@ std::string reduction_combine(const Reduction &r, const std::string &acc, const 
 }
 
 bool c_code_streams_rows(const std::string &code) {
-  return code.find("f2s_stream_fence()") != std::string::npos;
+  return code.find(kStreamFenceCall) != std::string::npos;
 }
 
 std::string print_c_prelude(bool stream_rows) {

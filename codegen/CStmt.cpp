@@ -184,7 +184,7 @@ std::string c_row_buffers_end(const Kernel &k) {
   for (const auto &[grid, n] : slots)
     for (size_t s = 0; s < n; ++s)
       out << "  free(" << buffer_name(grid, s) << ");\n";
-  out << "  f2s_stream_fence(); /* streamed stores are weakly ordered */\n";
+  out << "  " << kStreamFenceCall << "; /* streamed stores are weakly ordered */\n";
   return out.str();
 }
 

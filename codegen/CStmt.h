@@ -57,5 +57,8 @@ private:
 std::string c_work_arrays(const Kernel &k, const std::string &pad, bool constant_bounds = false);
 std::string c_row_buffers_begin(const Kernel &k);
 std::string c_row_buffers_end(const Kernel &k);
+/// The call c_row_buffers_end ends every row-streaming nest with: what
+/// c_code_streams_rows (codegen/CPrinter.h) looks for.
+inline constexpr const char *kStreamFenceCall = "f2s_stream_fence()";
 
 } // namespace f2s

@@ -901,8 +901,9 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
     }
   }
   out << time_loops_c_source(info, kernels, time_loops, tiles);
-  return print_c_prelude(c_code_streams_rows(out.str())) +
-         print_c_placement(info.cpus, "placement on " + info.machine) + out.str();
+  const std::string code = out.str();
+  return print_c_prelude(c_code_streams_rows(code)) +
+         print_c_placement(info.cpus, "placement on " + info.machine) + code;
 }
 
 LibraryFiles package_library(const PackageInfo &info, const std::vector<KernelBuild> &kernels,
