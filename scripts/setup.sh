@@ -10,6 +10,7 @@ packages=(
   libzstd-dev zlib1g-dev                              # named by LLVM's CMake package
   libhwloc-dev libudev-dev hwloc                      # machine topology
   libmpfr-dev                                         # constant folding as gfortran does
+  libisl-dev                                          # exact dependence analysis (ast/LoopDependences)
   nlohmann-json3-dev libcli11-dev libgtest-dev        # JSON, command line, tests
   libsqlitecpp-dev libsqlite3-dev                     # the tuning cache
   libopenmpi-dev openmpi-bin                          # MPI: halo exchange (docs/mpi.md)

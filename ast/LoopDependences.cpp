@@ -1,0 +1,928 @@
+#include "ast/LoopDependences.h"
+
+#include "ast/IRPrinter.h"
+#include "ast/IRVisitor.h"
+
+#include <isl/cpp.h>
+#include <isl/ctx.h>
+#include <isl/map.h>
+#include <isl/options.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace f2s {
+
+const char *dep_kind_name(DepKind k) {
+  switch (k) {
+  case DepKind::Flow:
+    return "flow";
+  case DepKind::Anti:
+    return "anti";
+  case DepKind::Output:
+    return "output";
+  }
+  return "?";
+}
+
+namespace {
+
+// ------------------------------------------------------------------ isl glue
+
+/// The isl context of one analysis: every isl object of the analysis is
+/// destroyed before it (members declared after it in Model).
+class Context {
+public:
+  Context() : ctx_(isl_ctx_alloc()) {
+    // Errors become isl::exception (isl/cpp.h), not messages on stderr.
+    isl_options_set_on_error(ctx_, ISL_ON_ERROR_CONTINUE);
+  }
+  ~Context() { isl_ctx_free(ctx_); }
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
+  isl::ctx get() const { return isl::ctx(ctx_); }
+
+private:
+  isl_ctx *ctx_;
+};
+
+template <class T> std::string to_text(const T &obj) {
+  std::ostringstream os;
+  os << obj;
+  return os.str();
+}
+
+isl::set named(isl::set s, const std::string &tuple) {
+  return isl::manage(isl_set_set_tuple_name(s.release(), tuple.c_str()));
+}
+
+isl::map rename_tuples(isl::map m, const std::string &in, const std::string &out) {
+  isl_map *p = isl_map_set_tuple_name(m.release(), isl_dim_in, in.c_str());
+  return isl::manage(isl_map_set_tuple_name(p, isl_dim_out, out.c_str()));
+}
+
+/// `s` with one more dimension named `var` at the end.
+isl::set add_dim(isl::set s, const std::string &var) {
+  unsigned n = isl_set_dim(s.get(), isl_dim_set);
+  isl_set *p = isl_set_add_dims(s.release(), isl_dim_set, 1);
+  return isl::manage(isl_set_set_dim_name(p, isl_dim_set, n, var.c_str()));
+}
+
+/// Whether two instances related by `m` may differ in input and output
+/// dimension `p`.
+bool differ_at(const isl::map &m, int p) {
+  isl::map lt = isl::manage(isl_map_order_lt(m.copy(), isl_dim_in, p, isl_dim_out, p));
+  isl::map gt = isl::manage(isl_map_order_gt(m.copy(), isl_dim_in, p, isl_dim_out, p));
+  return !lt.is_empty() || !gt.is_empty();
+}
+
+/// out[p] - in[p] where it is one number for every pair of `m` and every
+/// value of the parameters.
+std::optional<int64_t> constant_distance(const isl::map &m, int p) {
+  isl_map *x = m.copy();
+  int n_in = isl_map_dim(x, isl_dim_in), n_out = isl_map_dim(x, isl_dim_out);
+  x = isl_map_project_out(x, isl_dim_in, p + 1, n_in - p - 1);
+  x = isl_map_project_out(x, isl_dim_in, 0, p);
+  x = isl_map_project_out(x, isl_dim_out, p + 1, n_out - p - 1);
+  x = isl_map_project_out(x, isl_dim_out, 0, p);
+  x = isl_map_reset_tuple_id(x, isl_dim_in);
+  x = isl_map_reset_tuple_id(x, isl_dim_out);
+  isl::set deltas = isl::manage(isl_set_project_out_all_params(isl_map_deltas(x)));
+  if (!deltas.is_singleton())
+    return std::nullopt;
+  isl_val *v = isl_set_plain_get_val_if_fixed(deltas.get(), isl_dim_set, 0);
+  std::optional<int64_t> out;
+  if (v && isl_val_is_int(v))
+    out = isl_val_get_num_si(v);
+  isl_val_free(v);
+  return out;
+}
+
+// ------------------------------------------------- affine expressions as text
+
+/// Words isl's parser reads as keywords; a Fortran name spelled so gets a
+/// trailing underscore in the sets.
+const std::set<std::string> kIslWords = {
+    "and",      "or",        "not",         "implies",   "exists",     "mod",
+    "min",      "max",       "floor",       "ceil",      "floord",     "ceild",
+    "rat",      "infty",     "nan",         "true",      "false",      "domain",
+    "schedule", "child",     "sequence",    "set",       "filter",     "mark",
+    "options",  "extension", "contraction", "expansion", "permutable", "coincident",
+    "context",  "lexmin",    "lexmax",      "cond",      "div",        "nat"};
+
+std::string isl_name(const std::string &n) {
+  return kIslWords.count(n) ? n + "_" : n;
+}
+
+/// One piece of a piecewise affine expression: its value `aff` where `cond`
+/// holds (always, when empty).
+struct Piece {
+  std::string cond, aff;
+};
+using Pieces = std::vector<Piece>;
+
+std::string both(const std::string &a, const std::string &b) {
+  if (a.empty())
+    return b;
+  if (b.empty())
+    return a;
+  return a + " and " + b;
+}
+
+/// Which names an affine expression may use, and the parameters it used.
+struct Names {
+  std::set<std::string> loops;   ///< loop variables in scope
+  std::set<std::string> scalars; ///< INTEGER scalar arguments: parameters
+  std::set<std::string> used;    ///< parameters met so far
+};
+
+constexpr size_t kMaxPieces = 64;
+
+/// `e` as a piecewise affine expression of the loop variables and
+/// parameters, with Fortran's MOD and integer division (truncating toward
+/// zero) split on the sign of their argument; nothing when it is not one.
+std::optional<Pieces> affine(const Expr &e, Names &names) {
+  if (!e || e->type != Type::Int32)
+    return std::nullopt;
+  if (const IntImm *i = as<IntImm>(e))
+    return Pieces{{"", std::to_string(i->value)}};
+  if (const Var *v = as<Var>(e)) {
+    if (names.loops.count(v->name))
+      return Pieces{{"", isl_name(v->name)}};
+    if (!names.scalars.count(v->name))
+      return std::nullopt;
+    names.used.insert(isl_name(v->name));
+    return Pieces{{"", isl_name(v->name)}};
+  }
+  if (const Unary *u = as<Unary>(e); u && u->op == UnaryOp::Neg) {
+    auto a = affine(u->a, names);
+    if (!a)
+      return std::nullopt;
+    for (Piece &p : *a)
+      p.aff = "-(" + p.aff + ")";
+    return a;
+  }
+  auto combine = [&](const Pieces &a, const Pieces &b, auto &&make) -> std::optional<Pieces> {
+    if (a.size() * b.size() > kMaxPieces)
+      return std::nullopt;
+    Pieces out;
+    for (const Piece &x : a)
+      for (const Piece &y : b)
+        out.push_back({both(x.cond, y.cond), make(x.aff, y.aff)});
+    return out;
+  };
+  auto split_sign = [](const Pieces &a, auto &&pos, auto &&neg) {
+    Pieces out;
+    for (const Piece &x : a) {
+      out.push_back({both(x.cond, x.aff + " >= 0"), pos(x.aff)});
+      out.push_back({both(x.cond, x.aff + " < 0"), neg(x.aff)});
+    }
+    return out;
+  };
+  if (const Binary *b = as<Binary>(e)) {
+    const IntImm *c = as<IntImm>(b->b);
+    if (b->op == BinaryOp::Div || (b->op == BinaryOp::Mul && !as<IntImm>(b->a))) {
+      // Only by a constant: c*x, x/c.
+      if (!c || (b->op == BinaryOp::Div && c->value <= 0))
+        return std::nullopt;
+    }
+    if (b->op == BinaryOp::Mul && as<IntImm>(b->a))
+      c = nullptr; // constant on the left: the general product below
+    auto x = affine(b->a, names);
+    if (!x)
+      return std::nullopt;
+    if (b->op == BinaryOp::Div) {
+      std::string d = std::to_string(c->value);
+      return split_sign(
+          *x, [&](const std::string &a) { return "floor((" + a + ")/" + d + ")"; },
+          [&](const std::string &a) { return "-floor((-(" + a + "))/" + d + ")"; });
+    }
+    auto y = affine(b->b, names);
+    if (!y)
+      return std::nullopt;
+    switch (b->op) {
+    case BinaryOp::Add:
+      return combine(*x, *y, [](auto &p, auto &q) { return "(" + p + ") + (" + q + ")"; });
+    case BinaryOp::Sub:
+      return combine(*x, *y, [](auto &p, auto &q) { return "(" + p + ") - (" + q + ")"; });
+    case BinaryOp::Mul:
+      return combine(*x, *y, [](auto &p, auto &q) { return "(" + p + ")*(" + q + ")"; });
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const Call *call = as<Call>(e)) {
+    if (call->fn == Intrinsic::Mod && call->args.size() == 2) {
+      const IntImm *c = as<IntImm>(call->args[1]);
+      auto x = affine(call->args[0], names);
+      if (!c || c->value <= 0 || !x)
+        return std::nullopt;
+      std::string d = std::to_string(c->value);
+      return split_sign(
+          *x, [&](const std::string &a) { return "(" + a + ") mod " + d; },
+          [&](const std::string &a) { return "-((-(" + a + ")) mod " + d + ")"; });
+    }
+    if ((call->fn == Intrinsic::Min || call->fn == Intrinsic::Max) && !call->args.empty()) {
+      auto acc = affine(call->args[0], names);
+      const char *keep = call->fn == Intrinsic::Min ? " <= " : " >= ";
+      for (size_t n = 1; acc && n < call->args.size(); ++n) {
+        auto next = affine(call->args[n], names);
+        if (!next || acc->size() * next->size() * 2 > kMaxPieces)
+          return std::nullopt;
+        Pieces out;
+        for (const Piece &p : *acc)
+          for (const Piece &q : *next) {
+            std::string c = both(p.cond, q.cond);
+            out.push_back({both(c, "(" + p.aff + ")" + keep + "(" + q.aff + ")"), p.aff});
+            out.push_back({both(c, "not ((" + p.aff + ")" + keep + "(" + q.aff + "))"), q.aff});
+          }
+        acc = out;
+      }
+      return acc;
+    }
+  }
+  return std::nullopt;
+}
+
+/// The constraint `a op b` as isl constraint text (a disjunction over the
+/// pieces), or nothing when a side is not affine.
+std::optional<std::string> comparison(BinaryOp op, const Expr &a, const Expr &b, Names &names) {
+  auto x = affine(a, names), y = affine(b, names);
+  if (!x || !y || x->size() * y->size() > kMaxPieces)
+    return std::nullopt;
+  const char *sym = nullptr;
+  switch (op) {
+  case BinaryOp::Lt:
+    sym = " < ";
+    break;
+  case BinaryOp::Le:
+    sym = " <= ";
+    break;
+  case BinaryOp::Gt:
+    sym = " > ";
+    break;
+  case BinaryOp::Ge:
+    sym = " >= ";
+    break;
+  case BinaryOp::Eq:
+  case BinaryOp::Ne:
+    sym = " = ";
+    break;
+  default:
+    return std::nullopt;
+  }
+  std::string out;
+  for (const Piece &p : *x)
+    for (const Piece &q : *y) {
+      std::string c = "(" + p.aff + ")" + sym + "(" + q.aff + ")";
+      if (op == BinaryOp::Ne)
+        c = "((" + p.aff + ") < (" + q.aff + ") or (" + p.aff + ") > (" + q.aff + "))";
+      out += std::string(out.empty() ? "" : " or ") + "(" + both(both(p.cond, q.cond), c) + ")";
+    }
+  return out;
+}
+
+// ------------------------------------------------------------------ the model
+
+/// A non-affine IF around an access: the IF's number and the branch.
+using Branch = std::pair<int, bool>;
+
+struct Access {
+  AccessInfo info;
+  int index = 0;
+  std::string tuple;                   ///< A<index>, the access's own instances
+  std::vector<int> loops;              ///< around it, outermost first
+  isl::map relation;                   ///< S<stmt>[loops] -> array[subscripts]
+  std::optional<isl::map> instances;   ///< the same from A<index>[loops]
+  std::vector<std::string> time;       ///< its schedule, before padding
+  std::optional<isl::map> schedule;    ///< A<index>[loops] -> [time]
+  std::vector<Branch> branches;        ///< the non-affine IFs around it, outermost first
+  bool exact = true;                   ///< domain and subscripts exact but for `branches`
+  bool synthetic = false;              ///< the write every path through a non-affine IF makes
+  std::vector<std::string> index_vars; ///< Index::var of each subscript
+};
+
+class Model {
+public:
+  explicit Model(const Kernel &k) : k_(k) {
+    for (const Variable &v : k.args)
+      if (!v.is_grid() && v.type == Type::Int32)
+        names_.scalars.insert(v.name);
+    for (const For *f : perfect_nest(k.body))
+      nest_.insert(f);
+  }
+
+  LoopDependences run() {
+    domain_ = isl::set(ctx_.get(), "{ [] }");
+    walk(k_.body);
+    build_schedules();
+    assume_in_bounds();
+    compute();
+    return std::move(out_);
+  }
+
+private:
+  // ------------------------------------------------------------- the walk
+
+  void walk(const Stmt &s) {
+    if (!s)
+      return;
+    if (const Block *b = as<Block>(s)) {
+      for (const Stmt &c : b->stmts)
+        walk(c);
+    } else if (const For *f = as<For>(s)) {
+      walk_for(f);
+    } else if (const IfThenElse *c = as<IfThenElse>(s)) {
+      walk_if(c);
+    } else if (const Store *st = as<Store>(s)) {
+      int n = statement(st->loc);
+      reads(st->value, n);
+      write(n, st->grid, &st->index, st->loc);
+    } else if (const Assign *a = as<Assign>(s)) {
+      int n = statement(a->loc);
+      reads(a->value, n);
+      write(n, a->var, nullptr, a->loc);
+    }
+  }
+
+  void walk_for(const For *f) {
+    int id = static_cast<int>(out_.loops.size());
+    out_.loops.push_back(
+        {f->var, static_cast<int>(loop_stack_.size()), nest_.count(f) > 0, f->reverse});
+    isl::set outer = domain_;
+    bool outer_exact = exact_;
+    std::vector<std::string> outer_time = time_;
+    std::string v = isl_name(f->var);
+    domain_ = add_dim(domain_, v);
+    loop_stack_.push_back(id);
+    names_.loops.insert(f->var);
+    std::string dims = dims_text();
+    auto bound = [&](BinaryOp op, const Expr &e, const char *which) {
+      names_.used.clear();
+      auto c = comparison(op, Var::make(f->var, Type::Int32), e, names_);
+      if (!c) {
+        exact_ = false;
+        out_.approximations.push_back("the " + std::string(which) + " bound '" + print_expr(e) +
+                                      "' of the loop over '" + f->var + "' is not affine: dropped");
+        return;
+      }
+      domain_ = domain_.intersect(parse_set(dims, *c));
+    };
+    bound(BinaryOp::Ge, f->lo, "lower");
+    bound(BinaryOp::Le, f->hi, "upper");
+    if (const IntImm *step = as<IntImm>(f->step); !step || step->value != 1) {
+      names_.used.clear();
+      auto lo = affine(f->lo, names_);
+      if (step && step->value > 1 && lo && lo->size() == 1 && lo->front().cond.empty()) {
+        domain_ =
+            domain_.intersect(parse_set(dims, "exists (f2s_e : " + v + " = " + lo->front().aff +
+                                                  " + " + std::to_string(step->value) + "*f2s_e)"));
+      } else {
+        exact_ = false;
+        out_.approximations.push_back("the step '" + print_expr(f->step) + "' of the loop over '" +
+                                      f->var + "' is not modelled: dropped");
+      }
+    }
+    // Time: the position in the enclosing body, then the loop's variable
+    // (negated where the loop runs backward).
+    time_.push_back(std::to_string(position_++));
+    time_.push_back(f->reverse ? "-" + v : v);
+    int outer_position = position_;
+    position_ = 0;
+    walk(f->body);
+    position_ = outer_position;
+    time_ = outer_time;
+    names_.loops.erase(f->var);
+    loop_stack_.pop_back();
+    domain_ = outer;
+    exact_ = outer_exact;
+  }
+
+  void walk_if(const IfThenElse *c) {
+    int n = statement(c->loc);
+    reads(c->cond, n);
+    isl::set outer = domain_;
+    bool outer_exact = exact_;
+    auto cond = condition(c->cond);
+    int id = ifs_++;
+    // The writes each branch makes on every path through it.
+    std::vector<std::pair<std::string, std::string>> then_writes, else_writes;
+    auto branch = [&](const Stmt &body, bool then, auto &writes) {
+      if (!body)
+        return;
+      if (cond.exact)
+        domain_ = then ? outer.intersect(cond.set) : outer.subtract(cond.set);
+      else
+        branches_.push_back({id, then});
+      size_t first = accesses_.size();
+      walk(body);
+      for (size_t a = first; a < accesses_.size(); ++a)
+        if (accesses_[a].info.write && accesses_[a].branches == branches_ &&
+            accesses_[a].loops == loop_stack_)
+          writes.push_back({accesses_[a].info.array, accesses_[a].info.subscript});
+      if (!cond.exact)
+        branches_.pop_back();
+      domain_ = outer;
+      exact_ = outer_exact;
+    };
+    branch(c->then_case, true, then_writes);
+    branch(c->else_case, false, else_writes);
+    if (cond.exact || !c->else_case)
+      return;
+    // A private element that both branches write is written on every path:
+    // one must-write at the end of the IF, which later reads of the point
+    // take their value from (isl cannot know that one of the two writes
+    // happens).
+    for (const auto &w : then_writes) {
+      if (std::find(else_writes.begin(), else_writes.end(), w) == else_writes.end())
+        continue;
+      for (const Access &a : accesses_)
+        if (a.info.write && a.info.array == w.first && a.info.subscript == w.second &&
+            a.info.storage == Storage::Private && a.exact) {
+          Access s = a;
+          s.synthetic = true;
+          s.info.must = true;
+          s.info.end_of_if = true;
+          s.branches = branches_;
+          s.info.stmt = n;
+          s.time = time_;
+          s.time.push_back(std::to_string(position_++));
+          add_access(std::move(s));
+          break;
+        }
+    }
+  }
+
+  struct Condition {
+    isl::set set;
+    bool exact = true;
+  };
+
+  /// The instances of the current loops where `c` holds: exact when it is
+  /// made of comparisons of affine expressions, else every instance.
+  Condition condition(const Expr &c) {
+    isl::set all = universe();
+    if (const IntImm *i = as<IntImm>(c); i && i->type == Type::Bool)
+      return {i->value ? all : all.subtract(all), true};
+    const Binary *b = as<Binary>(c);
+    if (const Unary *u = as<Unary>(c); u && u->op == UnaryOp::Not) {
+      Condition x = condition(u->a);
+      if (!x.exact)
+        return {all, false};
+      return {all.subtract(x.set), true};
+    }
+    if (!b)
+      return {all, false};
+    if (b->op == BinaryOp::And || b->op == BinaryOp::Or) {
+      Condition x = condition(b->a), y = condition(b->b);
+      if (b->op == BinaryOp::And)
+        return {x.set.intersect(y.set), x.exact && y.exact};
+      if (!x.exact || !y.exact)
+        return {all, false};
+      return {x.set.unite(y.set), true};
+    }
+    if (b->a->type != Type::Int32 || b->b->type != Type::Int32)
+      return {all, false};
+    names_.used.clear();
+    auto text = comparison(b->op, b->a, b->b, names_);
+    if (!text)
+      return {all, false};
+    return {parse_set(dims_text(), *text), true};
+  }
+
+  /// Every grid and scalar `e` reads, as accesses of statement `n`.
+  void reads(const Expr &e, int n) {
+    struct Reads : IRVisitor {
+      std::vector<const ExprNode *> found;
+      void visit_var(const Var *v) override { found.push_back(v); }
+      void visit_grid_ref(const GridRef *g) override {
+        IRVisitor::visit_grid_ref(g);
+        found.push_back(g);
+      }
+    } r;
+    r.visit(e);
+    for (const ExprNode *x : r.found) {
+      if (x->kind == ExprKind::GridRef) {
+        auto *g = static_cast<const GridRef *>(x);
+        access(n, g->grid, &g->index, g->loc, false);
+      } else {
+        auto *v = static_cast<const Var *>(x);
+        if (k_.find_temp(v->name) || k_.find_reduction(v->name))
+          access(n, v->name, nullptr, v->loc, false);
+      }
+    }
+  }
+
+  void write(int n, const std::string &array, const std::vector<Index> *index,
+             const SourceLoc &loc) {
+    access(n, array, index, loc, true);
+  }
+
+  void access(int n, const std::string &array, const std::vector<Index> *index,
+              const SourceLoc &loc, bool is_write) {
+    Access a;
+    a.info.stmt = n;
+    a.info.array = array;
+    a.info.write = is_write;
+    a.info.loc = loc;
+    a.info.storage = storage(array);
+    a.branches = branches_;
+    a.exact = exact_;
+    std::string range;
+    std::vector<std::string> exists;
+    names_.used.clear();
+    if (index) {
+      a.info.subscript = "(";
+      for (size_t d = 0; d < index->size(); ++d) {
+        const Index &ix = (*index)[d];
+        a.index_vars.push_back(ix.var);
+        std::string s = print_index(source_index(ix, k_.strides));
+        s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+        a.info.subscript += (d ? "," : "") + s;
+        std::string r;
+        if (ix.var.empty()) {
+          r = std::to_string(ix.offset);
+        } else if (auto x = affine(Var::make(ix.var, Type::Int32), names_)) {
+          r = std::to_string(ix.coeff) + "*" + x->front().aff + " + " + std::to_string(ix.offset);
+        } else {
+          // Not affine: any element of the dimension.
+          r = "f2s_any" + std::to_string(d);
+          a.exact = false;
+          out_.approximations.push_back("the subscript '" + s + "' of '" + array +
+                                        "' is not affine: the whole dimension");
+        }
+        range += (d ? ", " : "") + r;
+      }
+      a.info.subscript += ")";
+    }
+    std::string tuple = "S" + std::to_string(n);
+    std::string params = params_text();
+    a.relation = isl::map(ctx_.get(), params + "{ " + tuple + dims_text() + " -> " +
+                                          isl_name(array) + "[" + range + "] }")
+                     .intersect_domain(named(domain_, tuple));
+    a.info.must = a.exact && a.branches.empty();
+    a.info.relation = to_text(a.relation.coalesce());
+    a.time = time_;
+    a.time.push_back(std::to_string(position_ == 0 ? 0 : position_ - 1));
+    a.time.push_back(is_write ? "1" : "0");
+    add_access(std::move(a));
+  }
+
+  void add_access(Access a) {
+    a.index = static_cast<int>(accesses_.size());
+    a.tuple = "A" + std::to_string(a.index);
+    a.loops = loop_stack_;
+    out_.accesses.push_back(a.info);
+    accesses_.push_back(std::move(a));
+  }
+
+  int statement(const SourceLoc &loc) {
+    int n = static_cast<int>(out_.statements.size());
+    StatementInfo s;
+    s.name = "S" + std::to_string(n);
+    s.loc = loc;
+    s.loops = loop_stack_;
+    s.domain = to_text(named(domain_, s.name).coalesce());
+    s.exact = exact_ && branches_.empty();
+    out_.statements.push_back(std::move(s));
+    ++position_;
+    return n;
+  }
+
+  Storage storage(const std::string &array) const {
+    if (k_.find_reduction(array))
+      return Storage::Reduction;
+    if (k_.find_temp(array) || k_.find_work(array))
+      return Storage::Private;
+    return Storage::Shared;
+  }
+
+  std::string dims_text() const {
+    std::string s = "[";
+    for (size_t n = 0; n < loop_stack_.size(); ++n)
+      s += (n ? ", " : "") + isl_name(out_.loops[loop_stack_[n]].var);
+    return s + "]";
+  }
+
+  std::string params_text() const {
+    if (names_.used.empty())
+      return "";
+    std::string s = "[";
+    for (const std::string &p : names_.used)
+      s += (s.size() > 1 ? ", " : "") + p;
+    return s + "] -> ";
+  }
+
+  isl::set parse_set(const std::string &dims, const std::string &constraints) const {
+    return isl::set(ctx_.get(), params_text() + "{ " + dims + " : " + constraints + " }");
+  }
+
+  isl::set universe() const { return isl::set(ctx_.get(), "{ " + dims_text() + " }"); }
+
+  // ---------------------------------------------------------- the dataflow
+
+  void build_schedules() {
+    size_t width = 0;
+    for (const Access &a : accesses_)
+      width = std::max(width, a.time.size());
+    for (Access &a : accesses_) {
+      std::vector<std::string> t = a.time;
+      t.resize(width, "0");
+      std::string dims;
+      for (int l : a.loops)
+        dims += std::string(dims.empty() ? "" : ", ") + isl_name(out_.loops[l].var);
+      std::string range;
+      for (const std::string &x : t)
+        range += (range.empty() ? "" : ", ") + x;
+      a.schedule = isl::map(ctx_.get(), "{ " + a.tuple + "[" + dims + "] -> [" + range + "] }");
+      a.instances = rename_tuples(a.relation, a.tuple, isl_name(a.info.array));
+    }
+  }
+
+  /// Restricts every access to the parameters for which the region's
+  /// accesses at a fixed element of a dimension (a constant or a scalar, not
+  /// a loop variable) are not below the dimension's declared lower bound: a
+  /// program that runs has them (t(i, j, nz) in t(n, n, nz) says nz >= 1).
+  /// Only lower bounds, and only accesses that surely happen: FORTRAN 77
+  /// code declares `a(1)` for arrays of any size, and reads halos below a
+  /// declared bound; a context that would leave no parameter is not assumed.
+  void assume_in_bounds() {
+    isl::set context(ctx_.get(), "{ : }");
+    for (const Access &a : accesses_) {
+      const Variable *v = k_.find_arg(a.info.array);
+      if (!v)
+        v = k_.find_work(a.info.array);
+      if (!v || !v->is_grid() || a.synthetic || !a.exact || !a.branches.empty() ||
+          v->rank() != static_cast<int>(a.index_vars.size()))
+        continue;
+      names_.used.clear();
+      std::string dims, constraints;
+      for (int d = 0; d < v->rank(); ++d) {
+        std::string x = "f2s_x" + std::to_string(d);
+        dims += (d ? ", " : "") + x;
+        if (names_.scalars.count(a.index_vars[d]) == 0 && !a.index_vars[d].empty())
+          continue;
+        names_.loops.insert(x);
+        auto c = v->dims[d].lo
+                     ? comparison(BinaryOp::Ge, Var::make(x, Type::Int32), v->dims[d].lo, names_)
+                     : std::nullopt;
+        names_.loops.erase(x);
+        if (c)
+          constraints += (constraints.empty() ? "" : " and ") + ("(" + *c + ")");
+      }
+      if (constraints.empty())
+        continue;
+      isl::set box(ctx_.get(), params_text() + "{ " + isl_name(a.info.array) + "[" + dims +
+                                   "] : " + constraints + " }");
+      isl::set outside = a.relation.domain().subtract(a.relation.intersect_range(box).domain());
+      context = context.subtract(outside.params());
+    }
+    context = context.coalesce();
+    if (context.is_empty())
+      return;
+    out_.assumed = to_text(context);
+    for (Access &a : accesses_)
+      a.instances = a.instances->intersect_params(context);
+  }
+
+  isl::union_map none() const { return isl::union_map(ctx_.get(), "{ }"); }
+
+  /// The accesses for which `keep` holds, as one relation of their
+  /// instances to the elements.
+  template <class Keep> isl::union_map relation_of(Keep &&keep) const {
+    isl::union_map u = none();
+    for (const Access &a : accesses_)
+      if (keep(a))
+        u = u.unite(isl::union_map(*a.instances));
+    return u;
+  }
+
+  void compute() {
+    isl::union_map schedule = none();
+    for (const Access &a : accesses_)
+      schedule = schedule.unite(isl::union_map(*a.schedule));
+    auto real_write = [](const Access &a) { return a.info.write && !a.synthetic; };
+    // Flow, value-based: a must-write kills what was written before it.
+    // Under a non-affine IF, a write surely happens for the reads of the
+    // same branch, so the reads are grouped by the IFs around them and each
+    // group has its own must-writes: one dataflow call per group.
+    std::map<std::vector<Branch>, std::vector<int>> groups;
+    for (const Access &a : accesses_)
+      if (!a.info.write)
+        groups[a.branches].push_back(a.index);
+    isl::union_map flow = none();
+    isl::union_map no_source = none();
+    for (const auto &[path, sinks] : groups) {
+      auto on_path = [&](const Access &a) {
+        return a.branches.size() <= path.size() &&
+               std::equal(a.branches.begin(), a.branches.end(), path.begin());
+      };
+      auto must = [&](const Access &a) { return a.info.write && a.exact && on_path(a); };
+      isl::union_map reads = relation_of([&](const Access &a) {
+        return std::find(sinks.begin(), sinks.end(), a.index) != sinks.end();
+      });
+      isl::union_flow f = isl::union_access_info(reads)
+                              .set_must_source(relation_of(must))
+                              .set_may_source(relation_of([&](const Access &a) {
+                                return a.info.write && !must(a) && !a.synthetic;
+                              }))
+                              .set_schedule_map(schedule)
+                              .compute_flow();
+      flow = flow.unite(f.may_dependence());
+      no_source = no_source.unite(f.may_no_source());
+    }
+    // Anti and output, memory-based: every earlier read or write of the
+    // element.
+    isl::union_map writes = relation_of(real_write);
+    isl::union_map anti =
+        isl::union_access_info(writes)
+            .set_may_source(relation_of([](const Access &a) { return !a.info.write; }))
+            .set_schedule_map(schedule)
+            .compute_flow()
+            .may_dependence();
+    isl::union_map output = isl::union_access_info(writes)
+                                .set_may_source(writes)
+                                .set_schedule_map(schedule)
+                                .compute_flow()
+                                .may_dependence();
+    collect(DepKind::Flow, flow);
+    collect(DepKind::Anti, anti);
+    collect(DepKind::Output, output);
+    no_source.foreach_map([&](isl::map m) {
+      int a = index_of(m, isl_dim_in);
+      if (accesses_[a].info.storage != Storage::Private)
+        return;
+      out_.reads_without_source.push_back(
+          {a, to_text(rename_tuples(m, stmt_name(a), isl_name(accesses_[a].info.array))
+                          .domain()
+                          .coalesce())});
+    });
+    std::sort(out_.reads_without_source.begin(), out_.reads_without_source.end());
+  }
+
+  int index_of(const isl::map &m, isl_dim_type type) const {
+    const char *name = isl_map_get_tuple_name(m.get(), type);
+    return std::atoi(name + 1);
+  }
+
+  std::string stmt_name(int access) const {
+    return "S" + std::to_string(accesses_[access].info.stmt);
+  }
+
+  void collect(DepKind kind, const isl::union_map &deps) {
+    std::vector<Dependence> found;
+    deps.foreach_map([&](isl::map m) {
+      Dependence d;
+      d.kind = kind;
+      d.source = index_of(m, isl_dim_in);
+      d.sink = index_of(m, isl_dim_out);
+      const Access &src = accesses_[d.source], &snk = accesses_[d.sink];
+      d.array = src.info.array;
+      d.storage = src.info.storage;
+      for (size_t p = 0; p < src.loops.size() && p < snk.loops.size(); ++p) {
+        if (src.loops[p] != snk.loops[p])
+          break;
+        d.common.push_back(src.loops[p]);
+        d.carried.push_back(differ_at(m, static_cast<int>(p)));
+        d.distance.push_back(constant_distance(m, static_cast<int>(p)));
+      }
+      d.relation = to_text(rename_tuples(m, stmt_name(d.source), stmt_name(d.sink)).coalesce());
+      found.push_back(std::move(d));
+    });
+    std::sort(found.begin(), found.end(), [](const Dependence &a, const Dependence &b) {
+      return std::pair(a.sink, a.source) < std::pair(b.sink, b.source);
+    });
+    for (Dependence &d : found)
+      out_.dependences.push_back(std::move(d));
+  }
+
+  const Kernel &k_;
+  Context ctx_; // before every isl object below, so destroyed after them
+  LoopDependences out_;
+  Names names_;
+  std::set<const For *> nest_;
+  std::vector<int> loop_stack_;
+  isl::set domain_;
+  bool exact_ = true;
+  std::vector<Branch> branches_;
+  int ifs_ = 0;
+  std::vector<std::string> time_;
+  int position_ = 0;
+  std::deque<Access> accesses_; // isl's C++ objects have no move: never relocated
+};
+
+} // namespace
+
+LoopDependences analyze_dependences(const Kernel &k) {
+  try {
+    return Model(k).run();
+  } catch (const isl::exception &e) {
+    throw std::logic_error(std::string("isl failed on kernel '") + k.name + "': " + e.what());
+  }
+}
+
+std::optional<int> find_loop(const LoopDependences &d, const std::string &var) {
+  for (size_t n = 0; n < d.loops.size(); ++n)
+    if (d.loops[n].var == var)
+      return static_cast<int>(n);
+  return std::nullopt;
+}
+
+bool carries(const Dependence &d, int loop) {
+  for (size_t p = 0; p < d.common.size(); ++p)
+    if (d.common[p] == loop)
+      return d.carried[p];
+  return false;
+}
+
+std::vector<std::string> loops_carrying(const LoopDependences &ld, const Dependence &d) {
+  std::vector<std::string> out;
+  for (size_t p = 0; p < d.common.size(); ++p)
+    if (d.carried[p])
+      out.push_back(ld.loops[d.common[p]].var);
+  return out;
+}
+
+std::optional<int64_t> distance(const Dependence &d, int loop) {
+  for (size_t p = 0; p < d.common.size(); ++p)
+    if (d.common[p] == loop)
+      return d.distance[p];
+  return std::nullopt;
+}
+
+bool constrains_points(const LoopDependences &ld, const Dependence &d) {
+  switch (d.storage) {
+  case Storage::Reduction:
+    return false;
+  case Storage::Shared:
+    return true;
+  case Storage::Private:
+    if (d.kind != DepKind::Flow)
+      return false;
+    for (size_t p = 0; p < d.common.size(); ++p)
+      if (d.carried[p] && ld.loops[d.common[p]].in_nest)
+        return true;
+    return false;
+  }
+  return true;
+}
+
+bool loop_is_free(const LoopDependences &ld, int loop) {
+  for (const Dependence &d : ld.dependences)
+    if (constrains_points(ld, d) && carries(d, loop))
+      return false;
+  return true;
+}
+
+std::vector<const Dependence *> nest_carried(const LoopDependences &ld) {
+  std::vector<const Dependence *> out;
+  for (const Dependence &d : ld.dependences) {
+    if (!constrains_points(ld, d))
+      continue;
+    for (size_t p = 0; p < d.common.size(); ++p)
+      if (d.carried[p] && ld.loops[d.common[p]].in_nest) {
+        out.push_back(&d);
+        break;
+      }
+  }
+  return out;
+}
+
+std::string print_dependences(const LoopDependences &ld) {
+  std::string out;
+  for (const Dependence &d : ld.dependences) {
+    const AccessInfo &src = ld.accesses[d.source], &snk = ld.accesses[d.sink];
+    auto stmt = [&](const AccessInfo &a) {
+      return ld.statements[a.stmt].name + (a.end_of_if ? " (end of IF)" : "");
+    };
+    out += std::string(dep_kind_name(d.kind)) + " " + stmt(src) + " -> " + stmt(snk) + " on '" +
+           d.array + "'";
+    if (!src.subscript.empty())
+      out += " " + src.subscript + " -> " + snk.subscript;
+    std::vector<std::string> by = loops_carrying(ld, d);
+    if (by.empty()) {
+      out += " loop-independent";
+    } else {
+      out += " carried by";
+      for (const std::string &v : by)
+        out += " " + v;
+    }
+    if (!d.common.empty()) {
+      out += " distance (";
+      for (size_t p = 0; p < d.distance.size(); ++p)
+        out += (p ? "," : "") + (d.distance[p] ? std::to_string(*d.distance[p]) : "*");
+      out += ")";
+    }
+    out += ": " + d.relation + "\n";
+  }
+  return out;
+}
+
+} // namespace f2s
