@@ -59,6 +59,15 @@ template <class T> std::string to_text(const T &obj) {
   return os.str();
 }
 
+/// isl's reading of `text`; a text it cannot read is this file's error.
+template <class T> T read(isl::ctx ctx, const std::string &text) {
+  try {
+    return T(ctx, text);
+  } catch (const isl::exception &e) {
+    throw std::logic_error(std::string(e.what()) + " in '" + text + "'");
+  }
+}
+
 isl::set named(isl::set s, const std::string &tuple) {
   return isl::manage(isl_set_set_tuple_name(s.release(), tuple.c_str()));
 }
@@ -213,7 +222,10 @@ std::optional<Pieces> affine(const Expr &e, Names &names) {
     case BinaryOp::Sub:
       return combine(*x, *y, [](auto &p, auto &q) { return "(" + p + ") - (" + q + ")"; });
     case BinaryOp::Mul:
-      return combine(*x, *y, [](auto &p, auto &q) { return "(" + p + ")*(" + q + ")"; });
+      // One side is a constant (checked above); isl reads `c*(e)`.
+      return combine(*x, *y, [&](auto &p, auto &q) {
+        return as<IntImm>(b->a) ? p + "*(" + q + ")" : q + "*(" + p + ")";
+      });
     default:
       return std::nullopt;
     }
@@ -320,7 +332,7 @@ public:
   }
 
   LoopDependences run() {
-    domain_ = isl::set(ctx_.get(), "{ [] }");
+    domain_ = read<isl::set>(ctx_.get(), "{ [] }");
     walk(k_.body);
     build_schedules();
     assume_in_bounds();
@@ -417,12 +429,20 @@ private:
     auto branch = [&](const Stmt &body, bool then, auto &writes) {
       if (!body)
         return;
-      if (cond.exact)
-        domain_ = then ? outer.intersect(cond.set) : outer.subtract(cond.set);
-      else
+      // The then branch runs where the condition (or the part of it that
+      // is affine) holds; the else branch where an exact one does not.
+      if (then)
+        domain_ = outer.intersect(cond.set);
+      else if (cond.exact)
+        domain_ = outer.subtract(cond.set);
+      if (!cond.exact)
         branches_.push_back({id, then});
+      int outer_parity = parity_test_;
+      if (then && tests_parity(c->cond))
+        parity_test_ = id;
       size_t first = accesses_.size();
       walk(body);
+      parity_test_ = outer_parity;
       for (size_t a = first; a < accesses_.size(); ++a)
         if (accesses_[a].info.write && accesses_[a].branches == branches_ &&
             accesses_[a].loops == loop_stack_)
@@ -458,6 +478,34 @@ private:
           break;
         }
     }
+  }
+
+  /// Whether `c` is a colour test of red-black, alone or in a conjunction:
+  /// MOD(e, 2) == x, or MOD(e, 2) /= 0 (not /= 1, which holds on both
+  /// colours where e < 0).
+  bool tests_parity(const Expr &c) {
+    const Binary *b = as<Binary>(c);
+    if (!b)
+      return false;
+    if (b->op == BinaryOp::And)
+      return tests_parity(b->a) || tests_parity(b->b);
+    auto mod2 = [](const Expr &e) {
+      const Call *m = as<Call>(e);
+      const IntImm *two = m && m->args.size() == 2 ? as<IntImm>(m->args[1]) : nullptr;
+      return m && m->fn == Intrinsic::Mod && two && two->value == 2;
+    };
+    auto zero = [](const Expr &e) {
+      const IntImm *z = as<IntImm>(e);
+      return z && z->value == 0;
+    };
+    bool parity = false;
+    if (b->op == BinaryOp::Eq)
+      parity = mod2(b->a) || mod2(b->b);
+    if (b->op == BinaryOp::Ne)
+      parity = (mod2(b->a) && zero(b->b)) || (mod2(b->b) && zero(b->a));
+    // A parity of what changes from point to point (a temporary) is no
+    // colour.
+    return parity && condition(c).exact;
   }
 
   struct Condition {
@@ -533,6 +581,7 @@ private:
     a.info.write = is_write;
     a.info.loc = loc;
     a.info.storage = storage(array);
+    a.info.parity_test = parity_test_;
     a.branches = branches_;
     a.exact = exact_;
     std::string range;
@@ -564,8 +613,8 @@ private:
     }
     std::string tuple = "S" + std::to_string(n);
     std::string params = params_text();
-    a.relation = isl::map(ctx_.get(), params + "{ " + tuple + dims_text() + " -> " +
-                                          isl_name(array) + "[" + range + "] }")
+    a.relation = read<isl::map>(ctx_.get(), params + "{ " + tuple + dims_text() + " -> " +
+                                                isl_name(array) + "[" + range + "] }")
                      .intersect_domain(named(domain_, tuple));
     a.info.must = a.exact && a.branches.empty();
     a.info.relation = to_text(a.relation.coalesce());
@@ -621,10 +670,10 @@ private:
   }
 
   isl::set parse_set(const std::string &dims, const std::string &constraints) const {
-    return isl::set(ctx_.get(), params_text() + "{ " + dims + " : " + constraints + " }");
+    return read<isl::set>(ctx_.get(), params_text() + "{ " + dims + " : " + constraints + " }");
   }
 
-  isl::set universe() const { return isl::set(ctx_.get(), "{ " + dims_text() + " }"); }
+  isl::set universe() const { return read<isl::set>(ctx_.get(), "{ " + dims_text() + " }"); }
 
   // ---------------------------------------------------------- the dataflow
 
@@ -641,7 +690,8 @@ private:
       std::string range;
       for (const std::string &x : t)
         range += (range.empty() ? "" : ", ") + x;
-      a.schedule = isl::map(ctx_.get(), "{ " + a.tuple + "[" + dims + "] -> [" + range + "] }");
+      a.schedule =
+          read<isl::map>(ctx_.get(), "{ " + a.tuple + "[" + dims + "] -> [" + range + "] }");
       a.instances = rename_tuples(a.relation, a.tuple, isl_name(a.info.array));
     }
   }
@@ -679,8 +729,8 @@ private:
       }
       if (constraints.empty())
         continue;
-      isl::set box(ctx_.get(), params_text() + "{ " + isl_name(a.info.array) + "[" + dims +
-                                   "] : " + constraints + " }");
+      isl::set box = read<isl::set>(ctx_.get(), params_text() + "{ " + isl_name(a.info.array) +
+                                                    "[" + dims + "] : " + constraints + " }");
       isl::set outside = a.relation.domain().subtract(a.relation.intersect_range(box).domain());
       context = context.subtract(outside.params());
     }
@@ -786,13 +836,16 @@ private:
       const Access &src = accesses_[d.source], &snk = accesses_[d.sink];
       d.array = src.info.array;
       d.storage = src.info.storage;
+      isl::map same = m;
       for (size_t p = 0; p < src.loops.size() && p < snk.loops.size(); ++p) {
         if (src.loops[p] != snk.loops[p])
           break;
         d.common.push_back(src.loops[p]);
         d.carried.push_back(differ_at(m, static_cast<int>(p)));
+        same = isl::manage(isl_map_equate(same.release(), isl_dim_in, p, isl_dim_out, p));
         d.distance.push_back(constant_distance(m, static_cast<int>(p)));
       }
+      d.same_iteration = !same.is_empty();
       d.relation = to_text(rename_tuples(m, stmt_name(d.source), stmt_name(d.sink)).coalesce());
       found.push_back(std::move(d));
     });
@@ -813,6 +866,7 @@ private:
   bool exact_ = true;
   std::vector<Branch> branches_;
   int ifs_ = 0;
+  int parity_test_ = -1;
   std::vector<std::string> time_;
   int position_ = 0;
   std::deque<Access> accesses_; // isl's C++ objects have no move: never relocated

@@ -74,6 +74,10 @@ struct AccessInfo {
   /// the IF (statement `stmt` is the IF's condition), which later reads of
   /// the point take their value from. Only for private arrays.
   bool end_of_if = false;
+  /// The innermost IF around the access whose condition, modelled exactly,
+  /// tests a parity (`mod(i + j + k, 2) == 0`, a colour of red-black), by
+  /// the IF's number in the walk; -1 when there is none.
+  int parity_test = -1;
 };
 
 /// Instances of two accesses that touch one element in an order that
@@ -93,6 +97,9 @@ struct Dependence {
   /// the loop variable's terms: -1 along a loop that runs backward to the
   /// next trip).
   std::vector<std::optional<int64_t>> distance;
+  /// Whether some pair of instances has the same value of every common
+  /// loop's variable (a dependence within one iteration of them all).
+  bool same_iteration = false;
   /// source instance -> sink instance, as isl prints the map, tuples named
   /// by their statements.
   std::string relation;

@@ -22,10 +22,10 @@ enum class TimeStmtKind : uint8_t {
 /// One statement of a time step, in source order.
 struct TimeStmt {
   TimeStmtKind kind = TimeStmtKind::Sweep;
-  std::string sweep; ///< Sweep: the name of its kernel
-  std::string var;   ///< Assign: the scalar assigned; Swap: the first pointer
-  Expr value;        ///< Assign: its value; ExitIf: the condition
-  std::string other; ///< Swap: the second pointer
+  std::string sweep;   ///< Sweep: the name of its kernel
+  std::string var;     ///< Assign: the scalar assigned; Swap: the first pointer
+  Expr value;          ///< Assign: its value; ExitIf: the condition
+  std::string other;   ///< Swap: the second pointer
   std::string counter; ///< Swap: the argument that counts the swaps
   SourceLoc loc;
 };

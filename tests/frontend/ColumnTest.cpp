@@ -156,9 +156,9 @@ TEST(Column, AWrittenGridReadAtAnotherColumnIsRefused) {
                          "        t(i, j, k) = w(k)\n"
                          "      end do\n");
   expect_refusal(src,
-                 "'t' is read at (i+1,j,k) in a column, but the column writes it, so each column "
-                 "may touch only its own element at 'i'; read another column's values from an "
-                 "array the region does not write",
+                 "'t' is written at (i,j,k) and read at (i+1,j,k) in the same sweep, so the "
+                 "result depends on the order of the columns (the loops over 'i' carry it); each "
+                 "column may touch only its own elements of an array the region writes",
                  "t(i + 1, j, k)");
 }
 
