@@ -10,17 +10,17 @@
 namespace f2s {
 
 /// Proves that each point of the nest depends on no other point's results in
-/// the same sweep, or says why it cannot, at the offending use:
-///  - a grid element that one point writes and another point may read or
-///    write: subscripts are affine (`2*i - 1`), and two accesses meet when
-///    every dimension's equation c1*x + o1 = c2*y + o2 has an integer
-///    solution, unless they are the same access (the same point), or every
-///    write of the grid is guarded by one colour test
-///    (`mod(i+j+k+c, 2) == 0`) and the other access, under the same test, is
-///    at a point of the other colour (red-black Gauss-Seidel);
-///  - a scalar temporary read before it is assigned on some path through
-///    the point's statements, whose value would be carried from the
-///    previous iteration; when it is updated like a reduction
+/// the same sweep, or says why it cannot, at the offending use. The answer
+/// comes from the exact dependences of ast/LoopDependences (isl), of which
+/// only those that a loop of the nest carries count:
+///  - a grid element that one point writes and another point reads or
+///    writes (a flow, anti or output dependence on a shared array), named by
+///    both subscripts as the source writes them; red-black colour tests and
+///    stride loops are part of the statements' domains, so points of the
+///    other colour never meet;
+///  - a scalar temporary or a column's work array read where its value comes
+///    from another point or from nowhere in the point (on some path through
+///    the point's statements); when it is updated like a reduction
 ///    (ast/Reductions), the use that stops it being one is named.
 /// The updates of the kernel's recognised reductions are not carried values:
 /// their variables are arguments, not temporaries.
@@ -33,11 +33,13 @@ std::optional<Diagnostic> find_dependence(const Kernel &k);
 /// The order the points of a nest need: any (both fields empty), one loop
 /// in source order with the others free (`ordered`), or none that f2stencil
 /// can run in parallel (`refusal`, at the offending use). One loop is ordered
-/// when every pair of accesses that may meet at different points (see
-/// find_dependence) reaches the same element only from points that agree in
-/// every other loop's variable: `p(i,k)` written and `p(i,k-1)` read meet
-/// only along k. A carried scalar temporary, two loops carrying, or a nest of
-/// one loop that carries is refused.
+/// when every dependence between different points (see find_dependence)
+/// relates points that agree in every other loop's variable: `p(i,k)`
+/// written and `p(i,k-1)` read meet only along k. A carried scalar
+/// temporary, two loops carrying, or a nest of one loop that carries is
+/// refused; so is any carried dependence in a column nest (Kernel::column),
+/// whose columns run in any order, and a column nest the targets cannot run
+/// (ast/ColumnShape).
 struct Ordering {
   std::optional<Diagnostic> refusal;
   std::optional<OrderedLoop> ordered;
