@@ -319,6 +319,7 @@ struct Access {
   bool exact = true;                   ///< domain and subscripts exact but for `branches`
   bool synthetic = false;              ///< the write every path through a non-affine IF makes
   std::vector<std::string> index_vars; ///< Index::var of each subscript
+  std::string map_text;                ///< the access before its domain, as isl reads it
 };
 
 class Model {
@@ -424,6 +425,7 @@ private:
     bool outer_exact = exact_;
     auto cond = condition(c->cond);
     int id = ifs_++;
+    size_t first_access = accesses_.size();
     // The writes each branch makes on every path through it.
     std::vector<std::pair<std::string, std::string>> then_writes, else_writes;
     auto branch = [&](const Stmt &body, bool then, auto &writes) {
@@ -463,20 +465,29 @@ private:
     for (const auto &w : then_writes) {
       if (std::find(else_writes.begin(), else_writes.end(), w) == else_writes.end())
         continue;
-      for (const Access &a : accesses_)
-        if (a.info.write && a.info.array == w.first && a.info.subscript == w.second &&
-            a.info.storage == Storage::Private && a.exact) {
-          Access s = a;
-          s.synthetic = true;
-          s.info.must = true;
-          s.info.end_of_if = true;
-          s.branches = branches_;
-          s.info.stmt = n;
-          s.time = time_;
-          s.time.push_back(std::to_string(position_++));
-          add_access(std::move(s));
-          break;
-        }
+      for (size_t x = first_access; x < accesses_.size(); ++x) {
+        const Access &a = accesses_[x];
+        if (!a.info.write || a.info.array != w.first || a.info.subscript != w.second ||
+            a.info.storage != Storage::Private || !a.exact)
+          continue;
+        Access s = a;
+        s.synthetic = true;
+        s.info.must = true;
+        s.info.end_of_if = true;
+        s.info.stmt = n;
+        s.branches = branches_;
+        // Every instance of the IF, whichever branch it takes.
+        std::string tuple = "S" + std::to_string(n);
+        s.relation =
+            isl::manage(isl_map_set_tuple_name(read<isl::map>(ctx_.get(), a.map_text).release(),
+                                               isl_dim_in, tuple.c_str()))
+                .intersect_domain(named(outer, tuple));
+        s.info.relation = to_text(s.relation.coalesce());
+        s.time = time_;
+        s.time.push_back(std::to_string(position_++));
+        add_access(std::move(s));
+        break;
+      }
     }
   }
 
@@ -612,10 +623,9 @@ private:
       a.info.subscript += ")";
     }
     std::string tuple = "S" + std::to_string(n);
-    std::string params = params_text();
-    a.relation = read<isl::map>(ctx_.get(), params + "{ " + tuple + dims_text() + " -> " +
-                                                isl_name(array) + "[" + range + "] }")
-                     .intersect_domain(named(domain_, tuple));
+    a.map_text =
+        params_text() + "{ " + tuple + dims_text() + " -> " + isl_name(array) + "[" + range + "] }";
+    a.relation = read<isl::map>(ctx_.get(), a.map_text).intersect_domain(named(domain_, tuple));
     a.info.must = a.exact && a.branches.empty();
     a.info.relation = to_text(a.relation.coalesce());
     a.time = time_;
@@ -696,43 +706,34 @@ private:
     }
   }
 
-  /// Restricts every access to the parameters for which the region's
-  /// accesses at a fixed element of a dimension (a constant or a scalar, not
-  /// a loop variable) are not below the dimension's declared lower bound: a
-  /// program that runs has them (t(i, j, nz) in t(n, n, nz) says nz >= 1).
-  /// Only lower bounds, and only accesses that surely happen: FORTRAN 77
-  /// code declares `a(1)` for arrays of any size, and reads halos below a
-  /// declared bound; a context that would leave no parameter is not assumed.
+  /// Assumes what a program that runs satisfies: an access at a fixed
+  /// element of a dimension (a constant or a scalar, not a loop variable) is
+  /// not below the dimension's declared lower bound (t(i, j, nz) in
+  /// t(n, n, nz) says nz >= 1). An instance of a statement that breaks it
+  /// never runs; an access that surely happens and breaks it for some
+  /// parameters says that the region never runs with them (the context, as
+  /// Polly assumes). Only lower bounds: FORTRAN 77 code declares `a(1)` for
+  /// arrays of any size. A statement or context that would keep nothing is
+  /// not assumed.
   void assume_in_bounds() {
-    isl::set context(ctx_.get(), "{ : }");
+    isl::set context = read<isl::set>(ctx_.get(), "{ : }");
+    std::map<int, isl::set> runs; // statement -> the instances that may run
     for (const Access &a : accesses_) {
-      const Variable *v = k_.find_arg(a.info.array);
-      if (!v)
-        v = k_.find_work(a.info.array);
-      if (!v || !v->is_grid() || a.synthetic || !a.exact || !a.branches.empty() ||
-          v->rank() != static_cast<int>(a.index_vars.size()))
+      std::optional<isl::set> box = lower_bounds(a);
+      if (!box)
         continue;
-      names_.used.clear();
-      std::string dims, constraints;
-      for (int d = 0; d < v->rank(); ++d) {
-        std::string x = "f2s_x" + std::to_string(d);
-        dims += (d ? ", " : "") + x;
-        if (names_.scalars.count(a.index_vars[d]) == 0 && !a.index_vars[d].empty())
-          continue;
-        names_.loops.insert(x);
-        auto c = v->dims[d].lo
-                     ? comparison(BinaryOp::Ge, Var::make(x, Type::Int32), v->dims[d].lo, names_)
-                     : std::nullopt;
-        names_.loops.erase(x);
-        if (c)
-          constraints += (constraints.empty() ? "" : " and ") + ("(" + *c + ")");
-      }
-      if (constraints.empty())
+      isl::set all = a.relation.domain();
+      isl::set valid = a.relation.intersect_range(*box).domain();
+      auto [it, fresh] = runs.emplace(a.info.stmt, all);
+      it->second = it->second.intersect(valid);
+      if (a.exact && a.branches.empty())
+        context = context.subtract(all.subtract(valid).params());
+    }
+    for (Access &a : accesses_) {
+      auto it = runs.find(a.info.stmt);
+      if (a.synthetic || it == runs.end() || it->second.is_empty())
         continue;
-      isl::set box = read<isl::set>(ctx_.get(), params_text() + "{ " + isl_name(a.info.array) +
-                                                    "[" + dims + "] : " + constraints + " }");
-      isl::set outside = a.relation.domain().subtract(a.relation.intersect_range(box).domain());
-      context = context.subtract(outside.params());
+      a.instances = a.instances->intersect_domain(named(it->second, a.tuple));
     }
     context = context.coalesce();
     if (context.is_empty())
@@ -740,6 +741,36 @@ private:
     out_.assumed = to_text(context);
     for (Access &a : accesses_)
       a.instances = a.instances->intersect_params(context);
+  }
+
+  /// The elements of `a`'s array not below the declared lower bound in the
+  /// dimensions `a` subscripts by a constant or a scalar; nothing when no
+  /// such dimension has an affine bound.
+  std::optional<isl::set> lower_bounds(const Access &a) {
+    const Variable *v = k_.find_arg(a.info.array);
+    if (!v)
+      v = k_.find_work(a.info.array);
+    if (!v || !v->is_grid() || a.synthetic || v->rank() != static_cast<int>(a.index_vars.size()))
+      return std::nullopt;
+    names_.used.clear();
+    std::string dims, constraints;
+    for (int d = 0; d < v->rank(); ++d) {
+      std::string x = "f2s_x" + std::to_string(d);
+      dims += (d ? ", " : "") + x;
+      if (!a.index_vars[d].empty() && names_.scalars.count(a.index_vars[d]) == 0)
+        continue;
+      names_.loops.insert(x);
+      auto c = v->dims[d].lo
+                   ? comparison(BinaryOp::Ge, Var::make(x, Type::Int32), v->dims[d].lo, names_)
+                   : std::nullopt;
+      names_.loops.erase(x);
+      if (c)
+        constraints += (constraints.empty() ? "" : " and ") + ("(" + *c + ")");
+    }
+    if (constraints.empty())
+      return std::nullopt;
+    return read<isl::set>(ctx_.get(), params_text() + "{ " + isl_name(a.info.array) + "[" + dims +
+                                          "] : " + constraints + " }");
   }
 
   isl::union_map none() const { return isl::union_map(ctx_.get(), "{ }"); }
@@ -929,9 +960,15 @@ bool constrains_points(const LoopDependences &ld, const Dependence &d) {
 }
 
 bool loop_is_free(const LoopDependences &ld, int loop) {
-  for (const Dependence &d : ld.dependences)
-    if (constrains_points(ld, d) && carries(d, loop))
+  for (const Dependence &d : ld.dependences) {
+    if (!carries(d, loop) || d.storage == Storage::Reduction)
+      continue;
+    // A private array has a copy per point of the nest, not per trip of a
+    // loop inside the point: only there do its anti and output dependences
+    // count.
+    if (d.storage == Storage::Shared || d.kind == DepKind::Flow || !ld.loops[loop].in_nest)
       return false;
+  }
   return true;
 }
 

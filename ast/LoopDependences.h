@@ -148,7 +148,9 @@ std::optional<int64_t> distance(const Dependence &d, int loop);
 bool constrains_points(const LoopDependences &ld, const Dependence &d);
 
 /// Whether the iterations of loop `loop` may run in any order and in
-/// parallel: no dependence that constrains the points is carried by it.
+/// parallel: it carries no dependence but those of reductions and, for a
+/// loop of the nest, the anti and output dependences of private arrays
+/// (each point has its own copy).
 bool loop_is_free(const LoopDependences &ld, int loop);
 
 /// The dependences that constrain the points and are carried by a loop of

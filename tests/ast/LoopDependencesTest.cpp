@@ -258,3 +258,67 @@ TEST(LoopDependences, ASubscriptThatIsNotAffineReachesTheWholeDimension) {
 
 } // namespace
 } // namespace f2s
+
+namespace f2s {
+namespace {
+
+TEST(LoopDependences, AnElseIfChainAssignsOnEveryPath) {
+  // Conditions partly affine (`.not. mod(i, 3) == 0` beside a real
+  // comparison): each IF whose branches both assign t ends with one write of
+  // it, over all its instances, which the read after the chain takes.
+  LoopDependences d = analyze(R"(subroutine chain(n, a, b)
+  integer :: n, i
+  real(8) :: a(n), b(n), s, t
+  !$f2s stencil
+  do i = 1, n
+    s = a(i) - 0.5d0
+    if (s < -0.25d0 .and. .not. (mod(i, 3) == 0)) then
+      t = 1d0
+    else if (s <= 0d0) then
+      t = 2d0
+    else
+      t = s
+    end if
+    b(i) = t
+  end do
+end subroutine
+)");
+  std::string flows;
+  for (const Dependence &dep : d.dependences)
+    if (dep.kind == DepKind::Flow && dep.array == "t")
+      flows += print_dependences({d.loops, d.statements, d.accesses, {dep}, {}, "", {}});
+  EXPECT_EQ(flows, "flow S1 (end of IF) -> S6 on 't' loop-independent distance (0): [n] -> { "
+                   "S1[i] -> S6[i' = i] : 0 < i <= n }\n");
+  EXPECT_TRUE(d.reads_without_source.empty());
+  EXPECT_EQ(free_loops(d), "i");
+}
+
+TEST(LoopDependences, AFixedElementAssumesItsLowerBound) {
+  // w(nz) has a value for nz >= 1 only (w(1) before the loop, w(k) in it):
+  // t(i, j, nz) in t(n, n, nz) says nz >= 1 wherever the statement runs.
+  LoopDependences d = analyze(R"(subroutine col(n, nz, a, t)
+  integer :: n, nz, i, j, k
+  real(8) :: a(n, n, nz), t(n, n, nz), w(100)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n
+      w(1) = a(i, j, 1)
+      do k = 2, nz
+        w(k) = w(k - 1) + a(i, j, k)
+      end do
+      t(i, j, nz) = w(nz)
+      do k = nz - 1, 1, -1
+        t(i, j, k) = w(k) - t(i, j, k + 1)
+      end do
+    end do
+  end do
+end subroutine
+)");
+  EXPECT_EQ(d.assumed, "[n, nz] -> {  : n <= 0 or (n > 0 and nz > 0) }");
+  EXPECT_TRUE(d.reads_without_source.empty());
+  // Both loops over k carry a recurrence (w, then t); the columns are free.
+  EXPECT_EQ(free_loops(d), "j i");
+}
+
+} // namespace
+} // namespace f2s
