@@ -437,3 +437,32 @@ TEST(Ordering, ACarriedScalarIsStillRefused) {
 
 } // namespace
 } // namespace f2s
+
+namespace f2s {
+namespace {
+
+TEST(Ordering, AnInPlaceBackwardStreamOrdersItsLoopOnly) {
+  // Issue 38: each row takes the row after it, already updated by the
+  // backward loop; i is free (isl finds the dependence at distance -1 in j
+  // and 0 in i).
+  std::string src = R"(subroutine s(n, m, c, u)
+  implicit none
+  integer :: n, m, i, j
+  real(8) :: c, u(n, m+1)
+  !$f2s stencil
+  do j = m, 1, -1
+    do i = 1, n
+      u(i, j) = u(i, j) + c*u(i, j+1)
+    end do
+  end do
+end subroutine
+)";
+  Ordering o = ordering_of(src);
+  ASSERT_FALSE(o.refusal) << o.refusal->str();
+  ASSERT_TRUE(o.ordered);
+  EXPECT_EQ(o.ordered->var, "j");
+  EXPECT_EQ(o.ordered->reason, "'u' is written at (i,j) and read at (i,j+1) in the same sweep");
+}
+
+} // namespace
+} // namespace f2s
