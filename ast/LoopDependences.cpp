@@ -8,6 +8,7 @@
 #include <isl/map.h>
 #include <isl/options.h>
 #include <isl/set.h>
+#include <isl/union_map.h>
 #include <isl/val.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace f2s {
 
@@ -70,6 +72,12 @@ template <class T> T read(isl::ctx ctx, const std::string &text) {
 
 isl::set named(isl::set s, const std::string &tuple) {
   return isl::manage(isl_set_set_tuple_name(s.release(), tuple.c_str()));
+}
+
+/// `m` as isl prints it most simply: no redundant constraint, disjuncts
+/// merged where they can be.
+isl::map simplest(isl::map m) {
+  return isl::manage(isl_map_remove_redundancies(m.release())).coalesce();
 }
 
 isl::map rename_tuples(isl::map m, const std::string &in, const std::string &out) {
@@ -625,9 +633,17 @@ private:
     std::string tuple = "S" + std::to_string(n);
     a.map_text =
         params_text() + "{ " + tuple + dims_text() + " -> " + isl_name(array) + "[" + range + "] }";
-    a.relation = read<isl::map>(ctx_.get(), a.map_text).intersect_domain(named(domain_, tuple));
+    // A statement that reads one element many times (`a(i,j) + a(i,j) +
+    // ...`) builds its map once.
+    auto key = std::tuple(n, array, a.map_text);
+    auto seen = relations_.find(key);
+    if (seen == relations_.end()) {
+      isl::map r = read<isl::map>(ctx_.get(), a.map_text).intersect_domain(named(domain_, tuple));
+      seen = relations_.emplace(key, std::pair(r, to_text(r.coalesce()))).first;
+    }
+    a.relation = seen->second.first;
     a.info.must = a.exact && a.branches.empty();
-    a.info.relation = to_text(a.relation.coalesce());
+    a.info.relation = seen->second.second;
     a.time = time_;
     a.time.push_back(std::to_string(position_ == 0 ? 0 : position_ - 1));
     a.time.push_back(is_write ? "1" : "0");
@@ -691,7 +707,14 @@ private:
     size_t width = 0;
     for (const Access &a : accesses_)
       width = std::max(width, a.time.size());
+    for (const Access &a : accesses_)
+      if (a.info.write)
+        written_.insert(a.info.array);
     for (Access &a : accesses_) {
+      // An array no statement writes has no dependence: its accesses stay
+      // out of the dataflow.
+      if (!written_.count(a.info.array))
+        continue;
       std::vector<std::string> t = a.time;
       t.resize(width, "0");
       std::string dims;
@@ -718,7 +741,10 @@ private:
   void assume_in_bounds() {
     isl::set context = read<isl::set>(ctx_.get(), "{ : }");
     std::map<int, isl::set> runs; // statement -> the instances that may run
+    std::set<std::tuple<int, std::string, std::string>> done;
     for (const Access &a : accesses_) {
+      if (!done.insert({a.info.stmt, a.info.array, a.map_text}).second)
+        continue;
       std::optional<isl::set> box = lower_bounds(a);
       if (!box)
         continue;
@@ -731,7 +757,7 @@ private:
     }
     for (Access &a : accesses_) {
       auto it = runs.find(a.info.stmt);
-      if (a.synthetic || it == runs.end() || it->second.is_empty())
+      if (a.synthetic || !a.instances || it == runs.end() || it->second.is_empty())
         continue;
       a.instances = a.instances->intersect_domain(named(it->second, a.tuple));
     }
@@ -740,7 +766,8 @@ private:
       return;
     out_.assumed = to_text(context);
     for (Access &a : accesses_)
-      a.instances = a.instances->intersect_params(context);
+      if (a.instances)
+        a.instances = a.instances->intersect_params(context);
   }
 
   /// The elements of `a`'s array not below the declared lower bound in the
@@ -780,7 +807,7 @@ private:
   template <class Keep> isl::union_map relation_of(Keep &&keep) const {
     isl::union_map u = none();
     for (const Access &a : accesses_)
-      if (keep(a))
+      if (a.instances && keep(a))
         u = u.unite(isl::union_map(*a.instances));
     return u;
   }
@@ -788,15 +815,20 @@ private:
   void compute() {
     isl::union_map schedule = none();
     for (const Access &a : accesses_)
-      schedule = schedule.unite(isl::union_map(*a.schedule));
+      if (a.schedule)
+        schedule = schedule.unite(isl::union_map(*a.schedule));
     auto real_write = [](const Access &a) { return a.info.write && !a.synthetic; };
-    // Flow, value-based: a must-write kills what was written before it.
-    // Under a non-affine IF, a write surely happens for the reads of the
-    // same branch, so the reads are grouped by the IFs around them and each
-    // group has its own must-writes: one dataflow call per group.
+    // Flow into a private array, value-based: a must-write kills what was
+    // written before it, which is what makes a temporary private. Under a
+    // non-affine IF, a write surely happens for the reads of the same
+    // branch, so the reads are grouped by the IFs around them and each group
+    // has its own must-writes: one dataflow call per group. Into a shared
+    // array, every earlier write counts (below): a killed write is ordered
+    // before its killer by an output dependence anyway, and the dataflow
+    // would only cost time.
     std::map<std::vector<Branch>, std::vector<int>> groups;
     for (const Access &a : accesses_)
-      if (!a.info.write)
+      if (!a.info.write && a.info.storage == Storage::Private)
         groups[a.branches].push_back(a.index);
     isl::union_map flow = none();
     isl::union_map no_source = none();
@@ -819,20 +851,15 @@ private:
       flow = flow.unite(f.may_dependence());
       no_source = no_source.unite(f.may_no_source());
     }
-    // Anti and output, memory-based: every earlier read or write of the
-    // element.
+    // Anti and output, memory-based: every pair of instances that touch one
+    // element, the first scheduled before the second.
     isl::union_map writes = relation_of(real_write);
-    isl::union_map anti =
-        isl::union_access_info(writes)
-            .set_may_source(relation_of([](const Access &a) { return !a.info.write; }))
-            .set_schedule_map(schedule)
-            .compute_flow()
-            .may_dependence();
-    isl::union_map output = isl::union_access_info(writes)
-                                .set_may_source(writes)
-                                .set_schedule_map(schedule)
-                                .compute_flow()
-                                .may_dependence();
+    isl::union_map all_reads = relation_of([](const Access &a) { return !a.info.write; });
+    isl::union_map shared_reads = relation_of(
+        [](const Access &a) { return !a.info.write && a.info.storage != Storage::Private; });
+    isl::union_map anti = in_order(all_reads.apply_range(writes.reverse()), schedule);
+    isl::union_map output = in_order(writes.apply_range(writes.reverse()), schedule);
+    flow = flow.unite(in_order(writes.apply_range(shared_reads.reverse()), schedule));
     collect(DepKind::Flow, flow);
     collect(DepKind::Anti, anti);
     collect(DepKind::Output, output);
@@ -846,6 +873,17 @@ private:
                           .coalesce())});
     });
     std::sort(out_.reads_without_source.begin(), out_.reads_without_source.end());
+  }
+
+  /// The pairs of `pairs` whose first instance runs before the second.
+  /// The order is built between the accesses that appear in `pairs` only:
+  /// a statement that reads one array 5000 times would make the order
+  /// between every two accesses of the region 25 million relations.
+  static isl::union_map in_order(const isl::union_map &pairs, const isl::union_map &schedule) {
+    isl::union_map from = schedule.intersect_domain(pairs.domain());
+    isl::union_map to = schedule.intersect_domain(pairs.range());
+    return pairs.intersect(
+        isl::manage(isl_union_map_lex_lt_union_map(from.release(), to.release())));
   }
 
   int index_of(const isl::map &m, isl_dim_type type) const {
@@ -877,7 +915,7 @@ private:
         d.distance.push_back(constant_distance(m, static_cast<int>(p)));
       }
       d.same_iteration = !same.is_empty();
-      d.relation = to_text(rename_tuples(m, stmt_name(d.source), stmt_name(d.sink)).coalesce());
+      d.relation = to_text(simplest(rename_tuples(m, stmt_name(d.source), stmt_name(d.sink))));
       found.push_back(std::move(d));
     });
     std::sort(found.begin(), found.end(), [](const Dependence &a, const Dependence &b) {
@@ -900,7 +938,9 @@ private:
   int parity_test_ = -1;
   std::vector<std::string> time_;
   int position_ = 0;
-  std::deque<Access> accesses_; // isl's C++ objects have no move: never relocated
+  std::deque<Access> accesses_;
+  std::map<std::tuple<int, std::string, std::string>, std::pair<isl::map, std::string>> relations_;
+  std::set<std::string> written_; // isl's C++ objects have no move: never relocated
 };
 
 } // namespace

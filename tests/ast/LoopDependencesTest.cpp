@@ -153,8 +153,9 @@ end subroutine
 )");
   EXPECT_EQ(
       print_dependences(d),
-      "flow S0 -> S0 on 's' carried by j i distance (*,*): [n] -> { S0[j, i] -> S0[j' = j, i' = 1 "
-      "+ i] : 0 < j <= n and 0 < i < n; S0[j, i = n] -> S0[j' = 1 + j, i' = 1] : 0 < j < n }\n"
+      "flow S0 -> S0 on 's' carried by j i distance (*,*): [n] -> { S0[j, i] -> S0[j', i'] : j > 0 "
+      "and 0 < i <= n and j < j' <= n and 0 < i' <= n; S0[j, i] -> S0[j' = j, i'] : 0 < j <= n and "
+      "i > 0 and i < i' <= n }\n"
       "anti S0 -> S0 on 's' carried by j i distance (*,*): [n] -> { S0[j, i] -> S0[j', i'] : j > 0 "
       "and 0 < i <= n and j < j' <= n and 0 < i' <= n; S0[j, i] -> S0[j' = j, i'] : 0 < j <= n and "
       "i > 0 and i <= i' <= n }\n"
@@ -287,8 +288,8 @@ end subroutine
   for (const Dependence &dep : d.dependences)
     if (dep.kind == DepKind::Flow && dep.array == "t")
       flows += print_dependences({d.loops, d.statements, d.accesses, {dep}, {}, "", {}});
-  EXPECT_EQ(flows, "flow S1 (end of IF) -> S6 on 't' loop-independent distance (0): [n] -> { "
-                   "S1[i] -> S6[i' = i] : 0 < i <= n }\n");
+  EXPECT_EQ(flows, "flow S1 (end of IF) -> S6 on 't' loop-independent distance (0): [n] -> { S1[i] "
+                   "-> S6[i' = i] : 0 < i <= n }\n");
   EXPECT_TRUE(d.reads_without_source.empty());
   EXPECT_EQ(free_loops(d), "i");
 }
