@@ -449,7 +449,7 @@ struct OrderedLoop {
   SourceLoc loc;      ///< the access that reads (or rewrites) another point's element
 };
 
-/// A nest whose point is a whole column (ast/ColumnLegality): the nest's
+/// A nest whose point is a whole column (ast/Dependence, ast/ColumnShape): the nest's
 /// loops are the free ones, and the point is a statement list that holds
 /// DO loops over `var` in source order (forward elimination, back
 /// substitution of a tridiagonal solve), filling and reading `work`, local
