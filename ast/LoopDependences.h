@@ -4,10 +4,14 @@
 // The region is data: each statement instance's domain (the loops around it,
 // their bounds as affine expressions of the kernel's INTEGER scalars, the IF
 // conditions on loop variables) and each of its accesses (an affine map from
-// the instance to the element) are isl sets and maps, built once. Dependences
-// come from isl's dataflow (isl_union_access_info_compute_flow): flow
-// dependences value-based (a later must-write kills an earlier write), anti
-// and output dependences memory-based. What the IR says that isl cannot model
+// the instance to the element) are isl sets and maps, built once. Flow
+// dependences into private arrays (scalar temporaries, a column's work
+// arrays) come from isl's dataflow (isl_union_access_info_compute_flow),
+// value-based: a later must-write kills an earlier write, which is what makes
+// a temporary private. Every other dependence is memory-based: each pair of
+// instances that touch one element, the first scheduled before the second
+// (for a shared array the loops that carry something are the same either
+// way, and the dataflow would only cost time). What the IR says that isl cannot model
 // is over-approximated, never guessed: a bound or condition that is not
 // affine is dropped (more instances), a subscript that is not affine reaches
 // the whole dimension, and a write under either may happen (kills nothing).
@@ -53,7 +57,7 @@ enum class Storage : uint8_t {
 };
 
 enum class DepKind : uint8_t {
-  Flow,   ///< read after write: the sink reads the value the source wrote
+  Flow,   ///< read after write (for a private array: the value the sink reads)
   Anti,   ///< write after read
   Output, ///< write after write
 };
