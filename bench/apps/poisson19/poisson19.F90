@@ -8,7 +8,9 @@
 ! usage: poisson19 [mimax mjmax mkmax [nn]]     (default 65 33 33 20)
 !
 ! Build switches (cpp): -DTIMELOOP marks the iteration loop itself as an
-! f2stencil time loop (it holds only sweeps and scalars).
+! f2stencil time loop (it holds only sweeps and scalars); -DAS_WRITTEN
+! with it puts the cpp conditional around the directive alone, as first
+! written (f2stencil's --rewrite refuses that today).
 module ps_grid
   implicit none
   integer :: mimax, mjmax, mkmax
@@ -68,9 +70,13 @@ contains
     integer :: i, j, k, loop
     real(4) :: s0, ss
 
-#ifdef TIMELOOP
+#if defined(TIMELOOP) && defined(AS_WRITTEN)
 !$f2s stencil timesteps name(ps_iterate)
 #endif
+#if defined(TIMELOOP) && !defined(AS_WRITTEN)
+! f2stencil's --rewrite takes a cpp conditional around the directive alone
+! for one that ends inside the region: the loop is written out in each branch
+!$f2s stencil timesteps name(ps_iterate)
     do loop = 1, nn
       gosa = 0.0
 !$omp parallel do private(i, j, s0, ss) reduction(+:gosa)
@@ -92,6 +98,29 @@ contains
       end do
       p(2:imax-1, 2:jmax-1, 2:kmax-1) = wrk2(2:imax-1, 2:jmax-1, 2:kmax-1)
     end do
+#else
+    do loop = 1, nn
+      gosa = 0.0
+!$omp parallel do private(i, j, s0, ss) reduction(+:gosa)
+!$f2s stencil name(ps_jacobi)
+      do k = 2, kmax - 1
+        do j = 2, jmax - 1
+          do i = 2, imax - 1
+            s0 = a(i,j,k,1)*p(i+1,j,k) + a(i,j,k,2)*p(i,j+1,k) + a(i,j,k,3)*p(i,j,k+1) &
+               + b(i,j,k,1)*(p(i+1,j+1,k) - p(i+1,j-1,k) - p(i-1,j+1,k) + p(i-1,j-1,k)) &
+               + b(i,j,k,2)*(p(i,j+1,k+1) - p(i,j-1,k+1) - p(i,j+1,k-1) + p(i,j-1,k-1)) &
+               + b(i,j,k,3)*(p(i+1,j,k+1) - p(i-1,j,k+1) - p(i+1,j,k-1) + p(i-1,j,k-1)) &
+               + c(i,j,k,1)*p(i-1,j,k) + c(i,j,k,2)*p(i,j-1,k) + c(i,j,k,3)*p(i,j,k-1) &
+               + wrk1(i,j,k)
+            ss = (s0*a(i,j,k,4) - p(i,j,k))*bnd(i,j,k)
+            gosa = gosa + ss*ss
+            wrk2(i,j,k) = p(i,j,k) + omega*ss
+          end do
+        end do
+      end do
+      p(2:imax-1, 2:jmax-1, 2:kmax-1) = wrk2(2:imax-1, 2:jmax-1, 2:kmax-1)
+    end do
+#endif
   end subroutine jacobi
 
 end module ps_solver
