@@ -6,6 +6,9 @@
 #   out/bin/<app>_serial     gfortran -O3, the source as it is
 #   out/bin/<app>_omp        the same source with -fopenmp (its !$omp lines)
 #   out/bin/<app>_pthreads   f2stencil --target=pthreads --rewrite, linked
+#                            (the rewritten source is built as the OpenMP one,
+#                            with -fopenmp: the loops f2stencil refuses keep
+#                            their !$omp lines, as in the user's build)
 #   out/bin/<app>_cuda       f2stencil --target=pthreads,cuda --rewrite, per-nest
 #                            annotations only, no data directive
 #   out/bin/poisson19_cudatime  the same with the iteration loop annotated
@@ -51,7 +54,7 @@ rm -rf $O && mkdir -p $O/bin $O/lib $O/tune $O/logs $O/fortlibs
 cp "$F2S" $O/f2stencil && strip $O/f2stencil
 LIBDIR=$(dirname "$($FC -print-file-name=libgfortran.a)")
 cp "$($FC -print-file-name=libgomp.so.1)" "$($FC -print-file-name=libquadmath.so.0)" $O/fortlibs/
-cp $LIBDIR/libgfortran.a $LIBDIR/libquadmath.a $O/fortlibs/
+cp $LIBDIR/libgfortran.a $LIBDIR/libquadmath.a $LIBDIR/libgomp.a $O/fortlibs/
 git rev-parse --short HEAD > $O/commit.txt
 "$F2S" --version > $O/f2stencil-version.txt 2>&1 || true
 : > $O/variants.txt
@@ -72,10 +75,10 @@ lib_variant() {
   cat $O/logs/${app}_$var.f2s.log
   mkdir -p $T
   local rw=$L/src/$(basename $src)
-  $FC $FFLAGS $fl "$@" -I $L -J $T -c $rw -o $T/$app.o
+  $FC $FFLAGS -fopenmp $fl "$@" -I $L -J $T -c $rw -o $T/$app.o
   $FC -O2 -fPIC -J $T -c $L/$libname.f90 -o $T/${libname}_mod.o
   cp $L/$libname.f90 $T/
-  $FC $FFLAGS -o $O/bin/${app}_$var $T/$app.o $L/lib$libname.a -lpthread -lm $extra $LDF
+  $FC $FFLAGS -fopenmp -o $O/bin/${app}_$var $T/$app.o $L/lib$libname.a -lpthread -lm $extra $LDF
   # what tune_device.sh runs there: f2stencil's arguments, and the link line
   echo "--target=$targets --rewrite --lib=$libname $* $src" > $T/f2s_args.txt
   echo "$extra" > $T/link_libs.txt

@@ -34,8 +34,8 @@ export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
 export LD_LIBRARY_PATH=$PWD/$O/fortlibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 declare -A CHECK_ARGS=([poisson19]="33 17 21 7" [mg3d]="24 40 12 4" [swc]="37 29 30 10")
 declare -A TIME_ARGS=([poisson19]="${POISSON19_ARGS:-257 257 129 50}"
-                      [mg3d]="${MG3D_ARGS:-256 256 256 4}"
-                      [swc]="${SWC_ARGS:-4095 2047 40 10}")
+                      [mg3d]="${MG3D_ARGS:-256 256 256 10}"
+                      [swc]="${SWC_ARGS:-2047 2047 40 10}")
 APPS=${APPS:-poisson19 mg3d swc}
 # GPU=0 (no GPU: the default where nvidia-smi finds none) checks the cuda
 # variants on their CPU paths only, and times nothing on the GPU
@@ -88,13 +88,14 @@ if [ "${TIME:-1}" = 1 ]; then
         how=""; is_cuda $var && how=$CUDA_ENV
         line=$(env $how timeout 300 $B/${app}_$var $args 2>&1 | tee $R/${app}_${var}_$rep.out | grep '^RESULT'); rc=$?
         echo "round $rep $app $var ${how:+($how) }: ${line:-no RESULT line: $(tail -2 $R/${app}_${var}_$rep.out)}"
-        [ -n "$line" ] && echo "$app $var $line" >> $R/times.txt
+        if [ -n "$line" ]; then echo "$app $var $line" >> $R/times.txt; else echo "$app $var FAILED" >> $R/times.txt; fi
       done
     done
   done
   python3 - $R/times.txt > $R/table.md <<'PY'
 import sys, statistics
 rows = {}
+failed = {}
 order = []
 for line in open(sys.argv[1]):
     w = line.split()
@@ -103,16 +104,23 @@ for line in open(sys.argv[1]):
     if (app, var) not in rows:
         rows[(app, var)] = []
         order.append((app, var))
+    if w[2] == "FAILED":
+        failed[(app, var)] = failed.get((app, var), 0) + 1
+        continue
     rows[(app, var)].append((float(kv["wall_s"]), float(kv["fom"]), kv["fom_unit"], kv["size"], kv["iters"]))
 print("| app | size, iters | variant | seconds (median) | runs | vs OpenMP | figure of merit |")
 print("|---|---|---|---|---|---|---|")
 for app, var in order:
     r = rows[(app, var)]
+    if not r:
+        print(f"| {app} | | {var} | failed ({failed[(app, var)]} runs) | 0 | | |")
+        continue
     t = statistics.median(x[0] for x in r)
     f = statistics.median(x[1] for x in r)
     omp = rows.get((app, "omp"))
     ratio = statistics.median(x[0] for x in omp) / t if omp else float("nan")
-    print(f"| {app} | {r[0][3]}, {r[0][4]} | {var} | {t:.3f} | {len(r)} | {ratio:.2f}x | {f:.2f} {r[0][2]} |")
+    nf = failed.get((app, var), 0)
+    print(f"| {app} | {r[0][3]}, {r[0][4]} | {var} | {t:.3f} | {len(r)}{f' ({nf} failed)' if nf else ''} | {ratio:.2f}x | {f:.2f} {r[0][2]} |")
 PY
   cat $R/table.md
 fi

@@ -6,10 +6,12 @@
 # object (f2stencil compiles the module only where gfortran is), so the
 # program is linked from the objects build.sh compiled here (the rewritten
 # source and the library's module, out/tune/<app>_<variant>/) and the tuned
-# libf2s_<app>.a, by gcc with the carried libgfortran.a and libquadmath.a.
+# libf2s_<app>.a, by gcc with the carried libgfortran.a, libquadmath.a and
+# libgomp.a.
 # The module text f2stencil writes there must be the one compiled here (it
-# depends on the kernels' arguments, not on tuning): checked, and a variant
-# whose module differs is not linked.
+# depends on the kernels' arguments, not on tuning; its comments name the
+# tuned variants): checked without comments, and a variant whose module
+# code differs is not linked.
 #
 # Each variant X becomes out/bin/<app>_X_tuned and a line of out/variants.txt,
 # so that run_device.sh, run after it in the same device call, checks and
@@ -17,7 +19,8 @@
 #
 # usage (repo root, bench/apps/out carried):
 #   bash bench/apps/tune_device.sh [APP_VARIANT ...]   (default: every out/tune/*)
-# env: TUNE_OPTS (more f2stencil options, e.g. "--budget=20 --tune-size=512,512,256"),
+# env: TUNE_OPTS (more f2stencil options for every app, e.g. "--budget=20"),
+#      TUNE_OPTS_<app> (for one app, e.g. TUNE_OPTS_swc="--tune-size=4095,2047"),
 #      TUNING_DB (default /tmp/apps-tuned/tuning.db; copied to $OUT/tuning.db).
 set -u
 cd "$(dirname "$0")/../.."
@@ -32,21 +35,23 @@ for name in $which; do
   T=$O/tune/$name
   app=${name%%_*}; var=${name#*_}
   lib=f2s_$app
-  echo "== tuning $name: f2stencil $(cat $T/f2s_args.txt) ${TUNE_OPTS:-}"
+  ov=TUNE_OPTS_$app; opts="${TUNE_OPTS:-} ${!ov:-}"
+  echo "== tuning $name: f2stencil $(cat $T/f2s_args.txt) $opts"
   t0=$SECONDS
   rm -rf $W/$name
-  if ! $O/f2stencil $(cat $T/f2s_args.txt) ${TUNE_OPTS:-} --tuning-db $DB -o $W/$name \
+  if ! $O/f2stencil $(cat $T/f2s_args.txt) $opts --tuning-db $DB -o $W/$name \
        > $W/$name.log 2>&1; then
     tail -20 $W/$name.log; echo "TUNING FAILED: $name"; continue
   fi
   grep -E "^f2stencil: '[^']*': " $W/$name.log | tail -40
   echo "   ($((SECONDS - t0)) s)"
-  if ! cmp -s $W/$name/$lib.f90 $T/$lib.f90; then
-    diff $T/$lib.f90 $W/$name/$lib.f90 | head -20
+  # the comments say what was tuned; the code must be the same
+  if ! diff <(grep -v '^ *!' $T/$lib.f90) <(grep -v '^ *!' $W/$name/$lib.f90) > $W/$name.moddiff; then
+    head -20 $W/$name.moddiff
     echo "MODULE DIFFERS: $name not relinked"; continue
   fi
   if gcc -o $O/bin/${name}_tuned $T/$app.o $T/${lib}_mod.o $W/$name/lib$lib.a \
-       -L$O/fortlibs -l:libgfortran.a -l:libquadmath.a -lm -lpthread $(cat $T/link_libs.txt) \
+       -L$O/fortlibs -l:libgfortran.a -l:libquadmath.a -l:libgomp.a -lm -lpthread $(cat $T/link_libs.txt) \
        -L/usr/local/cuda/lib64; then
     grep -qx "$app ${var}_tuned" $O/variants.txt || echo "$app ${var}_tuned" >> $O/variants.txt
     echo "linked $O/bin/${name}_tuned"
