@@ -33,9 +33,9 @@ export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
 export LD_LIBRARY_PATH=$PWD/$O/fortlibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 declare -A CHECK_ARGS=([poisson19]="33 17 21 7" [mg3d]="24 40 12 4" [swc]="37 29 30 10")
-declare -A TIME_ARGS=([poisson19]="${POISSON19_ARGS:-257 257 129 50}"
-                      [mg3d]="${MG3D_ARGS:-256 256 256 10}"
-                      [swc]="${SWC_ARGS:-2047 2047 40 10}")
+declare -A TIME_ARGS=([poisson19]="${POISSON19_ARGS:-257 257 129 40}"
+                      [mg3d]="${MG3D_ARGS:-256 256 256 8}"
+                      [swc]="${SWC_ARGS:-2047 2047 30 10}")
 APPS=${APPS:-poisson19 mg3d swc}
 # GPU=0 (no GPU: the default where nvidia-smi finds none) checks the cuda
 # variants on their CPU paths only, and times nothing on the GPU
