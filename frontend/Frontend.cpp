@@ -45,8 +45,8 @@ namespace fs = std::filesystem;
 // ------------------------------------------------------------ file lowering
 
 const std::string kNotBeforeDo = "A '!$f2s stencil' directive must be followed by a DO "
-                                 "construct; put it on the line before the nest's first DO "
-                                 "statement";
+                                 "construct or an array assignment; put it on the line before "
+                                 "the nest's first DO statement";
 
 /// What a module makes visible: its declarations, and the modules it uses
 /// that no file defines (what they bring is unknown to its users too).
@@ -178,7 +178,11 @@ public:
       if (auto loc = map_.find(s.source))
         scopes_.back().first_line = loc->line;
     constexpr bool label_do = std::is_same_v<T, fc::Indirection<fp::LabelDoStmt>>;
-    see_statement(s.source, nullptr, label_do);
+    const fp::AssignmentStmt *assign = nullptr;
+    if constexpr (std::is_same_v<T, fp::ActionStmt>)
+      if (const auto *a = std::get_if<fc::Indirection<fp::AssignmentStmt>>(&s.statement.u))
+        assign = &a->value();
+    see_statement(s.source, nullptr, label_do, assign);
     return true;
   }
   bool Pre(const fp::CompilerDirective &d) {
@@ -270,8 +274,19 @@ private:
   /// Called for every statement in source order. Returns true when the
   /// statement is an annotated DO construct that has been lowered (its
   /// children need no further walk).
-  bool see_statement(fp::CharBlock source, const fp::DoConstruct *d, bool label_do);
+  bool see_statement(fp::CharBlock source, const fp::DoConstruct *d, bool label_do,
+                     const fp::AssignmentStmt *assign = nullptr);
   void lower_region(const StencilDirective &dir, const fp::DoConstruct &d);
+  /// An annotated array assignment (`p(2:n-1, :) = wrk(2:n-1, :)`): a
+  /// copy, lowered as a time loop lowers its copies, into a kernel of its own.
+  void lower_copy_region(const StencilDirective &dir, const fp::AssignmentStmt &a,
+                         fp::CharBlock source);
+  /// Whether `a` assigns an array or an array section (not an element or a
+  /// scalar, which a directive cannot annotate).
+  bool array_assignment(const fp::AssignmentStmt &a) const;
+  /// Where the annotated statement `source` lies in the file, for --rewrite.
+  SourceRegion statement_region(const StencilDirective &dir, fp::CharBlock source,
+                                const Scope &unit, const std::string &name) const;
   void lower_time_loop(const StencilDirective &dir, const std::vector<StencilDirective> &inner,
                        const fp::DoConstruct &d);
 
@@ -946,7 +961,8 @@ SourceRegion FileLowering::source_region(const StencilDirective &dir, const fp::
   return r;
 }
 
-bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d, bool label_do) {
+bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d, bool label_do,
+                                 const fp::AssignmentStmt *assign) {
   bool in_main = false;
   auto loc = map_.find(source, &in_main);
   if (!loc || !in_main)
@@ -964,6 +980,10 @@ bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d,
                                      "statement with its label, so it cannot start a ") +
                              kRegion});
     return false;
+  }
+  if (!d && assign && !dir.timesteps && array_assignment(*assign)) {
+    lower_copy_region(dir, *assign, source);
+    return true;
   }
   if (!d) {
     problems_.add({dir.loc, kNotBeforeDo});
@@ -1057,6 +1077,93 @@ void FileLowering::lower_region(const StencilDirective &dir, const fp::DoConstru
   });
   if (!lowered)
     regions.emplace_back(&d, kRefused);
+}
+
+bool FileLowering::array_assignment(const fp::AssignmentStmt &a) const {
+  const auto *lhs = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a.t).u);
+  const auto *ref = lhs ? std::get_if<fp::DataRef>(&lhs->value().u) : nullptr;
+  if (!ref)
+    return false;
+  if (const auto *e = std::get_if<fc::Indirection<fp::ArrayElement>>(&ref->u))
+    return std::any_of(e->value().subscripts.begin(), e->value().subscripts.end(),
+                       [](const fp::SectionSubscript &s) {
+                         return std::holds_alternative<fp::SubscriptTriplet>(s.u);
+                       });
+  const auto *name = std::get_if<fp::Name>(&ref->u);
+  if (!name)
+    return false;
+  const std::string n = text_of(name->source);
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope)
+    if (auto it = scope->decls.find(n); it != scope->decls.end())
+      return it->second.shape != nullptr;
+  return false;
+}
+
+SourceRegion FileLowering::statement_region(const StencilDirective &dir, fp::CharBlock source,
+                                            const Scope &unit, const std::string &name) const {
+  SourceRegion r;
+  r.file = map_.path();
+  r.fixed_form = fixed_form_;
+  r.directive_line = dir.loc.line;
+  r.unit_line = unit.first_line;
+  r.use_after_line = unit.use_after_line;
+  auto fail = [&](const std::string &why) {
+    if (r.refusal.empty()) {
+      r.refusal = why;
+      r.refusal_loc = dir.loc;
+    }
+  };
+  if (!unit.where_not_rewritable.empty())
+    fail(unit.where_not_rewritable);
+  if (!unit.first_line)
+    fail("The program unit of this " + std::string(kRegion) + " does not start in '" + map_.path() +
+         "' itself, so --rewrite cannot add the USE of the library to it");
+  // The statement is both the region's first and its last: the call takes
+  // its label, and a label DO that ends on it ends on the call.
+  bool in_main = false;
+  std::optional<SourceLoc> first = map_.find(source, &in_main);
+  std::optional<SourceLoc> last = in_main ? map_.find(last_char(source), &in_main) : std::nullopt;
+  if (!first || !last || !in_main) {
+    fail("The assignment of this " + std::string(kRegion) + " does not lie in '" + map_.path() +
+         "' itself (an INCLUDE file or a macro), so --rewrite cannot replace its text");
+    return r;
+  }
+  r.do_line = r.end_start_line = first->line;
+  r.do_column = r.end_start_column = first->column;
+  r.end_line = last->line;
+  r.end_column = last->column;
+  r.do_head = r.end_head = statement_head(source);
+  bool taken = name == unit.name || name == unit.result || unit.decls.count(name) ||
+               std::find(unit.dummies.begin(), unit.dummies.end(), name) != unit.dummies.end();
+  if (taken)
+    r.local_name = name + "_f2s";
+  return r;
+}
+
+void FileLowering::lower_copy_region(const StencilDirective &dir, const fp::AssignmentStmt &a,
+                                     fp::CharBlock source) {
+  auto proc =
+      std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) { return s.is_procedure; });
+  if (proc == scopes_.rend()) {
+    problems_.add({dir.loc, std::string("A ") + kRegion + " must be inside a procedure"});
+    return;
+  }
+  ++proc->regions;
+  std::string name = dir.name ? *dir.name : proc->name + "_" + std::to_string(proc->regions);
+  auto seen = kernel_names_.find(name);
+  bool named = seen == kernel_names_.end();
+  if (!named)
+    problems_.add({dir.name ? dir.name_loc : dir.loc,
+                   "Kernel name '" + name + "' is already used by the " + kRegion + " at " +
+                       seen->second.str() + "; give one of them another name with NAME(...)"});
+  kernel_names_.try_emplace(name, dir.loc);
+  problems_.attempt([&] {
+    Kernel k = fe::lower_array_copy(map_, scopes_, dir, a, map_.at(source), name);
+    k.loc = dir.loc;
+    k.source = statement_region(dir, source, *proc, name);
+    if (named)
+      kernels_.push_back(std::move(k));
+  });
 }
 
 // ------------------------------------------------------------------- parsing

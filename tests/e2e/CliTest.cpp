@@ -137,9 +137,9 @@ TEST(Cli, RefusesADirectiveWithoutADoConstruct) {
                     "  integer :: n\n"
                     "  real(8) :: a(n)\n"
                     "  !$f2s stencil\n"
-                    "  a = 0d0\n"
+                    "  a(1) = 0d0\n"
                     "end subroutine\n";
-  expect_one_error(fail_on(dir, src), "4:3", "DO");
+  expect_one_error(fail_on(dir, src), "4:3", "DO construct or an array assignment");
 }
 
 TEST(Cli, RefusesAnUnknownClause) {
