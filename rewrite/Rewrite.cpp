@@ -214,9 +214,12 @@ std::vector<Directive> directives_in(const Lines &lines, int from, int to, bool 
   return found;
 }
 
-/// A construct that applies to the DO loop after it.
+/// A construct that applies to the DO loop after it (WORKSHARE: to the
+/// array assignment after it, an annotated copy's region).
 bool is_loop_construct(const Directive &d) {
-  static const std::vector<std::string> omp = {"parallel do",
+  static const std::vector<std::string> omp = {"parallel workshare",
+                                               "workshare",
+                                               "parallel do",
                                                "parallel do simd",
                                                "do",
                                                "do simd",
@@ -528,9 +531,9 @@ void FileRewriter::directives(const RegionCall &c, bool fixed, const std::string
     };
     if (is_loop_construct(o)) {
       const Directive *closer = closes(o) ? &closers[ci++] : nullptr;
-      bool worksharing =
-          (o.sentinel == "omp" && (o.construct == "do" || o.construct == "do simd")) ||
-          (o.sentinel == "acc" && o.construct == "loop");
+      bool worksharing = (o.sentinel == "omp" && (o.construct == "do" || o.construct == "do simd" ||
+                                                  o.construct == "workshare")) ||
+                         (o.sentinel == "acc" && o.construct == "loop");
       handled[oi] = true;
       if (worksharing && oi > 0 && is_parallel_block(openers[oi - 1]) &&
           openers[oi - 1].sentinel == o.sentinel && closes(openers[oi - 1])) {
