@@ -1216,6 +1216,15 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
                     std::to_string(std::abs(*hi - *lo)) + (*hi > *lo ? " more" : " fewer") +
                     " elements in dimension " + std::to_string(d + 1) +
                     " on the right than on the left; give both sides one shape");
+    // Fortran reads the whole right side before it assigns: a copy within
+    // one array between elements apart is a loop only where the ranges
+    // cannot meet, which a subscript offset (constant, in the IR) cannot say
+    // for a shift by an expression, nor a loop's order for a constant one.
+    if (src.decl == dst.decl && (!lo || *lo != 0))
+      fail(loc, "The copy '" + dst.text + " = " + src.text +
+                    "' moves elements within one array, which f2stencil cannot run as Fortran "
+                    "does (the whole right side read first); write it as a DO nest over the "
+                    "elements it copies");
     di.push_back(Index{v, 1, 0});
     if (lo && hi && *lo == *hi) {
       si.push_back(Index{v, 1, *lo});

@@ -168,5 +168,44 @@ TEST(CopyRegions, AnAssignmentThatIsNotACopyIsRefused) {
       << r.err;
 }
 
+// A copy within one array between elements apart (a periodic face copy, a
+// shift) was lowered as a copy of each element onto itself, in regions and
+// time loops alike: it is refused, at the statement, until the IR can say
+// where the ranges lie.
+TEST(CopyRegions, ACopyWithinOneArrayIsRefused) {
+  test::ScratchDir dir;
+  for (const std::string &copy : {"u(1:1, 1:m) = u(n-1:n-1, 1:m)", "u(2:n, :) = u(1:n-1, :)"}) {
+    std::string src = dir.write("bad.f90", "subroutine s(n, m, nt, u, v)\n"
+                                           "  integer :: n, m, nt, it, i, j\n"
+                                           "  real(8) :: u(n, m), v(n, m)\n"
+                                           "  !$f2s stencil\n"
+                                           "  " +
+                                               copy +
+                                               "\n"
+                                               "  !$f2s stencil timesteps\n"
+                                               "  do it = 1, nt\n"
+                                               "    do j = 1, m\n"
+                                               "      do i = 2, n - 1\n"
+                                               "        v(i, j) = u(i-1, j) + u(i+1, j)\n"
+                                               "      end do\n"
+                                               "    end do\n"
+                                               "    u = v\n"
+                                               "    " +
+                                               copy +
+                                               "\n"
+                                               "  end do\n"
+                                               "end subroutine\n");
+    ProcessResult r = f2stencil({"-q", "--no-tune", "-o", (dir.path() / "out").string(), src});
+    EXPECT_EQ(r.exit_code, 1) << r.describe();
+    EXPECT_FALSE(fs::exists(dir.path() / "out"));
+    const std::string why = "' moves elements within one array, which f2stencil cannot run as "
+                            "Fortran does (the whole right side read first)";
+    EXPECT_NE(r.err.find("bad.f90:5:3: error: The copy '" + copy + why), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("bad.f90:14:5: error: The copy '" + copy + why), std::string::npos)
+        << r.err;
+  }
+}
+
 } // namespace
 } // namespace f2s
