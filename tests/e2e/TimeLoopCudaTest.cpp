@@ -88,6 +88,11 @@ TEST_P(TimeLoopCuda, GridsStayOnTheDeviceForTheWholeLoop) {
   r = run(argv, {{"F2S_TARGET", "cpu"}});
   EXPECT_TRUE(r.ok() && r.out.find("PASSED") != std::string::npos) << r.out << r.err;
   EXPECT_NE(r.out.find("transfers 0\n"), std::string::npos) << r.out;
+  // Without a device (no driver), the loop runs its CPU code: no stop.
+  r = run(argv, {{"F2S_EMU_DEVICES", "0"}, {"F2S_VERBOSE", "1"}});
+  EXPECT_TRUE(r.ok() && r.out.find("PASSED") != std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("transfers 0\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("f2stencil: no CUDA device"), std::string::npos) << r.err;
 }
 
 // fdtd2d_steps: 3 calls that step (trip counts 1, 6, 7), 4 grids in, 3 written
