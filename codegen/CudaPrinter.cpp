@@ -677,10 +677,15 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
   // capped at CUDA's limits). The launcher picks both.
   out << "template <class I, bool Cover>\n__global__ void __launch_bounds__(" << threads << ") "
       << base << "_kernel(const " << args << " a) {\n";
+  // The nest of an aliasing (harness/CudaVariants) writes through an
+  // argument the interface declares read-only: the pointer is cast.
   for (const Variable &v : k.args)
-    if (v.is_grid())
-      out << "  " << (access.written.count(v.name) ? "" : "const ") << c_type(v.type)
-          << " *__restrict__ " << c_name(v.name) << " = a." << c_name(v.name) << ";\n";
+    if (v.is_grid()) {
+      std::string type =
+          (access.written.count(v.name) ? "" : "const ") + std::string(c_type(v.type));
+      out << "  " << type << " *__restrict__ " << c_name(v.name) << " = (" << type << " *)a."
+          << c_name(v.name) << ";\n";
+    }
   print_locals(k, "a.", true, out, "I");
   for (const Variable &v : k.temps)
     out << "  " << c_type(v.type) << " " << c_name(v.name) << ";\n";
