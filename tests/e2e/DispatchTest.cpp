@@ -12,7 +12,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <regex>
+
+#include <unistd.h>
 
 namespace f2s {
 namespace {
@@ -97,34 +100,43 @@ end program dispatch_check
 class Dispatch : public ::testing::Test {
 protected:
   /// The library of aliased2d.f90 for pthreads and cuda, untuned, its CUDA
-  /// under the emulation, linked with the checking program (once for the
-  /// suite: the build is most of its time).
+  /// under the emulation, linked with the checking program: built once per
+  /// process (the build is most of a test's time), in a directory of its
+  /// own (test::ScratchDir names a test's).
   static void SetUpTestSuite() {
-    dir_ = new test::ScratchDir();
-    fs::path out = dir_->path() / "out";
+    dir_ = fs::temp_directory_path() / ("f2s_Dispatch_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    auto write = [](const std::string &name, const std::string &text) {
+      std::ofstream(dir_ / name) << text;
+      return (dir_ / name).string();
+    };
+    fs::path out = dir_ / "out";
     ProcessResult r =
         f2stencil({"--emit=sources", "--no-tune", "-q", "--target=pthreads,cuda",
                    "--lib=f2s_dispatch", "-o", out.string(), source(kInput + ".f90")});
     ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
     c_source_ = test::read_file(out / "f2s_dispatch.c");
-    std::string emu_o = (dir_->path() / "cuda.o").string(), c_o = (dir_->path() / "lib.o").string();
+    std::string emu_o = (dir_ / "cuda.o").string(), c_o = (dir_ / "lib.o").string();
     r = run({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
              source("tests/cuda/emulation"), "-x", "c++",
-             dir_->write("emu.cu", test::emulated(test::read_file(out / "f2s_dispatch_cuda.cu"))),
-             "-c", "-o", emu_o});
+             write("emu.cu", test::emulated(test::read_file(out / "f2s_dispatch_cuda.cu"))), "-c",
+             "-o", emu_o});
     ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
     r = run({c_compiler(), "-O1", "-std=gnu11", "-ffp-contract=off", "-pthread", "-c",
              (out / "f2s_dispatch.c").string(), "-o", c_o});
     ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
-    exe_ = (dir_->path() / "check").string();
-    r = run({"gfortran", "-O1", "-o", exe_, "-J" + dir_->path().string(),
+    std::string exe = (dir_ / "check").string();
+    r = run({"gfortran", "-O1", "-o", exe, "-J" + dir_.string(),
              (out / "f2s_dispatch.f90").string(), source(kInput + ".f90"),
-             dir_->write("check.f90", kProgram), c_o, emu_o, "-lstdc++", "-lpthread"});
+             write("check.f90", kProgram), c_o, emu_o, "-lstdc++", "-lpthread"});
     ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+    exe_ = exe;
   }
-  static void TearDownTestSuite() {
-    delete dir_;
-    dir_ = nullptr;
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+
+  void SetUp() override {
+    ASSERT_FALSE(exe_.empty()) << "the library or the program did not build";
   }
 
   static ProcessResult check(std::vector<std::pair<std::string, std::string>> env,
@@ -142,11 +154,11 @@ protected:
     return std::regex_search(c_source_, m, entry) ? m[1].str() : "";
   }
 
-  static test::ScratchDir *dir_;
+  static fs::path dir_;
   static std::string exe_, c_source_;
 };
 
-test::ScratchDir *Dispatch::dir_ = nullptr;
+fs::path Dispatch::dir_;
 std::string Dispatch::exe_, Dispatch::c_source_;
 
 bool passed(const ProcessResult &r) {
