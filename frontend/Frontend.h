@@ -4,7 +4,9 @@
 
 #include "ast/IR.h"
 #include "ast/TimeLoop.h"
+#include "frontend/HostAccesses.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,6 +61,9 @@ struct LoweredFiles {
   /// The `!$f2s stencil timesteps` loops, in source order.
   std::vector<TimeLoop> time_loops;
   std::vector<Diagnostic> problems;
+  /// The program units of each file that has a region, by its path as
+  /// given: what --rewrite's data regions read (frontend/HostAccesses.h).
+  std::map<std::string, HostUnits> host_units;
 };
 
 /// lower_files, going on past a refused region as a compiler goes on past an
