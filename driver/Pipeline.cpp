@@ -145,7 +145,11 @@ std::optional<std::string> already_rewritten(const DriverOptions &o) {
 /// problems are thrown at once, before anything is tuned or written.
 std::vector<std::pair<std::string, std::string>>
 rewrite_sources(const DriverOptions &o, const std::vector<Kernel> &kernels,
-                const std::vector<TimeLoop> &time_loops, const std::string &lib_name) {
+                const std::vector<TimeLoop> &time_loops, const std::string &lib_name,
+                const std::map<std::string, HostUnits> &host_units) {
+  // Data regions where the library can keep arrays on a GPU.
+  bool data_regions =
+      o.data_regions && std::find(o.targets.begin(), o.targets.end(), "cuda") != o.targets.end();
   std::vector<std::pair<std::string, std::string>> sources;
   std::map<std::string, std::string> named;
   Problems problems;
@@ -170,7 +174,10 @@ rewrite_sources(const DriverOptions &o, const std::vector<Kernel> &kernels,
       continue;
     }
     problems.attempt([&] {
-      RewrittenSource r = rewrite_source(*text, f, calls, lib_name);
+      auto units = host_units.find(f);
+      RewrittenSource r =
+          rewrite_source(*text, f, calls, lib_name,
+                         data_regions && units != host_units.end() ? &units->second : nullptr);
       for (const std::string &w : r.warnings)
         if (!o.quiet)
           std::cerr << w << "\n";
@@ -538,7 +545,7 @@ int run_pipeline(const DriverOptions &o) {
     // run at once.
     std::vector<std::pair<std::string, std::string>> rewritten;
     if (o.rewrite)
-      rewritten = rewrite_sources(o, kernels, time_loops, lib_name);
+      rewritten = rewrite_sources(o, kernels, time_loops, lib_name, lowered.host_units);
     if (o.emit == "ir") {
       const CpuModel host = cpu_model_from_host();
       for (const Kernel &k : kernels)
