@@ -388,8 +388,10 @@ HostArray::Shape shape_of(const fp::ArraySpec &a) {
     return HostArray::Shape::AssumedSize;
   if (std::holds_alternative<std::list<fp::AssumedShapeSpec>>(a.u))
     return HostArray::Shape::AssumedShape;
+  // `u(:)` parses as a deferred shape whatever it is: ALLOCATABLE or
+  // POINTER says so (Declarations::finish), else it is assumed-shape.
   if (std::holds_alternative<fp::DeferredShapeSpecList>(a.u))
-    return HostArray::Shape::Allocatable; // ALLOCATABLE or POINTER says which
+    return HostArray::Shape::AssumedShape;
   return HostArray::Shape::Explicit;
 }
 

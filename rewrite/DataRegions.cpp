@@ -264,7 +264,9 @@ private:
   /// The statements block[lo..hi], which hold calls or are between them.
   void device_block(const std::vector<HostStmt> &block, size_t lo, size_t hi, int parent_last);
   /// A statement, or a construct without calls taken whole.
-  void host_statement(const HostStmt &s, int parent_last);
+  /// `fresh`: the arrays already brought to the host since the last call
+  /// on this straight path.
+  void host_statement(const HostStmt &s, int parent_last, Names &fresh);
   /// The jumps inside host construct `top` (and `top` itself): before each
   /// that leaves `top`, the updates of what `top` defines; before each that
   /// leaves the region, its exits too.
@@ -479,11 +481,11 @@ void UnitRegion::jumps_in(const HostStmt &s, const HostStmt &top, size_t top_dep
   }
   if (&s == &top && s.jump != HostStmt::Jump::None)
     leaves_top = true; // its own updates after it are skipped
-  std::string text;
+  std::string text, ind = indent(s) + (s.action_line ? "  " : "");
   if (leaves_top)
-    text += calls("update_device", defined, indent(s));
+    text += calls("update_device", defined, ind);
   if (leaves_region)
-    text += calls("exit", entered_, indent(s));
+    text += calls("exit", entered_, ind);
   if (&s != &top)
     emit(s, "", "", text);
   else
@@ -498,7 +500,7 @@ void UnitRegion::jumps_in(const HostStmt &s, const HostStmt &top, size_t top_dep
     loops_.pop_back();
 }
 
-void UnitRegion::host_statement(const HostStmt &s, int parent_last) {
+void UnitRegion::host_statement(const HostStmt &s, int parent_last, Names &fresh) {
   HostStmt merged;
   merge(s, merged);
   for (const std::string &a : merged.allocates)
@@ -514,6 +516,10 @@ void UnitRegion::host_statement(const HostStmt &s, int parent_last) {
   for (const std::string &a : defines)
     if (written_.count(a))
       stale.insert(a); // a partial definition keeps the rest of the array
+  for (const std::string &a : fresh)
+    stale.erase(a);
+  fresh.insert(reads.begin(), reads.end());
+  fresh.insert(defines.begin(), defines.end());
   pending_jump_.clear();
   jumps_in(s, s, loops_.size(), defines);
   std::string ind = indent(s);
@@ -527,16 +533,24 @@ void UnitRegion::host_statement(const HostStmt &s, int parent_last) {
 
 void UnitRegion::device_block(const std::vector<HostStmt> &block, size_t lo, size_t hi,
                               int parent_last) {
+  // On a straight path, an array brought to the host stays current there
+  // until the next call; a label may be reached from elsewhere.
+  Names fresh;
   for (size_t i = lo; i <= hi && i < block.size(); ++i) {
     const HostStmt &s = block[i];
     if (s.line == 0)
       refuse(unit_.first_line, "it holds a construct --rewrite does not read (OpenMP, OpenACC)");
-    if (is_region_nest(s))
-      continue;
-    if (!holds_region(s)) {
-      host_statement(s, parent_last);
+    if (!s.label.empty())
+      fresh.clear();
+    if (is_region_nest(s)) {
+      fresh.clear();
       continue;
     }
+    if (!holds_region(s)) {
+      host_statement(s, parent_last, fresh);
+      continue;
+    }
+    fresh.clear();
     // A construct around calls: its headers are host code, run before its
     // blocks (IF and ELSE IF conditions, DO bounds, SELECT CASE's selector).
     if (s.kind == HostStmt::Kind::Opaque || s.blocks.empty())

@@ -1,0 +1,208 @@
+// --rewrite's data regions (rewrite/DataRegions.h): each file is lowered and
+// outlined by the front end, then rewritten with its data regions; the whole
+// rewritten text is compared.
+#include "frontend/FrontendTestUtil.h"
+
+#include "rewrite/Rewrite.h"
+
+#include <gtest/gtest.h>
+
+namespace f2s::test {
+namespace {
+
+/// `text` rewritten with the data regions, or without them (`regions`
+/// false: --no-data-regions, or a library without a GPU target).
+RewrittenSource with_regions(const TempDir &dir, const std::string &file, const std::string &text,
+                             bool regions = true) {
+  std::string path = dir.write(file, text);
+  LoweredFiles lowered = lower_files_collecting({path});
+  EXPECT_TRUE(lowered.problems.empty());
+  std::vector<RegionCall> calls;
+  for (const Kernel &k : lowered.kernels)
+    if (k.time_loop.empty())
+      calls.push_back(region_call(k));
+  for (const TimeLoop &t : lowered.time_loops)
+    calls.push_back(region_call(t.signature));
+  return rewrite_source(text, path, calls, "f2s_lib",
+                        regions ? &lowered.host_units.at(path) : nullptr);
+}
+
+const char *const kTimeLoop = R"(subroutine run(n, nt, u, v, w, total)
+  implicit none
+  integer, intent(in) :: n, nt
+  real(8), intent(inout) :: u(0:n+1), v(0:n+1), w(n)
+  real(8), intent(out) :: total
+  integer :: i, it
+  total = 0
+  do it = 1, nt
+    !$f2s stencil name(smooth)
+    do i = 1, n
+      v(i) = 0.5d0*(u(i-1) + u(i+1))
+    end do
+    total = total + v(1)
+    do i = 0, 1
+      u(i*(n+1)) = v(n-i)
+    end do
+    call helper(n, w)
+    call check(n, v)
+    if (total > 1d10) exit
+    if (it == 1000) return
+    !$f2s stencil name(copy)
+    do i = 1, n
+      u(i) = v(i)
+    end do
+  end do
+  total = total + u(1)
+end subroutine
+)";
+
+TEST(DataRegions, ATimeLoopKeepsItsArraysOnTheDeviceWithUpdatesAroundHostCode) {
+  // Between the calls: a read of v (update host before), a host loop that
+  // writes u (update host before, device after, once around the loop), a
+  // CALL of another procedure with a local array that is not entered
+  // (nothing), one with v (it may read and write it), an EXIT and a RETURN
+  // out of the region (exits first).
+  TempDir dir;
+  RewrittenSource r = with_regions(dir, "tl.f90", kTimeLoop);
+  EXPECT_EQ(r.text, R"(subroutine run(n, nt, u, v, w, total)
+  use f2s_lib, only: smooth, copy, f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, f2s_lib_data_exit
+  use, intrinsic :: iso_c_binding, only: c_sizeof
+  implicit none
+  integer, intent(in) :: n, nt
+  real(8), intent(inout) :: u(0:n+1), v(0:n+1), w(n)
+  real(8), intent(out) :: total
+  integer :: i, it
+  total = 0
+  call f2s_lib_data_enter(u, c_sizeof(u))
+  call f2s_lib_data_enter(v, c_sizeof(v))
+  do it = 1, nt
+    !f2s rewritten: stencil name(smooth)
+    call smooth(n, u, v)
+    call f2s_lib_data_update_host(v, c_sizeof(v))
+    total = total + v(1)
+    call f2s_lib_data_update_host(u, c_sizeof(u))
+    do i = 0, 1
+      u(i*(n+1)) = v(n-i)
+    end do
+    call f2s_lib_data_update_device(u, c_sizeof(u))
+    call helper(n, w)
+    call check(n, v)
+    call f2s_lib_data_update_device(v, c_sizeof(v))
+    if (total > 1d10) then
+      call f2s_lib_data_exit(u, c_sizeof(u))
+      call f2s_lib_data_exit(v, c_sizeof(v))
+      exit
+    end if
+    if (it == 1000) then
+      call f2s_lib_data_exit(u, c_sizeof(u))
+      call f2s_lib_data_exit(v, c_sizeof(v))
+      return
+    end if
+    !f2s rewritten: stencil name(copy)
+    call copy(n, u, v)
+  end do
+  call f2s_lib_data_exit(u, c_sizeof(u))
+  call f2s_lib_data_exit(v, c_sizeof(v))
+  total = total + u(1)
+end subroutine
+)");
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(DataRegions, NoDataRegionsKeepsTheRewriteAsItWas) {
+  TempDir dir;
+  RewrittenSource r = with_regions(dir, "tl.f90", kTimeLoop, false);
+  EXPECT_EQ(r.text.find("_data_"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("c_sizeof"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("  use f2s_lib, only: smooth, copy\n"), std::string::npos) << r.text;
+}
+
+TEST(DataRegions, FixedFormLabelDoLoopsElementArgumentsAndGoTo) {
+  // F77: the time loop is DO 10 ... 10 CONTINUE, the nests end on labels,
+  // `call resid(u(ir(k)), r(ir(k)), n)` passes elements that start
+  // sub-arrays (the whole of u and r are updated around it), and a logical
+  // IF's GO TO out of the loop exits first.
+  TempDir dir;
+  RewrittenSource r = with_regions(dir, "mg.f", R"(      subroutine cycle(n, nit, u, r, ir, k, rnm)
+      integer n, nit, ir(4), k, it, i
+      double precision u(n), r(n), rnm
+      common /work/ wk(100)
+      double precision wk
+      rnm = 0d0
+      do 10 it = 1, nit
+!$f2s stencil name(relax)
+         do 20 i = 2, n - 1
+            r(i) = u(i) - 0.5d0*(u(i-1) + u(i+1))
+   20    continue
+         call resid(u(ir(k)), r(ir(k)), n)
+         if (r(2) .gt. 1d5) goto 99
+         rnm = max(rnm, abs(r(2)))
+!$f2s stencil name(upd)
+         do 30 i = 2, n - 1
+            u(i) = u(i) + r(i)
+   30    continue
+   10 continue
+   99 continue
+      end
+)");
+  EXPECT_EQ(r.text, R"(      subroutine cycle(n, nit, u, r, ir, k, rnm)
+      use f2s_lib, only: relax, upd, f2s_lib_data_enter,
+     &    f2s_lib_data_update_host, f2s_lib_data_update_device,
+     &    f2s_lib_data_exit
+      use, intrinsic :: iso_c_binding, only: c_sizeof
+      integer n, nit, ir(4), k, it, i
+      double precision u(n), r(n), rnm
+      common /work/ wk(100)
+      double precision wk
+      rnm = 0d0
+      call f2s_lib_data_enter(u, c_sizeof(u))
+      call f2s_lib_data_enter(r, c_sizeof(r))
+      do 10 it = 1, nit
+!f2s rewritten: stencil name(relax)
+         call relax(n, u, r)
+         call f2s_lib_data_update_host(u, c_sizeof(u))
+         call f2s_lib_data_update_host(r, c_sizeof(r))
+         call resid(u(ir(k)), r(ir(k)), n)
+         call f2s_lib_data_update_device(u, c_sizeof(u))
+         call f2s_lib_data_update_device(r, c_sizeof(r))
+         if (r(2) .gt. 1d5) then
+           call f2s_lib_data_exit(u, c_sizeof(u))
+           call f2s_lib_data_exit(r, c_sizeof(r))
+           goto 99
+         end if
+         rnm = max(rnm, abs(r(2)))
+!f2s rewritten: stencil name(upd)
+         call upd(n, u, r)
+   10 continue
+      call f2s_lib_data_exit(u, c_sizeof(u))
+      call f2s_lib_data_exit(r, c_sizeof(r))
+   99 continue
+      end
+)");
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(DataRegions, AnAssumedShapeArrayLeavesTheUnitWithoutARegion) {
+  TempDir dir;
+  std::string text = R"(subroutine s(n, u, v)
+  integer :: n, i, it
+  real(8) :: u(:), v(0:n+1)
+  do it = 1, 10
+    !$f2s stencil name(k1)
+    do i = 1, n
+      u(i) = v(i-1) + v(i+1)
+    end do
+  end do
+end subroutine
+)";
+  RewrittenSource r = with_regions(dir, "s.f90", text);
+  EXPECT_EQ(r.text.find("_data_"), std::string::npos) << r.text;
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("warning: no data region in 's': 'u' is not an explicit-shape or "
+                               "ALLOCATABLE array"),
+            std::string::npos)
+      << r.warnings[0];
+}
+
+} // namespace
+} // namespace f2s::test
