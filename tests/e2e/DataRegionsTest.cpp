@@ -1,4 +1,4 @@
-// --rewrite's data regions, end to end (examples/data_regions): the rewritten
+// --rewrite's data regions, end to end (tests/inputs/data_regions): the rewritten
 // program, linked against its library, prints the original's numbers.
 // - Under the CPU emulation of CUDA (tests/cuda/emulation, whose device
 //   memory is apart from the host's), the calls take the GPU path, since the
@@ -26,8 +26,9 @@ const char *const kLib = "f2s_dr";
 /// What the original program prints, built by gfortran alone.
 std::string original_output(const test::ScratchDir &dir) {
   std::string exe = (dir.path() / "original").string();
-  ProcessResult r = run({"gfortran", "-O2", "-o", exe, source("examples/data_regions/relax.f90"),
-                         source("examples/data_regions/main.f90")});
+  ProcessResult r =
+      run({"gfortran", "-O2", "-o", exe, source("tests/inputs/data_regions/relax.f90"),
+           source("tests/inputs/data_regions/main.f90")});
   EXPECT_TRUE(r.ok()) << r.err;
   r = run({exe});
   EXPECT_TRUE(r.ok()) << r.err;
@@ -39,7 +40,7 @@ protected:
   void SetUp() override {
     ProcessResult r = f2stencil({"--emit=sources", "-q", "--rewrite", "--target=pthreads,cuda",
                                  std::string("--lib=") + kLib, "-o", out().string(),
-                                 source("examples/data_regions/relax.f90")});
+                                 source("tests/inputs/data_regions/relax.f90")});
     ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
     std::string lib = kLib;
     r = run({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
@@ -60,7 +61,7 @@ protected:
   /// library under the emulation, followed by the library's host-device
   /// copies.
   ProcessResult build_and_run(const std::string &name, const std::string &relax) {
-    std::string main = test::read_file(source("examples/data_regions/main.f90"));
+    std::string main = test::read_file(source("tests/inputs/data_regions/main.f90"));
     std::string lib = kLib;
     main.replace(main.find("  implicit none"), 0,
                  "  use " + lib + ", only: " + lib + "_data_transfers\n");
@@ -132,7 +133,7 @@ TEST(DataRegionsNvcc, TheRewrittenProgramBuildsAgainstTheCudaLibrary) {
                                      std::string("--lib=") + kLib,
                                      "-o",
                                      out.string(),
-                                     source("examples/data_regions/relax.f90")};
+                                     source("tests/inputs/data_regions/relax.f90")};
     if (!regions)
       args.insert(args.begin(), "--no-data-regions");
     ProcessResult r = f2stencil(args);
@@ -141,7 +142,7 @@ TEST(DataRegionsNvcc, TheRewrittenProgramBuildsAgainstTheCudaLibrary) {
     EXPECT_EQ(text.find("_data_") != std::string::npos, regions) << text;
     std::string exe = (out / "program").string();
     r = run({"gfortran", "-O2", "-o", exe, "-I" + out.string(), (out / "src/relax.f90").string(),
-             source("examples/data_regions/main.f90"), "-L" + out.string(),
+             source("tests/inputs/data_regions/main.f90"), "-L" + out.string(),
              std::string("-l") + kLib, "-Wl,-rpath," + out.string()});
     ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
     if (regions)

@@ -1,6 +1,7 @@
 ! A time loop of two annotated nests with host code between them: --rewrite
 ! with a GPU target keeps u, v and r on the device around the loop and puts
-! data updates around the host statements (docs/rewrite.md, "Data regions").
+! data updates around the host statements (docs/rewrite.md, "Data regions");
+! tests/e2e/DataRegionsTest.cpp runs it.
 subroutine relax(n, nt, u, v, r, total)
   implicit none
   integer, intent(in) :: n, nt
