@@ -16,6 +16,17 @@ std::string label_text(const std::optional<fp::Label> &l) {
   return l ? std::to_string(*l) : std::string();
 }
 
+/// Every name in a node.
+struct AllNames {
+  std::set<std::string> &into;
+  template <typename U> bool Pre(const U &) { return true; }
+  template <typename U> void Post(const U &) {}
+  bool Pre(const fp::Name &n) {
+    into.insert(text_of(n.source));
+    return false;
+  }
+};
+
 /// Collects the names, definitions, calls and branch labels of one
 /// statement (or of an expression).
 struct NameCollector {
@@ -84,11 +95,11 @@ struct NameCollector {
     s.calls.push_back(std::move(c));
   }
 
+  /// Every name in `node`, into `into` (a plain walk: this collector's own
+  /// Pre of an ALLOCATE would call itself again).
   template <typename T> static void collect_into(const T &node, std::set<std::string> &into) {
-    HostStmt tmp;
-    NameCollector inner{tmp};
-    fp::Walk(node, inner);
-    into.insert(tmp.names.begin(), tmp.names.end());
+    AllNames names{into};
+    fp::Walk(node, names);
   }
 };
 

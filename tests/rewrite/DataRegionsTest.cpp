@@ -182,6 +182,92 @@ TEST(DataRegions, FixedFormLabelDoLoopsElementArgumentsAndGoTo) {
   EXPECT_TRUE(r.warnings.empty());
 }
 
+TEST(DataRegions, ModuleArraysAnInternalProcedureAndAnAllocateBeforeTheLoop) {
+  // The calls pass ALLOCATABLE arrays of a module; a (read only by the
+  // calls) is never brought back to the host inside; the internal procedure
+  // `boundary` sees every array of its host, so b comes to the host before
+  // it and both go to the device after it; the ALLOCATE comes before the
+  // region, which starts at the loop.
+  TempDir dir;
+  RewrittenSource r = with_regions(dir, "mod.f90", R"(module fields
+  implicit none
+  real(8), allocatable :: a(:,:), b(:,:)
+  integer :: n
+end module fields
+
+program main
+  use fields
+  implicit none
+  integer :: i, j, it
+  n = 20
+  allocate(a(0:n+1,0:n+1), b(0:n+1,0:n+1))
+  a = 1
+  b = 0
+  do it = 1, 5
+    !$f2s stencil name(jac)
+    do j = 1, n
+      do i = 1, n
+        b(i,j) = 0.25d0*(a(i-1,j) + a(i+1,j) + a(i,j-1) + a(i,j+1))
+      end do
+    end do
+    call boundary()
+    a(1:n,1:n) = b(1:n,1:n)
+    select case (it)
+    case (3)
+      print *, 'it 3', sum(b)
+    end select
+  end do
+  print *, sum(a)
+contains
+  subroutine boundary()
+    a(0,:) = a(n,:)
+  end subroutine
+end program
+)");
+  EXPECT_EQ(r.text, R"(module fields
+  implicit none
+  real(8), allocatable :: a(:,:), b(:,:)
+  integer :: n
+end module fields
+
+program main
+  use fields
+  use f2s_lib, only: jac, f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, f2s_lib_data_exit
+  use, intrinsic :: iso_c_binding, only: c_sizeof
+  implicit none
+  integer :: i, j, it
+  n = 20
+  allocate(a(0:n+1,0:n+1), b(0:n+1,0:n+1))
+  a = 1
+  b = 0
+  call f2s_lib_data_enter(a, c_sizeof(a))
+  call f2s_lib_data_enter(b, c_sizeof(b))
+  do it = 1, 5
+    !f2s rewritten: stencil name(jac)
+    call jac(a, b, n)
+    call f2s_lib_data_update_host(b, c_sizeof(b))
+    call boundary()
+    call f2s_lib_data_update_device(a, c_sizeof(a))
+    call f2s_lib_data_update_device(b, c_sizeof(b))
+    a(1:n,1:n) = b(1:n,1:n)
+    call f2s_lib_data_update_device(a, c_sizeof(a))
+    select case (it)
+    case (3)
+      print *, 'it 3', sum(b)
+    end select
+  end do
+  call f2s_lib_data_exit(a, c_sizeof(a))
+  call f2s_lib_data_exit(b, c_sizeof(b))
+  print *, sum(a)
+contains
+  subroutine boundary()
+    a(0,:) = a(n,:)
+  end subroutine
+end program
+)");
+  EXPECT_TRUE(r.warnings.empty());
+}
+
 TEST(DataRegions, AnAssumedShapeArrayLeavesTheUnitWithoutARegion) {
   TempDir dir;
   std::string text = R"(subroutine s(n, u, v)
