@@ -1375,7 +1375,8 @@ LoweredFiles lower_files_here(const std::vector<std::string> &paths,
     }
     for (TimeLoop &t : lowering.take_time_loops())
       lowered.time_loops.push_back(std::move(t));
-    lowered.host_units[f.path] = outline_host_units(*f.parsing->parseTree(), map);
+    if (options.outline_host_units)
+      lowered.host_units[f.path] = outline_host_units(*f.parsing->parseTree(), map);
   }
   lowered.problems = problems.list();
   return lowered;

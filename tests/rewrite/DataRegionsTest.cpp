@@ -15,7 +15,9 @@ namespace {
 RewrittenSource with_regions(const TempDir &dir, const std::string &file, const std::string &text,
                              bool regions = true) {
   std::string path = dir.write(file, text);
-  LoweredFiles lowered = lower_files_collecting({path});
+  FrontendOptions options;
+  options.outline_host_units = true;
+  LoweredFiles lowered = lower_files_collecting({path}, options);
   EXPECT_TRUE(lowered.problems.empty());
   std::vector<RegionCall> calls;
   for (const Kernel &k : lowered.kernels)
