@@ -266,7 +266,11 @@ private:
   /// A statement, or a construct without calls taken whole.
   /// `fresh`: the arrays already brought to the host since the last call
   /// on this straight path.
-  void host_statement(const HostStmt &s, int parent_last, Names &fresh);
+  /// Returns the entered arrays it may define, whose update to the device
+  /// device_block puts after it or after the statements that follow it.
+  Names host_statement(const HostStmt &s, Names &fresh);
+  /// `text` after statement `s`, which ends at `parent_last` or before.
+  void after(const HostStmt &s, const std::string &text, int parent_last);
   /// The jumps inside host construct `top` (and `top` itself): before each
   /// that leaves `top`, the updates of what `top` defines; before each that
   /// leaves the region, its exits too.
@@ -401,8 +405,12 @@ void UnitRegion::emit(const HostStmt &s, std::string before, const std::string &
     size_t p = first.find(s.label);
     if (p == std::string::npos || p + 1 > static_cast<size_t>(s.column))
       refuse(s.line, "the label of line " + std::to_string(s.line) + " is not on its line");
+    // Fixed form: the label field as written (`   30`).
+    std::string label = fixed_ ? first.substr(0, std::min<size_t>(5, first.size())) : s.label;
+    if (label.find_first_not_of("0123456789 ") != std::string::npos)
+      label = s.label;
     first.replace(p, s.label.size(), std::string(s.label.size(), ' '));
-    before = statement(fixed_, s.label, indent(s), "continue", nl) + before;
+    before = statement(fixed_, label, indent(s), "continue", nl) + before;
     label_moved = true;
   }
   if (!before.empty())
@@ -500,7 +508,7 @@ void UnitRegion::jumps_in(const HostStmt &s, const HostStmt &top, size_t top_dep
     loops_.pop_back();
 }
 
-void UnitRegion::host_statement(const HostStmt &s, int parent_last, Names &fresh) {
+Names UnitRegion::host_statement(const HostStmt &s, Names &fresh) {
   HostStmt merged;
   merge(s, merged);
   for (const std::string &a : merged.allocates)
@@ -522,34 +530,66 @@ void UnitRegion::host_statement(const HostStmt &s, int parent_last, Names &fresh
   fresh.insert(defines.begin(), defines.end());
   pending_jump_.clear();
   jumps_in(s, s, loops_.size(), defines);
-  std::string ind = indent(s);
-  std::string after = calls("update_device", defines, ind);
-  if (!after.empty() && s.last_line == parent_last)
+  emit(s, calls("update_host", stale, indent(s)), "", pending_jump_);
+  return defines;
+}
+
+void UnitRegion::after(const HostStmt &s, const std::string &text, int parent_last) {
+  if (text.empty())
+    return;
+  if (s.last_line == parent_last)
     refuse(s.line, "the statement at line " + std::to_string(s.line) +
                        " ends the label DO loop around it and needs a data update after it; end "
                        "the loop on a CONTINUE of its own");
-  emit(s, calls("update_host", stale, ind), after, pending_jump_);
+  emit(s, "", text);
+}
+
+/// Whether `s` or a statement inside it may jump (STOP aside).
+bool jumps(const HostStmt &s) {
+  if (s.jump != HostStmt::Jump::None && s.jump != HostStmt::Jump::Stop)
+    return true;
+  for (const auto &b : s.blocks)
+    for (const HostStmt &i : b)
+      if (jumps(i))
+        return true;
+  return false;
 }
 
 void UnitRegion::device_block(const std::vector<HostStmt> &block, size_t lo, size_t hi,
                               int parent_last) {
   // On a straight path, an array brought to the host stays current there
-  // until the next call; a label may be reached from elsewhere.
-  Names fresh;
+  // until the next call, and one the host defined need go to the device
+  // only before the next call, label or jump, or the block's end: once for
+  // a run of statements.
+  Names fresh, pending;
+  const HostStmt *last_host = nullptr;
+  auto flush = [&] {
+    if (!pending.empty())
+      after(*last_host, calls("update_device", pending, indent(*last_host)), parent_last);
+    pending.clear();
+  };
   for (size_t i = lo; i <= hi && i < block.size(); ++i) {
     const HostStmt &s = block[i];
     if (s.line == 0)
       refuse(unit_.first_line, "it holds a construct --rewrite does not read (OpenMP, OpenACC)");
-    if (!s.label.empty())
+    if (!s.label.empty()) {
+      flush();
       fresh.clear();
+    }
     if (is_region_nest(s)) {
+      flush();
       fresh.clear();
       continue;
     }
     if (!holds_region(s)) {
-      host_statement(s, parent_last, fresh);
+      if (jumps(s))
+        flush();
+      Names defined = host_statement(s, fresh);
+      pending.insert(defined.begin(), defined.end());
+      last_host = &s;
       continue;
     }
+    flush();
     fresh.clear();
     // A construct around calls: its headers are host code, run before its
     // blocks (IF and ELSE IF conditions, DO bounds, SELECT CASE's selector).
@@ -585,6 +625,7 @@ void UnitRegion::device_block(const std::vector<HostStmt> &block, size_t lo, siz
     if (loop)
       loops_.pop_back();
   }
+  flush();
 }
 
 std::vector<Edit> UnitRegion::plan() {

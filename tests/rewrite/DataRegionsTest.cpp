@@ -60,10 +60,11 @@ end subroutine
 
 TEST(DataRegions, ATimeLoopKeepsItsArraysOnTheDeviceWithUpdatesAroundHostCode) {
   // Between the calls: a read of v (update host before), a host loop that
-  // writes u (update host before, device after, once around the loop), a
-  // CALL of another procedure with a local array that is not entered
-  // (nothing), one with v (it may read and write it), an EXIT and a RETURN
-  // out of the region (exits first).
+  // writes u (update host before, once around the loop), a CALL of another
+  // procedure with a local array that is not entered (nothing), one with v
+  // (it may read and write it; v is on the host already), then the updates
+  // to the device of the run, before the EXIT and the RETURN out of the
+  // region (exits first).
   TempDir dir;
   RewrittenSource r = with_regions(dir, "tl.f90", kTimeLoop);
   EXPECT_EQ(r.text, R"(subroutine run(n, nt, u, v, w, total)
@@ -86,9 +87,9 @@ TEST(DataRegions, ATimeLoopKeepsItsArraysOnTheDeviceWithUpdatesAroundHostCode) {
     do i = 0, 1
       u(i*(n+1)) = v(n-i)
     end do
-    call f2s_lib_data_update_device(u, c_sizeof(u))
     call helper(n, w)
     call check(n, v)
+    call f2s_lib_data_update_device(u, c_sizeof(u))
     call f2s_lib_data_update_device(v, c_sizeof(v))
     if (total > 1d10) then
       call f2s_lib_data_exit(u, c_sizeof(u))
@@ -188,8 +189,9 @@ TEST(DataRegions, ModuleArraysAnInternalProcedureAndAnAllocateBeforeTheLoop) {
   // The calls pass ALLOCATABLE arrays of a module; a (read only by the
   // calls) is never brought back to the host inside; the internal procedure
   // `boundary` sees every array of its host, so b comes to the host before
-  // it and both go to the device after it; the ALLOCATE comes before the
-  // region, which starts at the loop.
+  // it and both go to the device after the run of host statements, at the
+  // loop's end; the ALLOCATE comes before the region, which starts at the
+  // loop.
   TempDir dir;
   RewrittenSource r = with_regions(dir, "mod.f90", R"(module fields
   implicit none
@@ -249,14 +251,13 @@ program main
     call jac(a, b, n)
     call f2s_lib_data_update_host(b, c_sizeof(b))
     call boundary()
-    call f2s_lib_data_update_device(a, c_sizeof(a))
-    call f2s_lib_data_update_device(b, c_sizeof(b))
     a(1:n,1:n) = b(1:n,1:n)
-    call f2s_lib_data_update_device(a, c_sizeof(a))
     select case (it)
     case (3)
       print *, 'it 3', sum(b)
     end select
+    call f2s_lib_data_update_device(a, c_sizeof(a))
+    call f2s_lib_data_update_device(b, c_sizeof(b))
   end do
   call f2s_lib_data_exit(a, c_sizeof(a))
   call f2s_lib_data_exit(b, c_sizeof(b))
