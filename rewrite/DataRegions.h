@@ -10,7 +10,9 @@
 //   array some call of the unit may write (W);
 // - before a host statement (a statement, or a construct that holds no call,
 //   taken whole) that mentions an array of W: update it to the host; after
-//   one that may define an array of E: update it to the device. A CALL of a
+//   one that may define an array of E: update it to the device (once for a
+//   run of such statements: before the next call, label or jump, or at the
+//   end of the block). A CALL of a
 //   procedure that is not the library's mentions and defines every array of E
 //   it receives (an element `u(ir(k))` stands for its whole array) and every
 //   one it could reach (not a local or dummy of the unit; all of them for an

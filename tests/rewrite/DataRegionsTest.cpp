@@ -271,6 +271,83 @@ end program
   EXPECT_TRUE(r.warnings.empty());
 }
 
+TEST(DataRegions, LabelsMoveToAContinueAndReturnFromAHostIfCopiesBack) {
+  // `30 err = v(2) - v(3)` is a GO TO's target and needs an update before
+  // it: its label goes to a CONTINUE in front of the update. The IF
+  // construct without calls is taken whole (u to the host before it, to the
+  // device after it); its RETURN sends what it defined to the device and
+  // exits first. `GO TO 30` stays inside and needs nothing.
+  TempDir dir;
+  RewrittenSource r = with_regions(dir, "lb.f", R"(      subroutine lb(n, nit, u, v, err)
+      integer n, nit, it, i, k
+      double precision u(n), v(n), err
+      k = 0
+      do 10 it = 1, nit
+!$f2s stencil name(s1)
+         do 20 i = 2, n - 1
+            v(i) = u(i-1) + u(i+1)
+   20    continue
+   30    err = v(2) - v(3)
+         if (err .gt. 1d3) then
+            u(1) = 0d0
+            return
+         end if
+   40    if (v(1) .lt. 0d0) goto 99
+         k = k + 1
+         if (k .lt. 2) goto 30
+!$f2s stencil name(s2)
+         do 50 i = 2, n - 1
+            u(i) = 0.5d0*v(i)
+   50    continue
+   10 continue
+   99 continue
+      end
+)");
+  EXPECT_EQ(r.text, R"(      subroutine lb(n, nit, u, v, err)
+      use f2s_lib, only: s1, s2, f2s_lib_data_enter,
+     &    f2s_lib_data_update_host, f2s_lib_data_update_device,
+     &    f2s_lib_data_exit
+      use, intrinsic :: iso_c_binding, only: c_sizeof
+      integer n, nit, it, i, k
+      double precision u(n), v(n), err
+      k = 0
+      call f2s_lib_data_enter(u, c_sizeof(u))
+      call f2s_lib_data_enter(v, c_sizeof(v))
+      do 10 it = 1, nit
+!f2s rewritten: stencil name(s1)
+         call s1(n, u, v)
+   30    continue
+         call f2s_lib_data_update_host(v, c_sizeof(v))
+         err = v(2) - v(3)
+         call f2s_lib_data_update_host(u, c_sizeof(u))
+         if (err .gt. 1d3) then
+            u(1) = 0d0
+            call f2s_lib_data_update_device(u, c_sizeof(u))
+            call f2s_lib_data_exit(u, c_sizeof(u))
+            call f2s_lib_data_exit(v, c_sizeof(v))
+            return
+         end if
+         call f2s_lib_data_update_device(u, c_sizeof(u))
+   40    continue
+         call f2s_lib_data_update_host(v, c_sizeof(v))
+         if (v(1) .lt. 0d0) then
+           call f2s_lib_data_exit(u, c_sizeof(u))
+           call f2s_lib_data_exit(v, c_sizeof(v))
+           goto 99
+         end if
+         k = k + 1
+         if (k .lt. 2) goto 30
+!f2s rewritten: stencil name(s2)
+         call s2(n, u, v)
+   10 continue
+      call f2s_lib_data_exit(u, c_sizeof(u))
+      call f2s_lib_data_exit(v, c_sizeof(v))
+   99 continue
+      end
+)");
+  EXPECT_TRUE(r.warnings.empty());
+}
+
 TEST(DataRegions, AnAssumedShapeArrayLeavesTheUnitWithoutARegion) {
   TempDir dir;
   std::string text = R"(subroutine s(n, u, v)
