@@ -235,11 +235,11 @@ public:
              const std::vector<const RegionCall *> &calls)
       : lines_(lines), fixed_(fixed), module_(module), unit_(unit), calls_(calls) {}
 
-  /// The edits, or why there are none.
+  /// The edits (none: no array to enter); throws NoRegion saying why the
+  /// unit gets none.
   std::vector<Edit> plan();
+  /// The data procedures the edits call, for the unit's USE.
   std::vector<std::string> uses() const;
-
-  std::optional<NoRegion> refused;
 
 private:
   [[noreturn]] void refuse(int line, const std::string &why) const { throw NoRegion{line, why}; }
