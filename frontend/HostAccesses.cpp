@@ -409,7 +409,7 @@ HostArray::Shape shape_of(const fp::ArraySpec &a) {
 /// The declarations of a specification part (not of its interface bodies).
 struct Declarations {
   HostUnit &u;
-  std::set<std::string> allocatable, pointer, shared;
+  std::set<std::string> allocatable, pointer, shared, aliased;
 
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
@@ -433,8 +433,11 @@ struct Declarations {
           (std::holds_alternative<fp::Pointer>(a.u) ? pointer : allocatable)
               .insert(text_of(std::get<fp::ObjectName>(e.t).source));
       if (std::holds_alternative<fp::Target>(a.u))
-        for (const fp::EntityDecl &e : std::get<std::list<fp::EntityDecl>>(s.t))
-          shared.insert(text_of(std::get<fp::ObjectName>(e.t).source));
+        for (const fp::EntityDecl &e : std::get<std::list<fp::EntityDecl>>(s.t)) {
+          std::string name = text_of(std::get<fp::ObjectName>(e.t).source);
+          shared.insert(name);
+          aliased.insert(name);
+        }
     }
     for (const fp::EntityDecl &e : std::get<std::list<fp::EntityDecl>>(s.t)) {
       const fp::Name &n = std::get<fp::ObjectName>(e.t);
@@ -465,8 +468,11 @@ struct Declarations {
     return false;
   }
   bool Pre(const fp::TargetStmt &s) {
-    for (const fp::ObjectDecl &o : s.v)
-      shared.insert(text_of(std::get<fp::ObjectName>(o.t).source));
+    for (const fp::ObjectDecl &o : s.v) {
+      std::string name = text_of(std::get<fp::ObjectName>(o.t).source);
+      shared.insert(name);
+      aliased.insert(name);
+    }
     return false;
   }
   bool Pre(const fp::CommonStmt &s) {
@@ -482,8 +488,11 @@ struct Declarations {
   }
   bool Pre(const fp::EquivalenceStmt &s) {
     for (const std::list<fp::EquivalenceObject> &set : s.v)
-      for (const fp::EquivalenceObject &o : set)
-        shared.insert(text_of(fp::GetFirstName(o.v.value()).source));
+      for (const fp::EquivalenceObject &o : set) {
+        std::string name = text_of(fp::GetFirstName(o.v.value()).source);
+        shared.insert(name);
+        aliased.insert(name);
+      }
     return false;
   }
   bool Pre(const fp::StmtFunctionStmt &s) {
@@ -498,6 +507,7 @@ struct Declarations {
       else if (allocatable.count(name))
         a.shape = HostArray::Shape::Allocatable;
       a.shared = shared.count(name) > 0;
+      a.aliased = aliased.count(name) > 0;
       a.dummy = std::find(dummies.begin(), dummies.end(), name) != dummies.end();
     }
   }
@@ -576,7 +586,7 @@ private:
             fp::CharBlock head) {
     HostUnit h;
     h.name = name;
-    Declarations decls{h, {}, {}, {}};
+    Declarations decls{h, {}, {}, {}, {}};
     fp::Walk(std::get<fp::SpecificationPart>(u.t), decls);
     decls.finish(dummies);
     for (const std::string &d : dummies)

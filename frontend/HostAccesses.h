@@ -88,6 +88,9 @@ struct HostArray {
   bool dummy = false;
   /// In COMMON or EQUIVALENCE, or a TARGET: other procedures may reach it.
   bool shared = false;
+  /// In EQUIVALENCE, or a TARGET: other names of the unit may reach its
+  /// storage (a pointer, an equivalenced array).
+  bool aliased = false;
 };
 
 /// One program unit (main program, subroutine, function, module or internal

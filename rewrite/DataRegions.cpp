@@ -646,6 +646,11 @@ std::vector<Edit> UnitRegion::plan() {
                        ? g.decl == ArrayDecl::Explicit || g.decl == ArrayDecl::Allocatable
                        : d->second.shape == HostArray::Shape::Explicit ||
                              d->second.shape == HostArray::Shape::Allocatable;
+      if (d != unit_.arrays.end() && d->second.aliased)
+        refuse(c->region.directive_line,
+               "'" + g.name +
+                   "' is a TARGET or in EQUIVALENCE: a statement may change it under another "
+                   "name, which the updates around host statements would not see");
       if (!whole)
         refuse(c->region.directive_line,
                "'" + g.name +

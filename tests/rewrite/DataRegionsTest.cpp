@@ -370,5 +370,30 @@ end subroutine
       << r.warnings[0];
 }
 
+TEST(DataRegions, ATargetArrayLeavesTheUnitWithoutARegion) {
+  // A pointer may write u under another name, unseen by the updates.
+  TempDir dir;
+  std::string text = R"(subroutine s(n, u, v)
+  integer :: n, i, it
+  real(8), target :: u(0:n+1)
+  real(8) :: v(0:n+1)
+  real(8), pointer :: p(:)
+  p => u
+  do it = 1, 10
+    !$f2s stencil name(k1)
+    do i = 1, n
+      v(i) = u(i-1) + u(i+1)
+    end do
+    p(1) = v(2)
+  end do
+end subroutine
+)";
+  RewrittenSource r = with_regions(dir, "t.f90", text);
+  EXPECT_EQ(r.text.find("_data_"), std::string::npos) << r.text;
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("'u' is a TARGET or in EQUIVALENCE"), std::string::npos)
+      << r.warnings[0];
+}
+
 } // namespace
 } // namespace f2s::test
