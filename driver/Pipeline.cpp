@@ -99,6 +99,7 @@ LoweredFiles parse_and_lower(const DriverOptions &o, Problems &problems) {
     fe.fixed_form = o.form == "fixed";
   fe.default_real_kind = o.default_real_kind;
   fe.double_precision_kind = o.double_precision_kind;
+  fe.outline_host_units = o.rewrite && o.data_regions;
   LoweredFiles lowered = lower_files_collecting(o.files, fe);
   problems.add_all(lowered.problems);
   lowered.problems.clear();
@@ -145,7 +146,11 @@ std::optional<std::string> already_rewritten(const DriverOptions &o) {
 /// problems are thrown at once, before anything is tuned or written.
 std::vector<std::pair<std::string, std::string>>
 rewrite_sources(const DriverOptions &o, const std::vector<Kernel> &kernels,
-                const std::vector<TimeLoop> &time_loops, const std::string &lib_name) {
+                const std::vector<TimeLoop> &time_loops, const std::string &lib_name,
+                const std::map<std::string, HostUnits> &host_units) {
+  // Data regions where the library can keep arrays on a GPU.
+  bool data_regions =
+      o.data_regions && std::find(o.targets.begin(), o.targets.end(), "cuda") != o.targets.end();
   std::vector<std::pair<std::string, std::string>> sources;
   std::map<std::string, std::string> named;
   Problems problems;
@@ -170,7 +175,10 @@ rewrite_sources(const DriverOptions &o, const std::vector<Kernel> &kernels,
       continue;
     }
     problems.attempt([&] {
-      RewrittenSource r = rewrite_source(*text, f, calls, lib_name);
+      auto units = host_units.find(f);
+      RewrittenSource r =
+          rewrite_source(*text, f, calls, lib_name,
+                         data_regions && units != host_units.end() ? &units->second : nullptr);
       for (const std::string &w : r.warnings)
         if (!o.quiet)
           std::cerr << w << "\n";
@@ -555,7 +563,7 @@ int run_pipeline(const DriverOptions &o) {
     // run at once.
     std::vector<std::pair<std::string, std::string>> rewritten;
     if (o.rewrite)
-      rewritten = rewrite_sources(o, kernels, time_loops, lib_name);
+      rewritten = rewrite_sources(o, kernels, time_loops, lib_name, lowered.host_units);
     if (o.emit == "ir") {
       const CpuModel host = cpu_model_from_host();
       for (const Kernel &k : kernels)

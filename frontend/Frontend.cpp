@@ -8,6 +8,7 @@
 #include "ast/Dependence.h"
 #include "frontend/BoundingBox.h"
 #include "frontend/Directives.h"
+#include "frontend/HostAccesses.h"
 #include "frontend/ParseTree.h"
 #include "frontend/SourceLimits.h"
 
@@ -1481,6 +1482,8 @@ LoweredFiles lower_files_here(const std::vector<std::string> &paths,
     }
     for (TimeLoop &t : lowering.take_time_loops())
       lowered.time_loops.push_back(std::move(t));
+    if (options.outline_host_units)
+      lowered.host_units[f.path] = outline_host_units(*f.parsing->parseTree(), map);
   }
   lowered.problems = problems.list();
   return lowered;
