@@ -300,6 +300,24 @@ private:
       used_.insert(what);
     return out;
   }
+  /// The end of the region: arrays a call may have written are copied back
+  /// (exit); the others are current on the host (every host definition was
+  /// sent to the device, never the reverse) and are only freed (delete).
+  std::string exits(const std::string &indent) const {
+    Names kept;
+    for (const std::string &a : entered_)
+      if (!written_.count(a))
+        kept.insert(a);
+    std::string out;
+    for (const std::string &a : entered_order_)
+      out += written_.count(a) ? call("exit", a, indent) : call("delete", a, indent);
+    used_.insert("exit");
+    if (!kept.empty())
+      used_.insert("delete");
+    if (kept.size() == entered_.size())
+      used_.erase("exit");
+    return out;
+  }
   std::string indent(const HostStmt &s) const {
     return indent_of(lines_.text[s.line - 1], fixed_, static_cast<size_t>(s.column - 1));
   }
@@ -493,7 +511,7 @@ void UnitRegion::jumps_in(const HostStmt &s, const HostStmt &top, size_t top_dep
   if (leaves_top)
     text += calls("update_device", defined, ind);
   if (leaves_region)
-    text += calls("exit", entered_, ind);
+    text += exits(ind);
   if (&s != &top)
     emit(s, "", "", text);
   else
@@ -703,6 +721,11 @@ std::vector<Edit> UnitRegion::plan() {
       lo = hi = paths[0][common - 1].index;
     }
   }
+  // A call alone, in no loop: a region would only make it run on the GPU
+  // with its copies each time. Without one it runs as before (on the GPU if
+  // a caller's region holds its arrays already).
+  if (calls_.size() == 1 && lo == hi && is_region_nest((*block)[lo]))
+    return {};
   // Labels inside, and jumps into it from outside.
   for (size_t i = lo; i <= hi; ++i)
     labels_in((*block)[i], inside_labels_);
@@ -741,13 +764,13 @@ std::vector<Edit> UnitRegion::plan() {
   if (last.do_terminal)
     refuse(last.line, "the code around the calls ends on the statement a label DO loop ends on");
   edits_.push_back(Edit{enter_at, enter_at, calls("enter", entered_, indent(first)), -20});
-  edits_.push_back(Edit{exit_at, exit_at, calls("exit", entered_, indent(first)), -25});
+  edits_.push_back(Edit{exit_at, exit_at, exits(indent(first)), -25});
   return edits_;
 }
 
 std::vector<std::string> UnitRegion::uses() const {
   std::vector<std::string> names;
-  for (const char *what : {"enter", "update_host", "update_device", "exit"})
+  for (const char *what : {"enter", "update_host", "update_device", "exit", "delete"})
     if (used_.count(what))
       names.push_back(module_ + "_data_" + what);
   return names;

@@ -18,9 +18,12 @@
 //   one it could reach (not a local or dummy of the unit; all of them for an
 //   internal procedure). So the device copy is always current at a call, and
 //   the host copy at a host statement that touches it.
-// - before every RETURN, EXIT, CYCLE or GO TO that leaves the region: an
-//   update to the device of what the enclosing host construct defined, then
-//   an exit (copy back) of every entered array. STOP leaves nothing to copy.
+// - before every RETURN, EXIT, CYCLE or GO TO that leaves the region, as at
+//   its end: an update to the device of what the enclosing host construct
+//   defined, then an exit (copy back) of every array of W and a delete of
+//   the others (their host copy is current). STOP leaves nothing to copy.
+// - a unit whose one call is in no loop gets no region (it would only copy
+//   around that call).
 // A unit where this cannot be done safely gets no region and a warning (its
 // calls copy their arrays as they did before): an array the data procedures
 // cannot take whole (assumed-shape, assumed-size, POINTER), a jump into the

@@ -187,7 +187,8 @@ TEST(DataRegions, FixedFormLabelDoLoopsElementArgumentsAndGoTo) {
 
 TEST(DataRegions, ModuleArraysAnInternalProcedureAndAnAllocateBeforeTheLoop) {
   // The calls pass ALLOCATABLE arrays of a module; a (read only by the
-  // calls) is never brought back to the host inside; the internal procedure
+  // calls) is never brought back to the host, inside or at the end (delete,
+  // not exit: the host's copy is current); the internal procedure
   // `boundary` sees every array of its host, so b comes to the host before
   // it and both go to the device after the run of host statements, at the
   // loop's end; the ALLOCATE comes before the region, which starts at the
@@ -236,7 +237,8 @@ end module fields
 
 program main
   use fields
-  use f2s_lib, only: jac, f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, f2s_lib_data_exit
+  use f2s_lib, only: jac, f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, f2s_lib_data_exit, &
+      f2s_lib_data_delete
   use, intrinsic :: iso_c_binding, only: c_sizeof
   implicit none
   integer :: i, j, it
@@ -259,7 +261,7 @@ program main
     call f2s_lib_data_update_device(a, c_sizeof(a))
     call f2s_lib_data_update_device(b, c_sizeof(b))
   end do
-  call f2s_lib_data_exit(a, c_sizeof(a))
+  call f2s_lib_data_delete(a, c_sizeof(a))
   call f2s_lib_data_exit(b, c_sizeof(b))
   print *, sum(a)
 contains
@@ -393,6 +395,25 @@ end subroutine
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("'u' is a TARGET or in EQUIVALENCE"), std::string::npos)
       << r.warnings[0];
+}
+
+TEST(DataRegions, ACallAloneInNoLoopGetsNone) {
+  // A region would only copy u and v in and out around the one call; the
+  // call finds them present when a caller's region holds them.
+  TempDir dir;
+  std::string text = R"(subroutine s(n, u, v)
+  integer :: n, i
+  real(8) :: u(0:n+1), v(0:n+1)
+  !$f2s stencil name(k1)
+  do i = 1, n
+    v(i) = u(i-1) + u(i+1)
+  end do
+  u(0) = v(1)
+end subroutine
+)";
+  RewrittenSource r = with_regions(dir, "lone.f90", text);
+  EXPECT_EQ(r.text.find("_data_"), std::string::npos) << r.text;
+  EXPECT_TRUE(r.warnings.empty());
 }
 
 } // namespace
