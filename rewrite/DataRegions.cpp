@@ -191,11 +191,20 @@ const HostStmt &at(const Step &s) {
   return (*s.block)[s.index];
 }
 
+/// The bytes of array `x`, in the kind the data procedures take. Not
+/// C_SIZEOF, which gfortran takes for explicit-shape and assumed-size
+/// arrays only (an ALLOCATABLE one is not interoperable).
+std::string bytes_of(const std::string &x) {
+  return "size(" + x + ", kind=c_size_t) * storage_size(" + x + ") / 8";
+}
+
+/// The path to the statement that starts at `line`: a region's DO, or the
+/// assignment of an annotated copy.
 bool find_do(const std::vector<HostStmt> &block, int line, Path &path) {
   for (size_t i = 0; i < block.size(); ++i) {
     const HostStmt &s = block[i];
     path.push_back({&block, i});
-    if ((s.kind == HostStmt::Kind::Do || s.kind == HostStmt::Kind::DoWhile) && s.line == line)
+    if (s.line == line)
       return true;
     for (const auto &b : s.blocks)
       if (find_do(b, line, path))
@@ -244,9 +253,8 @@ public:
 private:
   [[noreturn]] void refuse(int line, const std::string &why) const { throw NoRegion{line, why}; }
 
-  bool is_region_nest(const HostStmt &s) const {
-    return is_loop(s) && nest_lines_.count(s.line) > 0;
-  }
+  /// A region's nest, or the assignment of an annotated copy: a call.
+  bool is_region_nest(const HostStmt &s) const { return nest_lines_.count(s.line) > 0; }
   bool holds_region(const HostStmt &s) const {
     if (is_region_nest(s))
       return true;
@@ -287,8 +295,8 @@ private:
   std::string call(const std::string &what, const std::string &array, const std::string &indent,
                    const std::string &label = "") const {
     return statement(fixed_, label, indent,
-                     "call " + module_ + "_data_" + what + "(" + array + ", c_sizeof(" + array +
-                         "))",
+                     "call " + module_ + "_data_" + what + "(" + array + ", " + bytes_of(array) +
+                         ")",
                      lines_.newline);
   }
   std::string calls(const std::string &what, const Names &arrays, const std::string &indent) const {
@@ -756,10 +764,10 @@ std::vector<Edit> UnitRegion::plan() {
   // Enter before the first statement, exit after the last.
   const HostStmt &first = (*block)[lo], &last = (*block)[hi];
   int enter_at = first.line - 1;
-  if (auto n = nest_calls_.find(first.line); n != nest_calls_.end() && is_loop(first))
+  if (auto n = nest_calls_.find(first.line); n != nest_calls_.end())
     enter_at = gap_start(lines_, n->second->region.directive_line - 1, fixed_);
   int exit_at = last.last_line;
-  if (auto n = nest_calls_.find(last.line); n != nest_calls_.end() && is_loop(last))
+  if (auto n = nest_calls_.find(last.line); n != nest_calls_.end())
     exit_at = gap_end(lines_, n->second->region.end_line, fixed_);
   if (last.do_terminal)
     refuse(last.line, "the code around the calls ends on the statement a label DO loop ends on");

@@ -471,7 +471,7 @@ void FileRewriter::uses(const std::vector<const RegionCall *> &unit) {
       data += ", " + n;
     text =
         statement(fixed, "", indent, "use " + module_ + ", only: " + only + data, lines_.newline) +
-        statement(fixed, "", indent, "use, intrinsic :: iso_c_binding, only: c_sizeof",
+        statement(fixed, "", indent, "use, intrinsic :: iso_c_binding, only: c_size_t",
                   lines_.newline);
   }
   edits_.push_back(Edit{at, at, text, -100});

@@ -207,5 +207,60 @@ TEST(CopyRegions, ACopyWithinOneArrayIsRefused) {
   }
 }
 
+// The documented path for a GPU: module ALLOCATABLE arrays, a sweep and an
+// annotated copy back in an iteration loop. --rewrite's data regions keep the
+// arrays on the device around the loop, and nothing in the loop is left to
+// the host, so no update is written; the sizes go as SIZE * STORAGE_SIZE
+// (gfortran takes C_SIZEOF of explicit-shape arrays only), and the rewritten
+// source compiles.
+TEST(CopyRegions, AllocatableArraysStayOnTheDeviceAroundTheLoop) {
+  test::ScratchDir dir;
+  std::string src = dir.write("solver.f90", R"(module grids
+  real(4), allocatable :: p(:,:,:), wrk2(:,:,:)
+end module grids
+subroutine iterate(mx, my, mz, n)
+  use grids
+  implicit none
+  integer, intent(in) :: mx, my, mz, n
+  integer :: i, j, k, it
+  do it = 1, n
+    !$f2s stencil name(sweep)
+    do k = 2, mz - 1
+      do j = 2, my - 1
+        do i = 2, mx - 1
+          wrk2(i,j,k) = (p(i-1,j,k) + p(i+1,j,k) + p(i,j-1,k) + p(i,j+1,k)) / 4.0
+        end do
+      end do
+    end do
+    !$f2s stencil name(copy_back)
+    p(2:mx-1, 2:my-1, 2:mz-1) = wrk2(2:mx-1, 2:my-1, 2:mz-1)
+  end do
+end subroutine iterate
+)");
+  fs::path out = dir.path() / "out";
+  ProcessResult r = f2stencil({"--emit=sources", "-q", "--rewrite", "--target=pthreads,cuda",
+                               "--lib=f2s_solver", "-o", out.string(), src});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  std::string text = test::read_file(out / "src" / "solver.f90");
+  EXPECT_NE(text.find("  call f2s_solver_data_enter(p, size(p, kind=c_size_t) * storage_size(p) "
+                      "/ 8)\n  call f2s_solver_data_enter(wrk2, size(wrk2, kind=c_size_t) * "
+                      "storage_size(wrk2) / 8)\n  do it = 1, n\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("update"), std::string::npos) << text;
+  EXPECT_NE(text.find("    call copy_back(mx, my, mz, p, wrk2)\n  end do\n"
+                      "  call f2s_solver_data_exit(p, "),
+            std::string::npos)
+      << text;
+  // The program unit compiles against the module (the grids module first).
+  std::string mod_dir = dir.path().string();
+  r = run({"gfortran", "-c", "-J" + mod_dir, "-o", (dir.path() / "m.o").string(),
+           (out / "f2s_solver.f90").string()});
+  ASSERT_TRUE(r.ok()) << r.err;
+  r = run({"gfortran", "-fsyntax-only", "-J" + mod_dir, "-I" + mod_dir,
+           (out / "src" / "solver.f90").string()});
+  EXPECT_TRUE(r.ok()) << r.err;
+}
+
 } // namespace
 } // namespace f2s

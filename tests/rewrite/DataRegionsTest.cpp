@@ -69,43 +69,43 @@ TEST(DataRegions, ATimeLoopKeepsItsArraysOnTheDeviceWithUpdatesAroundHostCode) {
   RewrittenSource r = with_regions(dir, "tl.f90", kTimeLoop);
   EXPECT_EQ(r.text, R"(subroutine run(n, nt, u, v, w, total)
   use f2s_lib, only: smooth, copy, f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, f2s_lib_data_exit
-  use, intrinsic :: iso_c_binding, only: c_sizeof
+  use, intrinsic :: iso_c_binding, only: c_size_t
   implicit none
   integer, intent(in) :: n, nt
   real(8), intent(inout) :: u(0:n+1), v(0:n+1), w(n)
   real(8), intent(out) :: total
   integer :: i, it
   total = 0
-  call f2s_lib_data_enter(u, c_sizeof(u))
-  call f2s_lib_data_enter(v, c_sizeof(v))
+  call f2s_lib_data_enter(u, size(u, kind=c_size_t) * storage_size(u) / 8)
+  call f2s_lib_data_enter(v, size(v, kind=c_size_t) * storage_size(v) / 8)
   do it = 1, nt
     !f2s rewritten: stencil name(smooth)
     call smooth(n, u, v)
-    call f2s_lib_data_update_host(v, c_sizeof(v))
+    call f2s_lib_data_update_host(v, size(v, kind=c_size_t) * storage_size(v) / 8)
     total = total + v(1)
-    call f2s_lib_data_update_host(u, c_sizeof(u))
+    call f2s_lib_data_update_host(u, size(u, kind=c_size_t) * storage_size(u) / 8)
     do i = 0, 1
       u(i*(n+1)) = v(n-i)
     end do
     call helper(n, w)
     call check(n, v)
-    call f2s_lib_data_update_device(u, c_sizeof(u))
-    call f2s_lib_data_update_device(v, c_sizeof(v))
+    call f2s_lib_data_update_device(u, size(u, kind=c_size_t) * storage_size(u) / 8)
+    call f2s_lib_data_update_device(v, size(v, kind=c_size_t) * storage_size(v) / 8)
     if (total > 1d10) then
-      call f2s_lib_data_exit(u, c_sizeof(u))
-      call f2s_lib_data_exit(v, c_sizeof(v))
+      call f2s_lib_data_exit(u, size(u, kind=c_size_t) * storage_size(u) / 8)
+      call f2s_lib_data_exit(v, size(v, kind=c_size_t) * storage_size(v) / 8)
       exit
     end if
     if (it == 1000) then
-      call f2s_lib_data_exit(u, c_sizeof(u))
-      call f2s_lib_data_exit(v, c_sizeof(v))
+      call f2s_lib_data_exit(u, size(u, kind=c_size_t) * storage_size(u) / 8)
+      call f2s_lib_data_exit(v, size(v, kind=c_size_t) * storage_size(v) / 8)
       return
     end if
     !f2s rewritten: stencil name(copy)
     call copy(n, u, v)
   end do
-  call f2s_lib_data_exit(u, c_sizeof(u))
-  call f2s_lib_data_exit(v, c_sizeof(v))
+  call f2s_lib_data_exit(u, size(u, kind=c_size_t) * storage_size(u) / 8)
+  call f2s_lib_data_exit(v, size(v, kind=c_size_t) * storage_size(v) / 8)
   total = total + u(1)
 end subroutine
 )");
@@ -116,7 +116,7 @@ TEST(DataRegions, NoDataRegionsKeepsTheRewriteAsItWas) {
   TempDir dir;
   RewrittenSource r = with_regions(dir, "tl.f90", kTimeLoop, false);
   EXPECT_EQ(r.text.find("_data_"), std::string::npos) << r.text;
-  EXPECT_EQ(r.text.find("c_sizeof"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("c_size_t"), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("  use f2s_lib, only: smooth, copy\n"), std::string::npos) << r.text;
 }
 
@@ -152,33 +152,43 @@ TEST(DataRegions, FixedFormLabelDoLoopsElementArgumentsAndGoTo) {
       use f2s_lib, only: relax, upd, f2s_lib_data_enter,
      &    f2s_lib_data_update_host, f2s_lib_data_update_device,
      &    f2s_lib_data_exit
-      use, intrinsic :: iso_c_binding, only: c_sizeof
+      use, intrinsic :: iso_c_binding, only: c_size_t
       integer n, nit, ir(4), k, it, i
       double precision u(n), r(n), rnm
       common /work/ wk(100)
       double precision wk
       rnm = 0d0
-      call f2s_lib_data_enter(u, c_sizeof(u))
-      call f2s_lib_data_enter(r, c_sizeof(r))
+      call f2s_lib_data_enter(u, size(u,
+     &    kind=c_size_t) * storage_size(u) / 8)
+      call f2s_lib_data_enter(r, size(r,
+     &    kind=c_size_t) * storage_size(r) / 8)
       do 10 it = 1, nit
 !f2s rewritten: stencil name(relax)
          call relax(n, u, r)
-         call f2s_lib_data_update_host(u, c_sizeof(u))
-         call f2s_lib_data_update_host(r, c_sizeof(r))
+         call f2s_lib_data_update_host(u, size(u,
+     &       kind=c_size_t) * storage_size(u) / 8)
+         call f2s_lib_data_update_host(r, size(r,
+     &       kind=c_size_t) * storage_size(r) / 8)
          call resid(u(ir(k)), r(ir(k)), n)
-         call f2s_lib_data_update_device(u, c_sizeof(u))
-         call f2s_lib_data_update_device(r, c_sizeof(r))
+         call f2s_lib_data_update_device(u, size(u,
+     &       kind=c_size_t) * storage_size(u) / 8)
+         call f2s_lib_data_update_device(r, size(r,
+     &       kind=c_size_t) * storage_size(r) / 8)
          if (r(2) .gt. 1d5) then
-           call f2s_lib_data_exit(u, c_sizeof(u))
-           call f2s_lib_data_exit(r, c_sizeof(r))
+           call f2s_lib_data_exit(u, size(u,
+     &         kind=c_size_t) * storage_size(u) / 8)
+           call f2s_lib_data_exit(r, size(r,
+     &         kind=c_size_t) * storage_size(r) / 8)
            goto 99
          end if
          rnm = max(rnm, abs(r(2)))
 !f2s rewritten: stencil name(upd)
          call upd(n, u, r)
    10 continue
-      call f2s_lib_data_exit(u, c_sizeof(u))
-      call f2s_lib_data_exit(r, c_sizeof(r))
+      call f2s_lib_data_exit(u, size(u,
+     &    kind=c_size_t) * storage_size(u) / 8)
+      call f2s_lib_data_exit(r, size(r,
+     &    kind=c_size_t) * storage_size(r) / 8)
    99 continue
       end
 )");
@@ -239,30 +249,30 @@ program main
   use fields
   use f2s_lib, only: jac, f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, f2s_lib_data_exit, &
       f2s_lib_data_delete
-  use, intrinsic :: iso_c_binding, only: c_sizeof
+  use, intrinsic :: iso_c_binding, only: c_size_t
   implicit none
   integer :: i, j, it
   n = 20
   allocate(a(0:n+1,0:n+1), b(0:n+1,0:n+1))
   a = 1
   b = 0
-  call f2s_lib_data_enter(a, c_sizeof(a))
-  call f2s_lib_data_enter(b, c_sizeof(b))
+  call f2s_lib_data_enter(a, size(a, kind=c_size_t) * storage_size(a) / 8)
+  call f2s_lib_data_enter(b, size(b, kind=c_size_t) * storage_size(b) / 8)
   do it = 1, 5
     !f2s rewritten: stencil name(jac)
     call jac(a, b, n)
-    call f2s_lib_data_update_host(b, c_sizeof(b))
+    call f2s_lib_data_update_host(b, size(b, kind=c_size_t) * storage_size(b) / 8)
     call boundary()
     a(1:n,1:n) = b(1:n,1:n)
     select case (it)
     case (3)
       print *, 'it 3', sum(b)
     end select
-    call f2s_lib_data_update_device(a, c_sizeof(a))
-    call f2s_lib_data_update_device(b, c_sizeof(b))
+    call f2s_lib_data_update_device(a, size(a, kind=c_size_t) * storage_size(a) / 8)
+    call f2s_lib_data_update_device(b, size(b, kind=c_size_t) * storage_size(b) / 8)
   end do
-  call f2s_lib_data_delete(a, c_sizeof(a))
-  call f2s_lib_data_exit(b, c_sizeof(b))
+  call f2s_lib_data_delete(a, size(a, kind=c_size_t) * storage_size(a) / 8)
+  call f2s_lib_data_exit(b, size(b, kind=c_size_t) * storage_size(b) / 8)
   print *, sum(a)
 contains
   subroutine boundary()
@@ -309,32 +319,43 @@ TEST(DataRegions, LabelsMoveToAContinueAndReturnFromAHostIfCopiesBack) {
       use f2s_lib, only: s1, s2, f2s_lib_data_enter,
      &    f2s_lib_data_update_host, f2s_lib_data_update_device,
      &    f2s_lib_data_exit
-      use, intrinsic :: iso_c_binding, only: c_sizeof
+      use, intrinsic :: iso_c_binding, only: c_size_t
       integer n, nit, it, i, k
       double precision u(n), v(n), err
       k = 0
-      call f2s_lib_data_enter(u, c_sizeof(u))
-      call f2s_lib_data_enter(v, c_sizeof(v))
+      call f2s_lib_data_enter(u, size(u,
+     &    kind=c_size_t) * storage_size(u) / 8)
+      call f2s_lib_data_enter(v, size(v,
+     &    kind=c_size_t) * storage_size(v) / 8)
       do 10 it = 1, nit
 !f2s rewritten: stencil name(s1)
          call s1(n, u, v)
    30    continue
-         call f2s_lib_data_update_host(v, c_sizeof(v))
+         call f2s_lib_data_update_host(v, size(v,
+     &       kind=c_size_t) * storage_size(v) / 8)
          err = v(2) - v(3)
-         call f2s_lib_data_update_host(u, c_sizeof(u))
+         call f2s_lib_data_update_host(u, size(u,
+     &       kind=c_size_t) * storage_size(u) / 8)
          if (err .gt. 1d3) then
             u(1) = 0d0
-            call f2s_lib_data_update_device(u, c_sizeof(u))
-            call f2s_lib_data_exit(u, c_sizeof(u))
-            call f2s_lib_data_exit(v, c_sizeof(v))
+            call f2s_lib_data_update_device(u, size(u,
+     &          kind=c_size_t) * storage_size(u) / 8)
+            call f2s_lib_data_exit(u, size(u,
+     &          kind=c_size_t) * storage_size(u) / 8)
+            call f2s_lib_data_exit(v, size(v,
+     &          kind=c_size_t) * storage_size(v) / 8)
             return
          end if
-         call f2s_lib_data_update_device(u, c_sizeof(u))
+         call f2s_lib_data_update_device(u, size(u,
+     &       kind=c_size_t) * storage_size(u) / 8)
    40    continue
-         call f2s_lib_data_update_host(v, c_sizeof(v))
+         call f2s_lib_data_update_host(v, size(v,
+     &       kind=c_size_t) * storage_size(v) / 8)
          if (v(1) .lt. 0d0) then
-           call f2s_lib_data_exit(u, c_sizeof(u))
-           call f2s_lib_data_exit(v, c_sizeof(v))
+           call f2s_lib_data_exit(u, size(u,
+     &         kind=c_size_t) * storage_size(u) / 8)
+           call f2s_lib_data_exit(v, size(v,
+     &         kind=c_size_t) * storage_size(v) / 8)
            goto 99
          end if
          k = k + 1
@@ -342,8 +363,10 @@ TEST(DataRegions, LabelsMoveToAContinueAndReturnFromAHostIfCopiesBack) {
 !f2s rewritten: stencil name(s2)
          call s2(n, u, v)
    10 continue
-      call f2s_lib_data_exit(u, c_sizeof(u))
-      call f2s_lib_data_exit(v, c_sizeof(v))
+      call f2s_lib_data_exit(u, size(u,
+     &    kind=c_size_t) * storage_size(u) / 8)
+      call f2s_lib_data_exit(v, size(v,
+     &    kind=c_size_t) * storage_size(v) / 8)
    99 continue
       end
 )");
