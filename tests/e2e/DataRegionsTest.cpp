@@ -87,7 +87,9 @@ std::string numbers(const std::string &out) {
 TEST_F(DataRegionsEmulated, TheRewrittenProgramPrintsTheOriginalsNumbersOnTheGpuPath) {
   std::string expected = original_output(dir_);
   std::string rewritten = test::read_file(out() / "src" / "relax.f90");
-  ASSERT_NE(rewritten.find("call f2s_dr_data_enter(u, size(u, kind=c_size_t) * storage_size(u) / 8)"), std::string::npos)
+  ASSERT_NE(
+      rewritten.find("call f2s_dr_data_enter(u, size(u, kind=c_size_t) * storage_size(u) / 8)"),
+      std::string::npos)
       << rewritten;
   ProcessResult r = build_and_run("regions", rewritten);
   ASSERT_TRUE(r.ok()) << r.out << r.err;
@@ -105,7 +107,8 @@ TEST_F(DataRegionsEmulated, WithoutItsUpdateTheHostWouldReadStaleValues) {
   // host's reads current.
   std::string expected = original_output(dir_);
   std::string rewritten = test::read_file(out() / "src" / "relax.f90");
-  const std::string update = "    call f2s_dr_data_update_host(v, size(v, kind=c_size_t) * storage_size(v) / 8)\n";
+  const std::string update =
+      "    call f2s_dr_data_update_host(v, size(v, kind=c_size_t) * storage_size(v) / 8)\n";
   size_t at = rewritten.find(update);
   ASSERT_NE(at, std::string::npos) << rewritten;
   rewritten.erase(at, update.size());

@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
   struct grids g[WAYS];
   for (int w = 0; w < WAYS; ++w) {
     g[w] = (struct grids){get(n, w), get(4 * n, w), get(3 * n, w), get(3 * n, w),
-                          get(n, w),  get(n, w),     get(n, w)};
+                          get(n, w), get(n, w),     get(n, w)};
     if (w >= 2)
       f2s_poisson19_jacobi19_first_touch(mx, my, mz, 0.8f, g[w].p, g[w].a, g[w].b, g[w].c,
                                          g[w].wrk1, g[w].bnd, g[w].wrk2);
