@@ -277,6 +277,15 @@ private:
   /// children need no further walk).
   bool see_statement(fp::CharBlock source, const fp::DoConstruct *d, bool label_do,
                      const fp::AssignmentStmt *assign = nullptr);
+  /// A region's kernel name, and the procedure scope it is in (its index in
+  /// scopes_); `fresh` is false when another region has the name (reported).
+  /// Nothing (reported) outside a procedure.
+  struct RegionName {
+    std::string name;
+    size_t scope;
+    bool fresh;
+  };
+  std::optional<RegionName> name_region(const StencilDirective &dir);
   void lower_region(const StencilDirective &dir, const fp::DoConstruct &d);
   /// An annotated array assignment (`p(2:n-1, :) = wrk(2:n-1, :)`): a
   /// copy, lowered as a time loop lowers its copies, into a kernel of its own.
@@ -1050,30 +1059,38 @@ void FileLowering::lower_time_loop(const StencilDirective &dir,
   });
 }
 
-void FileLowering::lower_region(const StencilDirective &dir, const fp::DoConstruct &d) {
+std::optional<FileLowering::RegionName> FileLowering::name_region(const StencilDirective &dir) {
   auto proc =
       std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) { return s.is_procedure; });
   if (proc == scopes_.rend()) {
     problems_.add({dir.loc, std::string("A ") + kRegion + " must be inside a procedure"});
-    return;
+    return std::nullopt;
   }
   ++proc->regions;
-  std::string name = dir.name ? *dir.name : proc->name + "_" + std::to_string(proc->regions);
-  auto &regions = regions_[proc.base() - scopes_.begin() - 1];
+  RegionName r{dir.name ? *dir.name : proc->name + "_" + std::to_string(proc->regions),
+               static_cast<size_t>(proc.base() - scopes_.begin() - 1), true};
   // A region with a name already taken is still lowered, for its own
   // problems.
-  auto seen = kernel_names_.find(name);
-  bool named = seen == kernel_names_.end();
-  if (!named)
+  auto seen = kernel_names_.find(r.name);
+  r.fresh = seen == kernel_names_.end();
+  if (!r.fresh)
     problems_.add({dir.name ? dir.name_loc : dir.loc,
-                   "Kernel name '" + name + "' is already used by the " + kRegion + " at " +
+                   "Kernel name '" + r.name + "' is already used by the " + kRegion + " at " +
                        seen->second.str() + "; give one of them another name with NAME(...)"});
-  kernel_names_.try_emplace(name, dir.loc);
+  kernel_names_.try_emplace(r.name, dir.loc);
+  return r;
+}
+
+void FileLowering::lower_region(const StencilDirective &dir, const fp::DoConstruct &d) {
+  std::optional<RegionName> n = name_region(dir);
+  if (!n)
+    return;
+  auto &regions = regions_[n->scope];
   bool lowered = problems_.attempt([&] {
-    Kernel k = fe::lower_region(map_, scopes_, dir, d, name);
-    k.source = source_region(dir, d, *proc, name);
-    regions.emplace_back(&d, named ? kernels_.size() : kRefused);
-    if (named)
+    Kernel k = fe::lower_region(map_, scopes_, dir, d, n->name);
+    k.source = source_region(dir, d, scopes_[n->scope], n->name);
+    regions.emplace_back(&d, n->fresh ? kernels_.size() : kRefused);
+    if (n->fresh)
       kernels_.push_back(std::move(k));
   });
   if (!lowered)
@@ -1143,26 +1160,14 @@ SourceRegion FileLowering::statement_region(const StencilDirective &dir, fp::Cha
 
 void FileLowering::lower_copy_region(const StencilDirective &dir, const fp::AssignmentStmt &a,
                                      fp::CharBlock source) {
-  auto proc =
-      std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) { return s.is_procedure; });
-  if (proc == scopes_.rend()) {
-    problems_.add({dir.loc, std::string("A ") + kRegion + " must be inside a procedure"});
+  std::optional<RegionName> n = name_region(dir);
+  if (!n)
     return;
-  }
-  ++proc->regions;
-  std::string name = dir.name ? *dir.name : proc->name + "_" + std::to_string(proc->regions);
-  auto seen = kernel_names_.find(name);
-  bool named = seen == kernel_names_.end();
-  if (!named)
-    problems_.add({dir.name ? dir.name_loc : dir.loc,
-                   "Kernel name '" + name + "' is already used by the " + kRegion + " at " +
-                       seen->second.str() + "; give one of them another name with NAME(...)"});
-  kernel_names_.try_emplace(name, dir.loc);
   problems_.attempt([&] {
-    Kernel k = fe::lower_array_copy(map_, scopes_, dir, a, map_.at(source), name);
+    Kernel k = fe::lower_array_copy(map_, scopes_, dir, a, map_.at(source), n->name);
     k.loc = dir.loc;
-    k.source = statement_region(dir, source, *proc, name);
-    if (named)
+    k.source = statement_region(dir, source, scopes_[n->scope], n->name);
+    if (n->fresh)
       kernels_.push_back(std::move(k));
   });
 }
