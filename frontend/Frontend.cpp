@@ -266,6 +266,11 @@ private:
   bool declaring() const { return !in_interface_ && !scopes_.empty(); }
   /// A program unit's header statement: a USE may follow its last line.
   void see_header(fp::CharBlock source);
+  /// What a region's SourceRegion says of its program unit: the file, the
+  /// directive, where the USE goes, the name the call uses, and why the unit
+  /// cannot be rewritten (for nests and annotated copies alike).
+  SourceRegion unit_region(const StencilDirective &dir, const Scope &unit,
+                           const std::string &name) const;
   /// Where the nest `d` lies in the file, for --rewrite.
   SourceRegion source_region(const StencilDirective &dir, const fp::DoConstruct &d,
                              const Scope &unit, const std::string &name) const;
@@ -921,14 +926,31 @@ bool FileLowering::Pre(const fp::SpecificationPart &s) {
   return true;
 }
 
-SourceRegion FileLowering::source_region(const StencilDirective &dir, const fp::DoConstruct &d,
-                                         const Scope &unit, const std::string &name) const {
+SourceRegion FileLowering::unit_region(const StencilDirective &dir, const Scope &unit,
+                                       const std::string &name) const {
   SourceRegion r;
   r.file = map_.path();
   r.fixed_form = fixed_form_;
   r.directive_line = dir.loc.line;
   r.unit_line = unit.first_line;
   r.use_after_line = unit.use_after_line;
+  if (!unit.where_not_rewritable.empty())
+    r.refusal = unit.where_not_rewritable;
+  else if (!unit.first_line)
+    r.refusal = "The program unit of this " + std::string(kRegion) + " does not start in '" +
+                map_.path() + "' itself, so --rewrite cannot add the USE of the library to it";
+  if (!r.refusal.empty())
+    r.refusal_loc = dir.loc;
+  bool taken = name == unit.name || name == unit.result || unit.decls.count(name) ||
+               std::find(unit.dummies.begin(), unit.dummies.end(), name) != unit.dummies.end();
+  if (taken)
+    r.local_name = name + "_f2s";
+  return r;
+}
+
+SourceRegion FileLowering::source_region(const StencilDirective &dir, const fp::DoConstruct &d,
+                                         const Scope &unit, const std::string &name) const {
+  SourceRegion r = unit_region(dir, unit, name);
   const fp::CharBlock do_stmt = std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source;
   if (auto loc = map_.find(do_stmt)) {
     r.do_line = loc->line;
@@ -941,11 +963,6 @@ SourceRegion FileLowering::source_region(const StencilDirective &dir, const fp::
       r.refusal_loc = dir.loc;
     }
   };
-  if (!unit.where_not_rewritable.empty())
-    fail(unit.where_not_rewritable);
-  if (!unit.first_line)
-    fail("The program unit of this " + std::string(kRegion) + " does not start in '" + map_.path() +
-         "' itself, so --rewrite cannot add the USE of the library to it");
   bool in_main = false;
   std::optional<fp::CharBlock> end = end_statement(map_, d);
   std::optional<SourceLoc> end_loc = end ? map_.find(last_char(*end), &in_main) : std::nullopt;
@@ -964,10 +981,6 @@ SourceRegion FileLowering::source_region(const StencilDirective &dir, const fp::
   r.end_head = statement_head(*end);
   if (!open_dos_.empty())
     r.shared_end = last_line(map_, *open_dos_.back()) == r.end_line;
-  bool taken = name == unit.name || name == unit.result || unit.decls.count(name) ||
-               std::find(unit.dummies.begin(), unit.dummies.end(), name) != unit.dummies.end();
-  if (taken)
-    r.local_name = name + "_f2s";
   return r;
 }
 
@@ -1119,23 +1132,13 @@ bool FileLowering::array_assignment(const fp::AssignmentStmt &a) const {
 
 SourceRegion FileLowering::statement_region(const StencilDirective &dir, fp::CharBlock source,
                                             const Scope &unit, const std::string &name) const {
-  SourceRegion r;
-  r.file = map_.path();
-  r.fixed_form = fixed_form_;
-  r.directive_line = dir.loc.line;
-  r.unit_line = unit.first_line;
-  r.use_after_line = unit.use_after_line;
+  SourceRegion r = unit_region(dir, unit, name);
   auto fail = [&](const std::string &why) {
     if (r.refusal.empty()) {
       r.refusal = why;
       r.refusal_loc = dir.loc;
     }
   };
-  if (!unit.where_not_rewritable.empty())
-    fail(unit.where_not_rewritable);
-  if (!unit.first_line)
-    fail("The program unit of this " + std::string(kRegion) + " does not start in '" + map_.path() +
-         "' itself, so --rewrite cannot add the USE of the library to it");
   // The statement is both the region's first and its last: the call takes
   // its label, and a label DO that ends on it ends on the call.
   bool in_main = false;
@@ -1151,10 +1154,6 @@ SourceRegion FileLowering::statement_region(const StencilDirective &dir, fp::Cha
   r.end_line = last->line;
   r.end_column = last->column;
   r.do_head = r.end_head = statement_head(source);
-  bool taken = name == unit.name || name == unit.result || unit.decls.count(name) ||
-               std::find(unit.dummies.begin(), unit.dummies.end(), name) != unit.dummies.end();
-  if (taken)
-    r.local_name = name + "_f2s";
   return r;
 }
 
