@@ -189,18 +189,19 @@ static inline const char *f2s_written_text(const int *written, int i, int j, con
   return buf;
 }
 /* Which array arguments of a call share memory, where one of them is
-   written. 0: none do. 1: those that do are each the same array with the
-   same bounds, grouped as one of the `nsafe` labellings in `safe` (entry i:
-   the first argument of i's group), under which the nest is still free of
-   dependences, so the variant without restrict computes what the loops do.
-   Any other overlap (part of an array, other bounds, an aliasing that
-   creates a dependence, or any aliasing on the GPU, whose code copies each
-   argument separately) stops the program with a message naming two of the
-   arguments: never a silent wrong result. */
+   written. 0: none do. 1 + s: those that do are each the same array with
+   the same bounds, grouped as labelling s of the `nsafe` in `safe` (entry
+   i: the first argument of i's group), under which the nest is still free
+   of dependences, so the variant without restrict computes what the loops
+   do (and the GPU code has the nest with them identified). Any other
+   overlap (part of an array, other bounds, an aliasing that creates a
+   dependence) stops the program with a message naming two of the
+   arguments: no code of the library computes what the loops do then, and
+   a silent wrong result is worse than a stop. */
 static inline int f2s_check_aliasing(const char *kernel, int n, int maxrank, const char *const *names,
                                      const int *written, const int *shape, const int *rank,
                                      const uintptr_t *p, const long *bounds, const size_t *size,
-                                     int nsafe, const int *safe, int gpu, int *label) {
+                                     int nsafe, const int *safe, int *label) {
   char w[160];
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < i; ++j) {
@@ -247,25 +248,18 @@ static inline int f2s_check_aliasing(const char *kernel, int n, int maxrank, con
     aliased |= label[i] != i;
   if (!aliased)
     return 0;
-  for (int s = 0; !gpu && s < nsafe; ++s)
+  for (int s = 0; s < nsafe; ++s)
     if (memcmp(safe + (size_t)s * (size_t)n, label, sizeof(int) * (size_t)n) == 0)
-      return 1;
+      return 1 + s;
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < i; ++j) {
       if (label[i] != label[j] || (!written[i] && !written[j]))
         continue;
-      if (gpu)
-        fprintf(stderr,
-                "f2stencil: kernel '%s' on target cuda: arguments '%s' and '%s' are the same "
-                "array and %s written; the GPU code copies each argument to the device separately, so call "
-                "a CPU entry point or the original loops for this call\n",
-                kernel, names[j], names[i], f2s_written_text(written, i, j, names, w, sizeof w));
-      else
-        fprintf(stderr,
-                "f2stencil: kernel '%s': arguments '%s' and '%s' are the same array and %s "
-                "written; the loop nest is not correct with them aliased, so call the original "
-                "loops for this call\n",
-                kernel, names[j], names[i], f2s_written_text(written, i, j, names, w, sizeof w));
+      fprintf(stderr,
+              "f2stencil: kernel '%s': arguments '%s' and '%s' are the same array and %s "
+              "written; the loop nest is not correct with them aliased, so call the original "
+              "loops for this call\n",
+              kernel, names[j], names[i], f2s_written_text(written, i, j, names, w, sizeof w));
       exit(EXIT_FAILURE);
     }
   return 0; /* not reached: an aliased group holds a written argument */
@@ -450,16 +444,57 @@ std::string print_c_entry_prototype(const Kernel &k, const std::string &symbol) 
   return s + ")";
 }
 
+std::pair<std::string, std::string> c_variant_label(const std::string &variant) {
+  size_t cut = variant.find('_');
+  if (cut == std::string::npos) // the CPU's own nest ("parallel")
+    return {"cpu", "cpu/" + variant};
+  return {variant.substr(0, cut), variant.substr(0, cut) + "/" + variant.substr(cut + 1)};
+}
+
+std::string print_c_entry_head(const Kernel &k, const std::string &symbol, EntryForm form) {
+  std::string args = "struct f2s_" + k.name + "_args";
+  if (form == EntryForm::CpuPath)
+    return "static void " + symbol + "(const " + args + " *f2s_call) {\n  const " + args +
+           " a = *f2s_call;\n";
+  std::string s = print_c_entry_prototype(k, symbol) + " {\n  const " + args + " a = {";
+  for (size_t i = 0; i < k.args.size(); ++i)
+    s += (i ? ", " : "") + c_name(k.args[i].name);
+  return s + "};\n";
+}
+
+std::string print_c_call(const Kernel &k, const std::string &variant, const std::string &tune,
+                         int threads, AliasedCalls aliased, const std::string &pad) {
+  auto [target, label] = c_variant_label(variant);
+  std::string in = pad + "  ";
+  std::ostringstream out;
+  // Said once per call site and target under F2S_VERBOSE (runtime/f2s_calls.c).
+  auto run = [&](const std::string &v, const std::string &what) {
+    out << in << "static int f2s_said = 0;\n"
+        << in << "const int f2s_threads = f2s_num_threads(" << threads << ");\n"
+        << in << c_variant_name(k, v) << "(&a, " << tune << ", f2s_threads);\n"
+        << in << "f2s_call_end(&f2s_said, \"" << k.name << "\", \"" << target << "\", \"" << what
+        << "\", f2s_threads, f2s_t0);\n"
+        << in << "return;\n";
+  };
+  if (aliased == AliasedCalls::RunAliasedVariant) {
+    out << pad << "if (" << c_aliasing_check_name(k) << "(&a)) {\n"
+        << in << "/* Arrays passed as one: the nest without restrict. */\n";
+    run("aliased", target + "/aliased");
+    out << pad << "}\n";
+  } else if (aliased == AliasedCalls::Stop) {
+    out << pad << "(void)" << c_aliasing_check_name(k) << "(&a); /* stops on aliased arrays */\n";
+  }
+  out << pad << "{\n";
+  run(variant, label);
+  out << pad << "}\n";
+  return out.str();
+}
+
 std::string print_c_entry(const Kernel &k, const std::string &symbol, const std::string &variant,
                           const std::vector<long> &tune, int threads, const std::string &comment,
-                          AliasedCalls aliased) {
+                          AliasedCalls aliased, EntryForm form) {
   std::ostringstream out;
-  out << "/* " << comment << " */\n";
-  out << print_c_entry_prototype(k, symbol) << " {\n";
-  out << "  const struct f2s_" << k.name << "_args a = {";
-  for (size_t i = 0; i < k.args.size(); ++i)
-    out << (i ? ", " : "") << c_name(k.args[i].name);
-  out << "};\n";
+  out << "/* " << comment << " */\n" << print_c_entry_head(k, symbol, form);
   if (tune.empty()) {
     out << "  static const long tune[1] = {0}; /* no tuning parameters */\n";
   } else {
@@ -468,16 +503,8 @@ std::string print_c_entry(const Kernel &k, const std::string &symbol, const std:
       out << (i ? ", " : "") << tune[i];
     out << "};\n";
   }
-  if (aliased == AliasedCalls::RunAliasedVariant)
-    out << "  if (" << c_aliasing_check_name(k) << "(&a, 0)) {\n"
-        << "    /* Arrays passed as one: the nest without restrict. */\n"
-        << "    " << c_variant_name(k, "aliased") << "(&a, tune, f2s_num_threads(" << threads
-        << "));\n    return;\n  }\n";
-  else if (aliased != AliasedCalls::Unchecked)
-    out << "  (void)" << c_aliasing_check_name(k) << "(&a, "
-        << (aliased == AliasedCalls::StopOnGpu ? 1 : 0) << "); /* stops on aliased arrays */\n";
-  out << "  " << c_variant_name(k, variant) << "(&a, tune, f2s_num_threads(" << threads
-      << "));\n}\n\n";
+  out << "  const double f2s_t0 = f2s_call_begin();\n"
+      << print_c_call(k, variant, "tune", threads, aliased, "  ") << "}\n\n";
   return out.str();
 }
 
@@ -528,7 +555,7 @@ std::string print_c_aliasing_check(const Kernel &k, const Aliasing &al) {
       << "them written (f2s_check_aliasing); " << al.safe.size()
       << " aliasing(s) keep the nest free of dependences. */\n";
   out << "static int " << c_aliasing_check_name(k) << "(const struct f2s_" << k.name
-      << "_args *a, int gpu) {\n";
+      << "_args *a) {\n";
   for (const Variable &v : k.args)
     if (!v.is_grid() && !k.find_reduction(v.name))
       out << "  const " << c_type(v.type) << " " << c_name(v.name) << " = a->" << c_name(v.name)
@@ -565,7 +592,7 @@ std::string print_c_aliasing_check(const Kernel &k, const Aliasing &al) {
   out << "};\n  int label[" << n << "];\n";
   out << "  return f2s_check_aliasing(\"" << k.name << "\", " << n << ", " << maxrank
       << ", names, written, shape, rank, p, &bounds[0][0], size, " << al.safe.size()
-      << ", &safe[0][0], gpu, label);\n}\n\n";
+      << ", &safe[0][0], label);\n}\n\n";
   return out.str();
 }
 

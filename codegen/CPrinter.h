@@ -14,6 +14,7 @@
 #include "ast/IR.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace f2s {
@@ -53,27 +54,49 @@ enum class AliasedCalls {
   Unchecked,         ///< no check (a kernel with one grid, or none written)
   RunAliasedVariant, ///< f2s_K_aliasing, then `f2s_K_aliased` when it allows
   Stop,              ///< f2s_K_aliasing stops the program (no aliasing is safe)
-  StopOnGpu,         ///< f2s_K_aliasing stops the program on any aliasing
 };
+
+/// The function an entry point is: the public `symbol(args...)`, or the CPU
+/// code of a kernel that a GPU entry point hands its call to where it does
+/// not run on the GPU, `static void symbol(const struct f2s_K_args *)`.
+enum class EntryForm { Public, CpuPath };
 
 /// A public entry point `symbol(args...)` that calls variant `variant` with
 /// fixed tuning values and `threads` threads (overridable by F2S_NUM_THREADS
-/// at run time when the variant is parallel). Unless `aliased` is
+/// at run time when the variant is parallel), and says what it ran under
+/// F2S_VERBOSE and F2S_PROFILE (runtime/f2s_calls.c). Unless `aliased` is
 /// Unchecked, print_c_aliasing_check's function must precede it, and for
 /// RunAliasedVariant also the variant `aliased` of the kernel without restrict
 /// (print_c_variant(..., "aliased", false)).
 std::string print_c_entry(const Kernel &k, const std::string &symbol, const std::string &variant,
                           const std::vector<long> &tune, int threads, const std::string &comment,
-                          AliasedCalls aliased = AliasedCalls::Unchecked);
+                          AliasedCalls aliased = AliasedCalls::Unchecked,
+                          EntryForm form = EntryForm::Public);
+
+/// The head of an entry point of `form`, through `const struct f2s_K_args a`.
+std::string print_c_entry_head(const Kernel &k, const std::string &symbol, EntryForm form);
+
+/// The block of an entry point (at indentation `pad`, after its head, its
+/// tuning array `tune` and `const double f2s_t0 = f2s_call_begin();`) that
+/// checks the call's aliasing as `aliased` says, runs `variant` with
+/// f2s_num_threads(threads) threads, reports it and returns.
+std::string print_c_call(const Kernel &k, const std::string &variant, const std::string &tune,
+                         int threads, AliasedCalls aliased, const std::string &pad);
+
+/// The target and the report's name of variant function `variant`:
+/// "pthreads_blocked_..." is {"pthreads", "pthreads/blocked_..."} (the
+/// harness names variants <target>_<name>); a name without a target is a
+/// nest the CPU runs when no CPU target was chosen: {"cpu", "cpu/<name>"}.
+std::pair<std::string, std::string> c_variant_label(const std::string &variant);
 
 /// Whether a kernel's calls can alias harmfully: two grids or more, one written.
 bool needs_aliasing_check(const Aliasing &a);
 
-/// `static int f2s_K_aliasing(const struct f2s_K_args *a, int gpu)`: 0 when
-/// no written grid of the call shares memory with another grid, 1 when the
-/// grids that do are one array with one set of bounds in a way `a.safe`
-/// lists (and not `gpu`); otherwise it stops the program with a message
-/// naming two of the arguments and the kernel.
+/// `static int f2s_K_aliasing(const struct f2s_K_args *a)`: 0 when no
+/// written grid of the call shares memory with another grid, 1 + s when the
+/// grids that do are one array with one set of bounds as labelling s of
+/// `a.safe`; otherwise it stops the program with a message naming two of
+/// the arguments and the kernel.
 std::string print_c_aliasing_check(const Kernel &k, const Aliasing &a);
 
 /// The top of a variant's body (`a` points to its args struct): local copies

@@ -15,14 +15,6 @@ std::string number(double v) {
   return buf;
 }
 
-/// `const struct f2s_K_args a = {...};` from the entry's parameters.
-std::string args_struct_init(const Kernel &k) {
-  std::string s = "  const struct f2s_" + k.name + "_args a = {";
-  for (size_t i = 0; i < k.args.size(); ++i)
-    s += (i ? ", " : "") + c_name(k.args[i].name);
-  return s + "};\n";
-}
-
 std::string tune_array(const std::string &name, const std::vector<long> &tune) {
   if (tune.empty())
     return "  static const long " + name + "[1] = {0}; /* no tuning parameters */\n";
@@ -95,12 +87,12 @@ std::string print_c_size_selector(const Kernel &k, const std::string &args_of,
 
 std::string print_c_sized_entry(const Kernel &k, const std::string &symbol,
                                 const std::string &selector, const std::vector<SizedCall> &calls,
-                                const std::string &comment, AliasedCalls aliased) {
+                                const std::string &comment, AliasedCalls aliased, EntryForm form) {
   std::ostringstream out;
-  out << "/* " << comment << " */\n";
-  out << print_c_entry_prototype(k, symbol) << " {\n" << args_struct_init(k);
+  out << "/* " << comment << " */\n" << print_c_entry_head(k, symbol, form);
   for (size_t c = 0; c < calls.size(); ++c)
     out << tune_array("tune_" + std::to_string(c), calls[c].tune);
+  out << "  const double f2s_t0 = f2s_call_begin();\n";
   out << "  switch (" << selector << "(&a)) {\n";
   for (size_t c = 0; c < calls.size(); ++c) {
     const SizedCall &call = calls[c];
@@ -111,20 +103,9 @@ std::string print_c_sized_entry(const Kernel &k, const std::string &symbol,
                 (last && i + 1 == call.sizes.size() ? std::string("default")
                                                     : "case " + std::to_string(call.sizes[i])) +
                 ":";
-    out << labels;
-    std::string tune = "tune_" + std::to_string(c);
-    std::string threads = "f2s_num_threads(" + std::to_string(call.threads) + ")";
-    out << " /* " << call.comment << " */\n";
-    if (aliased == AliasedCalls::RunAliasedVariant)
-      out << "    if (" << c_aliasing_check_name(k) << "(&a, 0)) {\n"
-          << "      /* Arrays passed as one: the nest without restrict. */\n"
-          << "      " << c_variant_name(k, "aliased") << "(&a, " << tune << ", " << threads
-          << ");\n      return;\n    }\n";
-    else if (aliased != AliasedCalls::Unchecked)
-      out << "    (void)" << c_aliasing_check_name(k) << "(&a, "
-          << (aliased == AliasedCalls::StopOnGpu ? 1 : 0) << "); /* stops on aliased arrays */\n";
-    out << "    " << c_variant_name(k, call.variant) << "(&a, " << tune << ", " << threads
-        << ");\n    return;\n";
+    out << labels << " /* " << call.comment << " */\n"
+        << print_c_call(k, call.variant, "tune_" + std::to_string(c), call.threads, aliased,
+                        "    ");
   }
   out << "  }\n}\n\n";
   return out.str();
@@ -138,8 +119,8 @@ std::string print_c_size_query(const Kernel &k, const std::string &symbol,
   out << "/* Which tuned size of '" << k.name << "' a call with these arguments runs the variant "
       << "of: 0 for " << size_name(sizes.front().extents) << ", ..., " << sizes.size() - 1
       << " for " << size_name(sizes.back().extents) << ". */\n";
-  out << "int " << prototype.substr(5) << " {\n"
-      << args_struct_init(k) << "  return " << selector << "(&a);\n}\n\n";
+  std::string head = print_c_entry_head(k, symbol, EntryForm::Public);
+  out << "int " << head.substr(5) << "  return " << selector << "(&a);\n}\n\n";
   return out.str();
 }
 

@@ -54,7 +54,8 @@ struct SizedCall {
 std::string print_c_sized_entry(const Kernel &k, const std::string &symbol,
                                 const std::string &selector, const std::vector<SizedCall> &calls,
                                 const std::string &comment,
-                                AliasedCalls aliased = AliasedCalls::Unchecked);
+                                AliasedCalls aliased = AliasedCalls::Unchecked,
+                                EntryForm form = EntryForm::Public);
 
 /// `int <symbol>(args...)`: the index of the tuned size a call with these
 /// arguments runs the variant of (calls no kernel): for tests, and for a user

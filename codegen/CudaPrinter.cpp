@@ -650,7 +650,8 @@ std::string print_cuda_prelude() {
   return out.str();
 }
 
-std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool run_function) {
+std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool run_function,
+                               const std::vector<std::string> &aliased_variants) {
   Launch launch = find_launch(k.body);
   Access access;
   collect(k.body, access);
@@ -676,10 +677,15 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
   // capped at CUDA's limits). The launcher picks both.
   out << "template <class I, bool Cover>\n__global__ void __launch_bounds__(" << threads << ") "
       << base << "_kernel(const " << args << " a) {\n";
+  // The nest of an aliasing (harness/CudaVariants) writes through an
+  // argument the interface declares read-only: the pointer is cast.
   for (const Variable &v : k.args)
-    if (v.is_grid())
-      out << "  " << (access.written.count(v.name) ? "" : "const ") << c_type(v.type)
-          << " *__restrict__ " << c_name(v.name) << " = a." << c_name(v.name) << ";\n";
+    if (v.is_grid()) {
+      std::string type =
+          (access.written.count(v.name) ? "" : "const ") + std::string(c_type(v.type));
+      out << "  " << type << " *__restrict__ " << c_name(v.name) << " = (" << type << " *)a."
+          << c_name(v.name) << ";\n";
+    }
   print_locals(k, "a.", true, out, "I");
   for (const Variable &v : k.temps)
     out << "  " << c_type(v.type) << " " << c_name(v.name) << ";\n";
@@ -807,49 +813,94 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
   for (const Variable &v : k.args)
     if (v.is_grid())
       grids.push_back(&v);
-  out << "extern \"C\" int " << base << "_run(const " << args << " *a) {\n";
-  out << "  const void *f2s_host[" << (grids.empty() ? 1 : grids.size()) << "] = {";
-  for (size_t i = 0; i < grids.size(); ++i)
-    out << (i ? ", " : "") << "a->" << c_name(grids[i]->name);
-  out << "};\n";
-  out << "  if (!f2s_cuda_wanted(" << grids.size() << ", f2s_host))\n    return 0;\n";
+  const size_t n = grids.size(), slots = std::max<size_t>(n, 1);
+  out << "extern \"C\" void " << base << "_run(const " << args
+      << " *a, int f2s_alias, void (*f2s_cpu)(const " << args << " *)) {\n";
+  out << "  const double f2s_t0 = f2s_call_begin();\n";
   print_locals(k, "a->", false, out);
+  out << "  const void *f2s_host[" << slots << "] = {";
+  for (size_t i = 0; i < n; ++i)
+    out << (i ? ", " : "") << "a->" << c_name(grids[i]->name);
+  out << "};\n  const size_t f2s_bytes[" << slots << "] = {";
+  for (size_t i = 0; i < n; ++i)
+    out << (i ? ",\n                                 " : "") << element_count(k, *grids[i])
+        << " * sizeof(" << c_type(grids[i]->type) << ")";
+  out << (n ? "" : "0") << "};\n  static const int f2s_written[" << slots << "] = {";
+  for (size_t i = 0; i < n; ++i)
+    out << (i ? ", " : "") << (access.written.count(grids[i]->name) ? 1 : 0);
+  out << (n ? "" : "0") << "};\n";
+  out << "  (void)f2s_bytes;\n  (void)f2s_written;\n";
+  // Arrays passed as one (f2s_alias: 1 + the index of the labelling in
+  // f2s_K_aliasing's list) run the nest with those arrays identified, where
+  // this variant has it.
+  std::string gpu_takes = "f2s_alias == 0";
+  for (size_t s = 0; s < aliased_variants.size(); ++s)
+    if (!aliased_variants[s].empty())
+      gpu_takes += " || f2s_alias == " + std::to_string(s + 1);
+  out << "  static int f2s_said_alias = 0;\n"
+      << "  const int f2s_gpu_takes = " << gpu_takes << ";\n"
+      << "  if (!f2s_gpu_takes && f2s_cuda_on())\n"
+      << "    f2s_note_once(&f2s_said_alias, \"'" << k.name
+      << "' takes arrays passed as one on the CPU: its GPU code has no form for that "
+         "aliasing\");\n";
+  // The CPU code, with the device copies of present grids made current
+  // around it: the GPU is not to be used, or has no room for the call.
+  out << "  if (!f2s_gpu_takes || !f2s_cuda_wanted(" << n << ", f2s_host)) {\n"
+      << "    f2s_cuda_sync_present(" << n << ", f2s_host, f2s_bytes, f2s_written, 0);\n"
+      << "    f2s_cpu(a);\n"
+      << "    f2s_cuda_sync_present(" << n << ", f2s_host, f2s_bytes, f2s_written, 1);\n"
+      << "    return;\n  }\n";
+  out << "  f2s_cuda_use_device();\n";
+  out << "  struct f2s_prof *const f2s_row = f2s_env()->profile ? f2s_prof_row(\"" << k.name
+      << "\", \"cuda\") : NULL;\n"
+      << "  f2s_cuda_prof_kernel = f2s_row;\n";
   out << "  " << args << " d = *a;\n";
-  for (const Variable *v : grids) {
-    std::string n = c_name(v->name);
+  out << "  struct f2s_cuda_arg f2s_m[" << slots << "];\n  int f2s_mapped = 0;\n";
+  for (size_t i = 0; i < n; ++i) {
+    const Variable *v = grids[i];
+    std::string nm = c_name(v->name);
     bool read = access.read.count(v->name), written = access.written.count(v->name);
     // A written grid is copied in too: the points the kernel skips keep their values.
-    out << "  struct f2s_cuda_arg f2s_m_" << n << ";\n"
-        << "  d." << n << " = (" << (written ? "" : "const ") << c_type(v->type)
-        << " *)f2s_cuda_map(a->" << n << ", " << element_count(k, *v) << " * sizeof("
-        << c_type(v->type) << "), " << (read || written ? 1 : 0) << ", &f2s_m_" << n << ");\n";
+    out << "  if (f2s_mapped == " << i << " && (d." << nm << " = (" << (written ? "" : "const ")
+        << c_type(v->type) << " *)f2s_cuda_map_arg(f2s_m, " << i << ", a->" << nm << ", f2s_bytes["
+        << i << "], " << (read || written ? 1 : 0) << ", " << (written ? 1 : 0)
+        << ")))\n    ++f2s_mapped;\n";
   }
-  out << "  " << base << "_launch(&d, 0);\n";
+  // No room on the device for one of them: the CPU code, as above.
+  out << "  if (f2s_mapped < " << n << ") {\n"
+      << "    f2s_cuda_unmap_args(f2s_m, f2s_mapped, 0);\n"
+      << "    f2s_cuda_prof_kernel = NULL;\n"
+      << "    f2s_cuda_sync_present(" << n << ", f2s_host, f2s_bytes, f2s_written, 0);\n"
+      << "    f2s_cpu(a);\n"
+      << "    f2s_cuda_sync_present(" << n << ", f2s_host, f2s_bytes, f2s_written, 1);\n"
+      << "    return;\n  }\n";
+  out << "  switch (f2s_alias) {\n";
+  for (size_t s = 0; s < aliased_variants.size(); ++s)
+    if (!aliased_variants[s].empty())
+      out << "  case " << s + 1 << ": /* arrays passed as one: the nest with them identified */\n"
+          << "    " << cuda_launch_name(k, aliased_variants[s]) << "(&d, 0);\n    break;\n";
+  out << "  default:\n    " << base << "_launch(&d, 0);\n  }\n";
   out << "  f2s_cuda_check(cudaGetLastError(), \"launching kernel '" << k.name << "' (" << variant
       << ")\");\n";
   // Inside a time loop whose grids stay on the device, the loop's end waits.
   out << "  if (!f2s_cuda_in_steps)\n"
       << "    f2s_cuda_check(cudaDeviceSynchronize(), \"running kernel '" << k.name << "' ("
       << variant << ")\");\n";
-  for (const Variable *v : grids)
-    out << "  f2s_cuda_unmap(&f2s_m_" << c_name(v->name) << ", "
-        << (access.written.count(v->name) ? 1 : 0) << ");\n";
-  out << "  return 1;\n}\n\n";
+  out << "  f2s_cuda_unmap_args(f2s_m, " << n << ", 1);\n"
+      << "  f2s_cuda_prof_kernel = NULL;\n"
+      << "  static int f2s_said = 0;\n"
+      << "  f2s_call_end(&f2s_said, \"" << k.name << "\", \"cuda\", \"cuda/"
+      << variant.substr(variant.find('_') + 1) << "\", 0, f2s_t0);\n"
+      << "}\n\n";
   return out.str();
 }
 
-std::string print_cuda_host_stub(const Kernel &k, const std::string &variant,
-                                 const std::string &cpu_fallback) {
-  std::string base = "f2s_" + k.name + "_" + variant;
-  std::string args = "const struct f2s_" + k.name + "_args *a";
-  std::ostringstream out;
-  out << "/* Defined in the library's CUDA source: 1 when it ran on the GPU. */\n"
-      << "int " << base << "_run(" << args << ");\n\n";
-  out << "static void " << base << "(" << args << ", const long *tune, int nthreads) {\n"
-      << "  if (" << base << "_run(a))\n    return;\n"
-      << "  /* Not on the GPU (no grid present there, or F2S_TARGET=cpu): the CPU code. */\n"
-      << "  " << cpu_fallback << "(a, tune, nthreads);\n}\n\n";
-  return out.str();
+std::string print_cuda_run_prototype(const Kernel &k, const std::string &variant) {
+  std::string args = "const struct f2s_" + k.name + "_args";
+  return "/* Defined in the library's CUDA source: runs the call on the GPU, or calls f2s_cpu. */\n"
+         "void f2s_" +
+         k.name + "_" + variant + "_run(" + args + " *a, int f2s_alias, void (*f2s_cpu)(" + args +
+         " *));\n\n";
 }
 
 namespace {

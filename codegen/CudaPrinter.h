@@ -6,14 +6,18 @@
 //   __global__ void f2s_K_cuda_V_kernel(struct f2s_K_args a)    the mapped nest
 //   void f2s_K_cuda_V_launch(const struct f2s_K_args *d, cudaStream_t s)
 //                                       launches it on device pointers
-//   extern "C" int f2s_K_cuda_V_run(const struct f2s_K_args *a)
+//   extern "C" void f2s_K_cuda_V_run(const struct f2s_K_args *a, int alias,
+//                                    void (*cpu)(const struct f2s_K_args *))
 //                                       maps the host grids (present ones in
-//                                       place, others copied for the call),
-//                                       launches, copies back; 0 when the call
-//                                       should run on the CPU instead
+//                                       place, others copied for the call,
+//                                       once per host range), launches,
+//                                       copies back; or, where the call is
+//                                       not for the GPU (F2S_TARGET, no
+//                                       device, no room, an aliasing it has
+//                                       no form for), calls `cpu`
 //
-// and, in the C source, `f2s_K_cuda_V` with the signature of every variant
-// (print_c_variant), which calls _run and falls back to CPU code.
+// and, in the C source, the entry points that call _run with the kernel's
+// CPU code (harness/Package.cpp).
 #pragma once
 
 #include "ast/IR.h"
@@ -29,15 +33,17 @@ std::string print_cuda_prelude();
 /// The kernel, launcher and run function of a nest mapped by
 /// transforms/CudaMapping, for `variant` ("cuda_tiled_..."). Without
 /// `run_function`, the kernel and launcher alone (a box of K_mpi, which
-/// print_cuda_box_entry launches on grids already on the device).
+/// print_cuda_box_entry launches on grids already on the device; the
+/// nest of an aliasing). `aliased_variants[s]`, where not empty, names
+/// variants whose launchers precede this one, the nest with the grids of
+/// labelling s of ast/Aliasing's `safe` identified: the run function
+/// launches it for a call whose aliasing check returned s + 1.
 std::string print_cuda_variant(const Kernel &mapped, const std::string &variant,
-                               bool run_function = true);
+                               bool run_function = true,
+                               const std::vector<std::string> &aliased_variants = {});
 
-/// The C function `f2s_K_<variant>` that runs the CUDA variant when the
-/// runtime says so and otherwise calls `cpu_fallback` (a C variant with the
-/// same signature, printed before it).
-std::string print_cuda_host_stub(const Kernel &k, const std::string &variant,
-                                 const std::string &cpu_fallback);
+/// The C declaration of that run function, for the library's C source.
+std::string print_cuda_run_prototype(const Kernel &k, const std::string &variant);
 
 /// The data-region procedures of library `lib` (C linkage, CUDA source):
 /// lib_data_enter, lib_data_update_host, lib_data_update_device,

@@ -548,9 +548,8 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
   std::string in2 = in + "  ";
   // The CPU, or a GPU whose shared memory is too small at this size.
   {
-    std::string reason = "F2S_TARGET keeps the library on the CPU";
-    out << in2 << "const char *f2s_target = getenv(\"F2S_TARGET\");\n"
-        << in2 << "const int f2s_cpu = f2s_target && *f2s_target && !f2s_cuda_wanted(0, NULL);\n"
+    // No GPU, or F2S_TARGET a CPU one.
+    out << in2 << "const int f2s_cpu = !f2s_cuda_on();\n"
         << in2 << "const int f2s_fits = f2s_cpu || f2s_shared + " << boxes << "L <= " << x.base
         << "_shared_limit(); /* + the boxes */\n";
     if (!x.p.fallback.empty()) {
@@ -595,9 +594,22 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
   for (size_t i = 0; i < n; ++i)
     out << (i ? ",\n" + in2 + "                                 " : "")
         << print_c_grid_bytes(k, *grids[i]);
-  out << "};\n"
-      << in2 << "for (int f2s_g = 0; f2s_g < " << n << "; ++f2s_g)\n"
-      << in2 << "  f2s_cuda_enter(f2s_host[f2s_g], f2s_bytes[f2s_g]);\n";
+  out << "};\n";
+  // No room on the device for them all: the procedure's CPU code.
+  out << in2 << "if (!f2s_cuda_enter_all(" << n << ", f2s_host, f2s_bytes)) {\n";
+  if (!x.p.fallback.empty()) {
+    out << in2 << "  " << x.p.fallback << "(";
+    for (size_t i = 0; i < k.args.size(); ++i)
+      out << (i ? ", " : "")
+          << (k.find_reduction(k.args[i].name) ? "f2s_ref_" + k.args[i].name
+                                               : c_name(k.args[i].name));
+    out << ");\n" << in2 << "  return;\n";
+  } else {
+    out << in2 << "  fprintf(stderr, \"f2stencil runtime: " << x.p.symbol
+        << " has no CPU procedure and the GPU has no room for its grids\\n\");\n"
+        << in2 << "  exit(EXIT_FAILURE);\n";
+  }
+  out << in2 << "}\n";
   out << in2 << "struct " << x.base << "_tile_args f2s_args;\n";
   for (const Variable &v : k.args)
     if (!v.is_grid() && !k.find_reduction(v.name))
@@ -611,13 +623,47 @@ void print_procedure(const Tiled &x, std::ostringstream &out) {
     if (std::find(x.plan.state.begin(), x.plan.state.end(), grids[i]->name) == x.plan.state.end())
       out << in2 << "f2s_args." << nm << " = " << dev[i] << ";\n";
   }
+  // The other version of each state grid. No room for one (said once
+  // under F2S_VERBOSE): what was allocated is freed, the grids leave the
+  // device as they came (nothing ran: the host's copies, or a data
+  // region's, are current) and the procedure's untiled steps run.
   out << in2 << "/* The other version of each state grid. */\n";
   for (int kk = 0; kk < G; ++kk) {
     std::string nm = c_name(x.state[kk]->name), t = c_type(x.state[kk]->type);
-    out << in2 << t << " *f2s_scratch_" << nm << " = NULL;\n"
-        << in2 << "f2s_cuda_check(cudaMalloc((void **)&f2s_scratch_" << nm << ", f2s_bytes["
-        << grid_at(x.state[kk]) << "] + 1), \"allocating the second version of '"
-        << x.state[kk]->name << "'\");\n";
+    out << in2 << t << " *const f2s_scratch_" << nm << " = ";
+    if (kk)
+      out << "!f2s_scratch_" << c_name(x.state[kk - 1]->name) << " ? NULL : ";
+    out << "(" << t << " *)f2s_cuda_alloc(f2s_bytes[" << grid_at(x.state[kk])
+        << "] + 1, \"the second version of '" << x.state[kk]->name << "'\");\n";
+  }
+  if (G > 0) {
+    out << in2 << "if (!f2s_scratch_" << c_name(x.state[G - 1]->name) << ") {\n";
+    for (int kk = 0; kk + 1 < G; ++kk) {
+      std::string nm = c_name(x.state[kk]->name);
+      out << in2 << "  if (f2s_scratch_" << nm << ")\n"
+          << in2 << "    f2s_cuda_check(cudaFree(f2s_scratch_" << nm
+          << "), \"freeing a second version\");\n";
+    }
+    out << in2 << "  for (int f2s_g = 0; f2s_g < " << n << "; ++f2s_g)\n"
+        << in2 << "    f2s_cuda_exit(f2s_host[f2s_g], f2s_bytes[f2s_g], 0);\n";
+    if (!x.p.fallback.empty()) {
+      out << in2 << "  static int f2s_said_scratch = 0;\n"
+          << in2 << "  f2s_note_once(&f2s_said_scratch, \"'" << x.p.symbol
+          << "' runs its steps untiled: the GPU has no room for the second versions of its "
+             "grids\");\n"
+          << in2 << "  " << x.p.fallback << "(";
+      for (size_t i = 0; i < k.args.size(); ++i)
+        out << (i ? ", " : "")
+            << (k.find_reduction(k.args[i].name) ? "f2s_ref_" + k.args[i].name
+                                                 : c_name(k.args[i].name));
+      out << ");\n" << in2 << "  return;\n";
+    } else {
+      out << in2 << "  fprintf(stderr, \"f2stencil runtime: " << x.p.symbol
+          << " has no CPU procedure and the GPU has no room for the second versions of its "
+             "grids\\n\");\n"
+          << in2 << "  exit(EXIT_FAILURE);\n";
+    }
+    out << in2 << "}\n";
   }
   out << in2 << "for (int f2s_g = 0; f2s_g < " << G << "; ++f2s_g)\n"
       << in2 << "  f2s_args.f2s_offset[f2s_g] = f2s_offset[f2s_g];\n"

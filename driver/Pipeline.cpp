@@ -99,6 +99,7 @@ LoweredFiles parse_and_lower(const DriverOptions &o, Problems &problems) {
     fe.fixed_form = o.form == "fixed";
   fe.default_real_kind = o.default_real_kind;
   fe.double_precision_kind = o.double_precision_kind;
+  fe.outline_host_units = o.rewrite && o.data_regions;
   LoweredFiles lowered = lower_files_collecting(o.files, fe);
   problems.add_all(lowered.problems);
   lowered.problems.clear();
@@ -145,7 +146,11 @@ std::optional<std::string> already_rewritten(const DriverOptions &o) {
 /// problems are thrown at once, before anything is tuned or written.
 std::vector<std::pair<std::string, std::string>>
 rewrite_sources(const DriverOptions &o, const std::vector<Kernel> &kernels,
-                const std::vector<TimeLoop> &time_loops, const std::string &lib_name) {
+                const std::vector<TimeLoop> &time_loops, const std::string &lib_name,
+                const std::map<std::string, HostUnits> &host_units) {
+  // Data regions where the library can keep arrays on a GPU.
+  bool data_regions =
+      o.data_regions && std::find(o.targets.begin(), o.targets.end(), "cuda") != o.targets.end();
   std::vector<std::pair<std::string, std::string>> sources;
   std::map<std::string, std::string> named;
   Problems problems;
@@ -170,7 +175,10 @@ rewrite_sources(const DriverOptions &o, const std::vector<Kernel> &kernels,
       continue;
     }
     problems.attempt([&] {
-      RewrittenSource r = rewrite_source(*text, f, calls, lib_name);
+      auto units = host_units.find(f);
+      RewrittenSource r =
+          rewrite_source(*text, f, calls, lib_name,
+                         data_regions && units != host_units.end() ? &units->second : nullptr);
       for (const std::string &w : r.warnings)
         if (!o.quiet)
           std::cerr << w << "\n";
@@ -236,6 +244,24 @@ void check_module_names(const Kernel &k, const RunTargets &targets, Problems &pr
                              " characters with name(...)"});
 }
 
+/// Whether two Fortran names are one name: Fortran ignores case, so
+/// --lib=LAPLACIAN names the module as a kernel 'laplacian' is named.
+bool same_fortran_name(const std::string &a, const std::string &b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) ==
+           std::tolower(static_cast<unsigned char>(y));
+  });
+}
+
+/// A module procedure named like the module makes a module gfortran
+/// rejects with a page of errors: refused up front, with the two fixes.
+void check_not_library_name(const std::string &name, const std::string &what,
+                            const std::string &lib_name, const SourceLoc &loc, Problems &problems) {
+  if (same_fortran_name(name, lib_name))
+    problems.add({loc, what + " '" + name + "' is also the library's module name '" + lib_name +
+                           "'; choose another with name(...) or another --lib"});
+}
+
 /// Every kernel must be safe to run in parallel, or with one loop in order
 /// (recorded in the kernel), and every name the library exports must be
 /// unique; each problem goes to `problems`.
@@ -272,10 +298,7 @@ void check_kernels(std::vector<Kernel> &kernels, const std::string &lib_name,
         problems.add({k.loc, "Kernel name '" + n +
                                  "' is the name of the CUDA library's procedure '" + lib_name +
                                  "_" + n + "'; choose another with name(...)"});
-      if (n == lib_name)
-        problems.add({k.loc, "Kernel name '" + n +
-                                 "' is also the library's module name; "
-                                 "choose another with name(...) or --lib"});
+      check_not_library_name(n, "Kernel name", lib_name, k.loc, problems);
       auto [it, fresh] = exported.emplace(n, &k);
       if (!fresh)
         problems.add({k.loc, "The library would export '" + n + "' twice (also for '" +
@@ -370,7 +393,7 @@ std::string print_time_tile_intent(const DriverOptions &o, const TimeLoop &t,
 }
 
 void check_time_loops(const std::vector<TimeLoop> &loops, const std::vector<Kernel> &kernels,
-                      const RunTargets &targets, Problems &problems) {
+                      const std::string &lib_name, const RunTargets &targets, Problems &problems) {
   std::map<std::string, SourceLoc> exported;
   for (const Kernel &k : kernels)
     for (const std::string &n : module_procedures(k, targets))
@@ -383,6 +406,8 @@ void check_time_loops(const std::vector<TimeLoop> &loops, const std::vector<Kern
     if (needs_wrapper(k))
       for (size_t i = 0, n = names.size(); i < n; ++i)
         names.push_back(names[i] + "_explicit");
+    for (const std::string &n : names)
+      check_not_library_name(n, "Time loop name", lib_name, k.loc, problems);
     for (const std::string &n : names)
       if (auto [it, fresh] = exported.emplace(n, k.loc); !fresh)
         problems.add({k.loc, "The library would export '" + n + "' twice (also for the " +
@@ -532,13 +557,13 @@ int run_pipeline(const DriverOptions &o) {
     std::vector<Kernel> &kernels = lowered.kernels;
     const std::vector<TimeLoop> &time_loops = lowered.time_loops;
     check_kernels(kernels, lib_name, targets, o.mpi, problems);
-    check_time_loops(time_loops, kernels, targets, problems);
+    check_time_loops(time_loops, kernels, lib_name, targets, problems);
     problems.throw_if_any(o.files);
     // Before anything is tuned: a region that cannot be rewritten stops the
     // run at once.
     std::vector<std::pair<std::string, std::string>> rewritten;
     if (o.rewrite)
-      rewritten = rewrite_sources(o, kernels, time_loops, lib_name);
+      rewritten = rewrite_sources(o, kernels, time_loops, lib_name, lowered.host_units);
     if (o.emit == "ir") {
       const CpuModel host = cpu_model_from_host();
       for (const Kernel &k : kernels)
@@ -625,12 +650,16 @@ int run_pipeline(const DriverOptions &o) {
                       "; nothing compiled (docs/running.md says how to build them)");
       return 0;
     }
-    build_library(files, out_dir);
+    std::vector<std::string> notes = build_library(files, out_dir);
     write_report(out_dir, lib_name); // DIR/NAME.html, from the record just written
     say_choices(o, builds);
     progress(o, "wrote " + out_dir.string() + "/: lib" + lib_name + ".a, lib" + lib_name + ".so, " +
                     lib_name + ".f90, " + lib_name + ".h, " + lib_name + ".json" +
                     (o.rewrite ? ", src/ (the sources, rewritten)" : ""));
+    // Not an error (the library is complete for C and for a later Fortran
+    // build), but never silent, even with -q.
+    for (const std::string &n : notes)
+      std::cerr << "f2stencil: note: " << n << "\n";
     if (!o.keep_work && !work_dir.empty())
       fs::remove_all(work_dir);
     else if (!work_dir.empty())

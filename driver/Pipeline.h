@@ -43,6 +43,9 @@ struct DriverOptions {
   /// Also write each file, with its regions replaced by calls, to
   /// <output>/src/<file name> (rewrite/Rewrite.h).
   bool rewrite = false;
+  /// With --rewrite and a GPU target: keep the arrays the calls pass on the
+  /// device around them (rewrite/DataRegions.h); --no-data-regions: not.
+  bool data_regions = true;
   /// Also export, per kernel, K_exchange: the halo exchange over an MPI
   /// Cartesian communicator (docs/mpi.md); the library is built with mpicc.
   bool mpi = false;

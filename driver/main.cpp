@@ -223,6 +223,11 @@ int main(int argc, char **argv) {
                "Also write each FILE to <output>/src/ with every annotated loop nest replaced by "
                "a CALL of its kernel, a USE of the library added, and OpenMP/OpenACC directives "
                "around the nest removed (docs/rewrite.md); with --emit=ir or c, only checked");
+  bool no_data_regions = false;
+  app.add_flag("--no-data-regions", no_data_regions,
+               "With --rewrite and --target=cuda: write no data regions (no enter, update and "
+               "exit of the arrays around the calls, docs/rewrite.md#data-regions): each call "
+               "then copies its arrays itself");
   app.add_flag("--mpi", o.mpi,
                "Also export, per kernel K, K_exchange(comm, <K's arguments>): the exchange of "
                "exactly the halo K reads over an MPI Cartesian communicator (docs/mpi.md); needs "
@@ -262,6 +267,7 @@ int main(int argc, char **argv) {
   }
   // Stop at the first report: a candidate whose accesses go out of bounds
   // then fails (and is never chosen) even when its results happen to match.
+  o.data_regions = !no_data_regions;
   if (sanitize)
     o.cflags.insert(o.cflags.end(), {"-fsanitize=address,undefined",
                                      "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"});

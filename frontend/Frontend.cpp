@@ -8,6 +8,7 @@
 #include "ast/Dependence.h"
 #include "frontend/BoundingBox.h"
 #include "frontend/Directives.h"
+#include "frontend/HostAccesses.h"
 #include "frontend/ParseTree.h"
 #include "frontend/SourceLimits.h"
 
@@ -45,8 +46,8 @@ namespace fs = std::filesystem;
 // ------------------------------------------------------------ file lowering
 
 const std::string kNotBeforeDo = "A '!$f2s stencil' directive must be followed by a DO "
-                                 "construct; put it on the line before the nest's first DO "
-                                 "statement";
+                                 "construct or an array assignment; put it on the line before "
+                                 "the nest's first DO statement";
 
 /// What a module makes visible: its declarations, and the modules it uses
 /// that no file defines (what they bring is unknown to its users too).
@@ -178,7 +179,11 @@ public:
       if (auto loc = map_.find(s.source))
         scopes_.back().first_line = loc->line;
     constexpr bool label_do = std::is_same_v<T, fc::Indirection<fp::LabelDoStmt>>;
-    see_statement(s.source, nullptr, label_do);
+    const fp::AssignmentStmt *assign = nullptr;
+    if constexpr (std::is_same_v<T, fp::ActionStmt>)
+      if (const auto *a = std::get_if<fc::Indirection<fp::AssignmentStmt>>(&s.statement.u))
+        assign = &a->value();
+    see_statement(s.source, nullptr, label_do, assign);
     return true;
   }
   bool Pre(const fp::CompilerDirective &d) {
@@ -261,6 +266,11 @@ private:
   bool declaring() const { return !in_interface_ && !scopes_.empty(); }
   /// A program unit's header statement: a USE may follow its last line.
   void see_header(fp::CharBlock source);
+  /// What a region's SourceRegion says of its program unit: the file, the
+  /// directive, where the USE goes, the name the call uses, and why the unit
+  /// cannot be rewritten (for nests and annotated copies alike).
+  SourceRegion unit_region(const StencilDirective &dir, const Scope &unit,
+                           const std::string &name) const;
   /// Where the nest `d` lies in the file, for --rewrite.
   SourceRegion source_region(const StencilDirective &dir, const fp::DoConstruct &d,
                              const Scope &unit, const std::string &name) const;
@@ -270,8 +280,28 @@ private:
   /// Called for every statement in source order. Returns true when the
   /// statement is an annotated DO construct that has been lowered (its
   /// children need no further walk).
-  bool see_statement(fp::CharBlock source, const fp::DoConstruct *d, bool label_do);
+  bool see_statement(fp::CharBlock source, const fp::DoConstruct *d, bool label_do,
+                     const fp::AssignmentStmt *assign = nullptr);
+  /// A region's kernel name, and the procedure scope it is in (its index in
+  /// scopes_); `fresh` is false when another region has the name (reported).
+  /// Nothing (reported) outside a procedure.
+  struct RegionName {
+    std::string name;
+    size_t scope;
+    bool fresh;
+  };
+  std::optional<RegionName> name_region(const StencilDirective &dir);
   void lower_region(const StencilDirective &dir, const fp::DoConstruct &d);
+  /// An annotated array assignment (`p(2:n-1, :) = wrk(2:n-1, :)`): a
+  /// copy, lowered as a time loop lowers its copies, into a kernel of its own.
+  void lower_copy_region(const StencilDirective &dir, const fp::AssignmentStmt &a,
+                         fp::CharBlock source);
+  /// Whether `a` assigns an array or an array section (not an element or a
+  /// scalar, which a directive cannot annotate).
+  bool array_assignment(const fp::AssignmentStmt &a) const;
+  /// Where the annotated statement `source` lies in the file, for --rewrite.
+  SourceRegion statement_region(const StencilDirective &dir, fp::CharBlock source,
+                                const Scope &unit, const std::string &name) const;
   void lower_time_loop(const StencilDirective &dir, const std::vector<StencilDirective> &inner,
                        const fp::DoConstruct &d);
 
@@ -896,14 +926,31 @@ bool FileLowering::Pre(const fp::SpecificationPart &s) {
   return true;
 }
 
-SourceRegion FileLowering::source_region(const StencilDirective &dir, const fp::DoConstruct &d,
-                                         const Scope &unit, const std::string &name) const {
+SourceRegion FileLowering::unit_region(const StencilDirective &dir, const Scope &unit,
+                                       const std::string &name) const {
   SourceRegion r;
   r.file = map_.path();
   r.fixed_form = fixed_form_;
   r.directive_line = dir.loc.line;
   r.unit_line = unit.first_line;
   r.use_after_line = unit.use_after_line;
+  if (!unit.where_not_rewritable.empty())
+    r.refusal = unit.where_not_rewritable;
+  else if (!unit.first_line)
+    r.refusal = "The program unit of this " + std::string(kRegion) + " does not start in '" +
+                map_.path() + "' itself, so --rewrite cannot add the USE of the library to it";
+  if (!r.refusal.empty())
+    r.refusal_loc = dir.loc;
+  bool taken = name == unit.name || name == unit.result || unit.decls.count(name) ||
+               std::find(unit.dummies.begin(), unit.dummies.end(), name) != unit.dummies.end();
+  if (taken)
+    r.local_name = name + "_f2s";
+  return r;
+}
+
+SourceRegion FileLowering::source_region(const StencilDirective &dir, const fp::DoConstruct &d,
+                                         const Scope &unit, const std::string &name) const {
+  SourceRegion r = unit_region(dir, unit, name);
   const fp::CharBlock do_stmt = std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source;
   if (auto loc = map_.find(do_stmt)) {
     r.do_line = loc->line;
@@ -916,11 +963,6 @@ SourceRegion FileLowering::source_region(const StencilDirective &dir, const fp::
       r.refusal_loc = dir.loc;
     }
   };
-  if (!unit.where_not_rewritable.empty())
-    fail(unit.where_not_rewritable);
-  if (!unit.first_line)
-    fail("The program unit of this " + std::string(kRegion) + " does not start in '" + map_.path() +
-         "' itself, so --rewrite cannot add the USE of the library to it");
   bool in_main = false;
   std::optional<fp::CharBlock> end = end_statement(map_, d);
   std::optional<SourceLoc> end_loc = end ? map_.find(last_char(*end), &in_main) : std::nullopt;
@@ -939,14 +981,11 @@ SourceRegion FileLowering::source_region(const StencilDirective &dir, const fp::
   r.end_head = statement_head(*end);
   if (!open_dos_.empty())
     r.shared_end = last_line(map_, *open_dos_.back()) == r.end_line;
-  bool taken = name == unit.name || name == unit.result || unit.decls.count(name) ||
-               std::find(unit.dummies.begin(), unit.dummies.end(), name) != unit.dummies.end();
-  if (taken)
-    r.local_name = name + "_f2s";
   return r;
 }
 
-bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d, bool label_do) {
+bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d, bool label_do,
+                                 const fp::AssignmentStmt *assign) {
   bool in_main = false;
   auto loc = map_.find(source, &in_main);
   if (!loc || !in_main)
@@ -964,6 +1003,10 @@ bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d,
                                      "statement with its label, so it cannot start a ") +
                              kRegion});
     return false;
+  }
+  if (!d && assign && !dir.timesteps && array_assignment(*assign)) {
+    lower_copy_region(dir, *assign, source);
+    return true;
   }
   if (!d) {
     problems_.add({dir.loc, kNotBeforeDo});
@@ -1029,34 +1072,103 @@ void FileLowering::lower_time_loop(const StencilDirective &dir,
   });
 }
 
-void FileLowering::lower_region(const StencilDirective &dir, const fp::DoConstruct &d) {
+std::optional<FileLowering::RegionName> FileLowering::name_region(const StencilDirective &dir) {
   auto proc =
       std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) { return s.is_procedure; });
   if (proc == scopes_.rend()) {
     problems_.add({dir.loc, std::string("A ") + kRegion + " must be inside a procedure"});
-    return;
+    return std::nullopt;
   }
   ++proc->regions;
-  std::string name = dir.name ? *dir.name : proc->name + "_" + std::to_string(proc->regions);
-  auto &regions = regions_[proc.base() - scopes_.begin() - 1];
+  RegionName r{dir.name ? *dir.name : proc->name + "_" + std::to_string(proc->regions),
+               static_cast<size_t>(proc.base() - scopes_.begin() - 1), true};
   // A region with a name already taken is still lowered, for its own
   // problems.
-  auto seen = kernel_names_.find(name);
-  bool named = seen == kernel_names_.end();
-  if (!named)
+  auto seen = kernel_names_.find(r.name);
+  r.fresh = seen == kernel_names_.end();
+  if (!r.fresh)
     problems_.add({dir.name ? dir.name_loc : dir.loc,
-                   "Kernel name '" + name + "' is already used by the " + kRegion + " at " +
+                   "Kernel name '" + r.name + "' is already used by the " + kRegion + " at " +
                        seen->second.str() + "; give one of them another name with NAME(...)"});
-  kernel_names_.try_emplace(name, dir.loc);
+  kernel_names_.try_emplace(r.name, dir.loc);
+  return r;
+}
+
+void FileLowering::lower_region(const StencilDirective &dir, const fp::DoConstruct &d) {
+  std::optional<RegionName> n = name_region(dir);
+  if (!n)
+    return;
+  auto &regions = regions_[n->scope];
   bool lowered = problems_.attempt([&] {
-    Kernel k = fe::lower_region(map_, scopes_, dir, d, name);
-    k.source = source_region(dir, d, *proc, name);
-    regions.emplace_back(&d, named ? kernels_.size() : kRefused);
-    if (named)
+    Kernel k = fe::lower_region(map_, scopes_, dir, d, n->name);
+    k.source = source_region(dir, d, scopes_[n->scope], n->name);
+    regions.emplace_back(&d, n->fresh ? kernels_.size() : kRefused);
+    if (n->fresh)
       kernels_.push_back(std::move(k));
   });
   if (!lowered)
     regions.emplace_back(&d, kRefused);
+}
+
+bool FileLowering::array_assignment(const fp::AssignmentStmt &a) const {
+  const auto *lhs = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a.t).u);
+  const auto *ref = lhs ? std::get_if<fp::DataRef>(&lhs->value().u) : nullptr;
+  if (!ref)
+    return false;
+  if (const auto *e = std::get_if<fc::Indirection<fp::ArrayElement>>(&ref->u))
+    return std::any_of(e->value().subscripts.begin(), e->value().subscripts.end(),
+                       [](const fp::SectionSubscript &s) {
+                         return std::holds_alternative<fp::SubscriptTriplet>(s.u);
+                       });
+  const auto *name = std::get_if<fp::Name>(&ref->u);
+  if (!name)
+    return false;
+  const std::string n = text_of(name->source);
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope)
+    if (auto it = scope->decls.find(n); it != scope->decls.end())
+      return it->second.shape != nullptr;
+  return false;
+}
+
+SourceRegion FileLowering::statement_region(const StencilDirective &dir, fp::CharBlock source,
+                                            const Scope &unit, const std::string &name) const {
+  SourceRegion r = unit_region(dir, unit, name);
+  auto fail = [&](const std::string &why) {
+    if (r.refusal.empty()) {
+      r.refusal = why;
+      r.refusal_loc = dir.loc;
+    }
+  };
+  // The statement is both the region's first and its last: the call takes
+  // its label, and a label DO that ends on it ends on the call.
+  bool in_main = false;
+  std::optional<SourceLoc> first = map_.find(source, &in_main);
+  std::optional<SourceLoc> last = in_main ? map_.find(last_char(source), &in_main) : std::nullopt;
+  if (!first || !last || !in_main) {
+    fail("The assignment of this " + std::string(kRegion) + " does not lie in '" + map_.path() +
+         "' itself (an INCLUDE file or a macro), so --rewrite cannot replace its text");
+    return r;
+  }
+  r.do_line = r.end_start_line = first->line;
+  r.do_column = r.end_start_column = first->column;
+  r.end_line = last->line;
+  r.end_column = last->column;
+  r.do_head = r.end_head = statement_head(source);
+  return r;
+}
+
+void FileLowering::lower_copy_region(const StencilDirective &dir, const fp::AssignmentStmt &a,
+                                     fp::CharBlock source) {
+  std::optional<RegionName> n = name_region(dir);
+  if (!n)
+    return;
+  problems_.attempt([&] {
+    Kernel k = fe::lower_array_copy(map_, scopes_, dir, a, map_.at(source), n->name);
+    k.loc = dir.loc;
+    k.source = statement_region(dir, source, scopes_[n->scope], n->name);
+    if (n->fresh)
+      kernels_.push_back(std::move(k));
+  });
 }
 
 // ------------------------------------------------------------------- parsing
@@ -1374,6 +1486,8 @@ LoweredFiles lower_files_here(const std::vector<std::string> &paths,
     }
     for (TimeLoop &t : lowering.take_time_loops())
       lowered.time_loops.push_back(std::move(t));
+    if (options.outline_host_units)
+      lowered.host_units[f.path] = outline_host_units(*f.parsing->parseTree(), map);
   }
   lowered.problems = problems.list();
   return lowered;

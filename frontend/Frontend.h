@@ -4,7 +4,9 @@
 
 #include "ast/IR.h"
 #include "ast/TimeLoop.h"
+#include "frontend/HostAccesses.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +29,9 @@ struct FrontendOptions {
   /// gfortran's -fdefault-real-8 alone (a type the IR cannot hold), 8 with
   /// -fdefault-double-8 too.
   int double_precision_kind = 8;
+  /// Also outline the program units of each file with a region
+  /// (LoweredFiles::host_units), for --rewrite's data regions.
+  bool outline_host_units = false;
 };
 
 /// Reads one Fortran file with Flang's parser and lowers every
@@ -59,6 +64,10 @@ struct LoweredFiles {
   /// The `!$f2s stencil timesteps` loops, in source order.
   std::vector<TimeLoop> time_loops;
   std::vector<Diagnostic> problems;
+  /// With FrontendOptions::outline_host_units, the program units of each
+  /// file that has a region, by its path as given: what --rewrite's data
+  /// regions read (frontend/HostAccesses.h).
+  std::map<std::string, HostUnits> host_units;
 };
 
 /// lower_files, going on past a refused region as a compiler goes on past an

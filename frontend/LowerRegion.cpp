@@ -1124,7 +1124,7 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
     if (!array)
       fail(at(d.source), "'" + out.text +
                              "' is not an array or an array section, which an array "
-                             "assignment in a time loop copies; write the copy as a DO nest");
+                             "assignment f2stencil runs copies; write the copy as a DO nest");
     std::string n = text_of(array->source);
     out.decl = lookup(n, at(array->source));
     if (!out.decl)
@@ -1146,7 +1146,7 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
       const auto *t = std::get_if<fp::SubscriptTriplet>(&sub.u);
       if (!t || std::get<2>(t->t))
         fail(at(d.source), "Section '" + out.text +
-                               "' copied in a time loop must have a range 'lo:hi' (or ':') "
+                               "' copied by f2stencil must have a range 'lo:hi' (or ':') "
                                "without a stride in every dimension; write the copy as a DO "
                                "nest");
       auto bound = [&](const std::optional<fp::Subscript> &b, const Expr &dflt) {
@@ -1167,17 +1167,17 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
   const auto *lhs = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a.t).u);
   const auto *rhs = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Expr>(a.t).u);
   if (!lhs || !rhs)
-    fail(loc, "An array assignment in a time loop must copy one array (or section) to another, "
+    fail(loc, "An array assignment f2stencil runs must copy one array (or section) to another, "
               "as 'u = unew' does; write any other update as a DO nest");
   Side dst = side(lhs->value()), src = side(rhs->value());
   if (dst.decl->type != src.decl->type)
     fail(loc, "'" + dst.text + " = " + src.text +
-                  "' converts between types, which a copy in a time loop does not; give both "
+                  "' converts between types, which a copy f2stencil runs does not; give both "
                   "arrays one type or write the copy as a DO nest");
   if (dst.bounds.size() != src.bounds.size())
     fail(loc, "'" + dst.text + "' and '" + src.text + "' have different ranks");
   if (dst.bounds.size() > 3)
-    fail(loc, "A copy in a time loop is of an array of rank 1, 2 or 3, not " +
+    fail(loc, "A copy f2stencil runs is of an array of rank 1, 2 or 3, not " +
                   std::to_string(dst.bounds.size()));
   // Element c of the left side is element c + offset of the right: the
   // offset must be a constant the IR can hold in a subscript.
@@ -1216,6 +1216,15 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
                     std::to_string(std::abs(*hi - *lo)) + (*hi > *lo ? " more" : " fewer") +
                     " elements in dimension " + std::to_string(d + 1) +
                     " on the right than on the left; give both sides one shape");
+    // Fortran reads the whole right side before it assigns: a copy within
+    // one array between elements apart is a loop only where the ranges
+    // cannot meet, which a subscript offset (constant, in the IR) cannot say
+    // for a shift by an expression, nor a loop's order for a constant one.
+    if (src.decl == dst.decl && (!lo || *lo != 0))
+      fail(loc, "The copy '" + dst.text + " = " + src.text +
+                    "' moves elements within one array, which f2stencil cannot run as Fortran "
+                    "does (the whole right side read first); write it as a DO nest over the "
+                    "elements it copies");
     di.push_back(Index{v, 1, 0});
     if (lo && hi && *lo == *hi) {
       si.push_back(Index{v, 1, *lo});

@@ -12,9 +12,10 @@ namespace f2s {
 /// the planes of the grids choose_shared_grids picks in shared memory.
 CudaMappingOptions cuda_mapping_options(const Variant &v);
 
-/// `ir` mapped, `cuda_source` its CUDA C++, and `c_function` the C variant
-/// function that runs it on the GPU or falls back to the plain parallel CPU
-/// nest (printed with it).
+/// `ir` mapped, `cuda_source` its CUDA C++ (with the nests of the aliasings
+/// it runs on the GPU), and `c_function` the C declaration of its run
+/// function, which the library's entry points call with their CPU code
+/// (harness/Package.cpp).
 VariantCode cuda_variant_code(const Kernel &k, const Variant &v);
 
 } // namespace f2s

@@ -7,6 +7,8 @@
 #include "harness/CudaToolkit.h"
 #include "harness/Process.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -112,7 +114,9 @@ std::vector<std::string> compiler_words() {
   return words;
 }
 
-void compile(const LibraryFiles &files, const fs::path &tmp) {
+/// Compiles the library in `tmp`; returns whether the Fortran module was
+/// compiled (it is where gfortran is in PATH).
+bool compile(const LibraryFiles &files, const fs::path &tmp) {
   const std::string &name = files.name;
   auto command = [&](std::vector<std::string> argv) {
     Command c;
@@ -133,7 +137,8 @@ void compile(const LibraryFiles &files, const fs::path &tmp) {
   // holds only bind(C) interfaces (an object with no symbols, which costs
   // nothing): a module procedure added later, such as a wrapper taking
   // assumed-shape arrays, then links without the user having to know.
-  if (find_program("gfortran")) {
+  const bool fortran = find_program("gfortran").has_value();
+  if (fortran) {
     objects.push_back(name + "_mod.o");
     run_step(command({"gfortran", "-O2", "-fPIC", "-J" + tmp.string(), "-c", name + ".f90", "-o",
                       name + "_mod.o"}));
@@ -184,6 +189,16 @@ void compile(const LibraryFiles &files, const fs::path &tmp) {
 
   for (const auto &o : objects)
     fs::remove(tmp / o);
+  return fortran;
+}
+
+/// Why a library has no compiled module, and what to do about it.
+std::string no_fortran_module_note(const std::string &name) {
+  return "gfortran was not found, so " + name +
+         ".mod and the module's object are not in the "
+         "library: compile " +
+         name + ".f90 with the program's Fortran compiler (gfortran -c " + name +
+         ".f90) before a source that uses the module";
 }
 
 /// Replaces `dir` by `tmp`. A new or empty `dir` is replaced by one rename;
@@ -215,7 +230,8 @@ enum class Output { Sources, Library };
 
 /// Writes `files` into a temporary directory beside `dir_in`, compiles them
 /// there for Output::Library, and moves the result into place.
-void write_output(const LibraryFiles &files, const fs::path &dir_in, Output what) {
+std::vector<std::string> write_output(const LibraryFiles &files, const fs::path &dir_in,
+                                      Output what) {
   check_name(files.name);
   // "out/" has an empty file name; "out" is the directory meant.
   fs::path dir = fs::absolute(dir_in).lexically_normal();
@@ -248,24 +264,35 @@ void write_output(const LibraryFiles &files, const fs::path &dir_in, Output what
   // replace the directory.
   write_file(tmp.path() / kMarker, "This directory was written by f2stencil; it is replaced "
                                    "whole by the next run that writes here.\n");
-  if (what == Output::Library)
-    compile(files, tmp.path());
+  std::vector<std::string> notes;
+  if (what == Output::Library && !compile(files, tmp.path())) {
+    notes.push_back(no_fortran_module_note(name));
+    // The record says it too: a library tuned on one machine (a GPU host
+    // without gfortran) is often linked on another, where only the record
+    // travels with it.
+    nlohmann::json record = nlohmann::json::parse(files.tuning_record, nullptr, false);
+    if (record.is_object()) {
+      record["fortran_module"] = {{"compiled", false}, {"why", notes.back()}};
+      write_file(tmp.path() / (name + ".json"), record.dump(2) + "\n");
+    }
+  }
   // mkdtemp makes the directory 0700; the library is meant to be shared like
   // any other build output.
   fs::permissions(tmp.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                   fs::perms::others_read | fs::perms::others_exec);
   move_into_place(tmp.path(), dir);
   tmp.release();
+  return notes;
 }
 
 } // namespace
 
-void build_library(const LibraryFiles &files, const fs::path &dir) {
-  write_output(files, dir, Output::Library);
+std::vector<std::string> build_library(const LibraryFiles &files, const fs::path &dir) {
+  return write_output(files, dir, Output::Library);
 }
 
 void write_library_sources(const LibraryFiles &files, const fs::path &dir) {
-  write_output(files, dir, Output::Sources);
+  (void)write_output(files, dir, Output::Sources);
 }
 
 } // namespace f2s

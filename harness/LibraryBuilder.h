@@ -39,7 +39,10 @@ public:
 /// C source <NAME>.c, and the rewritten sources under src/, into `dir`. Everything is built in a
 /// temporary directory beside `dir` and moved into place at the end, so a failure leaves `dir` as
 /// it was. Throws BuildError with the compiler's output on failure.
-void build_library(const LibraryFiles &files, const std::filesystem::path &dir);
+/// Returns what the user must know of the result, one sentence each: today,
+/// that gfortran was not found, so <NAME>.mod and the module's object are
+/// missing (the record says so too, under "fortran_module").
+std::vector<std::string> build_library(const LibraryFiles &files, const std::filesystem::path &dir);
 
 /// Writes the library's sources alone into `dir`, replacing it as build_library does: <NAME>.c,
 /// <NAME>.h, <NAME>.f90, <NAME>_cuda.cu and <NAME>_mpi.c where the library has them, and the

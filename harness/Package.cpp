@@ -7,6 +7,7 @@
 #include "ast/Aliasing.h"
 #include "ast/Analysis.h"
 #include "ast/IRPrinter.h"
+#include "codegen/CGpuEntry.h"
 #include "codegen/CMpiPrinter.h"
 #include "codegen/CPrinter.h"
 #include "codegen/CSizeDispatch.h"
@@ -645,13 +646,80 @@ std::vector<SizedCall> merge_sized_calls(const std::vector<SizedCall> &per_size,
   return calls;
 }
 
+/// The choice whose code a call of `at`'s size runs on the CPU: the default
+/// where it runs there, else the pthreads choice (the tuned threads and
+/// their pinning), else the c one; null where the library has no CPU target.
+const Choice *cpu_choice(const KernelBuild &at) {
+  const Choice &d = at.choices[at.default_choice];
+  if (!d.code.runs_on_gpu())
+    return &d;
+  for (const char *target : {"pthreads", "c"})
+    for (const Choice &c : at.choices)
+      if (c.code.variant.target == target)
+        return &c;
+  return nullptr;
+}
+
+/// Whether some choice of `b`, at some size, runs on the GPU.
+bool has_gpu_choice(const KernelBuild &b) {
+  for (const KernelBuild *s : by_size(b))
+    for (const Choice &c : s->choices)
+      if (c.code.runs_on_gpu())
+        return true;
+  return false;
+}
+
+/// The name of the CPU code that a GPU entry point of `k` hands the calls
+/// to that do not run on the GPU.
+std::string cpu_path_name(const Kernel &k) {
+  return "f2s_" + k.name + "_on_cpu";
+}
+
+/// That code (EntryForm::CpuPath): at each tuned size, the variant of
+/// cpu_choice with its tuning values and threads, or, without a CPU
+/// target, the parallel nest on every processor (f2s_num_threads(0)).
+/// With several sizes, `selector` (print_c_size_selector) precedes it.
+std::string cpu_path(const KernelBuild &b, const std::string &selector, AliasedCalls aliased) {
+  const Kernel &k = b.kernel;
+  std::vector<const KernelBuild *> sizes = by_size(b);
+  std::vector<SizedCall> calls;
+  bool plain = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const Choice *c = cpu_choice(*sizes[i]);
+    plain |= !c;
+    if (!c)
+      calls.push_back(
+          {{i}, "parallel", {}, 0, "no CPU target: the parallel nest on every processor"});
+    else
+      calls.push_back({{i},
+                       c->code.variant.target + "_" + c->code.variant.name,
+                       tune_values(c->code, c->candidate),
+                       c->candidate.threads,
+                       describe_choice(*sizes[i], *c)});
+  }
+  std::ostringstream out;
+  if (plain)
+    out << print_c_variant(parallelize_outer(k), "parallel");
+  const std::string comment =
+      "'" + k.name + "' on the CPU, for the calls its GPU entry points do not run on the GPU";
+  if (sizes.size() == 1) {
+    out << print_c_entry(k, cpu_path_name(k), calls[0].variant, calls[0].tune, calls[0].threads,
+                         comment + ": " + calls[0].comment, aliased, EntryForm::CpuPath);
+    return out.str();
+  }
+  out << print_c_sized_entry(
+      k, cpu_path_name(k), selector, merge_sized_calls(calls, tuned_sizes(b)),
+      comment + "; the variant tuned at the size nearest the call's", aliased, EntryForm::CpuPath);
+  return out.str();
+}
+
 /// The entry points of a kernel tuned at several sizes: each runs, for a
 /// call, the choice of the tuned size nearest the call's (one case per
 /// distinct choice, so a variant that won with the same values and threads at
 /// several sizes is called from one place; an entry whose choice is the same
 /// at every size does not dispatch at all).
 std::string sized_entries(const PackageInfo &info, const KernelBuild &b, AliasedCalls cpu_aliased,
-                          AliasedCalls gpu_aliased) {
+                          bool check_aliasing) {
   const Kernel &k = b.kernel;
   std::vector<const KernelBuild *> sizes = by_size(b);
   std::vector<TunedSize> tuned = tuned_sizes(b);
@@ -659,6 +727,8 @@ std::string sized_entries(const PackageInfo &info, const KernelBuild &b, Aliased
   std::ostringstream out;
   out << print_c_size_selector(k, k.name, selector, tuned, bytes_per_point(k))
       << print_c_size_query(k, entry_symbol(info, k, "_tuned_size"), selector, tuned);
+  if (has_gpu_choice(b))
+    out << cpu_path(b, selector, cpu_aliased);
 
   // The calls of one entry point: its choice at each size, merged where equal.
   auto calls_of = [&](auto &&choice_at) {
@@ -675,8 +745,14 @@ std::string sized_entries(const PackageInfo &info, const KernelBuild &b, Aliased
   };
   auto entry = [&](const Kernel &ek, const std::string &suffix, const std::string &sel,
                    const std::vector<SizedCall> &calls, const std::string &comment,
-                   AliasedCalls aliased) {
-    if (calls.size() == 1)
+                   AliasedCalls aliased, bool gpu = false) {
+    if (gpu)
+      out << print_c_gpu_entry(ek, entry_symbol(info, k, suffix), sel, calls, cpu_path_name(k),
+                               comment + (calls.size() == 1 ? "; " + calls[0].comment
+                                                            : "; the variant tuned at the size "
+                                                              "nearest the call's"),
+                               check_aliasing);
+    else if (calls.size() == 1)
       out << print_c_entry(ek, entry_symbol(info, k, suffix), calls[0].variant, calls[0].tune,
                            calls[0].threads, comment + "; " + calls[0].comment, aliased);
     else
@@ -689,13 +765,12 @@ std::string sized_entries(const PackageInfo &info, const KernelBuild &b, Aliased
   auto default_of = [](const KernelBuild &s) -> const Choice & {
     return s.choices[s.default_choice];
   };
-  entry(k, "", selector, calls_of(default_of), "'" + k.name + "'",
-        is_gpu(d) ? gpu_aliased : cpu_aliased);
+  entry(k, "", selector, calls_of(default_of), "'" + k.name + "'", cpu_aliased, is_gpu(d));
   for (const Choice &c : b.choices) {
     const std::string &t = c.code.variant.target;
     entry(k, "_" + t, selector,
           calls_of([&](const KernelBuild &s) -> const Choice & { return choice_of(s, t); }),
-          "'" + k.name + "' on target " + t, is_gpu(c) ? gpu_aliased : cpu_aliased);
+          "'" + k.name + "' on target " + t, cpu_aliased, is_gpu(c));
   }
   // The first touch runs, for a call with the same arguments, the first-touch
   // function of the variant the plain entry point runs for it, with the same
@@ -857,31 +932,38 @@ std::string library_c_source(const PackageInfo &info, const std::vector<KernelBu
           throw std::logic_error("variant '" + c.code.c_name + "' of '" + k.name +
                                  "' has different code at two tuning sizes");
     // Calls that pass one array as two arguments: the plain parallel nest
-    // without restrict where the nest with them identified is still free of
-    // dependences, a stop with the arguments' names otherwise, and on the GPU
-    // (whose code copies each argument separately) always a stop.
+    // without restrict on the CPU, and on the GPU the nest with them
+    // identified (harness/CudaVariants), where that nest is still free of
+    // dependences; a stop with the arguments' names otherwise (no code of
+    // the library computes what the loops do then).
     Aliasing aliasing = analyze_aliasing(k);
-    AliasedCalls cpu_aliased = AliasedCalls::Unchecked, gpu_aliased = AliasedCalls::Unchecked;
-    if (needs_aliasing_check(aliasing)) {
+    AliasedCalls cpu_aliased = AliasedCalls::Unchecked;
+    const bool check_aliasing = needs_aliasing_check(aliasing);
+    if (check_aliasing) {
       out << print_c_aliasing_check(k, aliasing);
       cpu_aliased = AliasedCalls::Stop;
-      gpu_aliased = AliasedCalls::StopOnGpu;
       if (!aliasing.safe.empty()) {
         out << print_c_variant(parallelize_outer(k), "aliased", false);
         cpu_aliased = AliasedCalls::RunAliasedVariant;
       }
     }
+    if (has_gpu_choice(b) && b.other_sizes.empty())
+      out << cpu_path(b, "", cpu_aliased);
     auto entry = [&](const Choice &c, const std::string &suffix, const std::string &comment) {
-      out << print_c_entry(k, entry_symbol(info, k, suffix),
-                           c.code.variant.target + "_" + c.code.variant.name,
-                           tune_values(c.code, c.candidate), c.candidate.threads, comment,
-                           c.code.runs_on_gpu() ? gpu_aliased : cpu_aliased);
+      const std::string variant = c.code.variant.target + "_" + c.code.variant.name;
+      if (c.code.runs_on_gpu())
+        out << print_c_gpu_entry(k, entry_symbol(info, k, suffix), "", {{{0}, variant, {}, 0, ""}},
+                                 cpu_path_name(k), comment, check_aliasing);
+      else
+        out << print_c_entry(k, entry_symbol(info, k, suffix), variant,
+                             tune_values(c.code, c.candidate), c.candidate.threads, comment,
+                             cpu_aliased);
     };
     const Choice &d = b.choices[b.default_choice];
     if (info.mpi) // the overlapped MPI procedure's interior and strips (<lib>_mpi.c)
       out << mpi_box_entries(info, b);
     if (!b.other_sizes.empty()) {
-      out << sized_entries(info, b, cpu_aliased, gpu_aliased);
+      out << sized_entries(info, b, cpu_aliased, check_aliasing);
       continue;
     }
     entry(d, "", "'" + k.name + "': " + describe_choice(b, d));

@@ -1,6 +1,9 @@
 #include "rewrite/Rewrite.h"
 
+#include "ast/Analysis.h"
 #include "codegen/Interfaces.h"
+#include "rewrite/DataRegions.h"
+#include "rewrite/SourceText.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,93 +15,7 @@ namespace f2s {
 
 namespace {
 
-std::string lower(std::string s) {
-  for (char &c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-bool blank(const std::string &s) {
-  return s.find_first_not_of(" \t") == std::string::npos;
-}
-
-size_t first_nonblank(const std::string &s) {
-  size_t p = s.find_first_not_of(" \t");
-  return p == std::string::npos ? s.size() : p;
-}
-
-/// Fixed form reads columns 1 to 72 only.
-constexpr size_t kFixedWidth = 72;
-/// gfortran's default free-form line length.
-constexpr size_t kFreeWidth = 132;
-
-/// The file as lines, each with the newline it ended with.
-struct Lines {
-  std::vector<std::string> text;
-  std::vector<std::string> ends;
-  std::string newline = "\n"; ///< the file's own, for added lines
-
-  explicit Lines(const std::string &all) {
-    size_t at = 0;
-    while (at < all.size()) {
-      size_t nl = all.find('\n', at);
-      std::string line = all.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
-      std::string end = nl == std::string::npos ? "" : "\n";
-      if (!line.empty() && line.back() == '\r') {
-        line.pop_back();
-        end = "\r" + end;
-      }
-      text.push_back(line);
-      ends.push_back(end);
-      at = nl == std::string::npos ? all.size() : nl + 1;
-    }
-    if (!ends.empty() && !ends.front().empty())
-      newline = ends.front();
-  }
-  int size() const { return static_cast<int>(text.size()); }
-};
-
-// ------------------------------------------------------------ line classes
-
-/// A cpp line (`#ifdef`, `#include`, ...).
-bool is_cpp(const std::string &line) {
-  size_t p = first_nonblank(line);
-  return p < line.size() && line[p] == '#';
-}
-
-/// The kind of `#if...`, `#else`/`#elif` or `#endif` line: +1, 0, -1; also 0
-/// for any other line.
-int cpp_depth_change(const std::string &line) {
-  if (!is_cpp(line))
-    return 0;
-  std::string word;
-  for (size_t p = line.find_first_not_of(" \t", first_nonblank(line) + 1);
-       p < line.size() && std::isalpha(static_cast<unsigned char>(line[p])); ++p)
-    word += static_cast<char>(std::tolower(static_cast<unsigned char>(line[p])));
-  if (word == "if" || word == "ifdef" || word == "ifndef")
-    return 1;
-  return word == "endif" ? -1 : 0;
-}
-
-/// Where a comment-form sentinel (`!$omp`, `c$acc`, `!$f2s`) starts on
-/// `line`, if the line starts with one: column 1 in fixed form (`!`, `c`,
-/// `C` or `*`), the first non-blank character (`!`) in free form.
-std::optional<size_t> sentinel_at(const std::string &line, bool fixed) {
-  size_t p = fixed ? 0 : first_nonblank(line);
-  if (fixed && p < line.size() && line[p] != '!' && line[p] != 'c' && line[p] != 'C' &&
-      line[p] != '*') {
-    // gfortran takes `!$f2s` and `!$omp` further right in fixed form too.
-    p = first_nonblank(line);
-    if (p == 5 || p >= line.size() || line[p] != '!')
-      return std::nullopt;
-  }
-  if (p + 1 >= line.size() ||
-      (fixed ? std::string("!cC*").find(line[p]) == std::string::npos : line[p] != '!'))
-    return std::nullopt;
-  if (line[p + 1] != '$')
-    return std::nullopt;
-  return p;
-}
+using namespace source_text;
 
 /// An OpenMP or OpenACC directive line: its sentinel ("omp" or "acc") and
 /// the text after it (in fixed form from column 6, which marks a
@@ -121,24 +38,6 @@ std::optional<DirectiveLine> directive_line(const std::string &line, bool fixed)
   if (!fixed && !body.empty() && body[0] != ' ' && body[0] != '\t' && body[0] != '&')
     return std::nullopt;
   return DirectiveLine{name, body};
-}
-
-/// A line Fortran ignores: blank, or a comment (not a directive and not
-/// OpenMP's `!$ ` conditional compilation, which holds a statement).
-bool is_comment(const std::string &line, bool fixed) {
-  if (blank(line))
-    return true;
-  if (auto p = sentinel_at(line, fixed)) {
-    // `!$` followed by a blank or a digit is a statement to OpenMP.
-    if (*p + 2 >= line.size())
-      return true;
-    char next = line[*p + 2];
-    return next != ' ' && next != '\t' && !std::isdigit(static_cast<unsigned char>(next));
-  }
-  if (fixed && (line[0] == 'c' || line[0] == 'C' || line[0] == '*' || line[0] == '!'))
-    return true;
-  size_t p = first_nonblank(line);
-  return line[p] == '!' && !(fixed && p == 5);
 }
 
 // ------------------------------------------------------------ directives
@@ -214,9 +113,12 @@ std::vector<Directive> directives_in(const Lines &lines, int from, int to, bool 
   return found;
 }
 
-/// A construct that applies to the DO loop after it.
+/// A construct that applies to the DO loop after it (WORKSHARE: to the
+/// array assignment after it, an annotated copy's region).
 bool is_loop_construct(const Directive &d) {
-  static const std::vector<std::string> omp = {"parallel do",
+  static const std::vector<std::string> omp = {"parallel workshare",
+                                               "workshare",
+                                               "parallel do",
                                                "parallel do simd",
                                                "do",
                                                "do simd",
@@ -243,98 +145,6 @@ bool is_parallel_block(const Directive &d) {
   return d.construct == "parallel" || d.construct == "kernels" || d.construct == "serial";
 }
 
-/// The first line [0-based) of the comment lines that end just before
-/// `line`: the gap between the statement before and `line`.
-int gap_start(const Lines &lines, int line, bool fixed) {
-  int l = line;
-  while (l > 0 && is_comment(lines.text[l - 1], fixed))
-    --l;
-  return l;
-}
-
-int gap_end(const Lines &lines, int line, bool fixed) {
-  int l = line;
-  while (l < lines.size() && is_comment(lines.text[l], fixed))
-    ++l;
-  return l;
-}
-
-// ------------------------------------------------------------------- edits
-
-/// Lines [first, last) replaced by `text` (complete lines, each ending in a
-/// newline); first == last inserts before `first`.
-struct Edit {
-  int first = 0, last = 0;
-  std::string text;
-  int order = 0; ///< among insertions at one place
-};
-
-/// `text` as fixed-form lines: `label` in columns 1-5, the statement from
-/// column 7 at `indent`, cut after a comma (else anywhere: blanks mean
-/// nothing in fixed form) to end by column 72, each continuation with '&' in
-/// column 6.
-std::string fixed_form_statement(const std::string &label, size_t indent, const std::string &text,
-                                 const std::string &nl) {
-  std::string lead = label.substr(0, 5);
-  lead.resize(6, ' ');
-  lead += std::string(indent > 6 ? indent - 6 : 0, ' ');
-  std::string cont = "     &" + std::string(indent > 6 ? indent - 6 + 4 : 4, ' ');
-  std::string out, rest = text;
-  for (std::string l = lead; l.size() + rest.size() > kFixedWidth; l = cont) {
-    size_t room = kFixedWidth - l.size();
-    size_t cut = rest.rfind(", ", room - 1);
-    cut = cut == std::string::npos || cut == 0 ? room : cut + 1;
-    out += l + rest.substr(0, cut) + nl;
-    rest = rest.substr(cut);
-    rest.erase(0, rest.find_first_not_of(' '));
-  }
-  return out + (out.empty() ? lead : cont) + rest + nl;
-}
-
-/// A statement as the file's form wants it.
-std::string statement(bool fixed, const std::string &label, const std::string &indent,
-                      const std::string &text, const std::string &nl) {
-  if (fixed)
-    return fixed_form_statement(label, indent.size(), text, nl);
-  std::string lines = wrap_fortran_lines((label.empty() ? "" : label + " ") + indent + text);
-  if (nl != "\n") {
-    std::string out;
-    for (char c : lines)
-      out += c == '\n' ? nl : std::string(1, c);
-    return out;
-  }
-  return lines;
-}
-
-/// Columns of leading white space, a tab in fixed form's label field
-/// counting as reaching column 6.
-size_t indent_columns(const std::string &line, bool fixed) {
-  size_t cols = 0;
-  for (char c : line) {
-    if (c == ' ')
-      ++cols;
-    else if (c == '\t')
-      cols = fixed && cols < 6 ? 6 : cols + 1;
-    else
-      break;
-  }
-  return cols;
-}
-
-/// The indentation of a statement on `line`: its leading blanks (fixed
-/// form: in columns, at least 6, as spaces).
-std::string indent_of(const std::string &line, bool fixed, size_t statement_column) {
-  if (fixed) {
-    std::string after_label = line.size() > 6 ? line.substr(6) : "";
-    size_t cols = std::max<size_t>(6, 6 + indent_columns(after_label, false));
-    if (line.find('\t') != std::string::npos && line.find('\t') < 6)
-      cols = 6 + indent_columns(line.substr(line.find('\t') + 1), false);
-    return std::string(cols, ' ');
-  }
-  size_t p = std::min(first_nonblank(line), statement_column);
-  return line.substr(0, p);
-}
-
 /// Whether the text at 1-based `line` and `column` spells `head` (lower
 /// case, blanks left out), as far as the line goes: a statement's first
 /// characters as Flang read them, which a macro call there does not spell.
@@ -357,6 +167,7 @@ public:
 
   void region(const RegionCall &call);
   void uses(const std::vector<const RegionCall *> &unit);
+  void data_regions(const std::vector<const RegionCall *> &calls, const HostUnits &units);
   RewrittenSource finish();
 
 private:
@@ -377,6 +188,8 @@ private:
   std::string path_, module_;
   std::vector<Edit> edits_;
   std::vector<std::string> warnings_;
+  /// By unit: the data procedures its USE names (DataRegionEdits::uses).
+  std::map<int, std::vector<std::string>> data_uses_;
 };
 
 void FileRewriter::region(const RegionCall &c) {
@@ -528,9 +341,9 @@ void FileRewriter::directives(const RegionCall &c, bool fixed, const std::string
     };
     if (is_loop_construct(o)) {
       const Directive *closer = closes(o) ? &closers[ci++] : nullptr;
-      bool worksharing =
-          (o.sentinel == "omp" && (o.construct == "do" || o.construct == "do simd")) ||
-          (o.sentinel == "acc" && o.construct == "loop");
+      bool worksharing = (o.sentinel == "omp" && (o.construct == "do" || o.construct == "do simd" ||
+                                                  o.construct == "workshare")) ||
+                         (o.sentinel == "acc" && o.construct == "loop");
       handled[oi] = true;
       if (worksharing && oi > 0 && is_parallel_block(openers[oi - 1]) &&
           openers[oi - 1].sentinel == o.sentinel && closes(openers[oi - 1])) {
@@ -650,9 +463,29 @@ void FileRewriter::uses(const std::vector<const RegionCall *> &unit) {
       indent = indent_of(lines_.text[l], fixed, first_nonblank(lines_.text[l]));
       break;
     }
-  edits_.push_back(
-      Edit{at, at,
-           statement(fixed, "", indent, "use " + module_ + ", only: " + only, lines_.newline), -1});
+  std::string text =
+      statement(fixed, "", indent, "use " + module_ + ", only: " + only, lines_.newline);
+  if (auto d = data_uses_.find(r.unit_line); d != data_uses_.end()) {
+    std::string data;
+    for (const std::string &n : d->second)
+      data += ", " + n;
+    text =
+        statement(fixed, "", indent, "use " + module_ + ", only: " + only + data, lines_.newline) +
+        statement(fixed, "", indent, "use, intrinsic :: iso_c_binding, only: c_size_t",
+                  lines_.newline);
+  }
+  edits_.push_back(Edit{at, at, text, -100});
+}
+
+void FileRewriter::data_regions(const std::vector<const RegionCall *> &calls,
+                                const HostUnits &units) {
+  if (calls.empty())
+    return;
+  DataRegionEdits d =
+      data_region_edits(lines_, path_, calls.front()->region.fixed_form, calls, units, module_);
+  edits_.insert(edits_.end(), d.edits.begin(), d.edits.end());
+  data_uses_ = std::move(d.uses);
+  warnings_.insert(warnings_.end(), d.warnings.begin(), d.warnings.end());
 }
 
 RewrittenSource FileRewriter::finish() {
@@ -681,14 +514,26 @@ RewrittenSource FileRewriter::finish() {
 } // namespace
 
 RegionCall region_call(const Kernel &k) {
-  RegionCall c{k.source, k.name, {}};
-  for (const Variable *v : module_arguments(k))
+  RegionCall c{k.source, k.name, {}, {}};
+  // A time loop's signature holds its sweeps' nests in a block: every grid
+  // counts as written.
+  std::vector<std::string> written;
+  bool nest = k.body && k.body->kind == StmtKind::For;
+  if (nest)
+    written = analyze(k).write_set;
+  for (const Variable *v : module_arguments(k)) {
     c.arguments.push_back(v->name);
+    if (v->is_grid())
+      c.grids.push_back(GridArgument{v->name, v->decl,
+                                     !nest || std::find(written.begin(), written.end(), v->name) !=
+                                                  written.end()});
+  }
   return c;
 }
 
 RewrittenSource rewrite_source(const std::string &text, const std::string &path,
-                               const std::vector<RegionCall> &calls, const std::string &module) {
+                               const std::vector<RegionCall> &calls, const std::string &module,
+                               const HostUnits *units) {
   FileRewriter rewriter(text, path, module);
   std::vector<const RegionCall *> ordered;
   for (const RegionCall &c : calls)
@@ -696,12 +541,14 @@ RewrittenSource rewrite_source(const std::string &text, const std::string &path,
   std::stable_sort(ordered.begin(), ordered.end(), [](const RegionCall *a, const RegionCall *b) {
     return a->region.directive_line < b->region.directive_line;
   });
-  std::map<int, std::vector<const RegionCall *>> units;
+  std::map<int, std::vector<const RegionCall *>> by_unit;
   for (const RegionCall *c : ordered) {
     rewriter.region(*c);
-    units[c->region.unit_line].push_back(c);
+    by_unit[c->region.unit_line].push_back(c);
   }
-  for (const auto &[line, unit] : units)
+  if (units)
+    rewriter.data_regions(ordered, *units);
+  for (const auto &[line, unit] : by_unit)
     rewriter.uses(unit);
   return rewriter.finish();
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ast/IR.h"
+#include "frontend/HostAccesses.h"
 
 #include <string>
 #include <vector>
@@ -18,15 +19,24 @@ namespace f2s {
 /// region in a line that starts so, and says that the file was rewritten.
 inline constexpr const char *kRewrittenSentinel = "!f2s rewritten:";
 
+/// An array a call passes, as the data regions need it.
+struct GridArgument {
+  std::string name;
+  ArrayDecl decl = ArrayDecl::Explicit;
+  bool written = true; ///< the call may write it
+};
+
 /// One annotated nest and the call that replaces it.
 struct RegionCall {
   SourceRegion region;
   std::string kernel;                 ///< the module procedure the call names
   std::vector<std::string> arguments; ///< its actual arguments, in order
+  std::vector<GridArgument> grids;    ///< the arrays among them
 };
 
 /// The call of kernel `k`: the dummies of the module's procedure `k.name`
-/// (codegen's module_arguments), passed by their names in the source.
+/// (codegen's module_arguments), passed by their names in the source. Its
+/// grids are written when the nest writes them (every grid of a time loop).
 RegionCall region_call(const Kernel &k);
 
 struct RewrittenSource {
@@ -52,13 +62,18 @@ struct RewrittenSource {
 /// - `use <module>, only: <kernels>` added once per program unit, after its
 ///   USE statements (else its header), outside a cpp conditional that ends
 ///   there.
+/// - with `units` (the file's program units, frontend/HostAccesses.h): the
+///   data regions of rewrite/DataRegions.h around the calls, and the data
+///   procedures and `c_sizeof` in each unit's USE; units where they cannot
+///   be written safely are reported in `warnings`.
 /// Everything else is kept byte for byte. Throws UserError, naming the
 /// region, where the text cannot be replaced safely (a region the front end
 /// marked so, a DO statement from a macro, another statement on the nest's
 /// first or last line, a cpp conditional that the nest cuts, a directive
 /// between `!$f2s` and the DO that must stay); nothing is returned then.
 RewrittenSource rewrite_source(const std::string &text, const std::string &path,
-                               const std::vector<RegionCall> &calls, const std::string &module);
+                               const std::vector<RegionCall> &calls, const std::string &module,
+                               const HostUnits *units = nullptr);
 
 /// The 1-based lines of `text` that hold a directive kept by --rewrite (a
 /// `!f2s rewritten:` comment), in order.

@@ -5,7 +5,10 @@ file(READ ${HEADER} header_text)
 file(READ ${SOURCE} source_text)
 # The launcher helpers both run-time texts share (runtime/f2s_launcher.c).
 file(READ ${COMMON} common_text)
-set(text "${header_text}\n${source_text}\n${common_text}")
+# What a call ran: F2S_TARGET, F2S_VERBOSE, F2S_PROFILE (runtime/f2s_calls.c).
+file(READ ${CALLS} calls_text)
+# Before the CUDA runtime, which reads the environment and profiles through it.
+set(text "${header_text}\n${calls_text}\n${source_text}\n${common_text}")
 string(FIND "${text}" ")F2SRT\"" collision)
 if(NOT collision EQUAL -1)
   message(FATAL_ERROR "The CUDA runtime text contains the raw-string delimiter )F2SRT\"")

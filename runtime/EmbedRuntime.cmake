@@ -4,7 +4,9 @@ file(READ ${HEADER} header_text)
 file(READ ${SOURCE} source_text)
 # The launcher helpers both run-time texts share (runtime/f2s_launcher.c).
 file(READ ${COMMON} common_text)
-set(text "${header_text}\n${source_text}\n${common_text}")
+# What a call ran: F2S_TARGET, F2S_VERBOSE, F2S_PROFILE (runtime/f2s_calls.c).
+file(READ ${CALLS} calls_text)
+set(text "${header_text}\n${source_text}\n${common_text}\n${calls_text}")
 # The raw string ends at the first )F2SRT" — the runtime must never contain it.
 string(FIND "${text}" ")F2SRT\"" collision)
 if(NOT collision EQUAL -1)

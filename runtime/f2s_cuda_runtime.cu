@@ -18,13 +18,78 @@ static void f2s_cuda_check(cudaError_t e, const char *what) {
   exit(EXIT_FAILURE);
 }
 
+/* Under F2S_PROFILE, the row the copies of the running kernel call count
+ * in; the data regions' row outside a call. */
+static __thread struct f2s_prof *f2s_cuda_prof_kernel = NULL;
+
 static void f2s_cuda_copy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind,
                           const char *what) {
   if (bytes == 0)
     return;
+  const int profile = f2s_env()->profile;
+  const double t0 = profile ? f2s_now_() : 0;
   f2s_cuda_check(cudaMemcpy(dst, src, bytes, kind), what);
   __atomic_add_fetch(&f2s_cuda_transfer_count, 1, __ATOMIC_RELAXED);
   __atomic_add_fetch(&f2s_cuda_transfer_bytes, (long long)bytes, __ATOMIC_RELAXED);
+  if (!profile)
+    return;
+  struct f2s_prof *row =
+      f2s_cuda_prof_kernel ? f2s_cuda_prof_kernel : f2s_prof_row("(data regions)", "cuda");
+  if (!row)
+    return;
+  const double dt = f2s_now_() - t0;
+  pthread_mutex_lock(&f2s_prof_lock_);
+  if (kind == cudaMemcpyHostToDevice) {
+    row->h2d_bytes += (long long)bytes;
+    row->h2d_s += dt;
+  } else {
+    row->d2h_bytes += (long long)bytes;
+    row->d2h_s += dt;
+  }
+  pthread_mutex_unlock(&f2s_prof_lock_);
+}
+
+/* Whether this process has a GPU to use: asked once (no driver, no device,
+ * a driver too old: none), said once under F2S_VERBOSE. Without one every
+ * call runs its CPU code and the data regions keep nothing. */
+static int f2s_cuda_have_device = 0;
+static pthread_once_t f2s_cuda_detect_once = PTHREAD_ONCE_INIT;
+
+static void f2s_cuda_detect(void) {
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  f2s_cuda_have_device = e == cudaSuccess && count > 0;
+  if (f2s_cuda_have_device || !f2s_env()->verbose)
+    return;
+  if (e != cudaSuccess)
+    cudaGetLastError(); /* not sticky: later calls must not see it */
+  fprintf(stderr, "f2stencil: no CUDA device (%s): every call runs its CPU code\n",
+          e != cudaSuccess ? cudaGetErrorString(e) : "the driver sees none");
+}
+
+/* Whether calls may run on the GPU: a device, and F2S_TARGET not a CPU. */
+static int f2s_cuda_on(void) {
+  if (f2s_env()->target == F2S_TARGET_CPU)
+    return 0;
+  pthread_once(&f2s_cuda_detect_once, f2s_cuda_detect);
+  return f2s_cuda_have_device;
+}
+
+/* Device memory, or NULL where there is too little (said once under
+ * F2S_VERBOSE, `what` the array's role): the caller runs the CPU code. */
+static void *f2s_cuda_alloc(size_t bytes, const char *what) {
+  static int said = 0;
+  void *dev = NULL;
+  cudaError_t e = cudaMalloc(&dev, bytes ? bytes : 1);
+  if (e == cudaSuccess)
+    return dev;
+  cudaGetLastError(); /* a failed allocation must not fail the next launch's check */
+  if (f2s_env()->verbose && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+    fprintf(stderr,
+            "f2stencil: the GPU has no room for %s of %zu bytes (%s): the calls that need it "
+            "run on the CPU\n",
+            what, bytes, cudaGetErrorString(e));
+  return NULL;
 }
 
 /* The entry whose host range holds `host`, or NULL. Caller holds the lock. */
@@ -42,23 +107,19 @@ static struct f2s_present *f2s_present_find(const void *host) {
 static void *f2s_present_device(const void *host) {
   pthread_mutex_lock(&f2s_present_lock);
   struct f2s_present *e = f2s_present_find(host);
-  void *dev = e ? (char *)e->dev + ((const char *)host - e->host) : NULL;
+  void *dev = e && e->dev ? (char *)e->dev + ((const char *)host - e->host) : NULL;
   pthread_mutex_unlock(&f2s_present_lock);
   return dev;
 }
 
-/* F2S_TARGET=cuda: always the GPU; F2S_TARGET=cpu (or c, pthreads): never;
- * unset: the GPU when every grid of the call is present there. */
+/* F2S_TARGET=cuda: the GPU where there is one; F2S_TARGET=cpu (or c,
+ * pthreads), or no GPU: never; unset: the GPU when every grid of the call is
+ * present there. */
 static int f2s_cuda_wanted(int n, const void *const *host) {
-  const char *t = getenv("F2S_TARGET");
-  if (t && *t) {
-    if (!strcmp(t, "cuda"))
-      return 1;
-    if (!strcmp(t, "cpu") || !strcmp(t, "c") || !strcmp(t, "pthreads"))
-      return 0;
-    fprintf(stderr, "f2stencil runtime: F2S_TARGET='%s' is not cuda, cpu, c or pthreads\n", t);
-    exit(EXIT_FAILURE);
-  }
+  if (!f2s_cuda_on())
+    return 0;
+  if (f2s_env()->target == F2S_TARGET_CUDA)
+    return 1;
   if (n == 0)
     return 0;
   for (int i = 0; i < n; ++i)
@@ -100,30 +161,78 @@ static void f2s_cuda_use_device(void) {
   }
 }
 
-static void *f2s_cuda_map(const void *host, size_t bytes, int copy_in, struct f2s_cuda_arg *m) {
-  f2s_cuda_use_device();
-  m->host = host;
-  m->bytes = bytes;
-  m->dev = f2s_present_device(host);
-  m->temporary = m->dev == NULL;
-  if (m->temporary) {
-    f2s_cuda_check(cudaMalloc(&m->dev, bytes ? bytes : 1), "allocating a grid on the device");
-    if (copy_in)
-      f2s_cuda_copy(m->dev, host, bytes, cudaMemcpyHostToDevice, "copying a grid to the device");
+/* Grid i of a call (m[0..i-1] mapped before it): where a data region keeps
+ * it, used there; the same host range as an earlier grid of the call (an
+ * array passed as two arguments), that grid's buffer, copied back if either
+ * is written; otherwise a buffer for this call. NULL where the device has no
+ * room: the caller unmaps what it mapped and runs the CPU code. */
+static void *f2s_cuda_map_arg(struct f2s_cuda_arg *m, int i, const void *host, size_t bytes,
+                              int copy_in, int copy_out) {
+  struct f2s_cuda_arg *a = &m[i];
+  a->host = host;
+  a->bytes = bytes;
+  a->temporary = 0;
+  a->copy_out = 0;
+  for (int j = 0; j < i; ++j)
+    if (m[j].host == host && m[j].bytes == bytes && m[j].dev) {
+      m[j].copy_out |= copy_out;
+      return a->dev = m[j].dev;
+    }
+  a->dev = f2s_present_device(host);
+  if (a->dev)
+    return a->dev;
+  a->dev = f2s_cuda_alloc(bytes, "an array of a call");
+  if (!a->dev)
+    return NULL;
+  a->temporary = 1;
+  a->copy_out = copy_out;
+  if (copy_in)
+    f2s_cuda_copy(a->dev, host, bytes, cudaMemcpyHostToDevice, "copying a grid to the device");
+  return a->dev;
+}
+
+/* The end of a call's mapping: each buffer made for it copied back (when
+ * `ran` and written) and freed. */
+static void f2s_cuda_unmap_args(struct f2s_cuda_arg *m, int n, int ran) {
+  for (int i = 0; i < n; ++i) {
+    if (!m[i].temporary)
+      continue;
+    if (ran && m[i].copy_out)
+      f2s_cuda_copy((void *)m[i].host, m[i].dev, m[i].bytes, cudaMemcpyDeviceToHost,
+                    "copying a grid back to the host");
+    f2s_cuda_check(cudaFree(m[i].dev), "freeing a grid on the device");
   }
-  return m->dev;
 }
 
-static void f2s_cuda_unmap(struct f2s_cuda_arg *m, int copy_out) {
-  if (!m->temporary)
-    return;
-  if (copy_out)
-    f2s_cuda_copy((void *)m->host, m->dev, m->bytes, cudaMemcpyDeviceToHost,
-                  "copying a grid back to the host");
-  f2s_cuda_check(cudaFree(m->dev), "freeing a grid on the device");
+/* Around a call that runs on the CPU although some of its grids are present
+ * on the device (F2S_TARGET=cuda short of memory, a data region holding
+ * only some): before it (to_device 0) their device copies come to the host;
+ * after it (to_device 1) those `written` go back. Nothing moves for grids
+ * that are not present, so a call outside data regions costs a lookup. */
+static void f2s_cuda_sync_present(int n, const void *const *host, const size_t *bytes,
+                                  const int *written, int to_device) {
+  for (int i = 0; i < n; ++i) {
+    if (to_device && !written[i])
+      continue;
+    void *dev = f2s_present_device(host[i]);
+    if (!dev)
+      continue;
+    if (to_device)
+      f2s_cuda_copy(dev, host[i], bytes[i], cudaMemcpyHostToDevice,
+                    "copying a grid the CPU wrote back to the device");
+    else
+      f2s_cuda_copy((void *)host[i], dev, bytes[i], cudaMemcpyDeviceToHost,
+                    "copying a grid to the host for the CPU");
+  }
 }
 
+/* Without a GPU (or under F2S_TARGET=cpu) nothing is entered: the host's
+ * copy is the only one. Where the device has no room, the range is entered
+ * without a device copy, so that the calls on it run on the CPU and its
+ * updates and exit find it. */
 static void f2s_cuda_enter(const void *host, size_t bytes) {
+  if (!f2s_cuda_on())
+    return;
   f2s_cuda_use_device();
   pthread_mutex_lock(&f2s_present_lock);
   struct f2s_present *e = f2s_present_find(host);
@@ -144,9 +253,9 @@ static void f2s_cuda_enter(const void *host, size_t bytes) {
             F2S_MAX_PRESENT);
     exit(EXIT_FAILURE);
   }
-  void *dev = NULL;
-  f2s_cuda_check(cudaMalloc(&dev, bytes ? bytes : 1), "data enter (allocation)");
-  f2s_cuda_copy(dev, host, bytes, cudaMemcpyHostToDevice, "data enter (copy to the device)");
+  void *dev = f2s_cuda_alloc(bytes, "an array of a data region");
+  if (dev)
+    f2s_cuda_copy(dev, host, bytes, cudaMemcpyHostToDevice, "data enter (copy to the device)");
   f2s_present_table[f2s_present_count++] = (struct f2s_present){(const char *)host, bytes, dev, 1};
   pthread_mutex_unlock(&f2s_present_lock);
 }
@@ -164,30 +273,50 @@ static struct f2s_present *f2s_present_require(const void *host, size_t bytes, c
 }
 
 static void f2s_cuda_update_host(const void *host, size_t bytes) {
+  if (!f2s_cuda_on())
+    return;
+  if (f2s_env()->profile) {
+    struct f2s_prof *row = f2s_prof_row("(data regions)", "cuda");
+    if (row)
+      __atomic_add_fetch(&row->updates, 1, __ATOMIC_RELAXED);
+  }
   pthread_mutex_lock(&f2s_present_lock);
   struct f2s_present *e = f2s_present_require(host, bytes, "update host");
-  f2s_cuda_copy((void *)host, (char *)e->dev + ((const char *)host - e->host), bytes,
+  if (e->dev)
+    f2s_cuda_copy((void *)host, (char *)e->dev + ((const char *)host - e->host), bytes,
                 cudaMemcpyDeviceToHost, "update host");
   pthread_mutex_unlock(&f2s_present_lock);
 }
 
 static void f2s_cuda_update_device(const void *host, size_t bytes) {
+  if (!f2s_cuda_on())
+    return;
+  if (f2s_env()->profile) {
+    struct f2s_prof *row = f2s_prof_row("(data regions)", "cuda");
+    if (row)
+      __atomic_add_fetch(&row->updates, 1, __ATOMIC_RELAXED);
+  }
   pthread_mutex_lock(&f2s_present_lock);
   struct f2s_present *e = f2s_present_require(host, bytes, "update device");
-  f2s_cuda_copy((char *)e->dev + ((const char *)host - e->host), host, bytes,
+  if (e->dev)
+    f2s_cuda_copy((char *)e->dev + ((const char *)host - e->host), host, bytes,
                 cudaMemcpyHostToDevice, "update device");
   pthread_mutex_unlock(&f2s_present_lock);
 }
 
 /* The last exit of an array copies it back (when copy_out) and frees it. */
 static void f2s_cuda_exit(const void *host, size_t bytes, int copy_out) {
+  if (!f2s_cuda_on())
+    return;
   pthread_mutex_lock(&f2s_present_lock);
   struct f2s_present *e = f2s_present_require(host, bytes, "data exit");
-  if (--e->refs == 0) {
+  if (--e->refs == 0 && e->dev) {
     if (copy_out)
       f2s_cuda_copy((void *)e->host, e->dev, e->bytes, cudaMemcpyDeviceToHost,
                     "data exit (copy to the host)");
     f2s_cuda_check(cudaFree(e->dev), "data exit (free)");
+  }
+  if (e->refs == 0) {
     *e = f2s_present_table[--f2s_present_count];
   }
   pthread_mutex_unlock(&f2s_present_lock);
@@ -198,15 +327,28 @@ static void f2s_cuda_exit(const void *host, size_t bytes, int copy_out) {
  * (the stream keeps them in order); the loop's end waits once. */
 static __thread int f2s_cuda_in_steps = 0;
 
-/* Before the first step: 0 when F2S_TARGET keeps the library on the CPU;
- * else every grid enters the device (nothing moves for one a data region
- * holds already) and 1. */
-static int f2s_cuda_steps_begin(int n, const void *const *host, const size_t *bytes) {
-  const char *t = getenv("F2S_TARGET");
-  if (t && *t && !f2s_cuda_wanted(0, host))
+/* Every grid of a call on the device for the whole call (nothing moves for
+ * one a data region holds already): 1, or 0 with nothing entered where the
+ * GPU is not to be used or has no room for them all (the CPU code runs). */
+static int f2s_cuda_enter_all(int n, const void *const *host, const size_t *bytes) {
+  if (!f2s_cuda_on())
     return 0;
-  for (int i = 0; i < n; ++i)
+  for (int i = 0; i < n; ++i) {
     f2s_cuda_enter(host[i], bytes[i]);
+    if (f2s_present_device(host[i]))
+      continue;
+    for (int j = 0; j <= i; ++j) /* the host's copies are current: nothing comes back */
+      f2s_cuda_exit(host[j], bytes[j], 0);
+    return 0;
+  }
+  return 1;
+}
+
+/* Before the first step of a time loop: 1 with every grid on the device,
+ * or 0 (the CPU, or no room: the sweeps run on the CPU). */
+static int f2s_cuda_steps_begin(int n, const void *const *host, const size_t *bytes) {
+  if (!f2s_cuda_enter_all(n, host, bytes))
+    return 0;
   ++f2s_cuda_in_steps;
   return 1;
 }

@@ -4,5 +4,7 @@
 # (scripts/test_sanitized.sh, in build-asan/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# scripts/setup.sh builds the tool only; the tests are built here.
+cmake --build build
 ctest --test-dir build --output-on-failure -j "$(nproc)" --timeout 900
 scripts/test_sanitized.sh

@@ -180,14 +180,14 @@ TEST(CPrinter, AliasedVariantDropsRestrictAndTheEntryChecksFirst) {
   EXPECT_FALSE(contains(aliased, "restrict"));
   std::string entry = print_c_entry(k, "lib_gradient", "parallel", {}, 2, "test entry",
                                     AliasedCalls::RunAliasedVariant);
-  size_t check = entry.find("f2s_gradient_aliasing(&a, 0)");
+  size_t check = entry.find("f2s_gradient_aliasing(&a)");
   ASSERT_NE(check, std::string::npos) << entry;
   EXPECT_LT(check, entry.find("f2s_gradient_aliased(&a"));
   EXPECT_LT(entry.find("f2s_gradient_aliased(&a"), entry.find("f2s_gradient_parallel(&a"));
-  std::string src = print_c_prelude(true) + print_c_args_struct(k) + plain +
-                    print_c_aliasing_check(k, aliasing) + aliased + entry +
-                    print_c_entry(k, "lib_gradient_gpu", "parallel", {}, 2, "GPU-like entry",
-                                  AliasedCalls::StopOnGpu);
+  std::string src =
+      print_c_prelude(true) + print_c_args_struct(k) + plain + print_c_aliasing_check(k, aliasing) +
+      aliased + entry +
+      print_c_entry(k, "lib_gradient_gpu", "parallel", {}, 2, "GPU-like entry", AliasedCalls::Stop);
   std::string path = dir.write("lib.c", src);
   ProcessResult r = run_cmd({c_compiler(), "-std=gnu11", "-O2", "-Wall", "-Werror", "-pthread",
                              "-c", path, "-o", (dir.path() / "lib.o").string()});

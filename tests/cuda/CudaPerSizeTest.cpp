@@ -67,14 +67,14 @@ TEST(CudaPerSize, EachSizeRunsItsGpuVariantUnderEmulation) {
   const std::string plain_name = "f2s_relax_level_cuda_" + plain.name,
                     stream_name = "f2s_relax_level_cuda_" + stream.name;
   for (const std::string &name : {plain_name, stream_name}) {
-    // One kernel per mapping in the CUDA source, one C variant calling it.
+    // One kernel per mapping in the CUDA source, its run function declared in the C.
     std::regex kernel("__global__[^\\n]*" + name + "_kernel\\(");
     EXPECT_EQ(std::distance(
                   std::sregex_iterator(files.cuda_source.begin(), files.cuda_source.end(), kernel),
                   std::sregex_iterator()),
               1)
         << name;
-    EXPECT_NE(files.c_source.find("static void " + name + "(const struct"), std::string::npos);
+    EXPECT_NE(files.c_source.find("void " + name + "_run(const struct"), std::string::npos);
   }
   // The CUDA entry point: sizes 0 and 2 in one case.
   size_t entry = files.c_source.find("void f2s_relax_levels_relax_level_cuda(");

@@ -1,7 +1,7 @@
 // Calls that pass one array as two arguments (`call resid(u, r, r)`): the
 // library computes what the loops do where the nest with those arguments
-// identified is free of dependences, and otherwise stops with a message
-// naming both arguments; never a silent wrong result.
+// identified is free of dependences, on the CPU and the GPU, and otherwise
+// stops with a message naming both arguments; never a silent wrong result.
 #include "e2e/E2E.h"
 
 #include "harness/CudaToolkit.h"
@@ -96,16 +96,17 @@ const char *kCudaProgram = R"(program aliased_cuda_check
     print '(a)', 'PASSED'
   else
     call alias_step_cuda(nx, ny, 0.3d0, f, f)
-    print '(a)', 'NOT STOPPED'
+    if (maxval(abs(f - g)) > 1d-14 * maxval(abs(g))) stop 1
+    print '(a)', 'PASSED'
   end if
 end program
 )";
 
-// The GPU code copies each argument to the device on its own, so an aliased
-// call of the CUDA entry point stops (the CPU entry points run it); calls
-// apart are unchanged. Built with nvcc; without a GPU the CUDA entry runs
-// its CPU code, which the aliasing check precedes all the same.
-TEST(Aliasing, CudaEntryPointStopsOnAliasedArguments) {
+// The CUDA entry point takes an array passed as two arguments as the CPU
+// ones do: one device buffer and the nest with them identified on the GPU
+// (tests/e2e/DispatchTest.cpp runs that under the emulation), the CPU code
+// here, where nvcc builds the library and no GPU runs it. Never a stop.
+TEST(Aliasing, CudaEntryPointRunsAliasedArguments) {
   if (!find_nvcc())
     GTEST_SKIP() << "nvcc not found";
   test::ScratchDir dir;
@@ -122,11 +123,7 @@ TEST(Aliasing, CudaEntryPointStopsOnAliasedArguments) {
   r = run({exe, "apart"});
   EXPECT_TRUE(r.ok() && r.out.find("PASSED") != std::string::npos) << r.out << r.err;
   r = run({exe, "aliased"});
-  EXPECT_FALSE(r.ok()) << r.out;
-  EXPECT_NE(r.err.find("f2stencil: kernel 'alias_step' on target cuda: arguments 'f' and 'g' are "
-                       "the same array and 'g' is written"),
-            std::string::npos)
-      << r.err;
+  EXPECT_TRUE(r.ok() && r.out.find("PASSED") != std::string::npos) << r.out << r.err;
 }
 
 } // namespace

@@ -137,9 +137,9 @@ TEST(Cli, RefusesADirectiveWithoutADoConstruct) {
                     "  integer :: n\n"
                     "  real(8) :: a(n)\n"
                     "  !$f2s stencil\n"
-                    "  a = 0d0\n"
+                    "  a(1) = 0d0\n"
                     "end subroutine\n";
-  expect_one_error(fail_on(dir, src), "4:3", "DO");
+  expect_one_error(fail_on(dir, src), "4:3", "DO construct or an array assignment");
 }
 
 TEST(Cli, RefusesAnUnknownClause) {
@@ -225,6 +225,38 @@ TEST(Cli, RefusesKernelNamesThatCollideWithAnotherExportedName) {
                    "4:3",
                    "Kernel name 'data_exit' is the name of the CUDA library's procedure "
                    "'m_data_exit'; choose another with name(...)");
+}
+
+// A module procedure named like its module is a module gfortran rejects
+// with a page of errors; Fortran ignores case, so --lib=K is the kernel k's
+// name too, and a time loop's procedure counts as a kernel's.
+TEST(Cli, RefusesALibraryNamedLikeAProcedure) {
+  test::ScratchDir dir;
+  expect_one_error(
+      fail_on(dir, region("      b(i, j) = a(i, j)\n", "!$f2s stencil name(k)"), {"--lib=K"}),
+      "4:3",
+      "Kernel name 'k' is also the library's module name 'K'; choose another with name(...) "
+      "or another --lib");
+  std::string loop = "subroutine s(n, nt, a, b)\n"
+                     "  integer :: n, nt, i, it\n"
+                     "  real(8) :: a(0:n+1), b(0:n+1)\n"
+                     "  !$f2s stencil timesteps name(steps)\n"
+                     "  do it = 1, nt\n"
+                     "    do i = 1, n\n"
+                     "      b(i) = a(i-1) + a(i+1)\n"
+                     "    end do\n"
+                     "    do i = 1, n\n"
+                     "      a(i) = b(i)\n"
+                     "    end do\n"
+                     "  end do\n"
+                     "end subroutine\n";
+  Failure f = fail_on(dir, loop, {"--no-tune", "--lib=steps"});
+  EXPECT_EQ(f.result.exit_code, 1) << f.result.describe();
+  EXPECT_FALSE(f.wrote_output);
+  EXPECT_NE(f.result.err.find("bad.f90:4:3: error: Time loop name 'steps' is also the library's "
+                              "module name 'steps'"),
+            std::string::npos)
+      << f.result.err;
 }
 
 TEST(Cli, RefusesAFileWithoutRegions) {

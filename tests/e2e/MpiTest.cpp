@@ -198,6 +198,21 @@ TEST(Mpi, HeatModelOnTheDeviceMatchesOneRankOnTheCpu) {
       EXPECT_TRUE(test::read_file(many) == test::read_file(one))
           << "the grid differs from one rank's";
     }
+    // No device on any rank (no driver): the data regions keep nothing and
+    // every procedure, the overlapped one included, runs its CPU code, with
+    // a note and the same grid.
+    std::string many = (dir.path() / "many").string();
+    auto without = env;
+    without.push_back({"F2S_EMU_DEVICES", "0"});
+    without.push_back({"F2S_VERBOSE", "1"});
+    r = run({"mpirun", "-np", "8", "-x", "F2S_EMU_DEVICES", "-x", "F2S_VERBOSE", exe, "4", "3",
+             "overlap", many, points},
+            without);
+    ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find(change + " transfers 0\n"), std::string::npos) << r.out << change;
+    EXPECT_NE(r.err.find("f2stencil: no CUDA device"), std::string::npos) << r.err;
+    EXPECT_TRUE(test::read_file(many) == test::read_file(one))
+        << "without a device, the grid differs from one rank's";
   }
 }
 

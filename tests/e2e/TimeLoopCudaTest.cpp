@@ -27,6 +27,9 @@ struct CudaLoop {
   /// copies each grid in once and each written grid back once.
   int transfers;
   std::vector<std::string> options = {}; ///< more f2stencil options
+  /// Tiled in time: device bytes (F2S_EMU_DEVICE_BYTES) that hold a call's
+  /// grids but not the second versions of its state grids; 0: untested.
+  long room = 0;
 };
 
 std::ostream &operator<<(std::ostream &out, const CudaLoop &c) {
@@ -88,6 +91,21 @@ TEST_P(TimeLoopCuda, GridsStayOnTheDeviceForTheWholeLoop) {
   r = run(argv, {{"F2S_TARGET", "cpu"}});
   EXPECT_TRUE(r.ok() && r.out.find("PASSED") != std::string::npos) << r.out << r.err;
   EXPECT_NE(r.out.find("transfers 0\n"), std::string::npos) << r.out;
+  // Without a device (no driver), the loop runs its CPU code: no stop.
+  r = run(argv, {{"F2S_EMU_DEVICES", "0"}, {"F2S_VERBOSE", "1"}});
+  EXPECT_TRUE(r.ok() && r.out.find("PASSED") != std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("transfers 0\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("f2stencil: no CUDA device"), std::string::npos) << r.err;
+  // Tiled in time, with room for the grids but not for the second versions
+  // of the state grids: the procedure runs its untiled steps, with a note.
+  if (c.room > 0) {
+    r = run(argv, {{"F2S_EMU_DEVICE_BYTES", std::to_string(c.room)}, {"F2S_VERBOSE", "1"}});
+    EXPECT_TRUE(r.ok() && r.out.find("PASSED") != std::string::npos) << r.out << r.err;
+    EXPECT_NE(r.err.find("' runs its steps untiled: the GPU has no room for the second versions "
+                         "of its grids\n"),
+              std::string::npos)
+        << r.err;
+  }
 }
 
 // fdtd2d_steps: 3 calls that step (trip counts 1, 6, 7), 4 grids in, 3 written
@@ -149,31 +167,36 @@ INSTANTIATE_TEST_SUITE_P(
                                "examples/fdtd2d_steps/main.f90",
                                {"33", "17"},
                                21,
-                               {"--time-tile=3"}},
+                               {"--time-tile=3"},
+                               14000}, // 3 x 4488 bytes and fict
                       CudaLoop{"heat2d_steps",
                                "examples/heat2d_steps/heat2d_steps.f90",
                                "examples/heat2d_steps/main.f90",
                                {"37", "23"},
                                -1,
-                               {"--time-tile=2"}},
+                               {"--time-tile=2"},
+                               16000}, // u and unew: 2 x 7800 bytes
                       CudaLoop{"jacobi2d9_steps",
                                "examples/jacobi2d9_steps/jacobi2d9_steps.f90",
                                "examples/jacobi2d9_steps/main.f90",
                                {"33", "17"},
                                12,
-                               {"--time-tile=3"}},
+                               {"--time-tile=3"},
+                               11000}, // 2 x 5320 bytes
                       CudaLoop{"fdtd2d_steps_sp",
                                "examples/fdtd2d_steps_sp/fdtd2d_steps_sp.f90",
                                "examples/fdtd2d_steps_sp/main.f90",
                                {"33", "17"},
                                21,
-                               {"--time-tile=2"}},
+                               {"--time-tile=2"},
+                               7000}, // 3 x 2244 bytes and pulse
                       CudaLoop{"ocean3d",
                                "tests/inputs/timeloop/ocean3d.f",
                                "tests/inputs/timeloop/ocean3d_main.f90",
                                {"19", "5", "6"},
                                -1,
-                               {"--time-tile=2"}},
+                               {"--time-tile=2"},
+                               21000}, // 2 x 9408 bytes, dz and fm
                       // The streaming form: tiles of x and y,
                       // z walked.
                       CudaLoop{"ocean3d",
@@ -181,13 +204,15 @@ INSTANTIATE_TEST_SUITE_P(
                                "tests/inputs/timeloop/ocean3d_main.f90",
                                {"19", "5", "6"},
                                -1,
-                               {"--time-tile=3", "--time-tile-form=streaming"}},
+                               {"--time-tile=3", "--time-tile-form=streaming"},
+                               21000},
                       CudaLoop{"heat2d_steps",
                                "examples/heat2d_steps/heat2d_steps.f90",
                                "examples/heat2d_steps/main.f90",
                                {"37", "23"},
                                -1,
-                               {"--time-tile=2", "--time-tile-form=streaming"}}));
+                               {"--time-tile=2", "--time-tile-form=streaming"},
+                               16000}));
 
 } // namespace
 } // namespace f2s

@@ -1179,7 +1179,8 @@ TEST(FrontendErrors, DirectiveNotFollowedByDo) {
 end subroutine
 )";
   expect_error(src,
-               "A '!$f2s stencil' directive must be followed by a DO construct; put it on the "
+               "A '!$f2s stencil' directive must be followed by a DO construct or an array "
+               "assignment; put it on the "
                "line before the nest's first DO statement",
                "!$f2s");
 }
@@ -1193,7 +1194,8 @@ TEST(FrontendErrors, DirectiveAtEndOfProcedure) {
 end subroutine
 )";
   expect_error(src,
-               "A '!$f2s stencil' directive must be followed by a DO construct; put it on the "
+               "A '!$f2s stencil' directive must be followed by a DO construct or an array "
+               "assignment; put it on the "
                "line before the nest's first DO statement",
                "!$f2s");
 }

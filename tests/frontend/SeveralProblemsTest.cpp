@@ -294,16 +294,16 @@ TEST(SeveralProblems, DirectivesThatAnnotateNothingAreEachReported) {
   real(8) :: a(n), b(n)
   !$f2s stencil
   !$f2s stencil name(twice)
-  b = a
+  b(1) = a(1)
   !$f2s stencil
   do i = 1, n
     b(i) = a(i) + x(i)
   end do
 end subroutine
 )";
-  const std::string not_before_do =
-      "A '!$f2s stencil' directive must be followed by a DO construct; put it on the line before "
-      "the nest's first DO statement";
+  const std::string not_before_do = "A '!$f2s stencil' directive must be followed by a DO "
+                                    "construct or an array assignment; put it on the line before "
+                                    "the nest's first DO statement";
   std::vector<std::string> got = problems_of(src);
   ASSERT_EQ(got.size(), 3u) << ::testing::PrintToString(got);
   EXPECT_EQ(got[0], at(src, "!$f2s stencil\n", not_before_do));

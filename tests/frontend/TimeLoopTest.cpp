@@ -114,7 +114,7 @@ TEST(TimeLoops, EveryStatementItCannotHoldIsRefusedWithItsFix) {
                 "18:5: A pointer assignment in a '!$f2s stencil timesteps' loop may only swap "
                 "two POINTER arrays, in three statements in a row as 'tmp => u; u => v; v => "
                 "tmp' do; write the swap so, or copy back ('u = unew') instead",
-                "19:5: An array assignment in a time loop must copy one array (or section) to "
+                "19:5: An array assignment f2stencil runs must copy one array (or section) to "
                 "another, as 'u = unew' does; write any other update as a DO nest"}));
   EXPECT_TRUE(l.time_loops.empty());
 }
@@ -209,7 +209,7 @@ TEST(TimeLoops, CopiesNeedBoundsThatCorrespond) {
   // A section with a stride, or an element, is not a copy of the kind.
   LoweredFiles strided = lower(dir, heat(kSweep + "    u(1:nx:2, :) = unew(1:nx:2, :)\n"), "s.f90");
   EXPECT_EQ(problems(strided),
-            (std::vector<std::string>{"16:5: Section 'u(1:nx:2, :)' copied in a time loop must "
+            (std::vector<std::string>{"16:5: Section 'u(1:nx:2, :)' copied by f2stencil must "
                                       "have a range 'lo:hi' (or ':') without a stride in every "
                                       "dimension; write the copy as a DO nest"}));
   EXPECT_EQ(problems(l), (std::vector<std::string>{

@@ -117,6 +117,42 @@ TEST_F(LibraryBuilder, WritesEveryFile) {
   EXPECT_EQ(so.out.find("f2s_parallel_run"), std::string::npos) << so.out;
 }
 
+// A library built where gfortran is not found (the GPU machine tunes
+// without one) lacks the compiled module: the builder says so, and so does
+// the record, with what to do.
+TEST_F(LibraryBuilder, SaysWhenTheFortranModuleIsNotCompiled) {
+  // PATH: every program of /usr/bin but gfortran's, as links.
+  fs::path bin = root / "bin";
+  fs::create_directories(bin);
+  for (const auto &e : fs::directory_iterator("/usr/bin"))
+    if (e.path().filename().string().find("gfortran") == std::string::npos)
+      fs::create_symlink(e.path(), bin / e.path().filename());
+  const char *old = getenv("PATH");
+  std::string saved = old ? old : "";
+  setenv("PATH", bin.c_str(), 1);
+  std::vector<std::string> notes;
+  try {
+    notes = build_library(tiny_library(), out);
+  } catch (...) {
+    setenv("PATH", saved.c_str(), 1);
+    throw;
+  }
+  setenv("PATH", saved.c_str(), 1);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("gfortran was not found"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("compile TinyLib.f90"), std::string::npos) << notes[0];
+  EXPECT_FALSE(fs::exists(out / "tinylib.mod"));
+  EXPECT_TRUE(fs::exists(out / "libTinyLib.a"));
+  std::string record = read(out / "TinyLib.json");
+  EXPECT_NE(record.find("\"fortran_module\""), std::string::npos) << record;
+  EXPECT_NE(record.find("\"compiled\": false"), std::string::npos) << record;
+  // With gfortran, no note and no such entry.
+  if (find_program("gfortran")) {
+    EXPECT_TRUE(build_library(tiny_library(), out).empty());
+    EXPECT_EQ(read(out / "TinyLib.json"), "{}\n");
+  }
+}
+
 TEST_F(LibraryBuilder, ReplacesAnEarlierOutput) {
   build_library(tiny_library(), out);
   std::ofstream(out / "stale.txt") << "from an earlier run\n";

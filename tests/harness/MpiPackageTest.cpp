@@ -145,12 +145,14 @@ TEST(MpiPackage, InteriorRunsTheTunedVariantStripsThePlainNest) {
             std::string::npos);
   std::string interior = function_body(c, "f2s_smooth2d_smooth_box_tuned");
   EXPECT_NE(interior.find(tune_line(b.choices[1])), std::string::npos) << interior;
-  EXPECT_NE(interior.find("f2s_smooth_box_pthreads_chunked_test(&a, tune, f2s_num_threads(3));"),
+  EXPECT_NE(interior.find("const int f2s_threads = f2s_num_threads(3);\n"
+                          "    f2s_smooth_box_pthreads_chunked_test(&a, tune, f2s_threads);"),
             std::string::npos)
       << interior;
   // The strips: the plain parallel nest with the same threads.
   std::string strips = function_body(c, "f2s_smooth2d_smooth_box");
-  EXPECT_NE(strips.find("f2s_smooth_box_parallel(&a, tune, f2s_num_threads(3));"),
+  EXPECT_NE(strips.find("const int f2s_threads = f2s_num_threads(3);\n"
+                        "    f2s_smooth_box_parallel(&a, tune, f2s_threads);"),
             std::string::npos)
       << strips;
   // smooth_mpi: the tuned box once, before it waits for the halo; the plain
@@ -182,7 +184,8 @@ TEST(MpiPackage, PlainParallelDefaultSharesTheStripsFunction) {
   EXPECT_EQ(count(c, "(const struct f2s_smooth_box_args *a, const long *tune, int nthreads) {"), 1u)
       << "one function of the kernel on a box";
   EXPECT_NE(function_body(c, "f2s_smooth2d_smooth_box_tuned")
-                .find("f2s_smooth_box_parallel(&a, tune, f2s_num_threads(2));"),
+                .find("const int f2s_threads = f2s_num_threads(2);\n"
+                      "    f2s_smooth_box_parallel(&a, tune, f2s_threads);"),
             std::string::npos);
 }
 
@@ -207,25 +210,22 @@ TEST(MpiPackage, BoxesFollowTheChoiceOfTheCallsSize) {
   ASSERT_TRUE(at0 < at1 && at1 != std::string::npos) << interior;
   EXPECT_NE(interior.find(tune_line(b.choices[1])), std::string::npos) << interior;
   EXPECT_NE(interior.find(tune_line(b.other_sizes[0].choices[1])), std::string::npos) << interior;
-  EXPECT_NE(interior.substr(at0, at1 - at0)
-                .find("f2s_smooth_box_pthreads_blocked_test(&a, tune_0, f2s_num_threads(2));"),
-            std::string::npos)
+  // Each case computes its threads once, for the call and its report.
+  auto runs = [](const std::string &text, const std::string &call, int threads) {
+    const std::string tune = threads == 2 ? "tune_0" : "tune_1"; // 8x8's, 37x23's
+    return text.find("const int f2s_threads = f2s_num_threads(" + std::to_string(threads) +
+                     ");\n") != std::string::npos &&
+           text.find(call + "(&a, " + tune + ", f2s_threads);") != std::string::npos;
+  };
+  EXPECT_TRUE(runs(interior.substr(at0, at1 - at0), "f2s_smooth_box_pthreads_blocked_test", 2))
       << interior;
-  EXPECT_NE(interior.substr(at1).find(
-                "f2s_smooth_box_pthreads_chunked_test(&a, tune_1, f2s_num_threads(3));"),
-            std::string::npos)
-      << interior;
+  EXPECT_TRUE(runs(interior.substr(at1), "f2s_smooth_box_pthreads_chunked_test", 3)) << interior;
   std::string strips = function_body(c, "f2s_smooth2d_smooth_box");
   at0 = strips.find("case 0:");
   at1 = strips.find("default:");
   ASSERT_TRUE(at0 < at1 && at1 != std::string::npos) << strips;
-  EXPECT_NE(strips.substr(at0, at1 - at0)
-                .find("f2s_smooth_box_parallel(&a, tune_0, f2s_num_threads(2));"),
-            std::string::npos)
-      << strips;
-  EXPECT_NE(strips.substr(at1).find("f2s_smooth_box_parallel(&a, tune_1, f2s_num_threads(3));"),
-            std::string::npos)
-      << strips;
+  EXPECT_TRUE(runs(strips.substr(at0, at1 - at0), "f2s_smooth_box_parallel", 2)) << strips;
+  EXPECT_TRUE(runs(strips.substr(at1), "f2s_smooth_box_parallel", 3)) << strips;
 
   expect_every_split_equals_one_rank(dir, files);
 }

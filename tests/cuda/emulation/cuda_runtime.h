@@ -89,13 +89,14 @@ inline cudaError_t cudaGetLastError() {
 inline cudaError_t cudaDeviceSynchronize() {
   return cudaSuccess;
 }
-// Devices: F2S_EMU_DEVICES of them (1 when unset), the current one per
-// host thread as in CUDA; tests read f2s_emu_device.
+// Devices: F2S_EMU_DEVICES of them (1 when unset; 0 is a machine without a
+// GPU, whose cudaGetDeviceCount fails as CUDA's does without a driver), the
+// current one per host thread as in CUDA; tests read f2s_emu_device.
 inline thread_local int f2s_emu_device = 0;
 inline cudaError_t cudaGetDeviceCount(int *count) {
   const char *n = std::getenv("F2S_EMU_DEVICES");
   *count = n ? std::atoi(n) : 1;
-  return cudaSuccess;
+  return *count > 0 ? cudaSuccess : 35; // cudaErrorInsufficientDriver
 }
 inline cudaError_t cudaGetDevice(int *device) {
   *device = f2s_emu_device;
@@ -133,9 +134,21 @@ inline cudaError_t f2s_emu_map(void **p, int fd, size_t bytes, bool own) {
   *p = at;
   return cudaSuccess;
 }
+// Device memory of F2S_EMU_DEVICE_BYTES bytes when set (a GPU too small for
+// a call: cudaMalloc fails beyond it), else as much as the host has.
+inline size_t f2s_emu_device_bytes_used() {
+  std::lock_guard<std::mutex> hold(f2s_emu_mappings_lock);
+  size_t used = 0;
+  for (const auto &[at, m] : f2s_emu_mappings)
+    used += m.fd >= 0 ? m.bytes : 0;
+  return used;
+}
 inline cudaError_t cudaMalloc(void **p, size_t bytes) {
   if (bytes == 0)
     bytes = 1;
+  if (const char *limit = std::getenv("F2S_EMU_DEVICE_BYTES");
+      limit && f2s_emu_device_bytes_used() + bytes > std::strtoull(limit, nullptr, 10))
+    return 2; // cudaErrorMemoryAllocation
   int fd = memfd_create("f2s_emu_device", MFD_CLOEXEC);
   if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0) {
     if (fd >= 0)

@@ -1,0 +1,153 @@
+/* What a library call ran, for its user: the environment that steers the
+ * calls (F2S_TARGET), the once-per-kernel report (F2S_VERBOSE=1) and the
+ * profile printed at exit (F2S_PROFILE=1). Shared by the CPU and the CUDA
+ * run-time text (the build embeds it in both: last in the C text, before
+ * the CUDA runtime that uses it in the CUDA text), so valid C and C++;
+ * every name is static. Each translation unit has its own state: the C
+ * part of a library reports and profiles its CPU calls, the CUDA part its
+ * GPU calls and the copies. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* F2S_TARGET: unset (or empty) lets each call choose; the CPU values keep
+ * every call on the CPU; cuda sends every call that can go there to the GPU. */
+enum { F2S_TARGET_ANY = 0, F2S_TARGET_CPU = 1, F2S_TARGET_CUDA = 2 };
+
+struct f2s_env {
+  int target;  /* F2S_TARGET_* */
+  int verbose; /* F2S_VERBOSE set to anything but 0 */
+  int profile; /* F2S_PROFILE set to anything but 0 */
+};
+static struct f2s_env f2s_env_;
+static pthread_once_t f2s_env_once_ = PTHREAD_ONCE_INIT;
+
+/* One row of the profile: a kernel (or the data regions) on one target. */
+struct f2s_prof {
+  const char *kernel, *target;
+  long long calls, updates, h2d_bytes, d2h_bytes;
+  double seconds, h2d_s, d2h_s;
+};
+enum { F2S_PROF_ROWS = 512 };
+static struct f2s_prof f2s_prof_rows_[F2S_PROF_ROWS];
+static int f2s_prof_count_ = 0;
+static pthread_mutex_t f2s_prof_lock_ = PTHREAD_MUTEX_INITIALIZER;
+
+__attribute__((unused)) static double f2s_now_(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Printed at exit under F2S_PROFILE=1: one line per kernel and target, as
+ * NV_ACC_TIME does for an OpenACC program, so that a user sees whether the
+ * kernels or the copies take the time. */
+__attribute__((unused)) static void f2s_prof_print_(void) {
+  pthread_mutex_lock(&f2s_prof_lock_);
+  if (f2s_prof_count_ > 0) {
+    fprintf(stderr, "f2stencil profile (F2S_PROFILE=1), per kernel and target:\n");
+    fprintf(stderr, "  %-24s %-9s %9s %12s %14s %10s %14s %10s %8s\n", "kernel", "target", "calls",
+            "time (s)", "to GPU (B)", "(s)", "to host (B)", "(s)", "updates");
+    for (int i = 0; i < f2s_prof_count_; ++i) {
+      const struct f2s_prof *r = &f2s_prof_rows_[i];
+      fprintf(stderr, "  %-24s %-9s %9lld %12.6f %14lld %10.6f %14lld %10.6f %8lld\n", r->kernel,
+              r->target, r->calls, r->seconds, r->h2d_bytes, r->h2d_s, r->d2h_bytes, r->d2h_s,
+              r->updates);
+    }
+  }
+  pthread_mutex_unlock(&f2s_prof_lock_);
+}
+
+__attribute__((unused)) static int f2s_env_flag_(const char *name) {
+  const char *v = getenv(name);
+  return v && *v && strcmp(v, "0") != 0;
+}
+
+__attribute__((unused)) static void f2s_env_read_(void) {
+  const char *t = getenv("F2S_TARGET");
+  f2s_env_.target = F2S_TARGET_ANY;
+  if (t && *t) {
+    if (!strcmp(t, "cuda"))
+      f2s_env_.target = F2S_TARGET_CUDA;
+    else if (!strcmp(t, "cpu") || !strcmp(t, "pthreads") || !strcmp(t, "c"))
+      f2s_env_.target = F2S_TARGET_CPU;
+    else {
+      /* A misspelt target would silently run elsewhere than asked. */
+      fprintf(stderr,
+              "f2stencil: the environment variable F2S_TARGET is '%s', but it takes cpu, "
+              "pthreads, c or cuda\n",
+              t);
+      exit(EXIT_FAILURE);
+    }
+  }
+  f2s_env_.verbose = f2s_env_flag_("F2S_VERBOSE");
+  f2s_env_.profile = f2s_env_flag_("F2S_PROFILE");
+  if (f2s_env_.profile)
+    atexit(f2s_prof_print_);
+}
+
+/* The environment, read at the first call of the library. */
+__attribute__((unused)) static const struct f2s_env *f2s_env(void) {
+  pthread_once(&f2s_env_once_, f2s_env_read_);
+  return &f2s_env_;
+}
+
+/* The profile's row of `kernel` on `target` (string literals of the
+ * library), made on first use; NULL when the table is full. */
+__attribute__((unused)) static struct f2s_prof *f2s_prof_row(const char *kernel,
+                                                             const char *target) {
+  struct f2s_prof *row = NULL;
+  pthread_mutex_lock(&f2s_prof_lock_);
+  for (int i = 0; i < f2s_prof_count_ && !row; ++i)
+    if (!strcmp(f2s_prof_rows_[i].kernel, kernel) && !strcmp(f2s_prof_rows_[i].target, target))
+      row = &f2s_prof_rows_[i];
+  if (!row && f2s_prof_count_ < F2S_PROF_ROWS) {
+    row = &f2s_prof_rows_[f2s_prof_count_++];
+    memset(row, 0, sizeof *row);
+    row->kernel = kernel;
+    row->target = target;
+  }
+  pthread_mutex_unlock(&f2s_prof_lock_);
+  return row;
+}
+
+/* The start of a call: reads the environment on the first (an F2S_TARGET
+ * it does not know stops the program there), and under F2S_PROFILE the
+ * time, which f2s_call_end takes; 0 otherwise. */
+__attribute__((unused)) static double f2s_call_begin(void) {
+  return f2s_env()->profile ? f2s_now_() : 0;
+}
+
+/* The end of a call of `kernel` that ran `variant` ("pthreads/blocked",
+ * "cuda/b32x8") on `target`: under F2S_VERBOSE, said once per call site
+ * (`said`, a static of the caller) and target; under F2S_PROFILE, counted
+ * with its time since `t0`. `threads` is 0 for the GPU. */
+__attribute__((unused)) static void f2s_call_end(int *said, const char *kernel, const char *target,
+                                                 const char *variant, int threads, double t0) {
+  const struct f2s_env *e = f2s_env();
+  if (e->verbose && !__atomic_exchange_n(said, 1, __ATOMIC_RELAXED)) {
+    if (threads > 0)
+      fprintf(stderr, "f2stencil: '%s' ran %s with %d thread%s\n", kernel, variant, threads,
+              threads == 1 ? "" : "s");
+    else
+      fprintf(stderr, "f2stencil: '%s' ran %s on the GPU\n", kernel, variant);
+  }
+  if (e->profile) {
+    struct f2s_prof *row = f2s_prof_row(kernel, target);
+    if (row) {
+      double dt = f2s_now_() - t0;
+      pthread_mutex_lock(&f2s_prof_lock_);
+      row->calls += 1;
+      row->seconds += dt;
+      pthread_mutex_unlock(&f2s_prof_lock_);
+    }
+  }
+}
+
+/* A note under F2S_VERBOSE, once per `said` (a static of the caller). */
+__attribute__((unused)) static void f2s_note_once(int *said, const char *note) {
+  if (f2s_env()->verbose && !__atomic_exchange_n(said, 1, __ATOMIC_RELAXED))
+    fprintf(stderr, "f2stencil: %s\n", note);
+}

@@ -1,0 +1,160 @@
+// --rewrite's data regions, end to end (tests/inputs/data_regions): the rewritten
+// program, linked against its library, prints the original's numbers.
+// - Under the CPU emulation of CUDA (tests/cuda/emulation, whose device
+//   memory is apart from the host's), the calls take the GPU path, since the
+//   region makes their arrays present; a host statement that read an array
+//   without its update would read the device's old values and print other
+//   numbers, and the test shows that it would, by taking one update out.
+// - With nvcc (no GPU here), the library and the rewritten program build.
+#include "e2e/E2E.h"
+#include "harness/CudaToolkit.h"
+
+#include "tests/cuda/Emulation.h"
+
+#include <gtest/gtest.h>
+
+namespace f2s {
+namespace {
+
+namespace fs = std::filesystem;
+using test::f2stencil;
+using test::run;
+using test::source;
+
+const char *const kLib = "f2s_dr";
+
+/// What the original program prints, built by gfortran alone.
+std::string original_output(const test::ScratchDir &dir) {
+  std::string exe = (dir.path() / "original").string();
+  ProcessResult r =
+      run({"gfortran", "-O2", "-o", exe, source("tests/inputs/data_regions/relax.f90"),
+           source("tests/inputs/data_regions/main.f90")});
+  EXPECT_TRUE(r.ok()) << r.err;
+  r = run({exe});
+  EXPECT_TRUE(r.ok()) << r.err;
+  return r.out;
+}
+
+class DataRegionsEmulated : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ProcessResult r = f2stencil({"--emit=sources", "-q", "--rewrite", "--target=pthreads,cuda",
+                                 std::string("--lib=") + kLib, "-o", out().string(),
+                                 source("tests/inputs/data_regions/relax.f90")});
+    ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+    std::string lib = kLib;
+    r = run({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
+             source("tests/cuda/emulation"), "-x", "c++",
+             dir_.write("emu.cu", test::emulated(test::read_file(out() / (lib + "_cuda.cu")))),
+             "-c", "-o", emu_o()});
+    ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+    r = run({c_compiler(), "-O1", "-std=gnu11", "-ffp-contract=off", "-pthread", "-c",
+             (out() / (lib + ".c")).string(), "-o", c_o()});
+    ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+  }
+
+  fs::path out() const { return dir_.path() / "out"; }
+  std::string emu_o() const { return (dir_.path() / "cuda.o").string(); }
+  std::string c_o() const { return (dir_.path() / "lib.o").string(); }
+
+  /// The output of `relax` (the rewritten source's text) linked with the
+  /// library under the emulation, followed by the library's host-device
+  /// copies.
+  ProcessResult build_and_run(const std::string &name, const std::string &relax) {
+    std::string main = test::read_file(source("tests/inputs/data_regions/main.f90"));
+    std::string lib = kLib;
+    main.replace(main.find("  implicit none"), 0,
+                 "  use " + lib + ", only: " + lib + "_data_transfers\n");
+    main.replace(main.find("end program"), 0,
+                 "  print '(a, i0)', 'transfers ', " + lib + "_data_transfers()\n");
+    std::string exe = (dir_.path() / name).string();
+    ProcessResult r =
+        run({"gfortran", "-O2", "-o", exe, "-J" + dir_.path().string(),
+             (out() / (lib + ".f90")).string(), dir_.write(name + ".f90", relax),
+             dir_.write(name + "_main.f90", main), c_o(), emu_o(), "-lstdc++", "-lpthread"});
+    EXPECT_TRUE(r.ok()) << r.err.substr(0, 4000);
+    return run({exe});
+  }
+
+  test::ScratchDir dir_;
+};
+
+/// The numbers a run printed, without the count of copies.
+std::string numbers(const std::string &out) {
+  return out.substr(0, out.find("transfers "));
+}
+
+TEST_F(DataRegionsEmulated, TheRewrittenProgramPrintsTheOriginalsNumbersOnTheGpuPath) {
+  std::string expected = original_output(dir_);
+  std::string rewritten = test::read_file(out() / "src" / "relax.f90");
+  ASSERT_NE(
+      rewritten.find("call f2s_dr_data_enter(u, size(u, kind=c_size_t) * storage_size(u) / 8)"),
+      std::string::npos)
+      << rewritten;
+  ProcessResult r = build_and_run("regions", rewritten);
+  ASSERT_TRUE(r.ok()) << r.out << r.err;
+  EXPECT_EQ(numbers(r.out), expected);
+  // The GPU path: 3 arrays in and back, and per iteration (20) v and u to
+  // the host and u and v to the device (u once for its two statements).
+  EXPECT_NE(r.out.find("transfers " + std::to_string(3 + 3 + 20 * 4) + "\n"), std::string::npos)
+      << r.out;
+}
+
+TEST_F(DataRegionsEmulated, WithoutItsUpdateTheHostWouldReadStaleValues) {
+  // The first update of v to the host, taken out: `total` then reads the
+  // device's old v, and the numbers differ. So the emulation's device
+  // memory is apart from the host's, and the updates are what keeps the
+  // host's reads current.
+  std::string expected = original_output(dir_);
+  std::string rewritten = test::read_file(out() / "src" / "relax.f90");
+  const std::string update =
+      "    call f2s_dr_data_update_host(v, size(v, kind=c_size_t) * storage_size(v) / 8)\n";
+  size_t at = rewritten.find(update);
+  ASSERT_NE(at, std::string::npos) << rewritten;
+  rewritten.erase(at, update.size());
+  ProcessResult r = build_and_run("stale", rewritten);
+  ASSERT_TRUE(r.ok()) << r.out << r.err;
+  EXPECT_NE(numbers(r.out), expected);
+}
+
+TEST(DataRegionsNvcc, TheRewrittenProgramBuildsAgainstTheCudaLibrary) {
+  // nvcc builds the library (no GPU is needed for that); gfortran builds
+  // the rewritten program against it. Without data regions, it runs the
+  // calls on the CPU and prints the original's numbers. (With them, the
+  // run needs a GPU, or the run time's fallback to the CPU code when
+  // there is none, issue 37 §1.)
+  if (!find_nvcc())
+    GTEST_SKIP() << "nvcc not found";
+  test::ScratchDir dir;
+  std::string expected = original_output(dir);
+  for (bool regions : {true, false}) {
+    fs::path out = dir.path() / (regions ? "with" : "without");
+    std::vector<std::string> args = {"--no-tune",
+                                     "-q",
+                                     "--rewrite",
+                                     "--target=pthreads,cuda",
+                                     std::string("--lib=") + kLib,
+                                     "-o",
+                                     out.string(),
+                                     source("tests/inputs/data_regions/relax.f90")};
+    if (!regions)
+      args.insert(args.begin(), "--no-data-regions");
+    ProcessResult r = f2stencil(args);
+    ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+    std::string text = test::read_file(out / "src" / "relax.f90");
+    EXPECT_EQ(text.find("_data_") != std::string::npos, regions) << text;
+    std::string exe = (out / "program").string();
+    r = run({"gfortran", "-O2", "-o", exe, "-I" + out.string(), (out / "src/relax.f90").string(),
+             source("tests/inputs/data_regions/main.f90"), "-L" + out.string(),
+             std::string("-l") + kLib, "-Wl,-rpath," + out.string()});
+    ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+    if (regions)
+      continue;
+    r = run({exe});
+    ASSERT_TRUE(r.ok()) << r.out << r.err;
+    EXPECT_EQ(r.out, expected);
+  }
+}
+
+} // namespace
+} // namespace f2s
