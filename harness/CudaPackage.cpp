@@ -89,7 +89,7 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
         const Variant &v = gpu_choice(*s).code.variant;
         variants.push_back(v.target + "_" + v.name);
         if (printed_boxes.insert(variants.back()).second)
-          cu << print_cuda_variant(cuda_variant_code(box, v).ir, variants.back(), false);
+          cu << print_cuda_variant(map_cuda_variant(box, v), variants.back(), false);
       }
       std::string selector;
       if (std::set<std::string>(variants.begin(), variants.end()).size() > 1) {

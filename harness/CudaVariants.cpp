@@ -17,8 +17,9 @@ namespace {
 /// to compile, and a legacy code passes one array as two in one way or two.
 constexpr size_t kMaxGpuAliasings = 2;
 
-/// `k` mapped as variant `v`'s options ask.
-Kernel map_as(const Kernel &k, const Variant &v) {
+} // namespace
+
+Kernel map_cuda_variant(const Kernel &k, const Variant &v) {
   Kernel ir = map_cuda(k, cuda_mapping_options(v));
   if (auto sh = v.options.find("sh"); sh != v.options.end() && sh->second)
     ir = stage_planes(ir, choose_shared_grids(ir, kStaticSharedBytes));
@@ -26,8 +27,6 @@ Kernel map_as(const Kernel &k, const Variant &v) {
     return sum_planes(ir);
   return pipeline_columns(ir);
 }
-
-} // namespace
 
 CudaMappingOptions cuda_mapping_options(const Variant &v) {
   CudaMappingOptions o;
@@ -45,7 +44,7 @@ CudaMappingOptions cuda_mapping_options(const Variant &v) {
 
 VariantCode cuda_variant_code(const Kernel &k, const Variant &v) {
   std::string variant = v.target + "_" + v.name;
-  Kernel ir = map_as(k, v);
+  Kernel ir = map_cuda_variant(k, v);
   // A call passing one array as two arguments, where the nest with them
   // identified is still free of dependences, runs that nest, mapped alike:
   // no two restrict pointers of the GPU code then name one array, and a
@@ -59,7 +58,8 @@ VariantCode cuda_variant_code(const Kernel &k, const Variant &v) {
       if (al.safe[s][i] != static_cast<int>(i))
         same_as[al.grids[i]] = al.grids[al.safe[s][i]];
     aliased.push_back(variant + "_aliased" + std::to_string(s + 1));
-    cuda += print_cuda_variant(map_as(identify_grids(k, same_as), v), aliased.back(), false);
+    cuda +=
+        print_cuda_variant(map_cuda_variant(identify_grids(k, same_as), v), aliased.back(), false);
   }
   cuda += print_cuda_variant(ir, variant, true, aliased);
   return {v, ir, print_cuda_run_prototype(k, variant), c_variant_name(k, variant), cuda};

@@ -12,6 +12,10 @@ namespace f2s {
 /// the planes of the grids choose_shared_grids picks in shared memory.
 CudaMappingOptions cuda_mapping_options(const Variant &v);
 
+/// `k` mapped as variant `v`'s options ask: the `ir` of cuda_variant_code,
+/// without the aliased nests (and their dependence analysis).
+Kernel map_cuda_variant(const Kernel &k, const Variant &v);
+
 /// `ir` mapped, `cuda_source` its CUDA C++ (with the nests of the aliasings
 /// it runs on the GPU), and `c_function` the C declaration of its run
 /// function, which the library's entry points call with their CPU code
