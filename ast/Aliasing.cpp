@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <deque>
 #include <mutex>
-#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -61,54 +60,6 @@ Kernel identify_grids(const Kernel &k, const std::map<std::string, std::string> 
 
 namespace {
 
-/// The dimensions of each grid that some access subscripts by a constant or
-/// by a name that is no loop variable: only there does a grid's declared
-/// lower bound enter its dependences (LoopDependences assumes that such an
-/// access is not below it).
-std::map<std::string, std::set<int>> fixed_dims(const Kernel &k) {
-  struct Walk : IRVisitor {
-    std::set<std::string> loops;
-    std::vector<std::pair<std::string, const std::vector<Index> *>> refs;
-    void visit_for(const For *op) override {
-      loops.insert(op->var);
-      IRVisitor::visit_for(op);
-    }
-    void visit_grid_ref(const GridRef *op) override { refs.push_back({op->grid, &op->index}); }
-    void visit_store(const Store *op) override {
-      refs.push_back({op->grid, &op->index});
-      IRVisitor::visit_store(op);
-    }
-  } w;
-  w.visit(k.body);
-  std::map<std::string, std::set<int>> out;
-  for (const auto &[grid, index] : w.refs)
-    for (size_t d = 0; d < index->size(); ++d)
-      if ((*index)[d].var.empty() || !w.loops.count((*index)[d].var))
-        out[grid].insert(static_cast<int>(d));
-  return out;
-}
-
-/// Whether the grids of each class of `label` agree in the declared lower
-/// bound of every dimension that fixed_dims says matters: then renaming one
-/// to another changes no instance and no assumption of the analysis, only
-/// which accesses touch one array.
-bool same_lower_bounds(const Kernel &k, const Aliasing &a, const std::vector<int> &label) {
-  std::map<std::string, std::set<int>> fixed = fixed_dims(k);
-  auto lower = [&](const std::string &grid, int d) {
-    const Expr &lo = k.find_arg(grid)->dims[d].lo;
-    return lo ? print_expr(lo) : std::string();
-  };
-  for (size_t i = 0; i < a.grids.size(); ++i) {
-    const std::string &head = a.grids[label[i]];
-    std::set<int> dims = fixed[a.grids[i]];
-    dims.insert(fixed[head].begin(), fixed[head].end());
-    for (int d : dims)
-      if (lower(a.grids[i], d) != lower(head, d))
-        return false;
-  }
-  return true;
-}
-
 std::map<std::string, std::string> same_as_of(const Aliasing &a, const std::vector<int> &label) {
   std::map<std::string, std::string> same_as;
   for (size_t i = 0; i < a.grids.size(); ++i)
@@ -118,35 +69,20 @@ std::map<std::string, std::string> same_as_of(const Aliasing &a, const std::vect
 }
 
 /// The pairs of grids (indices into a.grids, smaller first) that may not be
-/// one array: with every class of shapes passed as one array, a loop of the
-/// nest carries a dependence between an access of one and an access of the
-/// other. Dependences on shared arrays are memory-based (every two instances
-/// that touch one element), so each relates one pair of accesses whatever
-/// else is identified: an aliasing is safe exactly when none of its classes
-/// holds such a pair. Nothing when the accesses of the two analyses do not
-/// correspond one to one.
-std::optional<std::set<std::pair<int, int>>> conflicting_pairs(const Kernel &k,
-                                                               const LoopDependences &base,
-                                                               const Aliasing &a,
-                                                               const std::vector<int> &coarsest) {
-  LoopDependences all = analyze_dependences(identify_grids(k, same_as_of(a, coarsest)));
-  if (all.accesses.size() != base.accesses.size())
-    return std::nullopt;
-  for (size_t x = 0; x < all.accesses.size(); ++x)
-    if (all.accesses[x].stmt != base.accesses[x].stmt ||
-        all.accesses[x].subscript != base.accesses[x].subscript)
-      return std::nullopt;
+/// one array: under the coarsest aliasing, a loop of the nest carries a
+/// dependence between an access of one and an access of the other.
+/// Dependences on shared arrays are memory-based (every two instances that
+/// touch one element), so each relates one pair of accesses whatever else is
+/// identified: an aliasing is safe exactly when none of its classes holds
+/// such a pair.
+std::set<std::pair<int, int>> conflicting_pairs(const Kernel &k, const Aliasing &a,
+                                                const std::vector<int> &coarsest) {
   std::map<std::string, int> grid;
   for (size_t i = 0; i < a.grids.size(); ++i)
     grid[a.grids[i]] = static_cast<int>(i);
   std::set<std::pair<int, int>> out;
-  for (const Dependence *d : nest_carried(all)) {
-    if (d->storage != Storage::Shared)
-      continue;
-    auto g = grid.find(base.accesses[d->source].array), h = grid.find(base.accesses[d->sink].array);
-    if (g != grid.end() && h != grid.end() && g->second != h->second)
-      out.insert(std::minmax(g->second, h->second));
-  }
+  for (const auto &[g, h] : aliasing_conflicts(k, same_as_of(a, coarsest)))
+    out.insert(std::minmax(grid.at(g), grid.at(h)));
   return out;
 }
 
@@ -165,36 +101,34 @@ Aliasing compute_aliasing(const Kernel &k) {
             .first->second);
   }
   const int n = static_cast<int>(a.grids.size());
+  // The coarsest aliasing examined: each class of shapes that holds a
+  // written grid as one array (the others are never merged: only reads).
   std::vector<int> identity(n), coarsest(n);
+  std::set<int> written_shapes;
+  for (int i = 0; i < n; ++i)
+    if (a.written[i])
+      written_shapes.insert(a.shape_class[i]);
   bool mergeable = false;
   for (int i = 0; i < n; ++i) {
-    identity[i] = i;
+    identity[i] = coarsest[i] = i;
+    if (!written_shapes.count(a.shape_class[i]))
+      continue;
     coarsest[i] =
         static_cast<int>(std::find(a.shape_class.begin(), a.shape_class.end(), a.shape_class[i]) -
                          a.shape_class.begin());
+    mergeable |= coarsest[i] != i;
   }
-  // Some class that holds a written grid has two grids (else no aliasing
-  // is examined, and no analysis is needed).
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j)
-      mergeable |= coarsest[i] == coarsest[j] && (a.written[i] || a.written[j]);
   if (!mergeable)
-    return a;
+    return a; // no aliasing is examined
   // Identifying grids only adds dependences: a nest refused alone is refused
   // under every aliasing.
-  LoopDependences base = analyze_dependences(k);
-  if (find_dependence(k, base))
+  if (find_dependence(k))
     return a;
-  // Two analyses in all (the nest, and the nest with every class of shapes
-  // identified) instead of one per aliasing, where renaming changes nothing
-  // but which accesses share an array.
-  std::optional<std::set<std::pair<int, int>>> conflicts;
-  if (same_lower_bounds(k, a, coarsest))
-    conflicts = conflicting_pairs(k, base, a, coarsest);
+  // Two analyses in all (the nest, and which accesses the coarsest aliasing
+  // makes meet) instead of one per aliasing.
+  const std::set<std::pair<int, int>> conflicts = conflicting_pairs(k, a, coarsest);
   auto safe_under = [&](const std::vector<int> &label) {
-    if (!conflicts)
-      return !find_dependence(identify_grids(k, same_as_of(a, label)));
-    for (const auto &[g, h] : *conflicts)
+    for (const auto &[g, h] : conflicts)
       if (label[g] == label[h])
         return false;
     return true;

@@ -131,11 +131,7 @@ std::string quoted_list(const std::vector<std::string> &loops, const std::set<st
 } // namespace
 
 std::optional<Diagnostic> find_dependence(const Kernel &k) {
-  return find_dependence(k, analyze_dependences(k));
-}
-
-std::optional<Diagnostic> find_dependence(const Kernel &k, const LoopDependences &ld) {
-  Ordering o = find_ordering(k, ld);
+  Ordering o = find_ordering(k);
   if (o.refusal)
     return o.refusal;
   if (o.ordered)
@@ -145,13 +141,10 @@ std::optional<Diagnostic> find_dependence(const Kernel &k, const LoopDependences
 }
 
 Ordering find_ordering(const Kernel &k) {
-  return find_ordering(k, analyze_dependences(k));
-}
-
-Ordering find_ordering(const Kernel &k, const LoopDependences &ld) {
   std::vector<std::string> loops;
   for (const For *f : perfect_nest(k.body))
     loops.push_back(f->var);
+  LoopDependences ld = analyze_dependences(k);
   if (auto d = carried_value(k, ld, false))
     return {d, std::nullopt};
   if (k.column)

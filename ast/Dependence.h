@@ -4,7 +4,6 @@
 #pragma once
 
 #include "ast/IR.h"
-#include "ast/LoopDependences.h"
 
 #include <optional>
 
@@ -46,11 +45,5 @@ struct Ordering {
   std::optional<OrderedLoop> ordered;
 };
 Ordering find_ordering(const Kernel &k);
-
-/// find_ordering and find_dependence from the dependences of `k` that the
-/// caller has already computed (`ld` is analyze_dependences(k)): each
-/// analysis costs milliseconds of isl.
-Ordering find_ordering(const Kernel &k, const LoopDependences &ld);
-std::optional<Diagnostic> find_dependence(const Kernel &k, const LoopDependences &ld);
 
 } // namespace f2s

@@ -332,7 +332,10 @@ struct Access {
 
 class Model {
 public:
-  explicit Model(const Kernel &k) : k_(k) {
+  /// `same_as`: grids that are one array (identify_grids), by the array
+  /// each is renamed to; the accesses keep their own grid's name.
+  explicit Model(const Kernel &k, std::map<std::string, std::string> same_as = {})
+      : k_(k), same_as_(std::move(same_as)) {
     for (const Variable &v : k.args)
       if (!v.is_grid() && v.type == Type::Int32)
         names_.scalars.insert(v.name);
@@ -341,15 +344,60 @@ public:
   }
 
   LoopDependences run() {
-    domain_ = read<isl::set>(ctx_.get(), "{ [] }");
-    walk(k_.body);
-    build_schedules();
-    assume_in_bounds();
+    build();
     compute();
     return std::move(out_);
   }
 
+  /// The pairs of different grids that are one array under `same_as_` and
+  /// that two accesses, one a write, touch at one element from different
+  /// points of the nest: every such pair of instances is a dependence (one
+  /// runs first) that a loop of the nest carries. Only emptiness is asked:
+  /// no order, distance or text, which analyze_dependences computes for
+  /// every pair.
+  std::set<std::pair<std::string, std::string>> aliasing_conflicts() {
+    build();
+    std::set<std::pair<std::string, std::string>> out;
+    for (const Access &x : accesses_) {
+      for (const Access &y : accesses_) {
+        if (y.index <= x.index || !x.instances || !y.instances || x.synthetic || y.synthetic ||
+            x.info.storage != Storage::Shared || y.info.storage != Storage::Shared ||
+            (!x.info.write && !y.info.write) || x.info.array == y.info.array ||
+            element_array(x.info.array) != element_array(y.info.array))
+          continue;
+        auto pair = std::minmax(x.info.array, y.info.array);
+        if (out.count(pair))
+          continue;
+        isl::map m = x.instances->apply_range(y.instances->reverse());
+        for (size_t p = 0; p < x.loops.size() && p < y.loops.size(); ++p) {
+          if (x.loops[p] != y.loops[p])
+            break;
+          if (out_.loops[x.loops[p]].in_nest && differ_at(m, static_cast<int>(p))) {
+            out.insert(pair);
+            break;
+          }
+        }
+      }
+    }
+    return out;
+  }
+
 private:
+  /// The domains, accesses and schedules of every statement, and what the
+  /// accesses assume.
+  void build() {
+    domain_ = read<isl::set>(ctx_.get(), "{ [] }");
+    walk(k_.body);
+    build_schedules();
+    assume_in_bounds();
+  }
+
+  /// The array whose elements `array`'s accesses touch.
+  const std::string &element_array(const std::string &array) const {
+    auto it = same_as_.find(array);
+    return it == same_as_.end() ? array : it->second;
+  }
+
   // ------------------------------------------------------------- the walk
 
   void walk(const Stmt &s) {
@@ -631,8 +679,8 @@ private:
       a.info.subscript += ")";
     }
     std::string tuple = "S" + std::to_string(n);
-    a.map_text =
-        params_text() + "{ " + tuple + dims_text() + " -> " + isl_name(array) + "[" + range + "] }";
+    a.map_text = params_text() + "{ " + tuple + dims_text() + " -> " +
+                 isl_name(element_array(array)) + "[" + range + "] }";
     // A statement that reads one element many times (`a(i,j) + a(i,j) +
     // ...`) builds its map once.
     auto key = std::tuple(n, array, a.map_text);
@@ -709,11 +757,11 @@ private:
       width = std::max(width, a.time.size());
     for (const Access &a : accesses_)
       if (a.info.write)
-        written_.insert(a.info.array);
+        written_.insert(element_array(a.info.array));
     for (Access &a : accesses_) {
       // An array no statement writes has no dependence: its accesses stay
       // out of the dataflow.
-      if (!written_.count(a.info.array))
+      if (!written_.count(element_array(a.info.array)))
         continue;
       std::vector<std::string> t = a.time;
       t.resize(width, "0");
@@ -725,7 +773,7 @@ private:
         range += (range.empty() ? "" : ", ") + x;
       a.schedule =
           read<isl::map>(ctx_.get(), "{ " + a.tuple + "[" + dims + "] -> [" + range + "] }");
-      a.instances = rename_tuples(a.relation, a.tuple, isl_name(a.info.array));
+      a.instances = rename_tuples(a.relation, a.tuple, isl_name(element_array(a.info.array)));
     }
   }
 
@@ -774,6 +822,8 @@ private:
   /// dimensions `a` subscripts by a constant or a scalar; nothing when no
   /// such dimension has an affine bound.
   std::optional<isl::set> lower_bounds(const Access &a) {
+    // The access's own grid: a program that runs touches no element below
+    // the bounds of the dummy it names, whatever array the caller passes.
     const Variable *v = k_.find_arg(a.info.array);
     if (!v)
       v = k_.find_work(a.info.array);
@@ -796,8 +846,8 @@ private:
     }
     if (constraints.empty())
       return std::nullopt;
-    return read<isl::set>(ctx_.get(), params_text() + "{ " + isl_name(a.info.array) + "[" + dims +
-                                          "] : " + constraints + " }");
+    return read<isl::set>(ctx_.get(), params_text() + "{ " + isl_name(element_array(a.info.array)) +
+                                          "[" + dims + "] : " + constraints + " }");
   }
 
   isl::union_map none() const { return isl::union_map(ctx_.get(), "{ }"); }
@@ -926,6 +976,7 @@ private:
   }
 
   const Kernel &k_;
+  std::map<std::string, std::string> same_as_;
   Context ctx_; // before every isl object below, so destroyed after them
   LoopDependences out_;
   Names names_;
@@ -948,6 +999,15 @@ private:
 LoopDependences analyze_dependences(const Kernel &k) {
   try {
     return Model(k).run();
+  } catch (const isl::exception &e) {
+    throw std::logic_error(std::string("isl failed on kernel '") + k.name + "': " + e.what());
+  }
+}
+
+std::set<std::pair<std::string, std::string>>
+aliasing_conflicts(const Kernel &k, const std::map<std::string, std::string> &same_as) {
+  try {
+    return Model(k, same_as).aliasing_conflicts();
   } catch (const isl::exception &e) {
     throw std::logic_error(std::string("isl failed on kernel '") + k.name + "': " + e.what());
   }

@@ -25,7 +25,9 @@
 #include "ast/IR.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -131,6 +133,16 @@ struct LoopDependences {
 /// Builds the domains and accesses of every statement of `k.body` and
 /// computes the flow, anti and output dependences between them.
 LoopDependences analyze_dependences(const Kernel &k);
+
+/// The pairs of grids (by name, the smaller first) that would depend on
+/// each other if each grid `g` of `same_as` were one array with
+/// `same_as[g]`, as identify_grids (ast/Aliasing.h) makes them: an access of
+/// one and an access of the other, one of them a write, touch one element
+/// from different points of the kernel's nest, a dependence that a loop of
+/// the nest carries. What analyze_dependences of the identified kernel
+/// would find between them, at a fraction of its cost.
+std::set<std::pair<std::string, std::string>>
+aliasing_conflicts(const Kernel &k, const std::map<std::string, std::string> &same_as);
 
 /// The loop over `var` (first such loop of the region), if any.
 std::optional<int> find_loop(const LoopDependences &d, const std::string &var);
