@@ -2,6 +2,7 @@
 
 #include "ast/Analysis.h"
 #include "ast/Dependence.h"
+#include "ast/Evaluate.h"
 #include "ast/IRPrinter.h"
 #include "ast/IRVisitor.h"
 #include "ast/LoopDependences.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -83,6 +85,24 @@ std::set<std::pair<int, int>> conflicting_pairs(const Kernel &k, const Aliasing 
   std::set<std::pair<int, int>> out;
   for (const auto &[g, h] : aliasing_conflicts(k, same_as_of(a, coarsest)))
     out.insert(std::minmax(grid.at(g), grid.at(h)));
+  // A call passes two grids as one array only with the same bounds (the
+  // entry points' check stops any other overlap): grids declared with
+  // different constant bounds are never one array, and a labelling that
+  // says so would only take a GPU form from one that can happen.
+  auto never_equal = [](const Expr &x, const Expr &y) {
+    std::optional<int64_t> cx = x ? eval_int(x, {}) : std::nullopt,
+                           cy = y ? eval_int(y, {}) : std::nullopt;
+    return cx && cy && *cx != *cy;
+  };
+  for (size_t g = 0; g < a.grids.size(); ++g)
+    for (size_t h = g + 1; h < a.grids.size(); ++h) {
+      if (coarsest[g] != coarsest[h])
+        continue;
+      const std::vector<Dim> &x = k.find_arg(a.grids[g])->dims, &y = k.find_arg(a.grids[h])->dims;
+      for (size_t d = 0; d < x.size() && d < y.size(); ++d)
+        if (never_equal(x[d].lo, y[d].lo) || never_equal(x[d].hi, y[d].hi))
+          out.insert({static_cast<int>(g), static_cast<int>(h)});
+    }
   return out;
 }
 
