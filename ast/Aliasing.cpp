@@ -85,10 +85,11 @@ std::set<std::pair<int, int>> conflicting_pairs(const Kernel &k, const Aliasing 
   std::set<std::pair<int, int>> out;
   for (const auto &[g, h] : aliasing_conflicts(k, same_as_of(a, coarsest)))
     out.insert(std::minmax(grid.at(g), grid.at(h)));
-  // A call passes two grids as one array only with the same bounds (the
-  // entry points' check stops any other overlap): grids declared with
-  // different constant bounds are never one array, and a labelling that
-  // says so would only take a GPU form from one that can happen.
+  // The analysis relates elements by subscript, which names the same memory
+  // in two grids only where their lower bounds, and the upper bounds of all
+  // but the last dimension, are the same: grids whose constants there
+  // differ are never one array in that sense (and the entry points' check
+  // stops such a call), so no labelling lists them.
   auto never_equal = [](const Expr &x, const Expr &y) {
     std::optional<int64_t> cx = x ? eval_int(x, {}) : std::nullopt,
                            cy = y ? eval_int(y, {}) : std::nullopt;
@@ -100,7 +101,7 @@ std::set<std::pair<int, int>> conflicting_pairs(const Kernel &k, const Aliasing 
         continue;
       const std::vector<Dim> &x = k.find_arg(a.grids[g])->dims, &y = k.find_arg(a.grids[h])->dims;
       for (size_t d = 0; d < x.size() && d < y.size(); ++d)
-        if (never_equal(x[d].lo, y[d].lo) || never_equal(x[d].hi, y[d].hi))
+        if (never_equal(x[d].lo, y[d].lo) || (d + 1 < x.size() && never_equal(x[d].hi, y[d].hi)))
           out.insert({static_cast<int>(g), static_cast<int>(h)});
     }
   return out;
