@@ -860,8 +860,8 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   problems_.throw_if_any();
   if (!column_dos_.empty()) {
     // The point is a column; its work arrays are the column's own, not
-    // arguments (ast/ColumnLegality checks that each column fills them
-    // before it reads them).
+    // arguments (ast/Dependence checks, with ast/LoopDependences, that each
+    // column fills them before it reads them).
     k.body = canonicalize_column(lowered, column_var_);
     ColumnSolve column{column_var_, {}, column_loc_};
     for (const std::string &w : column_work_) {
@@ -2002,8 +2002,8 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
                        "but its values are seen outside the procedure (a dummy argument, or in "
                        "COMMON or a module); only a local array can be a line buffer, so fill "
                        "a local array instead");
-  // A column's work array is the column's own (ast/ColumnLegality checks
-  // how the column fills and reads it).
+  // A column's work array is the column's own (ast/Dependence checks how
+  // the column fills and reads it).
   if (in_column_ && std::find(column_work_.begin(), column_work_.end(), grid) != column_work_.end())
     return Store::make(grid, index, numeric(rhs), loc);
   std::set<std::string> seen;
@@ -2549,7 +2549,7 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
     size_t dim = out.size();
     // In a column, a subscript may be a loop-invariant INTEGER scalar plus a
     // constant (`t(i,j,nz) = dp(nz)`, the bottom of a column): a variable of
-    // the subscript like a loop's, which ast/ColumnLegality checks.
+    // the subscript like a loop's, which ast/LoopDependences models.
     if (in_column_ && a && a->coeff == 0 && a->sym == column_var_)
       fail(at(s->source), column_var_outside());
     if (in_column_ && a && a->coeff == 0 && a->sym_coeff != 0) {

@@ -1,8 +1,8 @@
 // Column nests (Kernel::column): a nest over the horizontal loops whose body
 // solves one system per column with DO loops over the vertical and local
 // work arrays, as column physics codes write it. The front end's IR of such
-// a nest, and each refusal of ast/ColumnLegality with its reason and
-// position.
+// a nest, and each refusal of ast/Dependence and ast/ColumnShape with its
+// reason and position.
 #include "ast/Dependence.h"
 #include "ast/IRPrinter.h"
 #include "tests/common/TestUtil.h"
