@@ -15,10 +15,12 @@
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_map>
 
 namespace f2s {
 
@@ -996,12 +998,59 @@ private:
 
 } // namespace
 
+namespace {
+
+/// What the analysis of `k` depends on: the kernel as print_kernel shows it
+/// (declarations, temporaries, reductions, columns, strides, statements),
+/// and where the source wrote each statement and access, which the result
+/// names.
+std::string analysis_key(const Kernel &k) {
+  struct Places : IRVisitor {
+    std::string out;
+    void add(const SourceLoc &l) {
+      out += l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.column) + ";";
+    }
+    void visit_var(const Var *op) override { add(op->loc); }
+    void visit_grid_ref(const GridRef *op) override { add(op->loc); }
+    void visit_store(const Store *op) override {
+      add(op->loc);
+      IRVisitor::visit_store(op);
+    }
+    void visit_assign(const Assign *op) override {
+      add(op->loc);
+      IRVisitor::visit_assign(op);
+    }
+    void visit_if(const IfThenElse *op) override {
+      add(op->loc);
+      IRVisitor::visit_if(op);
+    }
+  } places;
+  places.visit(k.body);
+  return print_kernel(k) + "\n" + places.out;
+}
+
+} // namespace
+
 LoopDependences analyze_dependences(const Kernel &k) {
+  // The front end, its check of private temporaries, the driver and the
+  // aliasing analysis each ask about the same nest, and one analysis costs
+  // milliseconds to a second of isl: the answer is kept per nest.
+  static std::mutex mutex;
+  static std::unordered_map<std::string, LoopDependences> known;
+  std::string key = analysis_key(k);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = known.find(key); it != known.end())
+      return it->second;
+  }
+  LoopDependences ld;
   try {
-    return Model(k).run();
+    ld = Model(k).run();
   } catch (const isl::exception &e) {
     throw std::logic_error(std::string("isl failed on kernel '") + k.name + "': " + e.what());
   }
+  std::lock_guard<std::mutex> lock(mutex);
+  return known.emplace(std::move(key), std::move(ld)).first->second;
 }
 
 std::set<std::pair<std::string, std::string>>
