@@ -515,6 +515,13 @@ TEST(EndToEnd, ReductionsWithoutWrittenGridsMatchTheOriginal) {
   expect_2d_input_matches("norm2d");
 }
 
+// F77's running maximum and minimum, `IF (A .GT. RNMU) RNMU = A` and
+// `IF (UMIN .GE. U(I,J)) THEN ...`, taken as the MAX and MIN reductions they
+// are (canonicalize/IfExtrema): identical to the original at odd sizes.
+TEST(EndToEnd, MaximaAndMinimaWrittenAsIfsMatchTheOriginal) {
+  expect_2d_input_matches("ifmax2d", ".f");
+}
+
 // LOGICAL temporaries, constants, .EQV./.NEQV. and a LOGICAL argument,
 // which the module's wrapper converts for the C entry point.
 TEST(EndToEnd, LogicalTemporariesAndArgumentMatchTheOriginal) {
