@@ -502,6 +502,11 @@ struct SourceRegion {
   /// file, ...); empty when it can.
   std::string refusal;
   SourceLoc refusal_loc;
+  /// An array assignment no directive annotates, which --rewrite moves into
+  /// the library because it lies between the library's calls
+  /// (FrontendOptions::implicit_copies): directive_line is the statement's
+  /// own line, and a rewrite that cannot replace its text leaves it be.
+  bool implicit = false;
 };
 
 struct Kernel {

@@ -100,6 +100,7 @@ LoweredFiles parse_and_lower(const DriverOptions &o, Problems &problems) {
   fe.default_real_kind = o.default_real_kind;
   fe.double_precision_kind = o.double_precision_kind;
   fe.outline_host_units = o.rewrite && o.data_regions;
+  fe.implicit_copies = o.rewrite && o.data_regions;
   LoweredFiles lowered = lower_files_collecting(o.files, fe);
   problems.add_all(lowered.problems);
   lowered.problems.clear();

@@ -166,6 +166,9 @@ public:
       : lines_(text), path_(path), module_(module) {}
 
   void region(const RegionCall &call);
+  /// region() for an implicit copy (SourceRegion::implicit): false, with
+  /// nothing changed, where its text cannot be replaced; it stays the host's.
+  bool implicit_region(const RegionCall &call);
   void uses(const std::vector<const RegionCall *> &unit);
   void data_regions(const std::vector<const RegionCall *> &calls, const HostUnits &units);
   RewrittenSource finish();
@@ -198,7 +201,8 @@ void FileRewriter::region(const RegionCall &c) {
     throw UserError(r.refusal_loc, r.refusal);
   const bool fixed = r.fixed_form;
   const int dir = r.directive_line - 1, do_line = r.do_line - 1, end = r.end_line - 1;
-  if (dir < 0 || do_line <= dir || end < do_line || end >= lines_.size() || r.do_column < 1)
+  if (dir < 0 || do_line < dir || (do_line == dir && !r.implicit) || end < do_line ||
+      end >= lines_.size() || r.do_column < 1)
     throw UserError(SourceLoc{path_, r.directive_line, 1},
                     "Cannot rewrite this '!$f2s stencil' region: its positions do not fit the file "
                     "(was it changed since it was read?)");
@@ -273,12 +277,20 @@ void FileRewriter::region(const RegionCall &c) {
 
   const std::string indent = indent_of(first, fixed, at);
   const std::string nl = lines_.newline;
-  // The directive, kept as a comment that names no region.
-  std::string kept = lines_.text[dir];
-  auto sentinel = sentinel_at(kept, fixed);
-  if (!sentinel || lower(kept.substr(*sentinel + 1, 4)) != "$f2s")
-    refuse(c, "line " + std::to_string(r.directive_line) + " does not hold its '!$f2s' directive");
-  kept.replace(*sentinel, 5, kRewrittenSentinel);
+  // The directive, kept as a comment that names no region; an implicit
+  // copy gets one, so that the output says what became a call.
+  std::string kept;
+  if (r.implicit) {
+    kept = (fixed ? std::string() : indent) + kRewrittenSentinel +
+           " (no directive) a copy between the library's calls, which the library runs";
+  } else {
+    kept = lines_.text[dir];
+    auto sentinel = sentinel_at(kept, fixed);
+    if (!sentinel || lower(kept.substr(*sentinel + 1, 4)) != "$f2s")
+      refuse(c,
+             "line " + std::to_string(r.directive_line) + " does not hold its '!$f2s' directive");
+    kept.replace(*sentinel, 5, kRewrittenSentinel);
+  }
   std::string comments, after;
   directives(c, fixed, indent, comments, after);
   std::string text = kept + nl + comments;
@@ -304,6 +316,18 @@ void FileRewriter::region(const RegionCall &c) {
     text += statement(fixed, end_label, indent, "continue", nl);
   }
   edits_.push_back(Edit{dir, end + 1, text});
+}
+
+bool FileRewriter::implicit_region(const RegionCall &c) {
+  size_t edits = edits_.size(), warnings = warnings_.size();
+  try {
+    region(c);
+    return true;
+  } catch (const UserError &) {
+    edits_.resize(edits);
+    warnings_.resize(warnings);
+    return false;
+  }
 }
 
 void FileRewriter::directives(const RegionCall &c, bool fixed, const std::string &indent,
@@ -542,10 +566,18 @@ RewrittenSource rewrite_source(const std::string &text, const std::string &path,
     return a->region.directive_line < b->region.directive_line;
   });
   std::map<int, std::vector<const RegionCall *>> by_unit;
+  std::vector<const RegionCall *> replaced;
   for (const RegionCall *c : ordered) {
-    rewriter.region(*c);
+    if (c->region.implicit) {
+      if (!rewriter.implicit_region(*c))
+        continue;
+    } else {
+      rewriter.region(*c);
+    }
+    replaced.push_back(c);
     by_unit[c->region.unit_line].push_back(c);
   }
+  ordered = std::move(replaced);
   if (units)
     rewriter.data_regions(ordered, *units);
   for (const auto &[line, unit] : by_unit)

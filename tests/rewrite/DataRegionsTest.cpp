@@ -13,10 +13,11 @@ namespace {
 /// `text` rewritten with the data regions, or without them (`regions`
 /// false: --no-data-regions, or a library without a GPU target).
 RewrittenSource with_regions(const TempDir &dir, const std::string &file, const std::string &text,
-                             bool regions = true) {
+                             bool regions = true, bool implicit_copies = false) {
   std::string path = dir.write(file, text);
   FrontendOptions options;
   options.outline_host_units = true;
+  options.implicit_copies = implicit_copies;
   LoweredFiles lowered = lower_files_collecting({path}, options);
   EXPECT_TRUE(lowered.problems.empty());
   std::vector<RegionCall> calls;
@@ -437,6 +438,87 @@ end subroutine
   RewrittenSource r = with_regions(dir, "lone.f90", text);
   EXPECT_EQ(r.text.find("_data_"), std::string::npos) << r.text;
   EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(DataRegions, CopiesBetweenTheCallsBecomeCallsAndTheRestStaysOnTheHost) {
+  // In the loop with the region: a section copy becomes a kernel of its own
+  // and a call, with no update around it; a copy within one array and a
+  // broadcast stay the host's, with their updates. After the loop, a copy stays as written.
+  // (A copy sharing its line: CopySharingItsLineStaysOnTheHost.)
+  TempDir dir;
+  std::string text = R"(subroutine iterate(n, nt, p, wrk, s)
+  implicit none
+  integer :: n, nt, i, j, it
+  real(8) :: p(0:n+1, 0:n+1), wrk(0:n+1, 0:n+1), s(n), x
+  do it = 1, nt
+    !$f2s stencil name(relax)
+    do j = 1, n
+      do i = 1, n
+        wrk(i,j) = 0.25d0*(p(i-1,j) + p(i+1,j) + p(i,j-1) + p(i,j+1))
+      end do
+    end do
+    p(1:n, 1:n) = wrk(1:n, 1:n)
+    p(0, :) = p(n, :)
+    s = 0
+    wrk(1:n, 0) = s
+  end do
+  p = wrk
+end subroutine
+)";
+  RewrittenSource r = with_regions(dir, "copies.f90", text, true, true);
+  EXPECT_EQ(r.text, R"(subroutine iterate(n, nt, p, wrk, s)
+  use f2s_lib, only: relax, iterate_copy_12, f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, &
+      f2s_lib_data_exit
+  use, intrinsic :: iso_c_binding, only: c_size_t
+  implicit none
+  integer :: n, nt, i, j, it
+  real(8) :: p(0:n+1, 0:n+1), wrk(0:n+1, 0:n+1), s(n), x
+  call f2s_lib_data_enter(p, size(p, kind=c_size_t) * storage_size(p) / 8)
+  call f2s_lib_data_enter(wrk, size(wrk, kind=c_size_t) * storage_size(wrk) / 8)
+  do it = 1, nt
+    !f2s rewritten: stencil name(relax)
+    call relax(n, p, wrk)
+    !f2s rewritten: (no directive) a copy between the library's calls, which the library runs
+    call iterate_copy_12(n, p, wrk)
+    call f2s_lib_data_update_host(p, size(p, kind=c_size_t) * storage_size(p) / 8)
+    p(0, :) = p(n, :)
+    s = 0
+    call f2s_lib_data_update_host(wrk, size(wrk, kind=c_size_t) * storage_size(wrk) / 8)
+    wrk(1:n, 0) = s
+    call f2s_lib_data_update_device(p, size(p, kind=c_size_t) * storage_size(p) / 8)
+    call f2s_lib_data_update_device(wrk, size(wrk, kind=c_size_t) * storage_size(wrk) / 8)
+  end do
+  call f2s_lib_data_exit(p, size(p, kind=c_size_t) * storage_size(p) / 8)
+  call f2s_lib_data_exit(wrk, size(wrk, kind=c_size_t) * storage_size(wrk) / 8)
+  p = wrk
+end subroutine
+)");
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+}
+
+TEST(DataRegions, ACopySharingItsLineStaysOnTheHost) {
+  // --rewrite cannot replace the copy's text alone: the copy stays as
+  // written, and the unit gets no region (said once), as for any such line.
+  TempDir dir;
+  std::string text = R"(subroutine twice(n, nt, p, wrk)
+  implicit none
+  integer :: n, nt, i, it
+  real(8) :: p(0:n+1), wrk(0:n+1), x
+  do it = 1, nt
+    !$f2s stencil name(avg)
+    do i = 1, n
+      wrk(i) = 0.5d0*(p(i-1) + p(i+1))
+    end do
+    x = 1; p(1:n) = wrk(1:n)
+  end do
+end subroutine
+)";
+  RewrittenSource r = with_regions(dir, "shared.f90", text, true, true);
+  EXPECT_NE(r.text.find("    x = 1; p(1:n) = wrk(1:n)\n"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("twice_copy"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("  use f2s_lib, only: avg\n"), std::string::npos) << r.text;
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("holds two statements"), std::string::npos) << r.warnings[0];
 }
 
 } // namespace
