@@ -114,8 +114,8 @@ TEST(TimeLoops, EveryStatementItCannotHoldIsRefusedWithItsFix) {
                 "18:5: A pointer assignment in a '!$f2s stencil timesteps' loop may only swap "
                 "two POINTER arrays, in three statements in a row as 'tmp => u; u => v; v => "
                 "tmp' do; write the swap so, or copy back ('u = unew') instead",
-                "19:5: An array assignment f2stencil runs must copy one array (or section) to "
-                "another, as 'u = unew' does; write any other update as a DO nest"}));
+                "19:5: An assignment to one array element runs in the library only inside a DO "
+                "nest; write the update as a DO nest"}));
   EXPECT_TRUE(l.time_loops.empty());
 }
 

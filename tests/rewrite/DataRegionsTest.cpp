@@ -441,9 +441,9 @@ end subroutine
 }
 
 TEST(DataRegions, CopiesBetweenTheCallsBecomeCallsAndTheRestStaysOnTheHost) {
-  // In the loop with the region: a section copy becomes a kernel of its own
-  // and a call, with no update around it; a copy within one array and a
-  // broadcast stay the host's, with their updates. After the loop, a copy stays as written.
+  // In the loop with the region: a section copy and a broadcast become
+  // kernels of their own and calls, with no update around them; a copy
+  // within one array and a copy between ranks stay the host's, with their updates. After the loop, a copy stays as written.
   // (A copy sharing its line: CopySharingItsLineStaysOnTheHost.)
   TempDir dir;
   std::string text = R"(subroutine iterate(n, nt, p, wrk, s)
@@ -467,14 +467,15 @@ end subroutine
 )";
   RewrittenSource r = with_regions(dir, "copies.f90", text, true, true);
   EXPECT_EQ(r.text, R"(subroutine iterate(n, nt, p, wrk, s)
-  use f2s_lib, only: relax, iterate_copy_12, f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, &
-      f2s_lib_data_exit
+  use f2s_lib, only: relax, iterate_copy_12, iterate_copy_14, f2s_lib_data_enter, f2s_lib_data_update_host, &
+      f2s_lib_data_update_device, f2s_lib_data_exit
   use, intrinsic :: iso_c_binding, only: c_size_t
   implicit none
   integer :: n, nt, i, j, it
   real(8) :: p(0:n+1, 0:n+1), wrk(0:n+1, 0:n+1), s(n), x
   call f2s_lib_data_enter(p, size(p, kind=c_size_t) * storage_size(p) / 8)
   call f2s_lib_data_enter(wrk, size(wrk, kind=c_size_t) * storage_size(wrk) / 8)
+  call f2s_lib_data_enter(s, size(s, kind=c_size_t) * storage_size(s) / 8)
   do it = 1, nt
     !f2s rewritten: stencil name(relax)
     call relax(n, p, wrk)
@@ -482,14 +483,17 @@ end subroutine
     call iterate_copy_12(n, p, wrk)
     call f2s_lib_data_update_host(p, size(p, kind=c_size_t) * storage_size(p) / 8)
     p(0, :) = p(n, :)
-    s = 0
-    call f2s_lib_data_update_host(wrk, size(wrk, kind=c_size_t) * storage_size(wrk) / 8)
-    wrk(1:n, 0) = s
     call f2s_lib_data_update_device(p, size(p, kind=c_size_t) * storage_size(p) / 8)
+    !f2s rewritten: (no directive) a copy between the library's calls, which the library runs
+    call iterate_copy_14(n, s)
+    call f2s_lib_data_update_host(wrk, size(wrk, kind=c_size_t) * storage_size(wrk) / 8)
+    call f2s_lib_data_update_host(s, size(s, kind=c_size_t) * storage_size(s) / 8)
+    wrk(1:n, 0) = s
     call f2s_lib_data_update_device(wrk, size(wrk, kind=c_size_t) * storage_size(wrk) / 8)
   end do
   call f2s_lib_data_exit(p, size(p, kind=c_size_t) * storage_size(p) / 8)
   call f2s_lib_data_exit(wrk, size(wrk, kind=c_size_t) * storage_size(wrk) / 8)
+  call f2s_lib_data_exit(s, size(s, kind=c_size_t) * storage_size(s) / 8)
   p = wrk
 end subroutine
 )");
