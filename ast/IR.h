@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace f2s {
@@ -93,6 +94,10 @@ struct Var : ExprNode {
 /// Consumers that reason about elements from `var` and `offset` alone must
 /// handle it or refuse the kernel (ast/Planes.h says which do what).
 struct Index {
+  // A constructor rather than an aggregate, so that the many `Index{v, c, o}`
+  // of the passes need not spell the rarely set `sym`.
+  Index(std::string v = {}, int64_t c = 1, int64_t o = 0, std::string s = {})
+      : var(std::move(v)), coeff(c), offset(o), sym(std::move(s)) {}
   std::string var;
   int64_t coeff = 1;
   int64_t offset = 0;
