@@ -3,8 +3,8 @@
 #include "ast/ColumnLegality.h"
 
 #include "ast/IRPrinter.h"
-#include "ast/Planes.h"
 #include "ast/IRVisitor.h"
+#include "ast/Planes.h"
 #include "ast/Reductions.h"
 
 #include <algorithm>

@@ -75,8 +75,9 @@ std::optional<PlaneAccess> first_plane(const Kernel &k) {
   for (const auto &[g, list] : scan.of)
     for (const Access &a : list)
       for (const Index &ix : a.index)
-        if (ix.at_runtime() && (!first || a.loc.line < first->loc.line ||
-                                (a.loc.line == first->loc.line && a.loc.column < first->loc.column)))
+        if (ix.at_runtime() &&
+            (!first || a.loc.line < first->loc.line ||
+             (a.loc.line == first->loc.line && a.loc.column < first->loc.column)))
           first = PlaneAccess{g, print_index(ix), a.loc};
   return first;
 }
@@ -93,8 +94,8 @@ std::optional<Diagnostic> plane_conflict(const Kernel &k) {
   scan.visit(k.body);
   for (const std::string &g : scan.order) {
     const std::vector<Access> &list = scan.of.at(g);
-    auto plane = std::find_if(list.begin(), list.end(),
-                              [](const Access &a) { return at_plane(a.index); });
+    auto plane =
+        std::find_if(list.begin(), list.end(), [](const Access &a) { return at_plane(a.index); });
     auto write = std::find_if(list.begin(), list.end(), [](const Access &a) { return a.write; });
     if (plane == list.end() || write == list.end())
       continue;
@@ -115,8 +116,7 @@ std::optional<Diagnostic> plane_conflict(const Kernel &k) {
     for (const std::string &v : loops)
       if (std::none_of(write->index.begin(), write->index.end(),
                        [&](const Index &ix) { return ix.var == v; }))
-        return Diagnostic{write->loc, "'" + g + "' is written at " +
-                                          print_access(write->index, k) +
+        return Diagnostic{write->loc, "'" + g + "' is written at " + print_access(write->index, k) +
                                           " by every point of the DO loop over '" + v +
                                           "', so the result depends on the loop order" + why};
     for (const Access &a : list) {

@@ -57,8 +57,7 @@ std::string build_emulated(const fs::path &dir, const std::string &name, const s
   std::string exe = (dir / "check").string();
   r = run({"gfortran", "-O1", "-o", exe, "-J" + dir.string(),
            (out / ("f2s_" + name + ".f90")).string(), input,
-           source("tests/inputs/e2e/" + name + "_main.f90"), c_o, emu_o, "-lstdc++",
-           "-lpthread"});
+           source("tests/inputs/e2e/" + name + "_main.f90"), c_o, emu_o, "-lstdc++", "-lpthread"});
   EXPECT_TRUE(r.ok()) << r.err.substr(0, 4000);
   return r.ok() ? exe : "";
 }

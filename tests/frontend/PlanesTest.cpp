@@ -3,9 +3,9 @@
 // in arrays the region reads and writes, as periodic face copies have them.
 // The IR keeps the scalar in the subscript (Index::sym); ast/Planes decides
 // from the accesses whether the points may run in parallel.
+#include "ast/Planes.h"
 #include "ast/Dependence.h"
 #include "ast/IRPrinter.h"
-#include "ast/Planes.h"
 #include "tests/common/TestUtil.h"
 #include "tests/frontend/FrontendTestUtil.h"
 
@@ -48,7 +48,8 @@ contains
     integer, intent(in) :: k0
     integer :: i, j
 !$f2s stencil
-)" + body + R"(
+)" + body +
+         R"(
   end subroutine periodic
 end module bc
 )";
@@ -113,7 +114,8 @@ Expr ref(std::vector<Index> ix) {
 TEST(Planes, RuleAcceptsAccessesThatAgreeInEveryLoopDimension) {
   // u(i, j, 1) = u(i, j, n3 - 1); u(i, j, n3) = u(i, j, 2) + u(i, j, n3)
   Kernel k = nest2({
-      Store::make("u", {at("i"), at("j"), Index{"", 1, 1}}, ref({at("i"), at("j"), plane("n3", -1)})),
+      Store::make("u", {at("i"), at("j"), Index{"", 1, 1}},
+                  ref({at("i"), at("j"), plane("n3", -1)})),
       Store::make("u", {at("i"), at("j"), plane("n3")},
                   Binary::make(BinaryOp::Add, ref({at("i"), at("j"), Index{"", 1, 2}}),
                                ref({at("i"), at("j"), plane("n3")}))),
