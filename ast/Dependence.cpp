@@ -4,6 +4,7 @@
 
 #include "ast/IRPrinter.h"
 #include "ast/IRVisitor.h"
+#include "ast/Planes.h"
 #include "ast/Reductions.h"
 
 #include <algorithm>
@@ -320,11 +321,14 @@ std::vector<Conflict> grid_conflicts(const Kernel &k, const std::vector<std::str
       return Meeting{};
     return Meeting{true, same_test};
   };
+  // A grid accessed at a run-time position is plane_conflict's
+  // (ast/Planes): the equations below read such a subscript as a constant.
+  std::set<std::string> planes = grids_at_planes(k);
   std::map<std::string, size_t> seen;
   for (const std::string &g : scan.read_order) {
     const Access &r = scan.reads[g][seen[g]++];
     auto w = scan.writes.find(g);
-    if (w == scan.writes.end())
+    if (w == scan.writes.end() || planes.count(g))
       continue;
     for (const Access &write : w->second) {
       Meeting m = meet(g, write, r);
@@ -339,7 +343,7 @@ std::vector<Conflict> grid_conflicts(const Kernel &k, const std::vector<std::str
   }
   // Two stores of one grid that different points may aim at one element.
   for (const auto &[g, writes] : scan.writes)
-    for (size_t b = 1; b < writes.size(); ++b)
+    for (size_t b = 1; b < writes.size() && !planes.count(g); ++b)
       for (size_t a = 0; a < b; ++a) {
         if (!meet(g, writes[a], writes[b]).conflict)
           continue;
@@ -444,6 +448,8 @@ Ordering find_ordering(const Kernel &k) {
     return {flow.found, std::nullopt};
   if (k.column)
     return {check_column(k), std::nullopt};
+  if (auto planes = plane_conflict(k))
+    return {planes, std::nullopt};
   std::vector<Conflict> conflicts = grid_conflicts(k, loops);
   if (conflicts.empty())
     return {};

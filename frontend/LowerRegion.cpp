@@ -368,6 +368,7 @@ private:
     int64_t factor = 0; ///< of sym
     SourceLoc loc;      ///< the first such access, for messages
     std::string text, fix;
+    bool plane = false; ///< a plane at a run-time position (Index::sym)
   };
   std::map<std::pair<std::string, size_t>, SymShift> sym_shifts_;
   /// Local 1D arrays stored in such loops: line buffers, if
@@ -2627,14 +2628,25 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
       out.push_back(Index{a->sym, a->sym_coeff, a->offset});
       continue;
     }
-    SymShift here{a ? a->sym : std::string(), a ? a->sym_coeff : 0, at(s->source),
-                  text_of(s->source), constant_fix(*s)};
+    // A subscript without a loop variable, `n1 - 1`: a plane of the array
+    // at a position the call gives, in any array but a line buffer (whose
+    // elements the substitution renumbers). ast/Planes decides whether the
+    // nest may run in parallel, as the plane may be any of the array's.
+    const Decl *buffer = filling_ ? lookup(grid) : nullptr;
+    bool plane = a && a->coeff == 0 && a->sym_coeff == 1 && !(buffer && is_local_1d(*buffer));
+    SymShift here{plane || !a ? std::string() : a->sym,
+                  plane || !a ? 0 : a->sym_coeff,
+                  at(s->source),
+                  text_of(s->source),
+                  constant_fix(*s),
+                  plane};
     auto [seen, first] = sym_shifts_.try_emplace({grid, dim}, here);
-    if (a && a->sym_coeff != 0) {
+    if (plane) {
+      use_free(*lookup(a->sym), here.loc);
+    } else if (a && a->sym_coeff != 0) {
       // A line buffer (a local 1D array filled beside the loop that reads
       // it) is substituted away: an offset shared by all its accesses
       // (checked below) only renumbers its elements.
-      const Decl *buffer = filling_ ? lookup(grid) : nullptr;
       if (storing_ && !(buffer && is_local_1d(*buffer)))
         fail(here.loc, "Subscript '" + here.text + "' of '" + grid + "' is offset by variable '" +
                            a->sym + "'; such an offset is accepted only in arrays the " + kRegion +
@@ -2647,9 +2659,10 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
       const SymShift &other = here.factor != 0 ? seen->second : here;
       fail(var.loc, "Subscript '" + var.text + "' of '" + grid + "' is offset by variable '" +
                         var.sym + "', but another subscript of '" + grid +
-                        "' in this dimension, '" + other.text + "', is offset " +
-                        (other.factor != 0 ? "by variable '" + other.sym + "'"
-                                           : std::string("by constants only")) +
+                        "' in this dimension, '" + other.text + "', is " +
+                        (other.factor != 0 ? "offset by variable '" + other.sym + "'"
+                         : other.plane     ? std::string("a plane at a run-time position")
+                                           : std::string("offset by constants only")) +
                         "; a variable offset must be the same in every access to an array" +
                         var.fix);
     }
@@ -2680,6 +2693,8 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
       ix.coeff = a->coeff;
     }
     ix.offset = a->offset;
+    if (plane)
+      ix.sym = a->sym;
     out.push_back(ix);
   }
   return out;
