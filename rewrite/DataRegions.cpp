@@ -1,5 +1,6 @@
 #include "rewrite/DataRegions.h"
 
+#include "rewrite/CallSummaries.h"
 #include "rewrite/Rewrite.h"
 
 #include <algorithm>
@@ -12,166 +13,6 @@ namespace {
 
 using namespace source_text;
 using Names = std::set<std::string>;
-
-/// Intrinsic functions: a reference reads its arguments and nothing else.
-const Names &intrinsic_functions() {
-  static const Names names = {"abs",
-                              "achar",
-                              "acos",
-                              "adjustl",
-                              "adjustr",
-                              "aimag",
-                              "aint",
-                              "all",
-                              "allocated",
-                              "alog",
-                              "alog10",
-                              "amax1",
-                              "amin1",
-                              "amod",
-                              "anint",
-                              "any",
-                              "asin",
-                              "associated",
-                              "atan",
-                              "atan2",
-                              "btest",
-                              "cabs",
-                              "ccos",
-                              "ceiling",
-                              "cexp",
-                              "char",
-                              "clog",
-                              "cmplx",
-                              "conjg",
-                              "cos",
-                              "cosh",
-                              "count",
-                              "csin",
-                              "csqrt",
-                              "cshift",
-                              "dabs",
-                              "dble",
-                              "dcos",
-                              "dexp",
-                              "dfloat",
-                              "digits",
-                              "dim",
-                              "dint",
-                              "dlog",
-                              "dlog10",
-                              "dmax1",
-                              "dmin1",
-                              "dmod",
-                              "dnint",
-                              "dot_product",
-                              "dprod",
-                              "dsign",
-                              "dsin",
-                              "dsqrt",
-                              "dtan",
-                              "eoshift",
-                              "epsilon",
-                              "erf",
-                              "erfc",
-                              "exp",
-                              "exponent",
-                              "float",
-                              "floor",
-                              "fraction",
-                              "gamma",
-                              "huge",
-                              "hypot",
-                              "iabs",
-                              "iachar",
-                              "iand",
-                              "ichar",
-                              "idint",
-                              "idnint",
-                              "ieor",
-                              "ifix",
-                              "index",
-                              "int",
-                              "ior",
-                              "ishft",
-                              "isign",
-                              "kind",
-                              "lbound",
-                              "len",
-                              "len_trim",
-                              "log",
-                              "log10",
-                              "matmul",
-                              "max",
-                              "max0",
-                              "maxloc",
-                              "maxval",
-                              "merge",
-                              "min",
-                              "min0",
-                              "minloc",
-                              "minval",
-                              "mod",
-                              "modulo",
-                              "nearest",
-                              "nint",
-                              "norm2",
-                              "not",
-                              "pack",
-                              "precision",
-                              "present",
-                              "product",
-                              "range",
-                              "real",
-                              "repeat",
-                              "reshape",
-                              "scale",
-                              "selected_int_kind",
-                              "selected_real_kind",
-                              "shape",
-                              "sign",
-                              "sin",
-                              "sinh",
-                              "size",
-                              "sngl",
-                              "spacing",
-                              "spread",
-                              "sqrt",
-                              "sum",
-                              "tan",
-                              "tanh",
-                              "tiny",
-                              "transpose",
-                              "trim",
-                              "ubound",
-                              "unpack",
-                              "c_sizeof",
-                              "c_loc",
-                              "sizeof",
-                              "storage_size",
-                              "new_line",
-                              "bit_size",
-                              "isnan",
-                              "transfer",
-                              "logical",
-                              "huge"};
-  return names;
-}
-
-/// Intrinsic subroutines: a CALL defines its arguments and nothing else.
-const Names &intrinsic_subroutines() {
-  static const Names names = {"cpu_time",
-                              "system_clock",
-                              "date_and_time",
-                              "random_number",
-                              "random_seed",
-                              "get_command_argument",
-                              "get_environment_variable",
-                              "mvbits",
-                              "get_command",
-                              "execute_command_line"};
-  return names;
-}
 
 /// Why a unit gets no data region.
 struct NoRegion {
@@ -241,8 +82,9 @@ void merge(const HostStmt &s, HostStmt &into) {
 class UnitRegion {
 public:
   UnitRegion(const Lines &lines, bool fixed, const std::string &module, const HostUnit &unit,
-             const std::vector<const RegionCall *> &calls)
-      : lines_(lines), fixed_(fixed), module_(module), unit_(unit), calls_(calls) {}
+             const std::vector<const RegionCall *> &calls, const CallSummaries *summaries)
+      : lines_(lines), fixed_(fixed), module_(module), unit_(unit), calls_(calls),
+        summaries_(summaries) {}
 
   /// The edits (none: no array to enter); throws NoRegion saying why the
   /// unit gets none.
@@ -253,8 +95,25 @@ public:
 private:
   [[noreturn]] void refuse(int line, const std::string &why) const { throw NoRegion{line, why}; }
 
-  /// A region's nest, or the assignment of an annotated copy: a call.
-  bool is_region_nest(const HostStmt &s) const { return nest_lines_.count(s.line) > 0; }
+  /// A region's nest, or the assignment of an annotated copy: a call; or a
+  /// CALL of a procedure whose library calls find their arrays present and
+  /// whose other code touches none of them (a device call).
+  bool is_region_nest(const HostStmt &s) const {
+    return nest_lines_.count(s.line) > 0 || device_calls_.count(&s) > 0;
+  }
+  /// The CALL statement's call of a procedure with library calls, or null.
+  const HostStmt::Call *library_procedure_call(const HostStmt &s) const;
+  /// The names, in this unit, of the arrays `ids` of the summary of the
+  /// procedure `call` calls: its dummies' actual arguments (`whole`: the
+  /// arrays passed, else every name in them) and the module or COMMON
+  /// arrays the unit sees.
+  Names names_here(const std::set<ArrayId> &ids, const HostStmt::Call &call,
+                   const ProcedureSummary &q, bool whole) const;
+  /// The calls of procedures with library calls, in loops (where, alone,
+  /// each would copy its arrays every time), and every such call.
+  void find_library_procedure_calls(const std::vector<HostStmt> &block, bool in_loop,
+                                    std::vector<const HostStmt *> &in_loops,
+                                    std::vector<const HostStmt *> &all) const;
   bool holds_region(const HostStmt &s) const {
     if (is_region_nest(s))
       return true;
@@ -336,6 +195,8 @@ private:
   std::string module_;
   const HostUnit &unit_;
   const std::vector<const RegionCall *> &calls_;
+  const CallSummaries *summaries_;
+  std::set<const HostStmt *> device_calls_;
   std::set<int> nest_lines_;
   std::map<int, const RegionCall *> nest_calls_;
   Names entered_, written_;
@@ -364,6 +225,32 @@ void UnitRegion::touches(const HostStmt &m, Names &reads, Names &defines) const 
       continue;
     if (!c.statement && intrinsic_functions().count(p))
       continue;
+    // `w(1)` of a module's or COMMON's array: read, its names are the
+    // statement's.
+    if (summaries_ && !c.statement && !summaries_->resolve(unit_, p).empty())
+      continue;
+    if (const ProcedureSummary *q = summaries_ ? summaries_->find(p) : nullptr) {
+      // A procedure of the files given: what its code may touch, mapped to
+      // this unit's names (its library calls are the device's).
+      for (const std::string &a : names_here(q->passes, c, *q, true))
+        if (entered_.count(a))
+          refuse(m.line, "'" + p + "', called at line " + std::to_string(m.line) +
+                             ", runs library calls on '" + a +
+                             "' inside a statement that does more than CALL it");
+      for (const std::string &a : names_here(q->allocates, c, *q, true))
+        if (entered_.count(a))
+          refuse(m.line, "'" + a + "' may be allocated or deallocated by '" + p +
+                             "', called at line " + std::to_string(m.line) +
+                             " between the calls that keep it on the device");
+      for (const std::string &a : names_here(q->reads, c, *q, false))
+        if (entered_.count(a))
+          reads.insert(a);
+      for (const std::string &a : names_here(q->defines, c, *q, true))
+        if (entered_.count(a))
+          defines.insert(a);
+      if (!q->reaches_all)
+        continue;
+    }
     Names reached;
     for (const std::string &n : c.names)
       if (entered_.count(n))
@@ -537,6 +424,7 @@ void UnitRegion::jumps_in(const HostStmt &s, const HostStmt &top, size_t top_dep
 Names UnitRegion::host_statement(const HostStmt &s, Names &fresh) {
   HostStmt merged;
   merge(s, merged);
+  merged.line = s.line;
   for (const std::string &a : merged.allocates)
     if (entered_.count(a))
       refuse(s.line, "'" + a + "' is allocated, deallocated or pointed at at line " +
@@ -623,6 +511,7 @@ void UnitRegion::device_block(const std::vector<HostStmt> &block, size_t lo, siz
       refuse(s.line, "a call is inside a construct --rewrite does not follow (line " +
                          std::to_string(s.line) + ")");
     HostStmt header;
+    header.line = s.line;
     header.names = s.names;
     header.defines = s.defines;
     header.calls = s.calls;
@@ -652,6 +541,53 @@ void UnitRegion::device_block(const std::vector<HostStmt> &block, size_t lo, siz
       loops_.pop_back();
   }
   flush();
+}
+
+const HostStmt::Call *UnitRegion::library_procedure_call(const HostStmt &s) const {
+  if (!summaries_ || s.kind != HostStmt::Kind::Action || s.action_line)
+    return nullptr;
+  for (const HostStmt::Call &c : s.calls)
+    if (c.statement) {
+      const ProcedureSummary *q = summaries_->find(c.procedure);
+      return q && q->library ? &c : nullptr;
+    }
+  return nullptr;
+}
+
+Names UnitRegion::names_here(const std::set<ArrayId> &ids, const HostStmt::Call &call,
+                             const ProcedureSummary &q, bool whole) const {
+  Names out;
+  for (const ArrayId &id : ids) {
+    if (id.empty() || id[0] != '#') {
+      if (std::string n = summaries_->name_in(unit_, id); !n.empty())
+        out.insert(n);
+      continue;
+    }
+    int j = std::stoi(id.substr(1));
+    for (size_t i = 0; i < call.args.size(); ++i) {
+      if (CallSummaries::dummy_of(*q.unit, call, i) != j)
+        continue;
+      if (whole && !call.args[i].base.empty())
+        out.insert(call.args[i].base);
+      else if (!whole)
+        out.insert(call.args[i].names.begin(), call.args[i].names.end());
+    }
+  }
+  return out;
+}
+
+void UnitRegion::find_library_procedure_calls(const std::vector<HostStmt> &block, bool in_loop,
+                                              std::vector<const HostStmt *> &in_loops,
+                                              std::vector<const HostStmt *> &all) const {
+  for (const HostStmt &s : block) {
+    if (library_procedure_call(s)) {
+      all.push_back(&s);
+      if (in_loop)
+        in_loops.push_back(&s);
+    }
+    for (const auto &b : s.blocks)
+      find_library_procedure_calls(b, in_loop || is_loop(s), in_loops, all);
+  }
 }
 
 std::vector<Edit> UnitRegion::plan() {
@@ -684,7 +620,12 @@ std::vector<Edit> UnitRegion::plan() {
                    "take whole (an assumed-shape or POINTER array may not be contiguous, an "
                    "assumed-size one has no size)");
     }
-  if (entered_.empty())
+  // Calls of procedures that hold library calls: those in loops place the
+  // region as the unit's own calls do (one outside any loop would gain
+  // nothing from it).
+  std::vector<const HostStmt *> in_loops, procedure_calls;
+  find_library_procedure_calls(unit_.body, false, in_loops, procedure_calls);
+  if (calls_.empty() && in_loops.empty())
     return {};
   // The region: the outermost DO around every call, else the statements
   // from the first that holds a call to the last.
@@ -694,6 +635,13 @@ std::vector<Edit> UnitRegion::plan() {
     if (!find_do(unit_.body, c->region.do_line, p))
       refuse(c->region.directive_line, "the nest at line " + std::to_string(c->region.do_line) +
                                            " is inside a construct --rewrite does not follow");
+    paths.push_back(p);
+  }
+  for (const HostStmt *s : in_loops) {
+    Path p;
+    if (!find_do(unit_.body, s->line, p) || &at(p.back()) != s)
+      refuse(s->line, "the CALL at line " + std::to_string(s->line) +
+                          " shares its line with another statement");
     paths.push_back(p);
   }
   size_t common = 0;
@@ -732,8 +680,98 @@ std::vector<Edit> UnitRegion::plan() {
   // A call alone, in no loop: a region would only make it run on the GPU
   // with its copies each time. Without one it runs as before (on the GPU if
   // a caller's region holds its arrays already).
-  if (calls_.size() == 1 && lo == hi && is_region_nest((*block)[lo]))
+  if (calls_.size() == 1 && in_loops.empty() && lo == hi && is_region_nest((*block)[lo]))
     return {};
+  // The arrays of the procedures called inside: those the unit can name
+  // and the data procedures can take whole (the others are copied by the
+  // calls that pass them, as before).
+  std::set<const HostStmt *> inside;
+  std::function<void(const HostStmt &)> mark = [&](const HostStmt &s) {
+    inside.insert(&s);
+    for (const auto &b : s.blocks)
+      for (const HostStmt &i : b)
+        mark(i);
+  };
+  for (size_t i = lo; i <= hi; ++i)
+    mark((*block)[i]);
+  std::vector<std::pair<const HostStmt *, const ProcedureSummary *>> device;
+  for (const HostStmt *s : procedure_calls) {
+    if (!inside.count(s))
+      continue;
+    const HostStmt::Call &c = *library_procedure_call(*s);
+    const ProcedureSummary *q = summaries_->find(c.procedure);
+    device.emplace_back(s, q);
+    Names written = names_here(q->passes_written, c, *q, true);
+    // In the order of the arguments, then the module and COMMON arrays.
+    Names passed = names_here(q->passes, c, *q, true);
+    std::vector<std::string> ordered;
+    for (const HostStmt::Call::Arg &arg : c.args)
+      if (passed.count(arg.base) &&
+          std::find(ordered.begin(), ordered.end(), arg.base) == ordered.end())
+        ordered.push_back(arg.base);
+    for (const std::string &a : passed)
+      if (std::find(ordered.begin(), ordered.end(), a) == ordered.end())
+        ordered.push_back(a);
+    for (const std::string &a : ordered) {
+      const HostArray *d = summaries_->declaration(unit_, a);
+      if (!d || d->aliased ||
+          (d->shape != HostArray::Shape::Explicit && d->shape != HostArray::Shape::Allocatable))
+        continue;
+      if (entered_.insert(a).second)
+        entered_order_.push_back(a);
+      if (written.count(a))
+        written_.insert(a);
+    }
+  }
+  if (entered_.empty())
+    return {};
+  // Each such call runs on the device as it is when the procedure's host
+  // code touches none of the entered arrays; else its host code would read
+  // what its own library calls left on the device, which no update around
+  // the CALL can order.
+  for (const auto &[s, q] : device) {
+    const HostStmt::Call &c = *library_procedure_call(*s);
+    Names host = names_here(q->reads, c, *q, false);
+    for (const std::string &a : names_here(q->defines, c, *q, true))
+      host.insert(a);
+    for (const std::string &a : names_here(q->allocates, c, *q, true))
+      host.insert(a);
+    if (q->reaches_all)
+      for (const std::string &a : entered_)
+        if (!unit_.arrays.count(a) || unit_.arrays.at(a).shared)
+          host.insert(a);
+    for (const std::string &a : host) {
+      if (!entered_.count(a))
+        continue;
+      int line = 0;
+      for (const auto &[id, l] : q->host_lines)
+        if (!line && names_here({id}, c, *q, false).count(a))
+          line = l;
+      refuse(s->line, "'" + c.procedure + "', called at line " + std::to_string(s->line) +
+                          ", runs library calls and host code" +
+                          (line ? " (line " + std::to_string(line) + " of '" + c.procedure + "')"
+                                : std::string()) +
+                          " on '" + a + "', which updates around the CALL cannot order");
+    }
+    if (!s->branch_labels.empty())
+      refuse(s->line, "the CALL at line " + std::to_string(s->line) + " may branch");
+    // What the host evaluates for the CALL: subscripts and expressions.
+    HostStmt args;
+    args.line = s->line;
+    for (const HostStmt::Call::Arg &a : c.args)
+      for (const std::string &n : a.names)
+        if (n != a.base)
+          args.names.insert(n);
+    for (const HostStmt::Call &other : s->calls)
+      if (&other != &c)
+        args.calls.push_back(other);
+    Names reads, defines;
+    touches(args, reads, defines);
+    if (!reads.empty() || !defines.empty())
+      refuse(s->line, "the arguments of the CALL at line " + std::to_string(s->line) +
+                          " read or define an array the calls keep on the device");
+    device_calls_.insert(s);
+  }
   // Labels inside, and jumps into it from outside.
   for (size_t i = lo; i <= hi; ++i)
     labels_in((*block)[i], inside_labels_);
@@ -784,37 +822,76 @@ std::vector<std::string> UnitRegion::uses() const {
   return names;
 }
 
+/// `use <module>, only: <data procedures>` and the kind they take, for a
+/// unit that holds no call of its own (the others get theirs with the
+/// kernels' USE).
+Edit use_edit(const Lines &lines, bool fixed, const HostUnit &unit, const std::string &module,
+              const std::vector<std::string> &procedures) {
+  int at = unit.use_after_line > 0 ? unit.use_after_line : unit.first_line - 1;
+  std::string indent = fixed ? "      " : "  ";
+  for (int l = at; l < lines.size(); ++l)
+    if (!is_comment(lines.text[l], fixed) && !is_cpp(lines.text[l])) {
+      indent = indent_of(lines.text[l], fixed, first_nonblank(lines.text[l]));
+      break;
+    }
+  std::string only;
+  for (const std::string &p : procedures)
+    only += (only.empty() ? "" : ", ") + p;
+  return Edit{at, at,
+              statement(fixed, "", indent, "use " + module + ", only: " + only, lines.newline) +
+                  statement(fixed, "", indent, "use, intrinsic :: iso_c_binding, only: c_size_t",
+                            lines.newline),
+              -100};
+}
+
 } // namespace
 
 DataRegionEdits data_region_edits(const Lines &lines, const std::string &path, bool fixed,
                                   const std::vector<const RegionCall *> &calls,
-                                  const HostUnits &units, const std::string &module) {
+                                  const HostUnits &units, const std::string &module,
+                                  const CallSummaries *summaries) {
   DataRegionEdits out;
   // Each call in the innermost unit around it.
   std::map<const HostUnit *, std::vector<const RegionCall *>> by_unit;
   for (const RegionCall *c : calls) {
     const HostUnit *best = nullptr;
     for (const HostUnit &u : units)
-      if (u.first_line <= c->region.do_line && c->region.do_line <= u.last_line &&
+      if (!u.is_module && u.first_line <= c->region.do_line && c->region.do_line <= u.last_line &&
           (!best || u.last_line - u.first_line < best->last_line - best->first_line))
         best = &u;
     if (best)
       by_unit[best].push_back(c);
   }
-  for (const auto &[unit, unit_calls] : by_unit) {
-    UnitRegion region(lines, fixed, module, *unit, unit_calls);
+  // In source order; with the summaries, every unit (one without calls of
+  // its own may call procedures that hold them).
+  for (const HostUnit &unit : units) {
+    auto own = by_unit.find(&unit);
+    if (unit.is_module || (own == by_unit.end() && !summaries))
+      continue;
+    static const std::vector<const RegionCall *> none;
+    const std::vector<const RegionCall *> &unit_calls = own == by_unit.end() ? none : own->second;
+    UnitRegion region(lines, fixed, module, unit, unit_calls, summaries);
     try {
       std::vector<Edit> edits = region.plan();
       if (edits.empty())
         continue;
+      if (unit_calls.empty() && unit.use_after_line < 0)
+        throw NoRegion{unit.first_line, "its header or last USE statement is not in the file "
+                                        "itself (an INCLUDE file or a macro), so --rewrite "
+                                        "cannot add the USE of the data procedures after it"};
       out.edits.insert(out.edits.end(), edits.begin(), edits.end());
-      out.uses[unit_calls.front()->region.unit_line] = region.uses();
+      if (unit_calls.empty())
+        out.edits.push_back(use_edit(lines, fixed, unit, module, region.uses()));
+      else
+        out.uses[unit_calls.front()->region.unit_line] = region.uses();
     } catch (const NoRegion &no) {
       out.warnings.push_back(
           path + ":" + std::to_string(no.line) + ":1: warning: no data region in '" +
-          (unit->name.empty() ? std::string("the main program") : unit->name) + "': " + no.why +
-          "; its calls copy their arrays to the device and back "
-          "each time");
+          (unit.name.empty() ? std::string("the main program") : unit.name) + "': " + no.why +
+          (unit_calls.empty()
+               ? "; the library calls of the procedures it calls copy their arrays to the device "
+                 "and back each time"
+               : "; its calls copy their arrays to the device and back each time"));
     }
   }
   return out;

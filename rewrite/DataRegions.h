@@ -40,6 +40,7 @@
 namespace f2s {
 
 struct RegionCall;
+class CallSummaries;
 
 /// What the data regions of one file add to --rewrite's edits.
 struct DataRegionEdits {
@@ -56,9 +57,13 @@ struct DataRegionEdits {
 /// `fixed`) for its `calls` of the library `module`, whose program units
 /// the front end outlined as `units`. Every edit lies outside the lines the
 /// calls replace (the nests, their directives and the gaps of comments
-/// around them).
+/// around them). With `summaries` (the procedures of every file given), a
+/// unit that calls procedures holding library calls in a loop gets a region
+/// too (a caller's region), whose USE of the data procedures is among the
+/// edits.
 DataRegionEdits data_region_edits(const source_text::Lines &lines, const std::string &path,
                                   bool fixed, const std::vector<const RegionCall *> &calls,
-                                  const HostUnits &units, const std::string &module);
+                                  const HostUnits &units, const std::string &module,
+                                  const CallSummaries *summaries = nullptr);
 
 } // namespace f2s

@@ -2,6 +2,7 @@
 
 #include "ast/Analysis.h"
 #include "codegen/Interfaces.h"
+#include "rewrite/CallSummaries.h"
 #include "rewrite/DataRegions.h"
 #include "rewrite/SourceText.h"
 
@@ -167,7 +168,8 @@ public:
 
   void region(const RegionCall &call);
   void uses(const std::vector<const RegionCall *> &unit);
-  void data_regions(const std::vector<const RegionCall *> &calls, const HostUnits &units);
+  void data_regions(const std::vector<const RegionCall *> &calls, const HostUnits &units,
+                    const CallSummaries &summaries);
   RewrittenSource finish();
 
 private:
@@ -478,11 +480,11 @@ void FileRewriter::uses(const std::vector<const RegionCall *> &unit) {
 }
 
 void FileRewriter::data_regions(const std::vector<const RegionCall *> &calls,
-                                const HostUnits &units) {
-  if (calls.empty())
+                                const HostUnits &units, const CallSummaries &summaries) {
+  if (units.empty())
     return;
-  DataRegionEdits d =
-      data_region_edits(lines_, path_, calls.front()->region.fixed_form, calls, units, module_);
+  bool fixed = calls.empty() ? units.front().fixed_form : calls.front()->region.fixed_form;
+  DataRegionEdits d = data_region_edits(lines_, path_, fixed, calls, units, module_, &summaries);
   edits_.insert(edits_.end(), d.edits.begin(), d.edits.end());
   data_uses_ = std::move(d.uses);
   warnings_.insert(warnings_.end(), d.warnings.begin(), d.warnings.end());
@@ -533,7 +535,7 @@ RegionCall region_call(const Kernel &k) {
 
 RewrittenSource rewrite_source(const std::string &text, const std::string &path,
                                const std::vector<RegionCall> &calls, const std::string &module,
-                               const HostUnits *units) {
+                               const HostUnits *units, const CallSummaries *summaries) {
   FileRewriter rewriter(text, path, module);
   std::vector<const RegionCall *> ordered;
   for (const RegionCall &c : calls)
@@ -546,8 +548,14 @@ RewrittenSource rewrite_source(const std::string &text, const std::string &path,
     rewriter.region(*c);
     by_unit[c->region.unit_line].push_back(c);
   }
-  if (units)
-    rewriter.data_regions(ordered, *units);
+  if (units && summaries) {
+    rewriter.data_regions(ordered, *units, *summaries);
+  } else if (units) {
+    // The procedures of this file alone.
+    std::map<std::string, HostUnits> file_units = {{path, *units}};
+    CallSummaries here(file_units, {{path, ordered}}, module);
+    rewriter.data_regions(ordered, file_units.at(path), here);
+  }
   for (const auto &[line, unit] : by_unit)
     rewriter.uses(unit);
   return rewriter.finish();

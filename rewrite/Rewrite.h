@@ -14,6 +14,8 @@
 
 namespace f2s {
 
+class CallSummaries;
+
 /// What replaces the comment sentinel of a rewritten `!$f2s` directive (the
 /// directive is kept as this comment above the call): f2stencil finds no
 /// region in a line that starts so, and says that the file was rewritten.
@@ -64,8 +66,11 @@ struct RewrittenSource {
 ///   there.
 /// - with `units` (the file's program units, frontend/HostAccesses.h): the
 ///   data regions of rewrite/DataRegions.h around the calls, and the data
-///   procedures and `c_sizeof` in each unit's USE; units where they cannot
-///   be written safely are reported in `warnings`.
+///   procedures and `c_size_t` in each unit's USE; units where they cannot
+///   be written safely are reported in `warnings`. The regions of callers
+///   (units that call procedures holding library calls) see the procedures
+///   of `summaries` (every file given; built from `units` and `calls`
+///   alone when null), which must have been built from these `units`.
 /// Everything else is kept byte for byte. Throws UserError, naming the
 /// region, where the text cannot be replaced safely (a region the front end
 /// marked so, a DO statement from a macro, another statement on the nest's
@@ -73,7 +78,8 @@ struct RewrittenSource {
 /// between `!$f2s` and the DO that must stay); nothing is returned then.
 RewrittenSource rewrite_source(const std::string &text, const std::string &path,
                                const std::vector<RegionCall> &calls, const std::string &module,
-                               const HostUnits *units = nullptr);
+                               const HostUnits *units = nullptr,
+                               const CallSummaries *summaries = nullptr);
 
 /// The 1-based lines of `text` that hold a directive kept by --rewrite (a
 /// `!f2s rewritten:` comment), in order.

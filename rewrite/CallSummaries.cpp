@@ -1,0 +1,494 @@
+#include "rewrite/CallSummaries.h"
+
+#include "rewrite/Rewrite.h"
+
+namespace f2s {
+
+/// Intrinsic functions: a reference reads its arguments and nothing else.
+const std::set<std::string> &intrinsic_functions() {
+  static const std::set<std::string> names = {"abs",
+                                              "achar",
+                                              "acos",
+                                              "adjustl",
+                                              "adjustr",
+                                              "aimag",
+                                              "aint",
+                                              "all",
+                                              "allocated",
+                                              "alog",
+                                              "alog10",
+                                              "amax1",
+                                              "amin1",
+                                              "amod",
+                                              "anint",
+                                              "any",
+                                              "asin",
+                                              "associated",
+                                              "atan",
+                                              "atan2",
+                                              "btest",
+                                              "cabs",
+                                              "ccos",
+                                              "ceiling",
+                                              "cexp",
+                                              "char",
+                                              "clog",
+                                              "cmplx",
+                                              "conjg",
+                                              "cos",
+                                              "cosh",
+                                              "count",
+                                              "csin",
+                                              "csqrt",
+                                              "cshift",
+                                              "dabs",
+                                              "dble",
+                                              "dcos",
+                                              "dexp",
+                                              "dfloat",
+                                              "digits",
+                                              "dim",
+                                              "dint",
+                                              "dlog",
+                                              "dlog10",
+                                              "dmax1",
+                                              "dmin1",
+                                              "dmod",
+                                              "dnint",
+                                              "dot_product",
+                                              "dprod",
+                                              "dsign",
+                                              "dsin",
+                                              "dsqrt",
+                                              "dtan",
+                                              "eoshift",
+                                              "epsilon",
+                                              "erf",
+                                              "erfc",
+                                              "exp",
+                                              "exponent",
+                                              "float",
+                                              "floor",
+                                              "fraction",
+                                              "gamma",
+                                              "huge",
+                                              "hypot",
+                                              "iabs",
+                                              "iachar",
+                                              "iand",
+                                              "ichar",
+                                              "idint",
+                                              "idnint",
+                                              "ieor",
+                                              "ifix",
+                                              "index",
+                                              "int",
+                                              "ior",
+                                              "ishft",
+                                              "isign",
+                                              "kind",
+                                              "lbound",
+                                              "len",
+                                              "len_trim",
+                                              "log",
+                                              "log10",
+                                              "matmul",
+                                              "max",
+                                              "max0",
+                                              "maxloc",
+                                              "maxval",
+                                              "merge",
+                                              "min",
+                                              "min0",
+                                              "minloc",
+                                              "minval",
+                                              "mod",
+                                              "modulo",
+                                              "nearest",
+                                              "nint",
+                                              "norm2",
+                                              "not",
+                                              "pack",
+                                              "precision",
+                                              "present",
+                                              "product",
+                                              "range",
+                                              "real",
+                                              "repeat",
+                                              "reshape",
+                                              "scale",
+                                              "selected_int_kind",
+                                              "selected_real_kind",
+                                              "shape",
+                                              "sign",
+                                              "sin",
+                                              "sinh",
+                                              "size",
+                                              "sngl",
+                                              "spacing",
+                                              "spread",
+                                              "sqrt",
+                                              "sum",
+                                              "tan",
+                                              "tanh",
+                                              "tiny",
+                                              "transpose",
+                                              "trim",
+                                              "ubound",
+                                              "unpack",
+                                              "c_sizeof",
+                                              "c_loc",
+                                              "sizeof",
+                                              "storage_size",
+                                              "new_line",
+                                              "bit_size",
+                                              "isnan",
+                                              "transfer",
+                                              "logical",
+                                              "huge"};
+  return names;
+}
+
+/// Intrinsic subroutines: a CALL defines its arguments and nothing else.
+const std::set<std::string> &intrinsic_subroutines() {
+  static const std::set<std::string> names = {"cpu_time",
+                                              "system_clock",
+                                              "date_and_time",
+                                              "random_number",
+                                              "random_seed",
+                                              "get_command_argument",
+                                              "get_environment_variable",
+                                              "mvbits",
+                                              "get_command",
+                                              "execute_command_line"};
+  return names;
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string> &names) {
+  std::string out;
+  for (const std::string &n : names)
+    out += (out.empty() ? "" : ",") + n;
+  return out;
+}
+
+/// The id of an array the unit declares in COMMON, or "".
+ArrayId common_id(const HostArray &a) {
+  if (!a.in_common)
+    return "";
+  return "c:" + a.common_block + ":" + joined(a.common_before) + ":" + a.name;
+}
+
+/// What calling `q` with `call` from unit `u` adds to `into`: its ids, its
+/// dummies mapped to the actual arguments' arrays.
+template <typename Resolve>
+void apply(const ProcedureSummary &q, const HostStmt::Call &call, const Resolve &resolve,
+           ProcedureSummary &into) {
+  // A dummy read: every name of its actual argument; defined or passed:
+  // the array it is (an expression's value is a temporary).
+  auto mapped = [&](const std::set<ArrayId> &ids, bool whole_only) {
+    std::set<ArrayId> out;
+    for (const ArrayId &id : ids) {
+      if (id.empty() || id[0] != '#') {
+        out.insert(id);
+        continue;
+      }
+      int j = std::stoi(id.substr(1));
+      for (size_t i = 0; i < call.args.size(); ++i) {
+        if (CallSummaries::dummy_of(*q.unit, call, i) != j)
+          continue;
+        const HostStmt::Call::Arg &a = call.args[i];
+        if (whole_only) {
+          if (!a.base.empty())
+            if (ArrayId r = resolve(a.base); !r.empty())
+              out.insert(r);
+          continue;
+        }
+        for (const std::string &n : a.names)
+          if (ArrayId r = resolve(n); !r.empty())
+            out.insert(r);
+      }
+    }
+    return out;
+  };
+  for (const ArrayId &id : mapped(q.reads, false))
+    into.reads.insert(id);
+  for (const ArrayId &id : mapped(q.defines, true))
+    into.defines.insert(id);
+  for (const ArrayId &id : mapped(q.allocates, true))
+    into.allocates.insert(id);
+  for (const ArrayId &id : mapped(q.passes, true))
+    into.passes.insert(id);
+  for (const ArrayId &id : mapped(q.passes_written, true))
+    into.passes_written.insert(id);
+  into.library = into.library || q.library;
+  into.reaches_all = into.reaches_all || q.reaches_all;
+}
+
+bool same(const ProcedureSummary &a, const ProcedureSummary &b) {
+  return a.library == b.library && a.passes == b.passes && a.passes_written == b.passes_written &&
+         a.reads == b.reads && a.defines == b.defines && a.allocates == b.allocates &&
+         a.reaches_all == b.reaches_all && a.host_lines == b.host_lines;
+}
+
+} // namespace
+
+int CallSummaries::dummy_of(const HostUnit &callee, const HostStmt::Call &call, size_t i) {
+  const std::string &k = call.args[i].keyword;
+  if (k.empty())
+    return i < callee.dummies.size() ? static_cast<int>(i) : -1;
+  for (size_t d = 0; d < callee.dummies.size(); ++d)
+    if (callee.dummies[d] == k)
+      return static_cast<int>(d);
+  return -1;
+}
+
+CallSummaries::CallSummaries(const std::map<std::string, HostUnits> &units,
+                             const std::map<std::string, std::vector<const RegionCall *>> &calls,
+                             const std::string &module)
+    : units_(units), module_(module) {
+  std::map<std::string, const HostUnit *> procedures;
+  for (const auto &[file, file_units] : units) {
+    for (const HostUnit &u : file_units) {
+      if (u.is_module) {
+        modules_[u.name] = &u;
+        continue;
+      }
+      if (!u.host.empty())
+        for (const HostUnit &h : file_units)
+          if (h.name == u.host && !h.is_module && h.first_line <= u.first_line &&
+              u.last_line <= h.last_line)
+            hosts_[&u] = &h;
+      if (u.name.empty())
+        continue;
+      if (procedures.count(u.name))
+        ambiguous_.insert(u.name);
+      procedures[u.name] = &u;
+    }
+    // Each library call in the innermost unit around it.
+    auto c = calls.find(file);
+    if (c == calls.end())
+      continue;
+    for (const RegionCall *rc : c->second) {
+      const HostUnit *best = nullptr;
+      for (const HostUnit &u : file_units)
+        if (!u.is_module && u.first_line <= rc->region.do_line &&
+            rc->region.do_line <= u.last_line &&
+            (!best || u.last_line - u.first_line < best->last_line - best->first_line))
+          best = &u;
+      if (!best)
+        continue;
+      calls_[best].push_back(rc);
+      nest_lines_[best].insert(rc->region.do_line);
+      library_names_[best].insert(rc->region.local_name.empty() ? rc->kernel
+                                                                : rc->region.local_name);
+    }
+  }
+  for (const std::string &n : ambiguous_)
+    procedures.erase(n);
+  for (const auto &[name, u] : procedures)
+    procedures_[name].unit = u;
+  // Transitive: until no summary changes (each only grows, so this ends;
+  // the bound is for safety).
+  for (int round = 0; round < 64; ++round) {
+    bool changed = false;
+    for (auto &[name, summary] : procedures_) {
+      ProcedureSummary next;
+      next.unit = summary.unit;
+      const HostUnit &u = *summary.unit;
+      for (const RegionCall *rc : calls_of(u)) {
+        next.library = true;
+        for (const GridArgument &g : rc->grids)
+          if (ArrayId id = resolve(u, g.name); !id.empty()) {
+            next.passes.insert(id);
+            if (g.written)
+              next.passes_written.insert(id);
+          }
+      }
+      for (const HostStmt &s : u.body)
+        summarize_statement(u, s, next);
+      if (!same(next, summary)) {
+        summary = std::move(next);
+        changed = true;
+      }
+    }
+    if (!changed)
+      break;
+  }
+}
+
+const ProcedureSummary *CallSummaries::find(const std::string &name) const {
+  auto p = procedures_.find(name);
+  return p == procedures_.end() ? nullptr : &p->second;
+}
+
+const std::vector<const RegionCall *> &CallSummaries::calls_of(const HostUnit &u) const {
+  static const std::vector<const RegionCall *> none;
+  auto c = calls_.find(&u);
+  return c == calls_.end() ? none : c->second;
+}
+
+const HostUnit *CallSummaries::host_of(const HostUnit &u) const {
+  auto h = hosts_.find(&u);
+  return h == hosts_.end() ? nullptr : h->second;
+}
+
+ArrayId CallSummaries::in_module(const std::string &module, const std::string &name,
+                                 int depth) const {
+  auto m = modules_.find(module);
+  if (m == modules_.end() || depth > 32)
+    return "";
+  const HostUnit &mod = *m->second;
+  if (auto a = mod.arrays.find(name); a != mod.arrays.end()) {
+    ArrayId c = common_id(a->second);
+    return c.empty() ? "m:" + module + ":" + name : c;
+  }
+  if (mod.declared.count(name))
+    return "";
+  return through_uses(mod, name, depth + 1);
+}
+
+ArrayId CallSummaries::through_uses(const HostUnit &u, const std::string &name, int depth) const {
+  for (const HostUse &use : u.uses) {
+    if (auto r = use.renames.find(name); r != use.renames.end()) {
+      if (ArrayId id = in_module(use.module, r->second, depth); !id.empty())
+        return id;
+      continue;
+    }
+    if (use.only)
+      continue;
+    // `use m, a => b` makes m's b visible as a only.
+    bool renamed_away = false;
+    for (const auto &[local, remote] : use.renames)
+      renamed_away = renamed_away || remote == name;
+    if (renamed_away)
+      continue;
+    if (ArrayId id = in_module(use.module, name, depth); !id.empty())
+      return id;
+  }
+  return "";
+}
+
+ArrayId CallSummaries::resolve(const HostUnit &u, const std::string &name) const {
+  for (size_t i = 0; i < u.dummies.size(); ++i)
+    if (u.dummies[i] == name)
+      return "#" + std::to_string(i);
+  if (auto a = u.arrays.find(name); a != u.arrays.end())
+    return common_id(a->second);
+  if (u.declared.count(name))
+    return "";
+  if (const HostUnit *h = host_of(u)) {
+    // A variable of the host: its callers' arrays under its own dummies'
+    // ids would be another unit's, so any host variable but a module's or
+    // COMMON's reaches every array ("*").
+    ArrayId id = resolve(*h, name);
+    if (!id.empty() && id[0] == '#')
+      return "*";
+    if (!id.empty())
+      return id;
+    if (h->arrays.count(name))
+      return "*";
+  }
+  if (!u.module.empty())
+    if (ArrayId id = in_module(u.module, name, 0); !id.empty())
+      return id;
+  return through_uses(u, name, 0);
+}
+
+std::string CallSummaries::name_in(const HostUnit &u, const ArrayId &id) const {
+  if (id.empty() || id[0] == '#' || id == "*")
+    return "";
+  std::string name = id.substr(id.rfind(':') + 1);
+  std::set<std::string> candidates = {name};
+  for (const HostUnit *w = &u; w; w = host_of(*w))
+    for (const HostUse &use : w->uses)
+      for (const auto &[local, remote] : use.renames)
+        if (remote == name)
+          candidates.insert(local);
+  for (const std::string &c : candidates)
+    if (resolve(u, c) == id)
+      return c;
+  return "";
+}
+
+const HostArray *CallSummaries::declaration(const HostUnit &u, const std::string &name) const {
+  if (auto a = u.arrays.find(name); a != u.arrays.end())
+    return &a->second;
+  if (u.declared.count(name))
+    return nullptr;
+  if (const HostUnit *h = host_of(u))
+    if (const HostArray *a = declaration(*h, name))
+      return a;
+  ArrayId id = resolve(u, name);
+  if (id.rfind("m:", 0) != 0)
+    return nullptr;
+  std::string module = id.substr(2, id.rfind(':') - 2);
+  auto m = modules_.find(module);
+  if (m == modules_.end())
+    return nullptr;
+  auto a = m->second->arrays.find(id.substr(id.rfind(':') + 1));
+  return a == m->second->arrays.end() ? nullptr : &a->second;
+}
+
+void CallSummaries::summarize_statement(const HostUnit &u, const HostStmt &s,
+                                        ProcedureSummary &into) const {
+  auto nests = nest_lines_.find(&u);
+  if (nests != nest_lines_.end() && nests->second.count(s.line))
+    return; // a library call
+  auto resolve_here = [&](const std::string &n) {
+    ArrayId id = resolve(u, n);
+    if (id == "*") {
+      into.reaches_all = true;
+      return ArrayId();
+    }
+    return id;
+  };
+  for (const std::string &n : s.names)
+    if (ArrayId id = resolve_here(n); !id.empty())
+      into.reads.insert(id);
+  for (const std::string &n : s.defines)
+    if (ArrayId id = resolve_here(n); !id.empty())
+      into.defines.insert(id);
+  for (const std::string &n : s.allocates)
+    if (ArrayId id = resolve_here(n); !id.empty())
+      into.allocates.insert(id);
+  auto library = library_names_.find(&u);
+  for (const HostStmt::Call &c : s.calls) {
+    const std::string &p = c.procedure;
+    if (u.arrays.count(p) || u.statement_functions.count(p) || !resolve(u, p).empty() ||
+        (library != library_names_.end() && library->second.count(p)) ||
+        p.rfind(module_ + "_data_", 0) == 0)
+      continue;
+    if (!c.statement && intrinsic_functions().count(p))
+      continue;
+    if (c.statement && intrinsic_subroutines().count(p)) {
+      for (const HostStmt::Call::Arg &a : c.args)
+        if (ArrayId id = resolve_here(a.base); !a.base.empty() && !id.empty())
+          into.defines.insert(id);
+      continue;
+    }
+    const ProcedureSummary *q = find(p);
+    if (!q) {
+      // Unknown: it may read and define whatever it receives, and reach
+      // any module or COMMON array.
+      into.reaches_all = true;
+      for (const std::string &n : c.names)
+        if (ArrayId id = resolve_here(n); !id.empty()) {
+          into.reads.insert(id);
+          into.defines.insert(id);
+        }
+      continue;
+    }
+    // Its library calls are library calls here, its host code host code.
+    apply(*q, c, resolve_here, into);
+  }
+  for (const std::set<ArrayId> *ids : {&into.reads, &into.defines, &into.allocates})
+    for (const ArrayId &id : *ids)
+      into.host_lines.emplace(id, s.line);
+  for (const auto &b : s.blocks)
+    for (const HostStmt &i : b)
+      summarize_statement(u, i, into);
+}
+
+} // namespace f2s
