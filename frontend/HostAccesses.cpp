@@ -110,6 +110,7 @@ struct NameCollector {
         arg.keyword = text_of(k->v.source);
       const auto &actual = std::get<fp::ActualArg>(a.t);
       if (const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&actual.u)) {
+        arg.text = text_of(e->value().source);
         // `u`, `u(i)`, `u(ir(k))`: passed by reference. Before semantics,
         // `u(i)` of an array the unit does not declare reads as a function
         // reference; the consumer resolves the name.
@@ -600,7 +601,9 @@ public:
               const auto &m = x.value();
               const auto &head = std::get<std::optional<fp::Statement<fp::ProgramStmt>>>(m.t);
               std::string name = head ? text_of(head->statement.v.source) : "";
+              size_t at = units_.size(); // its internal procedures follow it
               unit(m, name, {}, head ? head->source : fp::CharBlock{});
+              units_[at].is_program = true;
             } else if constexpr (std::is_same_v<T, fc::Indirection<fp::SubroutineSubprogram>>) {
               subroutine(x.value());
             } else if constexpr (std::is_same_v<T, fc::Indirection<fp::FunctionSubprogram>>) {

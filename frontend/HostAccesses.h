@@ -43,6 +43,7 @@ struct HostStmt {
     struct Arg {
       std::string keyword;         ///< `k = x`: "k"
       std::string base;            ///< a variable (`u`, `u(i, j)`, `u(ir(k))`): its name
+      std::string text;            ///< as Flang read it (lower case)
       std::set<std::string> names; ///< every name in it
     };
     std::string procedure;
@@ -123,6 +124,7 @@ struct HostUse {
 struct HostUnit {
   std::string name;
   bool is_module = false;
+  bool is_program = false; ///< the main program: no procedure anyone calls
   bool fixed_form = false; ///< the source form of its file
   /// A module procedure's module, an internal procedure's host (their
   /// variables are the unit's too).

@@ -2,6 +2,8 @@
 
 #include "rewrite/Rewrite.h"
 
+#include <functional>
+
 namespace f2s {
 
 /// Intrinsic functions: a reference reads its arguments and nothing else.
@@ -180,14 +182,14 @@ ArrayId common_id(const HostArray &a) {
   return "c:" + a.common_block + ":" + joined(a.common_before) + ":" + a.name;
 }
 
-/// What calling `q` with `call` from unit `u` adds to `into`: its ids, its
-/// dummies mapped to the actual arguments' arrays.
+/// The ids `ids` of `q`, called with `call`, as ids of the calling unit
+/// (`resolve` there): a dummy read stands for every name of its actual
+/// argument; defined or passed (`whole_only`), for the array it is (an
+/// expression's value is a temporary).
 template <typename Resolve>
-void apply(const ProcedureSummary &q, const HostStmt::Call &call, const Resolve &resolve,
-           ProcedureSummary &into) {
-  // A dummy read: every name of its actual argument; defined or passed:
-  // the array it is (an expression's value is a temporary).
-  auto mapped = [&](const std::set<ArrayId> &ids, bool whole_only) {
+std::set<ArrayId> map_ids(const ProcedureSummary &q, const HostStmt::Call &call,
+                          const Resolve &resolve, const std::set<ArrayId> &ids, bool whole_only) {
+  {
     std::set<ArrayId> out;
     for (const ArrayId &id : ids) {
       if (id.empty() || id[0] != '#') {
@@ -211,6 +213,16 @@ void apply(const ProcedureSummary &q, const HostStmt::Call &call, const Resolve 
       }
     }
     return out;
+  }
+}
+
+/// What calling `q` with `call` from unit `u` adds to `into`: its ids, its
+/// dummies mapped to the actual arguments' arrays.
+template <typename Resolve>
+void apply(const ProcedureSummary &q, const HostStmt::Call &call, const Resolve &resolve,
+           ProcedureSummary &into) {
+  auto mapped = [&](const std::set<ArrayId> &ids, bool whole_only) {
+    return map_ids(q, call, resolve, ids, whole_only);
   };
   for (const ArrayId &id : mapped(q.reads, false))
     into.reads.insert(id);
@@ -226,10 +238,33 @@ void apply(const ProcedureSummary &q, const HostStmt::Call &call, const Resolve 
   into.reaches_all = into.reaches_all || q.reaches_all;
 }
 
+/// Whether the statements of `block` (siblings, in order) are all ones
+/// --rewrite can put updates "if present" around: from the file itself, one
+/// to a line, no jump it cannot follow, no construct taken whole, no DO
+/// WHILE, a label DO loop ending on a CONTINUE.
+bool updatable(const std::vector<HostStmt> &block) {
+  int last = 0;
+  for (const HostStmt &s : block) {
+    if (s.line == 0 || s.line <= last || !s.in_main || s.kind == HostStmt::Kind::Opaque ||
+        s.kind == HostStmt::Kind::DoWhile || s.jump == HostStmt::Jump::Unknown ||
+        !s.branch_labels.empty())
+      return false;
+    if (s.do_terminal && (!s.names.empty() || !s.calls.empty() || !s.defines.empty()))
+      return false;
+    last = s.last_line;
+    for (const auto &b : s.blocks)
+      if (!updatable(b))
+        return false;
+  }
+  return true;
+}
+
 bool same(const ProcedureSummary &a, const ProcedureSummary &b) {
   return a.library == b.library && a.passes == b.passes && a.passes_written == b.passes_written &&
          a.reads == b.reads && a.defines == b.defines && a.allocates == b.allocates &&
-         a.reaches_all == b.reaches_all && a.host_lines == b.host_lines;
+         a.reaches_all == b.reaches_all && a.host_lines == b.host_lines &&
+         a.updates_itself == b.updates_itself && a.brought == b.brought &&
+         a.not_brought == b.not_brought;
 }
 
 } // namespace
@@ -260,7 +295,7 @@ CallSummaries::CallSummaries(const std::map<std::string, HostUnits> &units,
           if (h.name == u.host && !h.is_module && h.first_line <= u.first_line &&
               u.last_line <= h.last_line)
             hosts_[&u] = &h;
-      if (u.name.empty())
+      if (u.name.empty() || u.is_program)
         continue;
       if (procedures.count(u.name))
         ambiguous_.insert(u.name);
@@ -316,6 +351,87 @@ CallSummaries::CallSummaries(const std::map<std::string, HostUnits> &units,
     if (!changed)
       break;
   }
+  // Which bring their arrays themselves: a procedure's CALLs of another
+  // that does are no host code on those arrays, so until none changes.
+  for (int round = 0; round < 64; ++round) {
+    bool changed = false;
+    for (auto &[name, summary] : procedures_) {
+      ProcedureSummary next = summary;
+      next.updates_itself = can_update_itself(next);
+      if (!next.updates_itself)
+        next.brought.clear(), next.not_brought.clear();
+      if (!same(next, summary)) {
+        summary = std::move(next);
+        changed = true;
+      }
+    }
+    if (!changed)
+      break;
+  }
+}
+
+bool CallSummaries::can_update_itself(ProcedureSummary &q) const {
+  const HostUnit &u = *q.unit;
+  if (!q.library || !calls_of(u).empty() || q.reaches_all || !updatable(u.body))
+    return false;
+  std::set<ArrayId> touched = q.reads;
+  touched.insert(q.defines.begin(), q.defines.end());
+  q.brought.clear();
+  q.not_brought.clear();
+  for (const ArrayId &id : touched) {
+    // Contiguous, so that the update's first element is the array's (an
+    // assumed-shape or POINTER one would be passed as a copy).
+    const HostArray *a = nullptr;
+    if (id[0] == '#')
+      a = declaration(u, u.dummies[std::stoi(id.substr(1))]);
+    else if (std::string n = name_in(u, id); !n.empty())
+      a = declaration(u, n);
+    bool contiguous =
+        a && (a->shape == HostArray::Shape::Explicit || a->shape == HostArray::Shape::AssumedSize ||
+              a->shape == HostArray::Shape::Allocatable);
+    (q.passes.count(id) && contiguous ? q.brought : q.not_brought).insert(id);
+  }
+  for (const ArrayId &id : q.allocates)
+    if (q.brought.count(id))
+      return false;
+  if (q.brought.empty())
+    return false;
+  // Its CALLs of procedures with library calls run on the device with no
+  // update: their host code must touch none of what it brings, and their
+  // arguments read none of it.
+  auto resolve_here = [&](const std::string &n) {
+    ArrayId id = resolve(u, n);
+    return id == "*" ? ArrayId() : id;
+  };
+  std::function<bool(const std::vector<HostStmt> &)> check =
+      [&](const std::vector<HostStmt> &block) {
+        for (const HostStmt &s : block) {
+          for (const HostStmt::Call &c : s.calls) {
+            const ProcedureSummary *p = find(c.procedure);
+            if (!p || !p->library)
+              continue;
+            if (!c.statement || s.action_line || s.kind != HostStmt::Kind::Action)
+              return false; // a function, or a CALL under a logical IF
+            std::set<ArrayId> host = p->updates_itself ? p->not_brought : p->reads;
+            if (!p->updates_itself) {
+              host.insert(p->defines.begin(), p->defines.end());
+              host.insert(p->allocates.begin(), p->allocates.end());
+            }
+            for (const ArrayId &id : map_ids(*p, c, resolve_here, host, false))
+              if (q.brought.count(id))
+                return false;
+            for (const HostStmt::Call::Arg &a : c.args)
+              for (const std::string &n : a.names)
+                if (n != a.base && q.brought.count(resolve_here(n)))
+                  return false;
+          }
+          for (const auto &b : s.blocks)
+            if (!check(b))
+              return false;
+        }
+        return true;
+      };
+  return check(u.body);
 }
 
 const ProcedureSummary *CallSummaries::find(const std::string &name) const {

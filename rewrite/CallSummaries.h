@@ -55,6 +55,19 @@ struct ProcedureSummary {
   /// For each id of reads, defines and allocates: the first line of the
   /// procedure where its host code touches it (a CALL, for a callee's).
   std::map<ArrayId, int> host_lines;
+  /// Its host code brings what it touches of the arrays its library calls
+  /// pass to the host and back itself, by updates "if present" around each
+  /// statement (rewrite/DataRegions.h), so that a caller's region may hold
+  /// those arrays around its CALL: a procedure with no library call of its
+  /// own, whose calls are all in the procedures it calls (a V-cycle between
+  /// its kernels' procedures and its halo routines), and whose statements
+  /// --rewrite can put updates around (no jump it cannot follow, one
+  /// statement a line, ...).
+  bool updates_itself = false;
+  /// Then: the arrays it brings (array dummies and module or COMMON arrays
+  /// it names, contiguous, that its library calls pass and its host code
+  /// touches), and the others its host code touches.
+  std::set<ArrayId> brought, not_brought;
 };
 
 /// Every procedure of the files given, summarized.
@@ -94,6 +107,9 @@ private:
   ArrayId through_uses(const HostUnit &u, const std::string &name, int depth) const;
   const HostUnit *host_of(const HostUnit &u) const;
   void summarize_statement(const HostUnit &u, const HostStmt &s, ProcedureSummary &into) const;
+  /// Whether `q` can bring its arrays itself (ProcedureSummary::updates_itself),
+  /// and which: sets q's brought and not_brought.
+  bool can_update_itself(ProcedureSummary &q) const;
 
   const std::map<std::string, HostUnits> &units_;
   std::string module_;

@@ -89,6 +89,10 @@ public:
   /// The edits (none: no array to enter); throws NoRegion saying why the
   /// unit gets none.
   std::vector<Edit> plan();
+  /// The updates "if present" of a procedure that brings its arrays itself
+  /// (ProcedureSummary::updates_itself, summary `q`): around each host
+  /// statement of its whole body, with no enter or exit.
+  std::vector<Edit> plan_self(const ProcedureSummary &q);
   /// The data procedures the edits call, for the unit's USE.
   std::vector<std::string> uses() const;
 
@@ -109,6 +113,9 @@ private:
   /// arrays the unit sees.
   Names names_here(const std::set<ArrayId> &ids, const HostStmt::Call &call,
                    const ProcedureSummary &q, bool whole) const;
+  /// Classifies `calls` (CALLs of procedures with library calls, inside
+  /// the region) as device calls, or refuses.
+  void device_calls(const std::vector<const HostStmt *> &calls);
   /// The calls of procedures with library calls, in loops (where, alone,
   /// each would copy its arrays every time), and every such call.
   void find_library_procedure_calls(const std::vector<HostStmt> &block, bool in_loop,
@@ -160,6 +167,20 @@ private:
   }
   std::string calls(const std::string &what, const Names &arrays, const std::string &indent) const {
     std::string out;
+    if (self_ && (what == "update_host" || what == "update_device")) {
+      for (const std::string &a : entered_order_) {
+        if (!arrays.count(a))
+          continue;
+        auto d = designators_.find(a);
+        for (const std::string &from : d == designators_.end() ? Names{a} : d->second)
+          out += statement(fixed_, "", indent,
+                           "call " + module_ + "_data_" + what + "_if_present(" + from + ")",
+                           lines_.newline);
+      }
+      if (!out.empty())
+        used_.insert(what + "_if_present");
+      return out;
+    }
     for (const std::string &a : entered_order_)
       if (arrays.count(a))
         out += call(what, a, indent);
@@ -171,6 +192,8 @@ private:
   /// (exit); the others are current on the host (every host definition was
   /// sent to the device, never the reverse) and are only freed (delete).
   std::string exits(const std::string &indent) const {
+    if (self_)
+      return ""; // nothing entered: a caller's region exits
     Names kept;
     for (const std::string &a : entered_)
       if (!written_.count(a))
@@ -197,6 +220,11 @@ private:
   const std::vector<const RegionCall *> &calls_;
   const CallSummaries *summaries_;
   std::set<const HostStmt *> device_calls_;
+  /// plan_self: updates "if present", each of an array from the first
+  /// element that the statement at hand passes (`designators_`, else the
+  /// array's own name) to the end of the present array holding it.
+  bool self_ = false;
+  std::map<std::string, Names> designators_;
   std::set<int> nest_lines_;
   std::map<int, const RegionCall *> nest_calls_;
   Names entered_, written_;
@@ -438,10 +466,33 @@ Names UnitRegion::host_statement(const HostStmt &s, Names &fresh) {
   for (const std::string &a : defines)
     if (written_.count(a))
       stale.insert(a); // a partial definition keeps the rest of the array
-  for (const std::string &a : fresh)
-    stale.erase(a);
-  fresh.insert(reads.begin(), reads.end());
-  fresh.insert(defines.begin(), defines.end());
+  if (self_) {
+    // Each statement brings its part and sends it back right after (a
+    // later statement's part may start before it: bringing that would
+    // overwrite what this one defined).
+    designators_.clear();
+    for (const std::string &a : entered_) {
+      Names &from = designators_[a];
+      if (!merged.names.count(a) && !merged.defines.count(a))
+        for (const HostStmt::Call &c : merged.calls)
+          for (const HostStmt::Call::Arg &arg : c.args)
+            if (arg.base == a) {
+              // An element (sequence association): from there on. A
+              // section would be passed as a copy: the whole array.
+              bool element = arg.text.size() > a.size() && arg.text.compare(0, a.size(), a) == 0 &&
+                             arg.text[a.size()] == '(' &&
+                             arg.text.find_first_of(":%") == std::string::npos;
+              from.insert(element ? arg.text : a);
+            }
+      if (from.empty() || from.count(a))
+        from = {a};
+    }
+  } else {
+    for (const std::string &a : fresh)
+      stale.erase(a);
+    fresh.insert(reads.begin(), reads.end());
+    fresh.insert(defines.begin(), defines.end());
+  }
   pending_jump_.clear();
   jumps_in(s, s, loops_.size(), defines);
   emit(s, calls("update_host", stale, indent(s)), "", pending_jump_);
@@ -501,6 +552,8 @@ void UnitRegion::device_block(const std::vector<HostStmt> &block, size_t lo, siz
       Names defined = host_statement(s, fresh);
       pending.insert(defined.begin(), defined.end());
       last_host = &s;
+      if (self_)
+        flush();
       continue;
     }
     flush();
@@ -510,6 +563,7 @@ void UnitRegion::device_block(const std::vector<HostStmt> &block, size_t lo, siz
     if (s.kind == HostStmt::Kind::Opaque || s.blocks.empty())
       refuse(s.line, "a call is inside a construct --rewrite does not follow (line " +
                          std::to_string(s.line) + ")");
+    designators_.clear(); // a header reads whole arrays
     HostStmt header;
     header.line = s.line;
     header.names = s.names;
@@ -588,6 +642,82 @@ void UnitRegion::find_library_procedure_calls(const std::vector<HostStmt> &block
     for (const auto &b : s.blocks)
       find_library_procedure_calls(b, in_loop || is_loop(s), in_loops, all);
   }
+}
+
+void UnitRegion::device_calls(const std::vector<const HostStmt *> &calls) {
+  // Each such call runs on the device as it is when the procedure's host
+  // code touches none of the entered arrays; else its host code would read
+  // what its own library calls left on the device, which no update around
+  // the CALL can order.
+  for (const HostStmt *s : calls) {
+    const HostStmt::Call &c = *library_procedure_call(*s);
+    const ProcedureSummary *q = summaries_->find(c.procedure);
+    // (A procedure that brings its arrays itself: what it does not bring.)
+    Names host = names_here(q->updates_itself ? q->not_brought : q->reads, c, *q, false);
+    if (!q->updates_itself) {
+      for (const std::string &a : names_here(q->defines, c, *q, true))
+        host.insert(a);
+      for (const std::string &a : names_here(q->allocates, c, *q, true))
+        host.insert(a);
+    }
+    if (q->reaches_all)
+      for (const std::string &a : entered_)
+        if (!unit_.arrays.count(a) || unit_.arrays.at(a).shared)
+          host.insert(a);
+    for (const std::string &a : host) {
+      if (!entered_.count(a))
+        continue;
+      int line = 0;
+      for (const auto &[id, l] : q->host_lines)
+        if (!line && names_here({id}, c, *q, false).count(a))
+          line = l;
+      refuse(s->line, "'" + c.procedure + "', called at line " + std::to_string(s->line) +
+                          ", runs library calls and host code" +
+                          (line ? " (line " + std::to_string(line) + " of '" + c.procedure + "')"
+                                : std::string()) +
+                          " on '" + a + "', which updates around the CALL cannot order");
+    }
+    if (!s->branch_labels.empty())
+      refuse(s->line, "the CALL at line " + std::to_string(s->line) + " may branch");
+    // What the host evaluates for the CALL: subscripts and expressions.
+    HostStmt args;
+    args.line = s->line;
+    for (const HostStmt::Call::Arg &a : c.args)
+      for (const std::string &n : a.names)
+        if (n != a.base)
+          args.names.insert(n);
+    for (const HostStmt::Call &other : s->calls)
+      if (&other != &c)
+        args.calls.push_back(other);
+    Names reads, defines;
+    touches(args, reads, defines);
+    if (!reads.empty() || !defines.empty())
+      refuse(s->line, "the arguments of the CALL at line " + std::to_string(s->line) +
+                          " read or define an array the calls keep on the device");
+    device_calls_.insert(s);
+  }
+}
+
+std::vector<Edit> UnitRegion::plan_self(const ProcedureSummary &q) {
+  self_ = true;
+  for (const ArrayId &id : q.brought) {
+    std::string n =
+        id[0] == '#' ? unit_.dummies.at(std::stoi(id.substr(1))) : summaries_->name_in(unit_, id);
+    if (!n.empty() && entered_.insert(n).second)
+      entered_order_.push_back(n);
+  }
+  // Any of them may be newer on the device when it is called inside a
+  // caller's region.
+  written_ = entered_;
+  if (entered_.empty() || unit_.body.empty())
+    return {};
+  std::vector<const HostStmt *> in_loops, all;
+  find_library_procedure_calls(unit_.body, false, in_loops, all);
+  device_calls(all);
+  for (const HostStmt &s : unit_.body)
+    labels_in(s, inside_labels_);
+  device_block(unit_.body, 0, unit_.body.size() - 1, 0);
+  return edits_;
 }
 
 std::vector<Edit> UnitRegion::plan() {
@@ -725,53 +855,10 @@ std::vector<Edit> UnitRegion::plan() {
   }
   if (entered_.empty())
     return {};
-  // Each such call runs on the device as it is when the procedure's host
-  // code touches none of the entered arrays; else its host code would read
-  // what its own library calls left on the device, which no update around
-  // the CALL can order.
-  for (const auto &[s, q] : device) {
-    const HostStmt::Call &c = *library_procedure_call(*s);
-    Names host = names_here(q->reads, c, *q, false);
-    for (const std::string &a : names_here(q->defines, c, *q, true))
-      host.insert(a);
-    for (const std::string &a : names_here(q->allocates, c, *q, true))
-      host.insert(a);
-    if (q->reaches_all)
-      for (const std::string &a : entered_)
-        if (!unit_.arrays.count(a) || unit_.arrays.at(a).shared)
-          host.insert(a);
-    for (const std::string &a : host) {
-      if (!entered_.count(a))
-        continue;
-      int line = 0;
-      for (const auto &[id, l] : q->host_lines)
-        if (!line && names_here({id}, c, *q, false).count(a))
-          line = l;
-      refuse(s->line, "'" + c.procedure + "', called at line " + std::to_string(s->line) +
-                          ", runs library calls and host code" +
-                          (line ? " (line " + std::to_string(line) + " of '" + c.procedure + "')"
-                                : std::string()) +
-                          " on '" + a + "', which updates around the CALL cannot order");
-    }
-    if (!s->branch_labels.empty())
-      refuse(s->line, "the CALL at line " + std::to_string(s->line) + " may branch");
-    // What the host evaluates for the CALL: subscripts and expressions.
-    HostStmt args;
-    args.line = s->line;
-    for (const HostStmt::Call::Arg &a : c.args)
-      for (const std::string &n : a.names)
-        if (n != a.base)
-          args.names.insert(n);
-    for (const HostStmt::Call &other : s->calls)
-      if (&other != &c)
-        args.calls.push_back(other);
-    Names reads, defines;
-    touches(args, reads, defines);
-    if (!reads.empty() || !defines.empty())
-      refuse(s->line, "the arguments of the CALL at line " + std::to_string(s->line) +
-                          " read or define an array the calls keep on the device");
-    device_calls_.insert(s);
-  }
+  std::vector<const HostStmt *> inside_calls;
+  for (const auto &[s, q] : device)
+    inside_calls.push_back(s);
+  device_calls(inside_calls);
   // Labels inside, and jumps into it from outside.
   for (size_t i = lo; i <= hi; ++i)
     labels_in((*block)[i], inside_labels_);
@@ -816,7 +903,8 @@ std::vector<Edit> UnitRegion::plan() {
 
 std::vector<std::string> UnitRegion::uses() const {
   std::vector<std::string> names;
-  for (const char *what : {"enter", "update_host", "update_device", "exit", "delete"})
+  for (const char *what : {"enter", "update_host", "update_device", "exit", "delete",
+                           "update_host_if_present", "update_device_if_present"})
     if (used_.count(what))
       names.push_back(module_ + "_data_" + what);
   return names;
@@ -871,8 +959,11 @@ DataRegionEdits data_region_edits(const Lines &lines, const std::string &path, b
     static const std::vector<const RegionCall *> none;
     const std::vector<const RegionCall *> &unit_calls = own == by_unit.end() ? none : own->second;
     UnitRegion region(lines, fixed, module, unit, unit_calls, summaries);
+    const ProcedureSummary *self = summaries ? summaries->find(unit.name) : nullptr;
+    if (self && (self->unit != &unit || !self->updates_itself))
+      self = nullptr;
     try {
-      std::vector<Edit> edits = region.plan();
+      std::vector<Edit> edits = self ? region.plan_self(*self) : region.plan();
       if (edits.empty())
         continue;
       if (unit_calls.empty() && unit.use_after_line < 0)
@@ -885,6 +976,12 @@ DataRegionEdits data_region_edits(const Lines &lines, const std::string &path, b
       else
         out.uses[unit_calls.front()->region.unit_line] = region.uses();
     } catch (const NoRegion &no) {
+      // Its callers' regions count on its updates: none may be written.
+      if (self)
+        throw UserError(SourceLoc{path, no.line, 1},
+                        "Cannot write the data updates of '" + unit.name +
+                            "', which the data regions of its callers count on: " + no.why +
+                            " (rewrite with --no-data-regions)");
       out.warnings.push_back(
           path + ":" + std::to_string(no.line) + ":1: warning: no data region in '" +
           (unit.name.empty() ? std::string("the main program") : unit.name) + "': " + no.why +

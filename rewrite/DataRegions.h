@@ -24,6 +24,15 @@
 //   the others (their host copy is current). STOP leaves nothing to copy.
 // - a unit whose one call is in no loop gets no region (it would only copy
 //   around that call).
+// - CALLs of procedures defined in the files given are seen through their
+//   summaries (rewrite/CallSummaries.h): updates of what their host code
+//   touches only. A unit that calls, in a loop, procedures holding library
+//   calls gets a region too (a caller's): it enters the arrays those calls
+//   pass that it can name, and a CALL of a procedure whose host code touches
+//   none of them runs with no update. A procedure that brings its arrays
+//   itself (ProcedureSummary::updates_itself) gets updates "if present"
+//   around each host statement of its body, of the part from the element it
+//   passes to the end of the present array, and no enter or exit.
 // A unit where this cannot be done safely gets no region and a warning (its
 // calls copy their arrays as they did before): an array the data procedures
 // cannot take whole (assumed-shape, assumed-size, POINTER), a jump into the

@@ -148,15 +148,36 @@ TEST_F(CallerRegionsEmulated, WithoutTheUpdateBeforeTheHostRoutineItWouldReadSta
 }
 
 TEST_F(CallerRegionsEmulated, FixedFormCommonAndASequenceAssociatedWorkArray) {
+  // `cycle` calls the host routine `bc` between the procedures with the
+  // kernels: it brings the level `bc` receives (w(n+3) on) to the host and
+  // back itself, if present, so the main program's region holds w across
+  // its CALL.
   rewrite({"mg.f"});
   std::string program = rewritten("mg.f");
   ASSERT_NE(program.find("call f2s_cr_data_enter(w, size(w,"), std::string::npos) << program;
+  ASSERT_NE(program.find("call f2s_cr_data_update_host_if_present(w(n+3))"), std::string::npos)
+      << program;
   ProcessResult r = build_and_run("regions", program);
   ASSERT_TRUE(r.ok()) << r.out << r.err;
   EXPECT_EQ(numbers(r.out), original_output());
-  // w and c in, w back; per step (12) w to the host for `bc` and back.
-  EXPECT_NE(r.out.find("transfers " + std::to_string(2 + 1 + 12 * 2) + "\n"), std::string::npos)
+  // w and c in, w back; per step (12) w's second level to the host for
+  // `bc` in `cycle` and back, and w to the host for the main program's
+  // `bc` and back.
+  EXPECT_NE(r.out.find("transfers " + std::to_string(2 + 1 + 12 * 4) + "\n"), std::string::npos)
       << r.out;
+}
+
+TEST_F(CallerRegionsEmulated,
+       WithoutItsUpdateIfPresentTheRoutineBetweenTheKernelsReadsStaleValues) {
+  rewrite({"mg.f"});
+  std::string program = rewritten("mg.f");
+  const std::string update = "      call f2s_cr_data_update_host_if_present(w(n+3))\n";
+  size_t at = program.find(update);
+  ASSERT_NE(at, std::string::npos) << program;
+  program.erase(at, update.size());
+  ProcessResult r = build_and_run("stale", program);
+  ASSERT_TRUE(r.ok()) << r.out << r.err;
+  EXPECT_NE(numbers(r.out), original_output());
 }
 
 } // namespace

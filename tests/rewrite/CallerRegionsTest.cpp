@@ -268,6 +268,91 @@ c$f2s stencil name(sweep)
       << text;
 }
 
+TEST(CallerRegions, AProcedureCallingAHostRoutineBetweenKernelsBringsItsArraysItself) {
+  // `vcycle` holds no nest; the procedures it calls do, and between them it
+  // calls the host routine `bc` on a level of the work array (sequence
+  // association, an assumed-size dummy whose size it cannot know). It
+  // brings what `bc` receives, from the element passed to the end of the
+  // present array, to the host and back, if present (nothing when no
+  // region holds it); so its caller's region holds w across `call vcycle`,
+  // with no update around it.
+  TempDir dir;
+  auto r = rewrite_all(dir, {{"v.f", R"(      program v
+      implicit none
+      integer n, it
+      parameter (n = 8)
+      double precision w(2*n+4)
+      w = 1
+      do 20 it = 1, 3
+         call vcycle(w, n)
+   20 continue
+      print *, w(3)
+      end
+
+      subroutine vcycle(w, n)
+      implicit none
+      integer n
+      double precision w(*)
+      call sweep(w(1), w(n+3), n)
+      call bc(w(n+3), n)
+      call sweep(w(n+3), w(1), n)
+      end
+
+      subroutine sweep(u, r, n)
+      implicit none
+      integer n, i
+      double precision u(n+2), r(n+2)
+c$f2s stencil name(sweep)
+      do 10 i = 2, n + 1
+         r(i) = 0.5d0*(u(i-1) + u(i+1))
+   10 continue
+      end
+
+      subroutine bc(u, n)
+      implicit none
+      integer n
+      double precision u(n+2)
+      u(1) = u(n+1)
+      u(n+2) = u(2)
+      end
+)"}});
+  EXPECT_TRUE(r["v.f"].warnings.empty()) << r["v.f"].warnings[0];
+  EXPECT_EQ(r["v.f"].text.substr(0, r["v.f"].text.find("      subroutine sweep")),
+            R"(      program v
+      use f2s_lib, only: f2s_lib_data_enter, f2s_lib_data_exit
+      use, intrinsic :: iso_c_binding, only: c_size_t
+      implicit none
+      integer n, it
+      parameter (n = 8)
+      double precision w(2*n+4)
+      w = 1
+      call f2s_lib_data_enter(w, size(w,
+     &    kind=c_size_t) * storage_size(w) / 8)
+      do 20 it = 1, 3
+         call vcycle(w, n)
+   20 continue
+      call f2s_lib_data_exit(w, size(w,
+     &    kind=c_size_t) * storage_size(w) / 8)
+      print *, w(3)
+      end
+
+      subroutine vcycle(w, n)
+      use f2s_lib, only: f2s_lib_data_update_host_if_present,
+     &    f2s_lib_data_update_device_if_present
+      use, intrinsic :: iso_c_binding, only: c_size_t
+      implicit none
+      integer n
+      double precision w(*)
+      call sweep(w(1), w(n+3), n)
+      call f2s_lib_data_update_host_if_present(w(n+3))
+      call bc(w(n+3), n)
+      call f2s_lib_data_update_device_if_present(w(n+3))
+      call sweep(w(n+3), w(1), n)
+      end
+
+)");
+}
+
 TEST(CallerRegions, ACalleeInAnotherFileGivenOnTheSameCommandLine) {
   // The procedure with the library call is in one file, its caller's loop
   // in another: the caller's file, which has no region of its own, gets

@@ -1,6 +1,8 @@
 c     Two levels in one work array, handed down by sequence association
-c     (CALL SWEEP(W(1), W(N+3), N)) through a routine without nests; the
-c     coefficients in COMMON; a host routine writes a level's ends.
+c     (CALL SWEEP(W(1), W(N+3), N)) through a routine without nests that
+c     calls a host routine between the kernels (as a V-cycle calls its
+c     halo copies); the coefficients in COMMON; the host routine writes a
+c     level's ends.
       program mg
       implicit none
       integer n, it, i
@@ -27,6 +29,7 @@ c     coefficients in COMMON; a host routine writes a level's ends.
       integer n
       double precision w(*)
       call sweep(w(1), w(n+3), n)
+      call bc(w(n+3), n)
       call sweep(w(n+3), w(1), n)
       end
 
