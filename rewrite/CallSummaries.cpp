@@ -2,6 +2,7 @@
 
 #include "rewrite/Rewrite.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace f2s {
@@ -572,7 +573,9 @@ void CallSummaries::summarize_statement(const HostUnit &u, const HostStmt &s,
   auto library = library_names_.find(&u);
   for (const HostStmt::Call &c : s.calls) {
     const std::string &p = c.procedure;
-    if (u.arrays.count(p) || u.statement_functions.count(p) || !resolve(u, p).empty() ||
+    // (A dummy procedure, "#i", is a procedure no file defines.)
+    if (u.arrays.count(p) || u.statement_functions.count(p) ||
+        (!c.statement && resolve(u, p).find(':') != std::string::npos) ||
         (library != library_names_.end() && library->second.count(p)) ||
         p.rfind(module_ + "_data_", 0) == 0)
       continue;
@@ -584,7 +587,8 @@ void CallSummaries::summarize_statement(const HostUnit &u, const HostStmt &s,
           into.defines.insert(id);
       continue;
     }
-    const ProcedureSummary *q = find(p);
+    bool dummy = std::find(u.dummies.begin(), u.dummies.end(), p) != u.dummies.end();
+    const ProcedureSummary *q = dummy ? nullptr : find(p);
     if (!q) {
       // Unknown: it may read and define whatever it receives, and reach
       // any module or COMMON array.

@@ -255,9 +255,10 @@ void UnitRegion::touches(const HostStmt &m, Names &reads, Names &defines) const 
       continue;
     // `w(1)` of a module's or COMMON's array: read, its names are the
     // statement's.
-    if (summaries_ && !c.statement && !summaries_->resolve(unit_, p).empty())
+    if (summaries_ && !c.statement && summaries_->resolve(unit_, p).find(':') != std::string::npos)
       continue;
-    if (const ProcedureSummary *q = summaries_ ? summaries_->find(p) : nullptr) {
+    bool dummy = std::find(unit_.dummies.begin(), unit_.dummies.end(), p) != unit_.dummies.end();
+    if (const ProcedureSummary *q = summaries_ && !dummy ? summaries_->find(p) : nullptr) {
       // A procedure of the files given: what its code may touch, mapped to
       // this unit's names (its library calls are the device's).
       for (const std::string &a : names_here(q->passes, c, *q, true))
@@ -602,6 +603,8 @@ const HostStmt::Call *UnitRegion::library_procedure_call(const HostStmt &s) cons
     return nullptr;
   for (const HostStmt::Call &c : s.calls)
     if (c.statement) {
+      if (std::find(unit_.dummies.begin(), unit_.dummies.end(), c.procedure) != unit_.dummies.end())
+        return nullptr; // a dummy procedure
       const ProcedureSummary *q = summaries_->find(c.procedure);
       return q && q->library ? &c : nullptr;
     }
