@@ -180,5 +180,19 @@ TEST_F(CallerRegionsEmulated,
   EXPECT_NE(numbers(r.out), original_output());
 }
 
+TEST(CallerRegions, NoDataRegionsWritesNoneInCallersEither) {
+  test::ScratchDir dir;
+  fs::path out = dir.path() / "out";
+  ProcessResult r = f2stencil({"--no-data-regions", "--emit=sources", "-q", "--rewrite",
+                               "--target=pthreads,cuda", std::string("--lib=") + kLib, "-o",
+                               out.string(), source("tests/inputs/caller_regions/kernels.f90"),
+                               source("tests/inputs/caller_regions/main.f90")});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  for (const char *f : {"kernels.f90", "main.f90"})
+    EXPECT_EQ(test::read_file(out / "src" / f).find("_data_"), std::string::npos) << f;
+  EXPECT_EQ(test::read_file(out / "src" / "main.f90"),
+            test::read_file(source("tests/inputs/caller_regions/main.f90")));
+}
+
 } // namespace
 } // namespace f2s
