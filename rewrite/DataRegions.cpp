@@ -663,9 +663,12 @@ void UnitRegion::device_calls(const std::vector<const HostStmt *> &calls) {
       for (const std::string &a : names_here(q->allocates, c, *q, true))
         host.insert(a);
     }
+    // (Reaching any array it could see: all of an internal procedure's
+    // host.)
     if (q->reaches_all)
       for (const std::string &a : entered_)
-        if (!unit_.arrays.count(a) || unit_.arrays.at(a).shared)
+        if (!unit_.arrays.count(a) || unit_.arrays.at(a).shared ||
+            unit_.internal_procedures.count(c.procedure))
           host.insert(a);
     for (const std::string &a : host) {
       if (!entered_.count(a))

@@ -353,6 +353,35 @@ c$f2s stencil name(sweep)
 )");
 }
 
+TEST(CallerRegions, AnInternalProcedureSeesItsHostsArraysWhichItsCallerDoesNotEnter) {
+  // `step` runs its nest on its host's arrays (host association, which the
+  // summaries do not map back to the host's names): nothing is entered,
+  // and the calls copy their arrays as before. No warning: nothing unsafe
+  // was asked for.
+  TempDir dir;
+  auto r = rewrite_all(dir, {{"internal.f90", R"(program main
+  implicit none
+  real(8) :: u(0:11), v(0:11)
+  integer :: it
+  u = 1
+  do it = 1, 3
+    call step
+  end do
+  print *, v(5)
+contains
+  subroutine step
+    integer :: i
+    !$f2s stencil name(smooth)
+    do i = 1, 10
+      v(i) = 0.5d0*(u(i-1) + u(i+1))
+    end do
+  end subroutine step
+end program main
+)"}});
+  EXPECT_TRUE(r["internal.f90"].warnings.empty());
+  EXPECT_EQ(r["internal.f90"].text.find("_data_"), std::string::npos) << r["internal.f90"].text;
+}
+
 TEST(CallerRegions, ACalleeInAnotherFileGivenOnTheSameCommandLine) {
   // The procedure with the library call is in one file, its caller's loop
   // in another: the caller's file, which has no region of its own, gets
