@@ -344,6 +344,20 @@ CallSummaries::CallSummaries(const std::map<std::string, HostUnits> &units,
       }
       for (const HostStmt &s : u.body)
         summarize_statement(u, s, next);
+      // What names do not say: a statement function's body (in the
+      // specification part), or an array reached through a POINTER, a
+      // TARGET or EQUIVALENCE. Then anything it could see.
+      bool hidden = !u.statement_functions.empty();
+      for (const auto &[n, a] : u.arrays)
+        hidden = hidden || a.aliased || a.shape == HostArray::Shape::Pointer;
+      if (hidden) {
+        next.reaches_all = true;
+        for (size_t i = 0; i < u.dummies.size(); ++i) {
+          next.reads.insert("#" + std::to_string(i));
+          next.defines.insert("#" + std::to_string(i));
+          next.host_lines.emplace("#" + std::to_string(i), u.first_line);
+        }
+      }
       if (!same(next, summary)) {
         summary = std::move(next);
         changed = true;
@@ -561,9 +575,15 @@ void CallSummaries::summarize_statement(const HostUnit &u, const HostStmt &s,
     }
     return id;
   };
-  for (const std::string &n : s.names)
+  for (const std::string &n : s.names) {
     if (ArrayId id = resolve_here(n); !id.empty())
       into.reads.insert(id);
+    // A module's POINTER or TARGET array: what it points at, or what
+    // points at it, is any array.
+    if (const HostArray *a = declaration(u, n);
+        a && (a->aliased || a->shape == HostArray::Shape::Pointer))
+      into.reaches_all = true;
+  }
   for (const std::string &n : s.defines)
     if (ArrayId id = resolve_here(n); !id.empty())
       into.defines.insert(id);
