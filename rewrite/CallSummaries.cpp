@@ -285,6 +285,7 @@ CallSummaries::CallSummaries(const std::map<std::string, HostUnits> &units,
                              const std::string &module)
     : units_(units), module_(module) {
   std::map<std::string, const HostUnit *> procedures;
+  std::map<const HostUnit *, std::string> files;
   for (const auto &[file, file_units] : units) {
     for (const HostUnit &u : file_units) {
       if (u.is_module) {
@@ -301,6 +302,7 @@ CallSummaries::CallSummaries(const std::map<std::string, HostUnits> &units,
       if (procedures.count(u.name))
         ambiguous_.insert(u.name);
       procedures[u.name] = &u;
+      files[&u] = file;
     }
     // Each library call in the innermost unit around it.
     auto c = calls.find(file);
@@ -323,8 +325,10 @@ CallSummaries::CallSummaries(const std::map<std::string, HostUnits> &units,
   }
   for (const std::string &n : ambiguous_)
     procedures.erase(n);
-  for (const auto &[name, u] : procedures)
+  for (const auto &[name, u] : procedures) {
     procedures_[name].unit = u;
+    procedures_[name].file = files[u];
+  }
   // Transitive: until no summary changes (each only grows, so this ends;
   // the bound is for safety).
   for (int round = 0; round < 64; ++round) {
@@ -332,6 +336,7 @@ CallSummaries::CallSummaries(const std::map<std::string, HostUnits> &units,
     for (auto &[name, summary] : procedures_) {
       ProcedureSummary next;
       next.unit = summary.unit;
+      next.file = summary.file;
       const HostUnit &u = *summary.unit;
       for (const RegionCall *rc : calls_of(u)) {
         next.library = true;

@@ -42,6 +42,7 @@ using ArrayId = std::string;
 /// What calling one procedure may do, in its own ids.
 struct ProcedureSummary {
   const HostUnit *unit = nullptr;
+  std::string file; ///< where it is defined
   /// It runs calls of the library, itself or through the procedures it calls.
   bool library = false;
   /// The arrays those calls pass, and those among them a call may write.

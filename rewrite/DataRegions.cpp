@@ -677,11 +677,11 @@ void UnitRegion::device_calls(const std::vector<const HostStmt *> &calls) {
       for (const auto &[id, l] : q->host_lines)
         if (!line && names_here({id}, c, *q, false).count(a))
           line = l;
-      refuse(s->line, "'" + c.procedure + "', called at line " + std::to_string(s->line) +
-                          ", runs library calls and host code" +
-                          (line ? " (line " + std::to_string(line) + " of '" + c.procedure + "')"
-                                : std::string()) +
-                          " on '" + a + "', which updates around the CALL cannot order");
+      refuse(s->line,
+             "'" + c.procedure + "', called at line " + std::to_string(s->line) +
+                 ", runs library calls and host code" +
+                 (line ? " (" + q->file + ":" + std::to_string(line) + ")" : std::string()) +
+                 " on '" + a + "', which updates around the CALL cannot order");
     }
     if (!s->branch_labels.empty())
       refuse(s->line, "the CALL at line " + std::to_string(s->line) + " may branch");
