@@ -175,6 +175,13 @@ rewrite_sources(const DriverOptions &o, const std::vector<Kernel> &kernels,
       for (const RegionCall &c : file_calls)
         by_file[f].push_back(&c);
     summaries.emplace(host_units, by_file, lib_name);
+    std::map<std::string, std::string> texts;
+    for (const std::string &f : o.files)
+      if (std::optional<std::string> text = read_text(f))
+        texts[f] = std::move(*text);
+    for (const std::string &w : settle_self_updates(*summaries, texts, lib_name))
+      if (!o.quiet)
+        std::cerr << w << "\n";
   }
   for (const std::string &f : o.files) {
     std::string name = fs::path(f).filename().string();

@@ -371,6 +371,15 @@ CallSummaries::CallSummaries(const std::map<std::string, HostUnits> &units,
     if (!changed)
       break;
   }
+  settle_updates_itself();
+}
+
+void CallSummaries::forbid_updating_itself(const HostUnit &u) {
+  forbidden_.insert(&u);
+  settle_updates_itself();
+}
+
+void CallSummaries::settle_updates_itself() {
   // Which bring their arrays themselves: a procedure's CALLs of another
   // that does are no host code on those arrays, so until none changes.
   for (int round = 0; round < 64; ++round) {
@@ -392,7 +401,8 @@ CallSummaries::CallSummaries(const std::map<std::string, HostUnits> &units,
 
 bool CallSummaries::can_update_itself(ProcedureSummary &q) const {
   const HostUnit &u = *q.unit;
-  if (!q.library || !calls_of(u).empty() || q.reaches_all || !updatable(u.body))
+  if (!q.library || !calls_of(u).empty() || q.reaches_all || forbidden_.count(&u) ||
+      !updatable(u.body))
     return false;
   std::set<ArrayId> touched = q.reads;
   touched.insert(q.defines.begin(), q.defines.end());

@@ -99,6 +99,11 @@ public:
   /// Every file's units.
   const std::map<std::string, HostUnits> &units() const { return units_; }
 
+  /// `u` does not bring its arrays itself after all (its updates cannot be
+  /// written: settle_self_updates in rewrite/Rewrite.h); the procedures
+  /// that counted on it are summarized again.
+  void forbid_updating_itself(const HostUnit &u);
+
   /// The index of the dummy of `callee` that argument `i` of `call` goes to
   /// (a keyword's, else its position), or -1.
   static int dummy_of(const HostUnit &callee, const HostStmt::Call &call, size_t i);
@@ -111,6 +116,7 @@ private:
   /// Whether `q` can bring its arrays itself (ProcedureSummary::updates_itself),
   /// and which: sets q's brought and not_brought.
   bool can_update_itself(ProcedureSummary &q) const;
+  void settle_updates_itself();
 
   const std::map<std::string, HostUnits> &units_;
   std::string module_;
@@ -121,6 +127,7 @@ private:
   std::map<const HostUnit *, std::set<int>> nest_lines_;
   std::map<const HostUnit *, std::set<std::string>> library_names_;
   std::map<const HostUnit *, const HostUnit *> hosts_;
+  std::set<const HostUnit *> forbidden_;
 };
 
 } // namespace f2s

@@ -940,6 +940,27 @@ Edit use_edit(const Lines &lines, bool fixed, const HostUnit &unit, const std::s
 
 } // namespace
 
+std::vector<std::pair<const HostUnit *, std::string>>
+failed_self_updates(const Lines &lines, const std::string &path, bool fixed, const HostUnits &units,
+                    const std::string &module, const CallSummaries &summaries) {
+  std::vector<std::pair<const HostUnit *, std::string>> failed;
+  static const std::vector<const RegionCall *> none;
+  for (const HostUnit &unit : units) {
+    const ProcedureSummary *self = unit.is_module ? nullptr : summaries.find(unit.name);
+    if (!self || self->unit != &unit || !self->updates_itself)
+      continue;
+    UnitRegion region(lines, fixed, module, unit, none, &summaries);
+    try {
+      region.plan_self(*self);
+      if (unit.use_after_line < 0)
+        failed.emplace_back(&unit, "its header or last USE statement is not in the file itself");
+    } catch (const NoRegion &no) {
+      failed.emplace_back(&unit, path + ":" + std::to_string(no.line) + ": " + no.why);
+    }
+  }
+  return failed;
+}
+
 DataRegionEdits data_region_edits(const Lines &lines, const std::string &path, bool fixed,
                                   const std::vector<const RegionCall *> &calls,
                                   const HostUnits &units, const std::string &module,

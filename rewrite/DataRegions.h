@@ -62,6 +62,15 @@ struct DataRegionEdits {
   std::vector<std::string> warnings;
 };
 
+/// The units of the file `path` (its `lines`, its `units`) that `summaries`
+/// say bring their arrays themselves but whose updates cannot be written
+/// (a statement they cannot go around), each with why: for
+/// CallSummaries::forbid_updating_itself, before anything is rewritten.
+std::vector<std::pair<const HostUnit *, std::string>>
+failed_self_updates(const source_text::Lines &lines, const std::string &path, bool fixed,
+                    const HostUnits &units, const std::string &module,
+                    const CallSummaries &summaries);
+
 /// The data regions of the file `path` (its `lines`, in source form
 /// `fixed`) for its `calls` of the library `module`, whose program units
 /// the front end outlined as `units`. Every edit lies outside the lines the

@@ -554,11 +554,45 @@ RewrittenSource rewrite_source(const std::string &text, const std::string &path,
     // The procedures of this file alone.
     std::map<std::string, HostUnits> file_units = {{path, *units}};
     CallSummaries here(file_units, {{path, ordered}}, module);
+    settle_self_updates(here, {{path, text}}, module);
     rewriter.data_regions(ordered, file_units.at(path), here);
   }
   for (const auto &[line, unit] : by_unit)
     rewriter.uses(unit);
   return rewriter.finish();
+}
+
+std::vector<std::string> settle_self_updates(CallSummaries &summaries,
+                                             const std::map<std::string, std::string> &texts,
+                                             const std::string &module) {
+  std::vector<std::string> warnings;
+  std::map<std::string, Lines> lines;
+  for (const auto &[path, text] : texts)
+    lines.emplace(path, Lines(text));
+  // Each round forbids what failed; the procedures that counted on those
+  // are summarized again, and may fail in turn.
+  for (int round = 0; round < 64; ++round) {
+    std::vector<std::pair<const HostUnit *, std::string>> failed;
+    for (const auto &[path, units] : summaries.units()) {
+      auto l = lines.find(path);
+      if (l == lines.end() || units.empty())
+        continue;
+      for (auto &f : failed_self_updates(l->second, path, units.front().fixed_form, units, module,
+                                         summaries)) {
+        warnings.push_back(path + ":" + std::to_string(f.first->first_line) + ":1: warning: '" +
+                           f.first->name +
+                           "' does not bring its arrays to the host and back itself, so its "
+                           "callers hold none of them around its CALL: " +
+                           f.second);
+        failed.push_back(std::move(f));
+      }
+    }
+    if (failed.empty())
+      break;
+    for (const auto &f : failed)
+      summaries.forbid_updating_itself(*f.first);
+  }
+  return warnings;
 }
 
 std::vector<int> rewritten_directive_lines(const std::string &text) {

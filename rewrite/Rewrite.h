@@ -9,6 +9,7 @@
 #include "ast/IR.h"
 #include "frontend/HostAccesses.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,16 @@ RewrittenSource rewrite_source(const std::string &text, const std::string &path,
                                const std::vector<RegionCall> &calls, const std::string &module,
                                const HostUnits *units = nullptr,
                                const CallSummaries *summaries = nullptr);
+
+/// Settles which procedures of `summaries` bring their arrays themselves
+/// (ProcedureSummary::updates_itself): the updates of each are planned in
+/// its file's text (`texts`, by path), and one whose updates cannot be
+/// written is forbidden to, until none fails, so that no caller's region
+/// counts on updates that will not be there. Returns a "file:line:column:
+/// warning: ..." line for each forbidden one.
+std::vector<std::string> settle_self_updates(CallSummaries &summaries,
+                                             const std::map<std::string, std::string> &texts,
+                                             const std::string &module);
 
 /// The 1-based lines of `text` that hold a directive kept by --rewrite (a
 /// `!f2s rewritten:` comment), in order.

@@ -13,9 +13,11 @@ namespace f2s::test {
 namespace {
 
 /// Every file of `files` (name, text) rewritten with the data regions, the
-/// procedures of all of them seen together (as the driver does), by name.
+/// procedures of all of them seen together (as the driver does), by name;
+/// settle_self_updates's warnings in `settled`.
 std::map<std::string, RewrittenSource>
-rewrite_all(const TempDir &dir, const std::vector<std::pair<std::string, std::string>> &files) {
+rewrite_all(const TempDir &dir, const std::vector<std::pair<std::string, std::string>> &files,
+            std::vector<std::string> *settled = nullptr) {
   std::vector<std::string> paths;
   for (const auto &[name, text] : files)
     paths.push_back(dir.write(name, text));
@@ -32,6 +34,12 @@ rewrite_all(const TempDir &dir, const std::vector<std::pair<std::string, std::st
     for (const RegionCall &c : file_calls)
       by_file[f].push_back(&c);
   CallSummaries summaries(lowered.host_units, by_file, "f2s_lib");
+  std::map<std::string, std::string> texts;
+  for (size_t i = 0; i < files.size(); ++i)
+    texts[paths[i]] = files[i].second;
+  std::vector<std::string> warnings = settle_self_updates(summaries, texts, "f2s_lib");
+  if (settled)
+    *settled = warnings;
   std::map<std::string, RewrittenSource> out;
   for (size_t i = 0; i < files.size(); ++i)
     out[files[i].first] = rewrite_source(files[i].second, paths[i], calls[paths[i]], "f2s_lib",
@@ -386,6 +394,65 @@ end program main
 )"}});
   EXPECT_TRUE(r["internal.f90"].warnings.empty());
   EXPECT_EQ(r["internal.f90"].text.find("_data_"), std::string::npos) << r["internal.f90"].text;
+}
+
+TEST(CallerRegions, AProcedureWhoseUpdatesCannotBeWrittenLeavesItsCallerWithoutARegion) {
+  // The CALL of the host routine shares its line with the DO: no update
+  // can go between them, so `vcycle` brings nothing itself (said once),
+  // and its caller, which would have counted on it, gets no region.
+  TempDir dir;
+  std::vector<std::string> settled;
+  auto r = rewrite_all(dir, {{"v.f90", R"(program v
+  implicit none
+  real(8) :: w(20)
+  integer :: it
+  w = 1
+  do it = 1, 3
+    call vcycle(w, 8)
+  end do
+  print *, w(3)
+end program v
+
+subroutine vcycle(w, n)
+  implicit none
+  integer :: n, k
+  real(8) :: w(*)
+  call sweep(w(1), w(n+3), n)
+  do k = 1, 1; call bc(w(n+3), n); end do
+  call sweep(w(n+3), w(1), n)
+end subroutine vcycle
+
+subroutine sweep(u, r, n)
+  implicit none
+  integer :: n, i
+  real(8) :: u(n+2), r(n+2)
+  !$f2s stencil name(sweep)
+  do i = 2, n + 1
+    r(i) = 0.5d0*(u(i-1) + u(i+1))
+  end do
+end subroutine sweep
+
+subroutine bc(u, n)
+  implicit none
+  integer :: n
+  real(8) :: u(n+2)
+  u(1) = u(n+1)
+end subroutine bc
+)"}},
+                       &settled);
+  ASSERT_EQ(settled.size(), 1u);
+  EXPECT_NE(settled[0].find("v.f90:12:1: warning: 'vcycle' does not bring its arrays to the host "
+                            "and back itself, so its callers hold none of them around its CALL: "),
+            std::string::npos)
+      << settled[0];
+  EXPECT_NE(settled[0].find("v.f90:17: line 17 holds two statements"), std::string::npos)
+      << settled[0];
+  ASSERT_EQ(r["v.f90"].warnings.size(), 1u);
+  EXPECT_NE(r["v.f90"].warnings[0].find("no data region in 'v': 'vcycle', called at line 7, runs "
+                                        "library calls and host code"),
+            std::string::npos)
+      << r["v.f90"].warnings[0];
+  EXPECT_EQ(r["v.f90"].text.find("_data_"), std::string::npos) << r["v.f90"].text;
 }
 
 TEST(CallerRegions, ACalleeInAnotherFileGivenOnTheSameCommandLine) {
