@@ -1535,6 +1535,12 @@ LoweredFiles lower_files_here(const std::vector<std::string> &paths,
   const int first_order = 1 << 20;
   LoweredFiles lowered;
   for (ParsedFile &f : files) {
+    // Every file's units: a file without regions may call procedures that
+    // hold them, in a loop that its data region goes around.
+    if (options.outline_host_units) {
+      SourceMap map(cooked, f.file, f.path, &user_paths);
+      lowered.host_units[f.path] = outline_host_units(*f.parsing->parseTree(), map, f.fixed_form);
+    }
     if (f.directives.empty())
       continue;
     SourceMap map(cooked, f.file, f.path, &user_paths);
@@ -1551,8 +1557,6 @@ LoweredFiles lower_files_here(const std::vector<std::string> &paths,
     }
     for (TimeLoop &t : lowering.take_time_loops())
       lowered.time_loops.push_back(std::move(t));
-    if (options.outline_host_units)
-      lowered.host_units[f.path] = outline_host_units(*f.parsing->parseTree(), map);
   }
   lowered.problems = problems.list();
   return lowered;

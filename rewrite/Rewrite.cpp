@@ -2,6 +2,7 @@
 
 #include "ast/Analysis.h"
 #include "codegen/Interfaces.h"
+#include "rewrite/CallSummaries.h"
 #include "rewrite/DataRegions.h"
 #include "rewrite/SourceText.h"
 
@@ -170,7 +171,8 @@ public:
   /// nothing changed, where its text cannot be replaced; it stays the host's.
   bool implicit_region(const RegionCall &call);
   void uses(const std::vector<const RegionCall *> &unit);
-  void data_regions(const std::vector<const RegionCall *> &calls, const HostUnits &units);
+  void data_regions(const std::vector<const RegionCall *> &calls, const HostUnits &units,
+                    const CallSummaries &summaries);
   RewrittenSource finish();
 
 private:
@@ -502,11 +504,11 @@ void FileRewriter::uses(const std::vector<const RegionCall *> &unit) {
 }
 
 void FileRewriter::data_regions(const std::vector<const RegionCall *> &calls,
-                                const HostUnits &units) {
-  if (calls.empty())
+                                const HostUnits &units, const CallSummaries &summaries) {
+  if (units.empty())
     return;
-  DataRegionEdits d =
-      data_region_edits(lines_, path_, calls.front()->region.fixed_form, calls, units, module_);
+  bool fixed = calls.empty() ? units.front().fixed_form : calls.front()->region.fixed_form;
+  DataRegionEdits d = data_region_edits(lines_, path_, fixed, calls, units, module_, &summaries);
   edits_.insert(edits_.end(), d.edits.begin(), d.edits.end());
   data_uses_ = std::move(d.uses);
   warnings_.insert(warnings_.end(), d.warnings.begin(), d.warnings.end());
@@ -555,9 +557,19 @@ RegionCall region_call(const Kernel &k) {
   return c;
 }
 
+std::vector<RegionCall> replaceable_calls(const std::string &text, const std::string &path,
+                                          const std::vector<RegionCall> &calls,
+                                          const std::string &module) {
+  std::vector<RegionCall> kept;
+  for (const RegionCall &c : calls)
+    if (!c.region.implicit || FileRewriter(text, path, module).implicit_region(c))
+      kept.push_back(c);
+  return kept;
+}
+
 RewrittenSource rewrite_source(const std::string &text, const std::string &path,
                                const std::vector<RegionCall> &calls, const std::string &module,
-                               const HostUnits *units) {
+                               const HostUnits *units, const CallSummaries *summaries) {
   FileRewriter rewriter(text, path, module);
   std::vector<const RegionCall *> ordered;
   for (const RegionCall &c : calls)
@@ -578,11 +590,51 @@ RewrittenSource rewrite_source(const std::string &text, const std::string &path,
     by_unit[c->region.unit_line].push_back(c);
   }
   ordered = std::move(replaced);
-  if (units)
-    rewriter.data_regions(ordered, *units);
+  if (units && summaries) {
+    rewriter.data_regions(ordered, *units, *summaries);
+  } else if (units) {
+    // The procedures of this file alone.
+    std::map<std::string, HostUnits> file_units = {{path, *units}};
+    CallSummaries here(file_units, {{path, ordered}}, module);
+    settle_self_updates(here, {{path, text}}, module);
+    rewriter.data_regions(ordered, file_units.at(path), here);
+  }
   for (const auto &[line, unit] : by_unit)
     rewriter.uses(unit);
   return rewriter.finish();
+}
+
+std::vector<std::string> settle_self_updates(CallSummaries &summaries,
+                                             const std::map<std::string, std::string> &texts,
+                                             const std::string &module) {
+  std::vector<std::string> warnings;
+  std::map<std::string, Lines> lines;
+  for (const auto &[path, text] : texts)
+    lines.emplace(path, Lines(text));
+  // Each round forbids what failed; the procedures that counted on those
+  // are summarized again, and may fail in turn.
+  for (int round = 0; round < 64; ++round) {
+    std::vector<std::pair<const HostUnit *, std::string>> failed;
+    for (const auto &[path, units] : summaries.units()) {
+      auto l = lines.find(path);
+      if (l == lines.end() || units.empty())
+        continue;
+      for (auto &f : failed_self_updates(l->second, path, units.front().fixed_form, units, module,
+                                         summaries)) {
+        warnings.push_back(path + ":" + std::to_string(f.first->first_line) + ":1: warning: '" +
+                           f.first->name +
+                           "' does not bring its arrays to the host and back itself, so its "
+                           "callers hold none of them around its CALL: " +
+                           f.second);
+        failed.push_back(std::move(f));
+      }
+    }
+    if (failed.empty())
+      break;
+    for (const auto &f : failed)
+      summaries.forbid_updating_itself(*f.first);
+  }
+  return warnings;
 }
 
 std::vector<int> rewritten_directive_lines(const std::string &text) {

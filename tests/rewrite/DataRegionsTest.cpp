@@ -200,10 +200,11 @@ TEST(DataRegions, ModuleArraysAnInternalProcedureAndAnAllocateBeforeTheLoop) {
   // The calls pass ALLOCATABLE arrays of a module; a (read only by the
   // calls) is never brought back to the host, inside or at the end (delete,
   // not exit: the host's copy is current); the internal procedure
-  // `boundary` sees every array of its host, so b comes to the host before
-  // it and both go to the device after the run of host statements, at the
-  // loop's end; the ALLOCATE comes before the region, which starts at the
-  // loop.
+  // `boundary`, whose body the summaries see, reads and defines a only, so
+  // nothing comes to the host before it (no call writes a), b comes before
+  // the statement that reads it, and a goes to the device after the run of
+  // host statements, at the loop's end; the ALLOCATE comes before the
+  // region, which starts at the loop.
   TempDir dir;
   RewrittenSource r = with_regions(dir, "mod.f90", R"(module fields
   implicit none
@@ -262,15 +263,14 @@ program main
   do it = 1, 5
     !f2s rewritten: stencil name(jac)
     call jac(a, b, n)
-    call f2s_lib_data_update_host(b, size(b, kind=c_size_t) * storage_size(b) / 8)
     call boundary()
+    call f2s_lib_data_update_host(b, size(b, kind=c_size_t) * storage_size(b) / 8)
     a(1:n,1:n) = b(1:n,1:n)
     select case (it)
     case (3)
       print *, 'it 3', sum(b)
     end select
     call f2s_lib_data_update_device(a, size(a, kind=c_size_t) * storage_size(a) / 8)
-    call f2s_lib_data_update_device(b, size(b, kind=c_size_t) * storage_size(b) / 8)
   end do
   call f2s_lib_data_delete(a, size(a, kind=c_size_t) * storage_size(a) / 8)
   call f2s_lib_data_exit(b, size(b, kind=c_size_t) * storage_size(b) / 8)
