@@ -35,6 +35,7 @@ public:
   /// constant subscripts (kVaries where a loop variable subscripts the
   /// dimension): the element groups each point costs in traffic.
   static constexpr int64_t kVaries = INT64_MIN;
+  static constexpr int64_t kPlane = INT64_MIN + 1;
   std::map<std::string, std::map<std::vector<int64_t>, std::vector<Spread>>> traffic;
   std::set<std::string> always_written;
   int64_t flops = 0;
@@ -57,6 +58,10 @@ protected:
     std::set<std::string> vars;
     for (const Index &ix : index) {
       fixed.push_back(ix.var.empty() ? ix.offset : kVaries);
+      // A plane at a run-time position (Index::sym) is another element
+      // group than the constant plane of the same offset.
+      if (ix.at_runtime())
+        fixed.push_back(kPlane);
       if (!ix.var.empty())
         vars.insert(ix.var);
     }

@@ -2,6 +2,7 @@
 
 #include "ast/ColumnShape.h"
 #include "ast/LoopDependences.h"
+#include "ast/Planes.h"
 #include "ast/Reductions.h"
 
 #include <algorithm>
@@ -150,6 +151,11 @@ Ordering find_ordering(const Kernel &k) {
   if (k.column)
     if (auto d = check_column_shape(k))
       return {d, std::nullopt};
+  // Planes at run-time positions (ast/Planes) have their rule, whose
+  // refusal names the plane; isl, which reads their scalar as a parameter,
+  // then agrees on what remains.
+  if (auto planes = plane_conflict(k))
+    return {planes, std::nullopt};
   std::vector<Conflict> found = conflicts(ld);
   if (k.column) {
     // Columns run in any order, each in its own order: no loop of the nest

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace f2s {
@@ -86,11 +87,24 @@ struct Var : ExprNode {
 /// empty. Stencil subscripts are loop variables plus small constants;
 /// multigrid transfers scale them by small factors (`r(2*i - 1)`), and a loop
 /// with a step s > 1 becomes a unit-step counter t with its variable s*t + lo.
+///
+/// `sym` adds a region-invariant INTEGER scalar argument to a subscript
+/// without a loop variable (`u(n1 - 1, i2, i3)`: var empty, sym "n1",
+/// offset -1): a plane of the array at a position only the call knows.
+/// Consumers that reason about elements from `var` and `offset` alone must
+/// handle it or refuse the kernel (ast/Planes.h says which do what).
 struct Index {
+  // A constructor rather than an aggregate, so that the many `Index{v, c, o}`
+  // of the passes need not spell the rarely set `sym`.
+  Index(std::string v = {}, int64_t c = 1, int64_t o = 0, std::string s = {})
+      : var(std::move(v)), coeff(c), offset(o), sym(std::move(s)) {}
   std::string var;
   int64_t coeff = 1;
   int64_t offset = 0;
+  std::string sym; ///< + sym, a scalar argument; empty for none
   bool operator==(const Index &) const = default;
+  /// At a run-time position: its element is not known from the loops.
+  bool at_runtime() const { return !sym.empty(); }
 };
 
 struct GridRef : ExprNode {
@@ -502,6 +516,11 @@ struct SourceRegion {
   /// file, ...); empty when it can.
   std::string refusal;
   SourceLoc refusal_loc;
+  /// An array assignment no directive annotates, which --rewrite moves into
+  /// the library because it lies between the library's calls
+  /// (FrontendOptions::implicit_copies): directive_line is the statement's
+  /// own line, and a rewrite that cannot replace its text leaves it be.
+  bool implicit = false;
 };
 
 struct Kernel {

@@ -160,9 +160,13 @@ std::string print_float_literal(double v, Type t) {
 }
 
 std::string print_index(const Index &ix) {
-  if (ix.var.empty())
+  if (ix.var.empty() && ix.sym.empty())
     return std::to_string(ix.offset);
-  std::string s = ix.coeff == 1 ? ix.var : std::to_string(ix.coeff) + "*" + ix.var;
+  std::string s = ix.var.empty()  ? ""
+                  : ix.coeff == 1 ? ix.var
+                                  : std::to_string(ix.coeff) + "*" + ix.var;
+  if (!ix.sym.empty())
+    s += (s.empty() ? "" : " + ") + ix.sym;
   if (ix.offset > 0)
     s += " + " + std::to_string(ix.offset);
   else if (ix.offset < 0)

@@ -665,10 +665,22 @@ private:
         s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
         a.info.subscript += (d ? "," : "") + s;
         std::string r;
-        if (ix.var.empty()) {
-          r = std::to_string(ix.offset);
+        // A plane at a run-time position (Index::sym): its scalar is a
+        // parameter of the sets, like a loop bound's.
+        std::optional<Pieces> at;
+        if (ix.at_runtime())
+          at = affine(Var::make(ix.sym, Type::Int32), names_);
+        std::string plus_at = at ? " + " + at->front().aff : "";
+        if (ix.at_runtime() && !at) {
+          r = "f2s_any" + std::to_string(d);
+          a.exact = false;
+          out_.approximations.push_back("the subscript '" + s + "' of '" + array +
+                                        "' is not affine: the whole dimension");
+        } else if (ix.var.empty()) {
+          r = std::to_string(ix.offset) + plus_at;
         } else if (auto x = affine(Var::make(ix.var, Type::Int32), names_)) {
-          r = std::to_string(ix.coeff) + "*" + x->front().aff + " + " + std::to_string(ix.offset);
+          r = std::to_string(ix.coeff) + "*" + x->front().aff + " + " + std::to_string(ix.offset) +
+              plus_at;
         } else {
           // Not affine: any element of the dimension.
           r = "f2s_any" + std::to_string(d);

@@ -20,8 +20,10 @@ struct Canonical {
 /// order: line buffers are substituted into the loop that reads them
 /// (canonicalize/ForwardLineBuffers; `buffer_candidates` are the 1D arrays
 /// local to the procedure), then scalars assigned between the loops sink
-/// into the point (canonicalize/SinkScalars), and constant subexpressions
-/// are folded as gfortran folds them (canonicalize/FoldConstants). Returns
+/// into the point (canonicalize/SinkScalars), constant subexpressions
+/// are folded as gfortran folds them (canonicalize/FoldConstants), and
+/// maxima and minima written as IFs become MAX and MIN (canonicalize/IfExtrema),
+/// so that ast/Reductions sees them as the reductions they are. Returns
 /// the perfect nest, or
 /// throws a UserError naming the statement that keeps the nest from being
 /// one.

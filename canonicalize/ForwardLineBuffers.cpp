@@ -8,6 +8,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 
 namespace f2s {
 namespace {
@@ -184,6 +185,33 @@ struct Accesses : IRVisitor {
   }
 };
 
+/// The scalars a loop body assigns unconditionally (a statement of the body
+/// itself, not under an IF) and those it reads before such an assignment:
+/// a scalar in `defined` and not in `exposed` takes no value into the body.
+struct FirstAssigned : IRVisitor {
+  std::set<std::string> defined, exposed;
+  int conditional = 0;
+  void visit_var(const Var *v) override {
+    if (!defined.count(v->name))
+      exposed.insert(v->name);
+  }
+  void visit_assign(const Assign *a) override {
+    visit(a->value);
+    if (!conditional)
+      defined.insert(a->var);
+  }
+  void visit_if(const IfThenElse *c) override {
+    ++conditional;
+    IRVisitor::visit_if(c);
+    --conditional;
+  }
+  void visit_for(const For *f) override {
+    ++conditional;
+    IRVisitor::visit_for(f);
+    --conditional;
+  }
+};
+
 /// Whether loop `f` only fills buffers: each statement `b(c*var + o) = e`
 /// with b a candidate, or an INTEGER temporary's assignment (the fine index
 /// `i1 = 2*j1 - d1` that the subscripts already read as its value).
@@ -247,10 +275,20 @@ void check_fusable(const For *a, const For *b) {
           (x.index != y.index || !of_var(x.index, a->var)) && !never_meet(x.index, y.index, a->var))
         refuse(y.loc, "'" + x.grid + "' is written by one and accessed at other elements by " +
                           "the other");
+  // A scalar each loop assigns before any use (the fine index `i1 = 2*j1 - 2`
+  // that F77 codes compute afresh in every loop) is each loop's own: fused,
+  // the second loop's statements still read the second loop's assignment.
+  FirstAssigned fa, fb;
+  fa.visit(a->body);
+  fb.visit(b->body);
+  auto own_in_each = [&](const std::string &name) {
+    return fa.defined.count(name) && fb.defined.count(name) && !fa.exposed.count(name) &&
+           !fb.exposed.count(name);
+  };
   for (const Accesses *side : {&ia, &ib}) {
     const Accesses &other = side == &ia ? ib : ia;
     for (const auto &[name, loc] : side->assigned)
-      if (other.scalars.count(name))
+      if (other.scalars.count(name) && !own_in_each(name))
         refuse(other.scalars.at(name), "'" + name +
                                            "' is assigned in one and used in the other; use a "
                                            "name of its own in each");

@@ -89,10 +89,14 @@ public:
 
   /// One subscript: `i + 1`, `2*i`, `3`.
   static std::string subscript(const Index &ix) {
-    if (ix.var.empty())
+    if (ix.var.empty() && ix.sym.empty())
       return std::to_string(ix.offset);
-    std::string term =
-        ix.coeff == 1 ? c_name(ix.var) : std::to_string(ix.coeff) + "*" + c_name(ix.var);
+    std::string term = ix.var.empty()  ? ""
+                       : ix.coeff == 1 ? c_name(ix.var)
+                                       : std::to_string(ix.coeff) + "*" + c_name(ix.var);
+    // A plane at a run-time position (Index::sym): the scalar argument.
+    if (!ix.sym.empty())
+      term += (term.empty() ? "" : " + ") + c_name(ix.sym);
     if (ix.offset)
       term += (ix.offset > 0 ? " + " : " - ") + std::to_string(std::abs(ix.offset));
     return term;
@@ -103,7 +107,7 @@ public:
   static std::string row_key(const std::string &grid, const std::vector<Index> &index) {
     std::string key = grid;
     for (size_t d = 1; d < index.size(); ++d)
-      key += "|" + index[d].var + "*" + std::to_string(index[d].coeff) + "+" +
+      key += "|" + index[d].var + "*" + std::to_string(index[d].coeff) + "+" + index[d].sym + "+" +
              std::to_string(index[d].offset);
     return key;
   }

@@ -2,6 +2,7 @@
 
 #include "ast/IRPrinter.h"
 #include "ast/IRVisitor.h"
+#include "ast/Planes.h"
 #include "codegen/CExpr.h"
 
 #include <algorithm>
@@ -555,6 +556,15 @@ HaloPlan plan_halo_exchange(const Kernel &k, const KernelFacts &facts) {
     plan.refusal = "its loop over '" + k.ordered->var +
                    "' runs in order, which ranks cannot split; exchange the halos yourself and "
                    "call the kernel";
+    return plan;
+  }
+  // A plane at a run-time position is a global index that no rank's box
+  // of the array can be known to hold.
+  if (std::set<std::string> planes = grids_at_planes(k); !planes.empty()) {
+    plan.refusal = "'" + *planes.begin() +
+                   "' is accessed at a run-time position (a plane such as a periodic face), "
+                   "which a rank's part of the array may not hold; exchange the halos yourself "
+                   "and call the kernel";
     return plan;
   }
   std::vector<const For *> loops = perfect_nest(k.body);

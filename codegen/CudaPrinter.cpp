@@ -1161,6 +1161,10 @@ std::string print_cuda_data_exports(const std::string &lib) {
       << "_data_exit(void *p, size_t bytes) { f2s_cuda_exit(p, bytes, 1); }\n";
   out << "extern \"C\" void " << lib
       << "_data_delete(const void *p, size_t bytes) { f2s_cuda_exit(p, bytes, 0); }\n";
+  out << "extern \"C\" void " << lib
+      << "_data_update_host_if_present(void *p) { f2s_cuda_update_if_present(p, 0); }\n";
+  out << "extern \"C\" void " << lib
+      << "_data_update_device_if_present(const void *p) { f2s_cuda_update_if_present(p, 1); }\n";
   out << "extern \"C\" long long " << lib
       << "_data_transfers(void) { return f2s_cuda_transfer_count; }\n";
   // For the library's time loops (codegen/CTimeLoop), not its users.
@@ -1182,6 +1186,8 @@ std::string print_cuda_data_c_prototypes(const std::string &lib) {
       << "void " << lib << "_data_update_device(const void *p, size_t bytes);\n"
       << "void " << lib << "_data_exit(void *p, size_t bytes);\n"
       << "void " << lib << "_data_delete(const void *p, size_t bytes);\n"
+      << "void " << lib << "_data_update_host_if_present(void *p);\n"
+      << "void " << lib << "_data_update_device_if_present(const void *p);\n"
       << "long long " << lib << "_data_transfers(void);\n";
   return out.str();
 }
@@ -1195,6 +1201,14 @@ std::string print_cuda_data_fortran_interfaces(const std::string &lib) {
         << "      use, intrinsic :: iso_c_binding, only: c_size_t\n"
         << "      type(*), dimension(*) :: a\n"
         << "      integer(c_size_t), value :: nbytes\n"
+        << "    end subroutine " << n << "\n";
+  }
+  // From the element given to the end of the present array that holds it;
+  // nothing where none does.
+  for (const char *what : {"update_host_if_present", "update_device_if_present"}) {
+    std::string n = lib + "_data_" + what;
+    out << "    subroutine " << n << "(a) bind(C, name='" << n << "')\n"
+        << "      type(*), dimension(*) :: a\n"
         << "    end subroutine " << n << "\n";
   }
   std::string n = lib + "_data_transfers";

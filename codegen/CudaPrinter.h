@@ -47,8 +47,11 @@ std::string print_cuda_run_prototype(const Kernel &k, const std::string &variant
 
 /// The data-region procedures of library `lib` (C linkage, CUDA source):
 /// lib_data_enter, lib_data_update_host, lib_data_update_device,
-/// lib_data_exit (each (const void *array, size_t bytes)) and
-/// lib_data_transfers() (host-device copies so far).
+/// lib_data_exit, lib_data_delete (each (const void *array, size_t bytes)),
+/// lib_data_update_host_if_present, lib_data_update_device_if_present (each
+/// (const void *element): from it to the end of the present array holding
+/// it, nothing where none does) and lib_data_transfers() (host-device
+/// copies so far).
 std::string print_cuda_data_exports(const std::string &lib);
 
 /// Their C prototypes and Fortran interfaces, for the header and the module.

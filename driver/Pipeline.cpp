@@ -14,6 +14,7 @@
 #include "harness/Tuner.h"
 #include "harness/TuningDb.h"
 #include "report/Report.h"
+#include "rewrite/CallSummaries.h"
 #include "rewrite/Rewrite.h"
 #include "strategy/MachineModel.h"
 #include "targets/Targets.h"
@@ -100,6 +101,7 @@ LoweredFiles parse_and_lower(const DriverOptions &o, Problems &problems) {
   fe.default_real_kind = o.default_real_kind;
   fe.double_precision_kind = o.double_precision_kind;
   fe.outline_host_units = o.rewrite && o.data_regions;
+  fe.implicit_copies = o.rewrite && o.data_regions;
   LoweredFiles lowered = lower_files_collecting(o.files, fe);
   problems.add_all(lowered.problems);
   lowered.problems.clear();
@@ -154,6 +156,38 @@ rewrite_sources(const DriverOptions &o, const std::vector<Kernel> &kernels,
   std::vector<std::pair<std::string, std::string>> sources;
   std::map<std::string, std::string> named;
   Problems problems;
+  // Each file's calls; a time loop's sweeps are inside its call. An
+  // implicit copy whose text cannot be replaced stays the host's, for every
+  // file's analysis.
+  std::map<std::string, std::vector<RegionCall>> calls;
+  for (const std::string &f : o.files) {
+    std::vector<RegionCall> file_calls;
+    for (const Kernel &k : kernels)
+      if (k.source.file == f && k.time_loop.empty())
+        file_calls.push_back(region_call(k));
+    for (const TimeLoop &t : time_loops)
+      if (t.signature.source.file == f)
+        file_calls.push_back(region_call(t.signature));
+    std::optional<std::string> text = read_text(f);
+    calls[f] = text ? replaceable_calls(*text, f, file_calls, lib_name) : file_calls;
+  }
+  // What every procedure of every file does, for the regions of callers
+  // (a main program in one file calling procedures with calls in another).
+  std::optional<CallSummaries> summaries;
+  if (data_regions) {
+    std::map<std::string, std::vector<const RegionCall *>> by_file;
+    for (const auto &[f, file_calls] : calls)
+      for (const RegionCall &c : file_calls)
+        by_file[f].push_back(&c);
+    summaries.emplace(host_units, by_file, lib_name);
+    std::map<std::string, std::string> texts;
+    for (const std::string &f : o.files)
+      if (std::optional<std::string> text = read_text(f))
+        texts[f] = std::move(*text);
+    for (const std::string &w : settle_self_updates(*summaries, texts, lib_name))
+      if (!o.quiet)
+        std::cerr << w << "\n";
+  }
   for (const std::string &f : o.files) {
     std::string name = fs::path(f).filename().string();
     if (auto [it, fresh] = named.emplace(name, f); !fresh)
@@ -162,23 +196,16 @@ rewrite_sources(const DriverOptions &o, const std::vector<Kernel> &kernels,
     std::optional<std::string> text = read_text(f);
     if (!text)
       throw usage_error("Cannot read '" + f + "' again to rewrite it");
-    // A time loop's sweeps are inside its call.
-    std::vector<RegionCall> calls;
-    for (const Kernel &k : kernels)
-      if (k.source.file == f && k.time_loop.empty())
-        calls.push_back(region_call(k));
-    for (const TimeLoop &t : time_loops)
-      if (t.signature.source.file == f)
-        calls.push_back(region_call(t.signature));
-    if (calls.empty()) {
+    auto units = host_units.find(f);
+    bool with_units = data_regions && units != host_units.end();
+    if (calls[f].empty() && !with_units) {
       sources.emplace_back(name, *text);
       continue;
     }
     problems.attempt([&] {
-      auto units = host_units.find(f);
       RewrittenSource r =
-          rewrite_source(*text, f, calls, lib_name,
-                         data_regions && units != host_units.end() ? &units->second : nullptr);
+          rewrite_source(*text, f, calls[f], lib_name, with_units ? &units->second : nullptr,
+                         summaries ? &*summaries : nullptr);
       for (const std::string &w : r.warnings)
         if (!o.quiet)
           std::cerr << w << "\n";

@@ -222,6 +222,9 @@ public:
 
   /// The file is fixed form (for the regions' SourceRegion).
   void set_fixed_form(bool fixed) { fixed_form_ = fixed; }
+  /// Unannotated copies in loops with regions become kernels
+  /// (FrontendOptions::implicit_copies).
+  void set_implicit_copies(bool on) { implicit_copies_ = on; }
 
 private:
   void push(std::string name, bool is_procedure, std::vector<const fp::Name *> dummies) {
@@ -299,6 +302,13 @@ private:
   /// Whether `a` assigns an array or an array section (not an element or a
   /// scalar, which a directive cannot annotate).
   bool array_assignment(const fp::AssignmentStmt &a) const;
+  /// Whether the statement being walked lies in a DO loop that holds a
+  /// `!$f2s stencil` region: between the library's calls once rewritten.
+  bool in_loop_with_region() const;
+  /// The unannotated array assignment `a` at `loc`, if it is a copy the
+  /// library can run and --rewrite can replace: a kernel of its own, marked
+  /// implicit. Anything else stays a host statement, silently.
+  void lower_implicit_copy(const fp::AssignmentStmt &a, fp::CharBlock source, const SourceLoc &loc);
   /// Where the annotated statement `source` lies in the file, for --rewrite.
   SourceRegion statement_region(const StencilDirective &dir, fp::CharBlock source,
                                 const Scope &unit, const std::string &name) const;
@@ -326,6 +336,7 @@ private:
   std::vector<Kernel> kernels_;
   std::vector<TimeLoop> time_loops_;
   std::map<std::string, SourceLoc> kernel_names_;
+  bool implicit_copies_ = false;
   /// The DO constructs around the statement being walked, outermost first.
   std::vector<const fp::DoConstruct *> open_dos_;
   bool fixed_form_ = false;
@@ -990,8 +1001,12 @@ bool FileLowering::see_statement(fp::CharBlock source, const fp::DoConstruct *d,
   auto loc = map_.find(source, &in_main);
   if (!loc || !in_main)
     return false;
-  if (next_ >= directives_.size() || directives_[next_].loc.line >= loc->line)
+  if (next_ >= directives_.size() || directives_[next_].loc.line >= loc->line) {
+    if (implicit_copies_ && assign && !label_do && array_assignment(*assign) &&
+        in_loop_with_region())
+      lower_implicit_copy(*assign, source, *loc);
     return false;
+  }
   // Directives with no statement between them: all but the last annotate
   // nothing.
   for (; next_ + 1 < directives_.size() && directives_[next_ + 1].loc.line < loc->line; ++next_)
@@ -1169,6 +1184,55 @@ void FileLowering::lower_copy_region(const StencilDirective &dir, const fp::Assi
     if (n->fresh)
       kernels_.push_back(std::move(k));
   });
+}
+
+bool FileLowering::in_loop_with_region() const {
+  if (open_dos_.empty())
+    return false;
+  const fp::DoConstruct &outer = *open_dos_.front();
+  std::optional<SourceLoc> first =
+      map_.find(std::get<fp::Statement<fp::NonLabelDoStmt>>(outer.t).source);
+  std::optional<int> last = last_line(map_, outer);
+  return first && last &&
+         std::any_of(directives_.begin(), directives_.end(), [&](const StencilDirective &d) {
+           return d.loc.line > first->line && d.loc.line < *last;
+         });
+}
+
+void FileLowering::lower_implicit_copy(const fp::AssignmentStmt &a, fp::CharBlock source,
+                                       const SourceLoc &loc) {
+  auto proc =
+      std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) { return s.is_procedure; });
+  if (proc == scopes_.rend())
+    return;
+  // A name of its own: one no region of the file has or asks for.
+  const std::string name = proc->name + "_copy_" + std::to_string(loc.line);
+  if (kernel_names_.count(name) ||
+      std::any_of(directives_.begin(), directives_.end(),
+                  [&](const StencilDirective &d) { return d.name == name; }))
+    return;
+  StencilDirective dir;
+  dir.loc = loc;
+  try {
+    Kernel k = fe::lower_array_copy(map_, scopes_, dir, a, loc, name);
+    k.loc = loc;
+    k.source = statement_region(dir, source, *proc, name);
+    k.source.implicit = true;
+    // The data procedures take arrays whole, and --rewrite must be able to
+    // replace the statement's text (it leaves one it cannot replace, such as
+    // a statement sharing its line, to the host); otherwise the copy stays
+    // on the host.
+    bool whole = std::all_of(k.args.begin(), k.args.end(), [](const Variable &v) {
+      return !v.is_grid() || v.decl == ArrayDecl::Explicit || v.decl == ArrayDecl::Allocatable;
+    });
+    if (!whole || !k.source.refusal.empty())
+      return;
+    kernel_names_.emplace(name, loc);
+    kernels_.push_back(std::move(k));
+  } catch (const UserError &) {
+    // Not a copy the library runs (a broadcast, an expression, a conversion,
+    // an overlap): the host runs it, as written.
+  }
 }
 
 // ------------------------------------------------------------------- parsing
@@ -1471,11 +1535,18 @@ LoweredFiles lower_files_here(const std::vector<std::string> &paths,
   const int first_order = 1 << 20;
   LoweredFiles lowered;
   for (ParsedFile &f : files) {
+    // Every file's units: a file without regions may call procedures that
+    // hold them, in a loop that its data region goes around.
+    if (options.outline_host_units) {
+      SourceMap map(cooked, f.file, f.path, &user_paths);
+      lowered.host_units[f.path] = outline_host_units(*f.parsing->parseTree(), map, f.fixed_form);
+    }
     if (f.directives.empty())
       continue;
     SourceMap map(cooked, f.file, f.path, &user_paths);
     FileLowering lowering(map, std::move(f.directives), defaults, modules, first_order);
     lowering.set_fixed_form(f.fixed_form);
+    lowering.set_implicit_copies(options.implicit_copies);
     fp::Walk(*f.parsing->parseTree(), lowering);
     for (Kernel &k : lowering.finish(problems)) {
       // Which loop, if any, must run in order: every later stage (and every
@@ -1486,8 +1557,6 @@ LoweredFiles lower_files_here(const std::vector<std::string> &paths,
     }
     for (TimeLoop &t : lowering.take_time_loops())
       lowered.time_loops.push_back(std::move(t));
-    if (options.outline_host_units)
-      lowered.host_units[f.path] = outline_host_units(*f.parsing->parseTree(), map);
   }
   lowered.problems = problems.list();
   return lowered;

@@ -32,6 +32,12 @@ struct FrontendOptions {
   /// Also outline the program units of each file with a region
   /// (LoweredFiles::host_units), for --rewrite's data regions.
   bool outline_host_units = false;
+  /// Also lower, as kernels of their own, the array assignments that no
+  /// directive annotates but that copy an array or section (`p(2:n-1, :) =
+  /// wrk(2:n-1, :)`) inside a DO loop holding a region, where --rewrite puts
+  /// them between the library's calls: SourceRegion::implicit. A statement
+  /// that is not such a copy is no problem; it stays the host's.
+  bool implicit_copies = false;
 };
 
 /// Reads one Fortran file with Flang's parser and lowers every

@@ -31,13 +31,26 @@ struct AllNames {
 /// statement (or of an expression).
 struct NameCollector {
   HostStmt &s;
+  /// How often each name occurs, and how often as the variable a CALL
+  /// passes.
+  std::map<std::string, int> count = {}, passed = {};
 
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
 
   bool Pre(const fp::Name &n) {
     s.names.insert(text_of(n.source));
+    ++count[text_of(n.source)];
     return false;
+  }
+
+  /// A variable that occurs only as an actual argument of a CALL is not
+  /// the statement's to read: the call's summary (or the rule for an
+  /// unknown procedure) says what happens to it.
+  void finish() {
+    for (const auto &[name, n] : passed)
+      if (count[name] == n)
+        s.names.erase(name);
   }
   bool Pre(const fp::Variable &v) {
     s.defines.insert(text_of(fp::GetFirstName(v).source));
@@ -90,7 +103,28 @@ struct NameCollector {
     c.statement = statement;
     HostStmt args;
     NameCollector inner{args};
-    fp::Walk(std::get<std::list<fp::ActualArgSpec>>(call.t), inner);
+    for (const fp::ActualArgSpec &a : std::get<std::list<fp::ActualArgSpec>>(call.t)) {
+      fp::Walk(a, inner);
+      HostStmt::Call::Arg arg;
+      if (const auto &k = std::get<std::optional<fp::Keyword>>(a.t))
+        arg.keyword = text_of(k->v.source);
+      const auto &actual = std::get<fp::ActualArg>(a.t);
+      if (const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&actual.u)) {
+        arg.text = text_of(e->value().source);
+        // `u`, `u(i)`, `u(ir(k))`: passed by reference. Before semantics,
+        // `u(i)` of an array the unit does not declare reads as a function
+        // reference; the consumer resolves the name.
+        if (const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&e->value().u))
+          arg.base = text_of(fp::GetFirstName(d->value()).source);
+        else if (const auto *f = std::get_if<fc::Indirection<fp::FunctionReference>>(&e->value().u))
+          arg.base = text_of(fp::GetFirstName(f->value()).source);
+      }
+      if (statement && !arg.base.empty())
+        ++passed[arg.base];
+      AllNames names{arg.names};
+      fp::Walk(actual, names);
+      c.args.push_back(std::move(arg));
+    }
     c.names = std::move(args.names);
     s.calls.push_back(std::move(c));
   }
@@ -180,6 +214,7 @@ public:
       s.label = label_text(st.label);
     NameCollector names{s};
     fp::Walk(st.statement, names);
+    names.finish();
   }
 
   template <typename T> void end(HostStmt &s, const fp::Statement<T> &st) {
@@ -317,6 +352,7 @@ private:
     place(s, first, true);
     NameCollector names{s};
     fp::Walk(node, names);
+    names.finish();
     LastLine last{*this, s};
     fp::Walk(node, last);
     // A jump inside a construct taken whole may leave it, as far as the
@@ -410,6 +446,10 @@ HostArray::Shape shape_of(const fp::ArraySpec &a) {
 struct Declarations {
   HostUnit &u;
   std::set<std::string> allocatable, pointer, shared, aliased;
+  /// COMMON: each block's objects so far; each object's block and the
+  /// objects before it.
+  std::map<std::string, std::vector<std::string>> common_objects;
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>> common;
 
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
@@ -476,14 +516,42 @@ struct Declarations {
     return false;
   }
   bool Pre(const fp::CommonStmt &s) {
-    for (const fp::CommonStmt::Block &b : s.blocks)
+    for (const fp::CommonStmt::Block &b : s.blocks) {
+      const auto &block = std::get<std::optional<fp::Name>>(b.t);
+      std::string block_name = block ? text_of(block->source) : "";
+      std::vector<std::string> &before = common_objects[block_name];
       for (const fp::CommonBlockObject &o : std::get<std::list<fp::CommonBlockObject>>(b.t)) {
         const fp::Name &n = std::get<fp::Name>(o.t);
-        shared.insert(text_of(n.source));
-        u.declared.insert(text_of(n.source));
+        std::string name = text_of(n.source);
+        shared.insert(name);
+        u.declared.insert(name);
         if (const auto &a = std::get<std::optional<fp::ArraySpec>>(o.t))
           array(n, *a);
+        common[name] = {block_name, before};
+        before.push_back(name);
       }
+    }
+    return false;
+  }
+  bool Pre(const fp::UseStmt &s) {
+    HostUse use;
+    use.module = text_of(s.moduleName.source);
+    auto rename = [&](const fp::Rename &r) {
+      if (const auto *n = std::get_if<fp::Rename::Names>(&r.u))
+        use.renames[text_of(std::get<0>(n->t).source)] = text_of(std::get<1>(n->t).source);
+    };
+    if (const auto *only = std::get_if<std::list<fp::Only>>(&s.u)) {
+      use.only = true;
+      for (const fp::Only &o : *only)
+        if (const auto *n = std::get_if<fp::Name>(&o.u))
+          use.renames[text_of(n->source)] = text_of(n->source);
+        else if (const auto *r = std::get_if<fp::Rename>(&o.u))
+          rename(*r);
+    } else {
+      for (const fp::Rename &r : std::get<std::list<fp::Rename>>(s.u))
+        rename(r);
+    }
+    u.uses.push_back(std::move(use));
     return false;
   }
   bool Pre(const fp::EquivalenceStmt &s) {
@@ -509,6 +577,11 @@ struct Declarations {
       a.shared = shared.count(name) > 0;
       a.aliased = aliased.count(name) > 0;
       a.dummy = std::find(dummies.begin(), dummies.end(), name) != dummies.end();
+      if (auto c = common.find(name); c != common.end()) {
+        a.in_common = true;
+        a.common_block = c->second.first;
+        a.common_before = c->second.second;
+      }
     }
   }
 };
@@ -517,7 +590,7 @@ struct Declarations {
 
 class Units {
 public:
-  explicit Units(const SourceMap &map) : map_(map) {}
+  Units(const SourceMap &map, bool fixed) : map_(map), fixed_(fixed) {}
 
   void program(const fp::Program &p) {
     for (const fp::ProgramUnit &u : p.v)
@@ -528,14 +601,15 @@ public:
               const auto &m = x.value();
               const auto &head = std::get<std::optional<fp::Statement<fp::ProgramStmt>>>(m.t);
               std::string name = head ? text_of(head->statement.v.source) : "";
+              size_t at = units_.size(); // its internal procedures follow it
               unit(m, name, {}, head ? head->source : fp::CharBlock{});
+              units_[at].is_program = true;
             } else if constexpr (std::is_same_v<T, fc::Indirection<fp::SubroutineSubprogram>>) {
               subroutine(x.value());
             } else if constexpr (std::is_same_v<T, fc::Indirection<fp::FunctionSubprogram>>) {
               function(x.value());
             } else if constexpr (std::is_same_v<T, fc::Indirection<fp::Module>>) {
-              if (const auto &part = std::get<std::optional<fp::ModuleSubprogramPart>>(x.value().t))
-                module_procedures(*part);
+              module(x.value());
             } else if constexpr (std::is_same_v<T, fc::Indirection<fp::Submodule>>) {
               if (const auto &part = std::get<std::optional<fp::ModuleSubprogramPart>>(x.value().t))
                 module_procedures(*part);
@@ -547,6 +621,28 @@ public:
   HostUnits take() { return std::move(units_); }
 
 private:
+  /// The module's declarations and USEs (what its procedures and the units
+  /// that use it see), then its procedures.
+  void module(const fp::Module &m) {
+    HostUnit h;
+    h.is_module = true;
+    h.fixed_form = fixed_;
+    const auto &head = std::get<fp::Statement<fp::ModuleStmt>>(m.t);
+    h.name = text_of(head.statement.v.source);
+    Declarations decls{h, {}, {}, {}, {}, {}, {}};
+    fp::Walk(std::get<fp::SpecificationPart>(m.t), decls);
+    decls.finish({});
+    Span span{map_};
+    fp::Walk(m, span);
+    h.first_line = span.first;
+    h.last_line = span.last;
+    units_.push_back(std::move(h));
+    module_ = text_of(head.statement.v.source);
+    if (const auto &part = std::get<std::optional<fp::ModuleSubprogramPart>>(m.t))
+      module_procedures(*part);
+    module_.clear();
+  }
+
   void module_procedures(const fp::ModuleSubprogramPart &part) {
     for (const fp::ModuleSubprogram &s : std::get<std::list<fp::ModuleSubprogram>>(part.t))
       std::visit(
@@ -586,11 +682,25 @@ private:
             fp::CharBlock head) {
     HostUnit h;
     h.name = name;
-    Declarations decls{h, {}, {}, {}, {}};
-    fp::Walk(std::get<fp::SpecificationPart>(u.t), decls);
+    h.fixed_form = fixed_;
+    h.module = module_;
+    h.host = host_;
+    h.dummies = dummies;
+    Declarations decls{h, {}, {}, {}, {}, {}, {}};
+    const auto &spec = std::get<fp::SpecificationPart>(u.t);
+    fp::Walk(spec, decls);
     decls.finish(dummies);
     for (const std::string &d : dummies)
       h.declared.insert(d);
+    // Where a USE of the library would go: after the last USE, else the
+    // header (else, a main program without one, before the first line).
+    const auto &uses = std::get<std::list<fp::Statement<fc::Indirection<fp::UseStmt>>>>(spec.t);
+    fp::CharBlock after = uses.empty() ? head : uses.back().source;
+    if (!after.empty()) {
+      bool in_main = false;
+      auto at = map_.find(fp::CharBlock{after.end() - 1, 1}, &in_main);
+      h.use_after_line = at && in_main ? at->line : -1;
+    }
     Outliner outline(map_);
     h.body = outline.block(std::get<fp::ExecutionPart>(u.t).v);
     // The unit's span: its header (else its first statement) to its END.
@@ -619,7 +729,11 @@ private:
                                 .source));
             },
             s.u);
+    std::string self = h.name;
     units_.push_back(std::move(h));
+    std::string outer_host = host_, outer_module = module_;
+    host_ = self;
+    module_.clear();
     if (internal)
       for (const fp::InternalSubprogram &s :
            std::get<std::list<fp::InternalSubprogram>>(internal->t))
@@ -632,16 +746,20 @@ private:
                 function(x.value());
             },
             s.u);
+    host_ = outer_host;
+    module_ = outer_module;
   }
 
   const SourceMap &map_;
+  bool fixed_;
   HostUnits units_;
+  std::string module_, host_; ///< around the unit being read
 };
 
 } // namespace
 
-HostUnits outline_host_units(const fp::Program &program, const SourceMap &map) {
-  Units units(map);
+HostUnits outline_host_units(const fp::Program &program, const SourceMap &map, bool fixed) {
+  Units units(map, fixed);
   units.program(program);
   return units.take();
 }

@@ -39,9 +39,17 @@ struct HostStmt {
   /// A procedure reference: a CALL statement, or `f(...)` in an expression
   /// (which may be an element of an array the unit does not declare).
   struct Call {
+    /// One actual argument.
+    struct Arg {
+      std::string keyword;         ///< `k = x`: "k"
+      std::string base;            ///< a variable (`u`, `u(i, j)`, `u(ir(k))`): its name
+      std::string text;            ///< as Flang read it (lower case)
+      std::set<std::string> names; ///< every name in it
+    };
     std::string procedure;
     std::set<std::string> names; ///< every name in its actual arguments
     bool statement = false;      ///< a CALL statement
+    std::vector<Arg> args;       ///< in order
   };
 
   Kind kind = Kind::Action;
@@ -56,7 +64,10 @@ struct HostStmt {
   std::string name;         ///< a construct's name
   bool in_main = true;      ///< false where any of it comes from an INCLUDE file or a macro
   /// Every name in the statement (a construct: in its headers only, IF and
-  /// ELSE IF conditions, DO bounds, SELECT CASE's selector; Opaque: all of it).
+  /// ELSE IF conditions, DO bounds, SELECT CASE's selector; Opaque: all of
+  /// it), but for a variable that occurs only as an actual argument of a
+  /// CALL (`u` of `call f(u(ir(k)))`, not `ir` or `k`): what the CALL does
+  /// with it is in `calls`.
   std::set<std::string> names;
   /// The leftmost name of each variable the statement may define:
   /// assignment targets, READ items, IOSTAT= and similar.
@@ -91,12 +102,39 @@ struct HostArray {
   /// In EQUIVALENCE, or a TARGET: other names of the unit may reach its
   /// storage (a pointer, an equivalenced array).
   bool aliased = false;
+  /// In COMMON: the block ("" for blank COMMON) and the names of the
+  /// block's objects before it, which other units must spell alike for the
+  /// array to be the same storage under the same name.
+  std::string common_block;
+  std::vector<std::string> common_before;
+  bool in_common = false;
+};
+
+/// A USE statement: which names of `module` the unit sees, under which.
+struct HostUse {
+  std::string module;
+  bool only = false; ///< USE ..., ONLY: the unit sees `renames` and nothing else
+  /// local name => the module's name (ONLY's plain names map to themselves)
+  std::map<std::string, std::string> renames;
 };
 
 /// One program unit (main program, subroutine, function, module or internal
-/// procedure) with an execution part.
+/// procedure) with an execution part, or a module (for its declarations and
+/// USEs; no body).
 struct HostUnit {
   std::string name;
+  bool is_module = false;
+  bool is_program = false; ///< the main program: no procedure anyone calls
+  bool fixed_form = false; ///< the source form of its file
+  /// A module procedure's module, an internal procedure's host (their
+  /// variables are the unit's too).
+  std::string module, host;
+  std::vector<std::string> dummies; ///< in order
+  std::vector<HostUse> uses;
+  /// The USE of the library goes after this line (its last USE statement,
+  /// else its header); 0 for a main program without a header (then before
+  /// first_line). -1 where that line is not in the file itself.
+  int use_after_line = 0;
   int first_line = 0, last_line = 0; ///< its first statement to its END statement
   /// The arrays it declares (not those of modules it uses, or of its host).
   std::map<std::string, HostArray> arrays;
@@ -123,5 +161,7 @@ namespace f2s::fe {
 class SourceMap;
 /// For Frontend.cpp: the units of a parsed file. Positions are in the file
 /// `map` names; a statement elsewhere (an INCLUDE file) has in_main false.
-HostUnits outline_host_units(const Fortran::parser::Program &program, const SourceMap &map);
+/// `fixed`: the file's source form.
+HostUnits outline_host_units(const Fortran::parser::Program &program, const SourceMap &map,
+                             bool fixed);
 } // namespace f2s::fe

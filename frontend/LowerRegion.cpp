@@ -28,6 +28,24 @@
 namespace f2s::fe {
 namespace {
 
+/// The variable each designator of a parse-tree expression starts with
+/// (`u` of `u`, `u(i)`, `u(1:n)`), in source order.
+struct DesignatorNames {
+  std::vector<const fp::Name *> names;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::Designator &d) {
+    if (const auto *ref = std::get_if<fp::DataRef>(&d.u)) {
+      const fp::Name *n = std::get_if<fp::Name>(&ref->u);
+      if (const auto *e = std::get_if<fc::Indirection<fp::ArrayElement>>(&ref->u))
+        n = std::get_if<fp::Name>(&e->value().base.u);
+      if (n)
+        names.push_back(n);
+    }
+    return false;
+  }
+};
+
 /// An affine subscript as it is being read: coeff*var + offset.
 struct Affine {
   std::string var;
@@ -350,6 +368,7 @@ private:
     int64_t factor = 0; ///< of sym
     SourceLoc loc;      ///< the first such access, for messages
     std::string text, fix;
+    bool plane = false; ///< a plane at a run-time position (Index::sym)
   };
   std::map<std::pair<std::string, size_t>, SymShift> sym_shifts_;
   /// Local 1D arrays stored in such loops: line buffers, if
@@ -1143,6 +1162,16 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
                              std::to_string(declared.size()));
     size_t dim = 0;
     for (const fp::SectionSubscript &sub : section->subscripts) {
+      // A subscript (`u(0, :)`, a face) is the range of that one element:
+      // the same elements, in the same order, as the rank-reduced section.
+      if (const auto *one = std::get_if<fp::IntExpr>(&sub.u)) {
+        const fp::Expr &e = one->thing.value();
+        Expr x = numeric(e);
+        if (x->type != Type::Int32)
+          fail(at(e.source), "The subscripts of section '" + out.text + "' must be INTEGER");
+        out.bounds[dim++] = Dim{x, x};
+        continue;
+      }
       const auto *t = std::get_if<fp::SubscriptTriplet>(&sub.u);
       if (!t || std::get<2>(t->t))
         fail(at(d.source), "Section '" + out.text +
@@ -1164,11 +1193,63 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
     }
     return out;
   };
+  // The kernel: a nest over the left side's section, every loop free.
+  auto nest = [&](const Side &dst, const std::vector<std::string> &vars, Stmt body) {
+    for (size_t d = 0; d < dst.bounds.size(); ++d)
+      body = For::make(vars[d], dst.bounds[d].lo, dst.bounds[d].hi, IntImm::make(1, loc),
+                       LoopExec::Serial, body, loc);
+    Kernel k;
+    k.name = name;
+    k.procedure = std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) {
+                    return s.is_procedure;
+                  })->name;
+    k.loc = loc;
+    k.body = body;
+    finish(k, dst.bounds.size());
+    return k;
+  };
   const auto *lhs = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a.t).u);
-  const auto *rhs = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Expr>(a.t).u);
-  if (!lhs || !rhs)
-    fail(loc, "An array assignment f2stencil runs must copy one array (or section) to another, "
-              "as 'u = unew' does; write any other update as a DO nest");
+  const fp::Expr &rhs_expr = std::get<fp::Expr>(a.t);
+  const auto *rhs = std::get_if<fc::Indirection<fp::Designator>>(&rhs_expr.u);
+  const std::string not_a_copy =
+      "An array assignment f2stencil runs must copy one array (or section) to another, as 'u = "
+      "unew' does, or set it to one scalar value, as 'u = 0' does; write any other update as a "
+      "DO nest";
+  // Flang parses `u(1, 1)` on the left as a function reference until
+  // semantics: an element, which is no array assignment.
+  if (!lhs)
+    fail(loc, "An assignment to one array element runs in the library only inside a DO nest; "
+              "write the update as a DO nest");
+  // A broadcast, `u = 0` or `u(1:n, 0) = c`: the right side a scalar
+  // expression (constants, scalars the region does not change), its value
+  // converted on assignment as Fortran converts it.
+  const fp::Name *rhs_name = nullptr;
+  if (rhs)
+    if (const auto *ref = std::get_if<fp::DataRef>(&rhs->value().u))
+      rhs_name = std::get_if<fp::Name>(&ref->u);
+  const Decl *rhs_decl =
+      rhs_name ? lookup(text_of(rhs_name->source), at(rhs_name->source)) : nullptr;
+  if (!rhs || (rhs_decl && !rhs_decl->shape)) {
+    Side dst = side(lhs->value());
+    if (dst.bounds.size() > 3)
+      fail(loc, "An array assignment f2stencil runs is to an array of rank 1, 2 or 3, not " +
+                    std::to_string(dst.bounds.size()));
+    // An array on the right (`u = 2*u`, `u = v + w`) makes it an update of
+    // arrays, not a broadcast.
+    DesignatorNames named;
+    fp::Walk(rhs_expr, named);
+    for (const fp::Name *n : named.names)
+      if (const Decl *decl = lookup(text_of(n->source), at(n->source)); decl && decl->shape)
+        fail(at(rhs_expr.source), not_a_copy);
+    Expr value = dst.decl->type == Type::Bool ? logical(rhs_expr) : numeric(rhs_expr);
+    std::vector<std::string> vars;
+    std::vector<Index> di;
+    for (size_t d = 0; d < dst.bounds.size(); ++d) {
+      vars.push_back("f2s_c" + std::to_string(d + 1));
+      di.push_back(Index{vars.back(), 1, 0});
+    }
+    return nest(dst, vars, Store::make(dst.decl->name, di, value, loc));
+  }
   Side dst = side(lhs->value()), src = side(rhs->value());
   if (dst.decl->type != src.decl->type)
     fail(loc, "'" + dst.text + " = " + src.text +
@@ -1233,19 +1314,9 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
     si.push_back(Index{v, 1, 0});
     shift[d] = Binary::make(BinaryOp::Sub, src.bounds[d].lo, dst.bounds[d].lo, loc);
   }
-  Stmt body =
-      Store::make(dst.decl->name, di, GridRef::make(src.decl->name, si, *src.decl->type, loc), loc);
-  for (size_t d = 0; d < dst.bounds.size(); ++d)
-    body = For::make(vars[d], dst.bounds[d].lo, dst.bounds[d].hi, IntImm::make(1, loc),
-                     LoopExec::Serial, body, loc);
-  Kernel k;
-  k.name = name;
-  k.procedure = std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) {
-                  return s.is_procedure;
-                })->name;
-  k.loc = loc;
-  k.body = body;
-  finish(k, dst.bounds.size());
+  Kernel k = nest(dst, vars,
+                  Store::make(dst.decl->name, di,
+                              GridRef::make(src.decl->name, si, *src.decl->type, loc), loc));
   for (Variable &v : k.args)
     if (v.name == src.decl->name && src.decl != dst.decl)
       for (size_t d = 0; d < shift.size(); ++d)
@@ -2557,14 +2628,25 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
       out.push_back(Index{a->sym, a->sym_coeff, a->offset});
       continue;
     }
-    SymShift here{a ? a->sym : std::string(), a ? a->sym_coeff : 0, at(s->source),
-                  text_of(s->source), constant_fix(*s)};
+    // A subscript without a loop variable, `n1 - 1`: a plane of the array
+    // at a position the call gives, in any array but a line buffer (whose
+    // elements the substitution renumbers). ast/Planes decides whether the
+    // nest may run in parallel, as the plane may be any of the array's.
+    const Decl *buffer = filling_ ? lookup(grid) : nullptr;
+    bool plane = a && a->coeff == 0 && a->sym_coeff == 1 && !(buffer && is_local_1d(*buffer));
+    SymShift here{plane || !a ? std::string() : a->sym,
+                  plane || !a ? 0 : a->sym_coeff,
+                  at(s->source),
+                  text_of(s->source),
+                  constant_fix(*s),
+                  plane};
     auto [seen, first] = sym_shifts_.try_emplace({grid, dim}, here);
-    if (a && a->sym_coeff != 0) {
+    if (plane) {
+      use_free(*lookup(a->sym), here.loc);
+    } else if (a && a->sym_coeff != 0) {
       // A line buffer (a local 1D array filled beside the loop that reads
       // it) is substituted away: an offset shared by all its accesses
       // (checked below) only renumbers its elements.
-      const Decl *buffer = filling_ ? lookup(grid) : nullptr;
       if (storing_ && !(buffer && is_local_1d(*buffer)))
         fail(here.loc, "Subscript '" + here.text + "' of '" + grid + "' is offset by variable '" +
                            a->sym + "'; such an offset is accepted only in arrays the " + kRegion +
@@ -2577,9 +2659,10 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
       const SymShift &other = here.factor != 0 ? seen->second : here;
       fail(var.loc, "Subscript '" + var.text + "' of '" + grid + "' is offset by variable '" +
                         var.sym + "', but another subscript of '" + grid +
-                        "' in this dimension, '" + other.text + "', is offset " +
-                        (other.factor != 0 ? "by variable '" + other.sym + "'"
-                                           : std::string("by constants only")) +
+                        "' in this dimension, '" + other.text + "', is " +
+                        (other.factor != 0 ? "offset by variable '" + other.sym + "'"
+                         : other.plane     ? std::string("a plane at a run-time position")
+                                           : std::string("offset by constants only")) +
                         "; a variable offset must be the same in every access to an array" +
                         var.fix);
     }
@@ -2610,6 +2693,8 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
       ix.coeff = a->coeff;
     }
     ix.offset = a->offset;
+    if (plane)
+      ix.sym = a->sym;
     out.push_back(ix);
   }
   return out;

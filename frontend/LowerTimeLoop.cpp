@@ -2,6 +2,7 @@
 // its body the sweeps (each DO nest lowered as a region of its own), array
 // copies (lowered to sweeps), scalar assignments and IF (...) EXIT.
 #include "ast/IRVisitor.h"
+#include "ast/Planes.h"
 #include "frontend/ParseTree.h"
 
 #include "flang/Parser/tools.h"
@@ -186,6 +187,14 @@ private:
   }
 
   void add_sweep(const fp::DoConstruct *d, Kernel k, const SourceLoc &loc) {
+    // The time loop's printers and time tiling read every subscript as a
+    // loop variable plus a constant (ast/Planes).
+    if (auto plane = first_plane(k))
+      throw UserError(plane->loc, "'" + plane->grid + "' is accessed at '" + plane->subscript +
+                                      "', a plane at a run-time position, which a sweep of a " +
+                                      kTimeRegion +
+                                      " cannot hold; annotate each nest of the loop with a "
+                                      "'!$f2s stencil' of its own, without TIMESTEPS");
     k.time_loop = name_;
     TimeStmt s;
     s.kind = TimeStmtKind::Sweep;

@@ -106,7 +106,8 @@ void add_cuda_to_library(LibraryFiles &files, const PackageInfo &info,
   insert_before(files.header, "#ifdef __cplusplus\n}",
                 "#include <stddef.h>\n" + print_cuda_data_c_prototypes(info.name) + "\n");
   std::string publics;
-  for (const char *what : {"enter", "update_host", "update_device", "exit", "delete", "transfers"})
+  for (const char *what : {"enter", "update_host", "update_device", "exit", "delete",
+                           "update_host_if_present", "update_device_if_present", "transfers"})
     publics += "  public :: " + info.name + "_data_" + what + "\n";
   insert_before(files.fortran_module, "\n  interface\n", wrap_fortran_lines(publics));
   insert_before(files.fortran_module, "  end interface\n",

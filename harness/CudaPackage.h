@@ -24,7 +24,9 @@ bool cuda_box_for_mpi(const KernelBuild &b);
 /// Adds to `files` (from package_library) the CUDA source of every chosen
 /// "cuda" variant and the data-region procedures NAME_data_enter,
 /// NAME_data_update_host, NAME_data_update_device, NAME_data_exit,
-/// NAME_data_delete and NAME_data_transfers (header and Fortran module).
+/// NAME_data_delete, NAME_data_update_host_if_present,
+/// NAME_data_update_device_if_present and NAME_data_transfers (header and
+/// Fortran module).
 /// With --mpi (info.mpi), also the device side of the halo exchanges.
 /// `gpu` names the device tuned on ("" when untuned); `times` holds the
 /// transfer times per kernel and result index, for the tuning record.

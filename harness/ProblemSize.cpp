@@ -89,6 +89,10 @@ private:
                                     "' cannot be evaluated from the loop "
                                     "bounds at the tuning size");
       int64_t first = ix.offset, last = ix.offset;
+      if (ix.at_runtime()) {
+        assert(ints_.count(ix.sym) && "every plane's scalar has a value");
+        first = last = ix.offset + ints_.at(ix.sym);
+      }
       if (!ix.var.empty()) {
         auto [rlo, rhi] = ranges_.at(ix.var);
         first = std::min(ix.coeff * rlo, ix.coeff * rhi) + ix.offset;
@@ -113,9 +117,12 @@ private:
 /// given each loop variable's range.
 class AccessRanges : public IRVisitor {
 public:
+  /// `ints`: the scalars of planes at run-time positions (Index::sym)
+  /// known so far; a plane whose scalar has no value yet is left out.
   explicit AccessRanges(const std::map<std::string, std::pair<int64_t, int64_t>> &ranges,
-                        const LoopRanges &loops = {})
-      : ranges_(ranges), loops_(loops) {}
+                        const LoopRanges &loops = {},
+                        const std::map<std::string, int64_t> *ints = nullptr)
+      : ranges_(ranges), loops_(loops), ints_(ints) {}
   void visit_for(const For *op) override {
     visit_with_loop_range(op, loops_, ranges_, [&] { IRVisitor::visit_for(op); });
   }
@@ -133,6 +140,12 @@ private:
     for (size_t d = 0; d < index.size(); ++d) {
       const Index &ix = index[d];
       int64_t first = ix.offset, last = ix.offset;
+      if (ix.at_runtime()) {
+        auto value = ints_ ? ints_->find(ix.sym) : std::map<std::string, int64_t>::const_iterator{};
+        if (!ints_ || value == ints_->end())
+          continue;
+        first = last = ix.offset + value->second;
+      }
       if (!ix.var.empty()) {
         auto [lo, hi] = ranges_.at(ix.var);
         first = std::min(ix.coeff * lo, ix.coeff * hi) + ix.offset;
@@ -145,7 +158,33 @@ private:
   }
   std::map<std::string, std::pair<int64_t, int64_t>> ranges_;
   const LoopRanges &loops_;
+  const std::map<std::string, int64_t> *ints_;
 };
+
+/// The scalars of planes at run-time positions (Index::sym), each with the
+/// plane accesses that add it: (grid, dimension, offset).
+struct PlaneUse {
+  std::string grid;
+  size_t dim;
+  int64_t offset;
+};
+std::map<std::string, std::vector<PlaneUse>> plane_uses(const Stmt &body) {
+  struct Scan : IRVisitor {
+    std::map<std::string, std::vector<PlaneUse>> uses;
+    void note(const std::string &g, const std::vector<Index> &index) {
+      for (size_t d = 0; d < index.size(); ++d)
+        if (index[d].at_runtime())
+          uses[index[d].sym].push_back({g, d, index[d].offset});
+    }
+    void visit_grid_ref(const GridRef *op) override { note(op->grid, op->index); }
+    void visit_store(const Store *op) override {
+      IRVisitor::visit_store(op);
+      note(op->grid, op->index);
+    }
+  } scan;
+  scan.visit(body);
+  return scan.uses;
+}
 
 /// The smallest x >= from for which `holds` is true, when `holds` is false
 /// up to some value and true from there on (a bound that grows with x);
@@ -292,9 +331,33 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
   if (k.column)
     column_levels(k, size, ranges, column_loops);
 
+  std::set<std::string> in_bounds;
+  for (const Variable &v : k.args)
+    for (const Dim &d : v.dims)
+      for (const Expr &e : {d.lo, d.hi})
+        for (const std::string &n : vars_of(e))
+          in_bounds.insert(n);
+  // A plane at a run-time position (`f(m + 1, j)`) whose scalar no bound
+  // mentions: a few elements in from the lowest that the grid's declared
+  // lower bounds allow, so that the planes of one face copy are distinct
+  // (a value that sizes the grid is chosen with its bounds, below).
+  constexpr int64_t kPlaneInset = 4;
+  std::map<std::string, std::vector<PlaneUse>> planes = plane_uses(k.body);
+  for (const auto &[sym, uses] : planes) {
+    if (size.ints.count(sym) || in_bounds.count(sym))
+      continue;
+    int64_t value = 1;
+    for (const PlaneUse &u : uses) {
+      const Variable *g = k.find_arg(u.grid);
+      auto lo = g ? eval_int(g->dims[u.dim].lo, size.ints) : std::nullopt;
+      value = std::max(value, (lo ? *lo : 1) - u.offset);
+    }
+    size.ints[sym] = value + kPlaneInset;
+  }
+
   // The bounds of an assumed-shape or allocatable grid that the loops do
   // not set: the grid is made just large enough for the accesses.
-  AccessRanges access(ranges, column_loops);
+  AccessRanges access(ranges, column_loops, &size.ints);
   access.visit(k.body);
   for (const Variable &v : k.args) {
     if (!v.bound_of || size.ints.count(v.name))
@@ -311,12 +374,6 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
   // Integers that only the point computation reads (a colour, a switch)
   // change what is computed, not how much: any fixed value times the same
   // work, and 1 takes the branches a colour test takes on odd sweeps.
-  std::set<std::string> in_bounds;
-  for (const Variable &v : k.args)
-    for (const Dim &d : v.dims)
-      for (const Expr &e : {d.lo, d.hi})
-        for (const std::string &n : vars_of(e))
-          in_bounds.insert(n);
   for (const Variable &v : k.args)
     if (!v.is_grid() && v.type == Type::Int32 && !size.ints.count(v.name) &&
         !in_bounds.count(v.name))
@@ -339,11 +396,21 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
   };
   // f(bound, upper, (first, last) accessed) for every declared bound that
   // mentions `name` of a dimension the kernel accesses.
-  auto each_bound = [&](const std::string &name, auto &&f) {
+  // The extents with `name` = x, where planes at run-time positions add it.
+  auto extent_at = [&](const std::string &name, int64_t x) {
+    if (!planes.count(name))
+      return access.extent;
+    auto values = size.ints;
+    values[name] = x;
+    AccessRanges at(ranges, column_loops, &values);
+    at.visit(k.body);
+    return at.extent;
+  };
+  auto each_bound = [&](const std::string &name, const auto &extent, auto &&f) {
     for (const Variable &g : k.args)
       for (size_t d = 0; d < g.dims.size(); ++d) {
-        auto e = access.extent.find({g.name, d});
-        if (e == access.extent.end())
+        auto e = extent.find({g.name, d});
+        if (e == extent.end())
           continue;
         for (bool upper : {false, true}) {
           const Expr &b = upper ? g.dims[d].hi : g.dims[d].lo;
@@ -361,7 +428,7 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
       // unknown. `lower`: v appears only in lower bounds, where holding
       // grows as x falls.
       bool waits = false, bounds_a_grid = false, lower = true;
-      each_bound(v.name, [&](const Expr &b, bool upper, const auto &) {
+      each_bound(v.name, extent_at(v.name, 0), [&](const Expr &b, bool upper, const auto &) {
         auto values = size.ints;
         values[v.name] = 0;
         waits = waits || !eval_int(b, values);
@@ -376,7 +443,7 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
         auto values = size.ints;
         values[v.name] = x;
         bool all = true;
-        each_bound(v.name, [&](const Expr &b, bool upper, const auto &range) {
+        each_bound(v.name, extent_at(v.name, x), [&](const Expr &b, bool upper, const auto &range) {
           auto at = eval_int(b, values);
           all = all && at && (upper ? *at >= range.second : *at <= range.first);
         });
@@ -400,6 +467,11 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
         throw UserError(v.loc, "Cannot derive a value for '" + v.name +
                                    "' from the loop bounds, so the kernel cannot be tuned; use "
                                    "--no-tune");
+      // The smallest grid that holds the planes at `v` may make them one
+      // (`u(n1)` and `u(n1 - 1)` copied from `u(2)` and to `u(1)` with
+      // n1 = 2): a few more elements keep a face copy's planes apart.
+      if (planes.count(v.name) && holds(*value + (lower ? -kPlaneInset : kPlaneInset)))
+        *value += lower ? -kPlaneInset : kPlaneInset;
       size.ints[v.name] = *value;
       it = unset.erase(it);
       progress = true;

@@ -1,5 +1,6 @@
 #include "rewrite/DataRegions.h"
 
+#include "rewrite/CallSummaries.h"
 #include "rewrite/Rewrite.h"
 
 #include <algorithm>
@@ -12,166 +13,6 @@ namespace {
 
 using namespace source_text;
 using Names = std::set<std::string>;
-
-/// Intrinsic functions: a reference reads its arguments and nothing else.
-const Names &intrinsic_functions() {
-  static const Names names = {"abs",
-                              "achar",
-                              "acos",
-                              "adjustl",
-                              "adjustr",
-                              "aimag",
-                              "aint",
-                              "all",
-                              "allocated",
-                              "alog",
-                              "alog10",
-                              "amax1",
-                              "amin1",
-                              "amod",
-                              "anint",
-                              "any",
-                              "asin",
-                              "associated",
-                              "atan",
-                              "atan2",
-                              "btest",
-                              "cabs",
-                              "ccos",
-                              "ceiling",
-                              "cexp",
-                              "char",
-                              "clog",
-                              "cmplx",
-                              "conjg",
-                              "cos",
-                              "cosh",
-                              "count",
-                              "csin",
-                              "csqrt",
-                              "cshift",
-                              "dabs",
-                              "dble",
-                              "dcos",
-                              "dexp",
-                              "dfloat",
-                              "digits",
-                              "dim",
-                              "dint",
-                              "dlog",
-                              "dlog10",
-                              "dmax1",
-                              "dmin1",
-                              "dmod",
-                              "dnint",
-                              "dot_product",
-                              "dprod",
-                              "dsign",
-                              "dsin",
-                              "dsqrt",
-                              "dtan",
-                              "eoshift",
-                              "epsilon",
-                              "erf",
-                              "erfc",
-                              "exp",
-                              "exponent",
-                              "float",
-                              "floor",
-                              "fraction",
-                              "gamma",
-                              "huge",
-                              "hypot",
-                              "iabs",
-                              "iachar",
-                              "iand",
-                              "ichar",
-                              "idint",
-                              "idnint",
-                              "ieor",
-                              "ifix",
-                              "index",
-                              "int",
-                              "ior",
-                              "ishft",
-                              "isign",
-                              "kind",
-                              "lbound",
-                              "len",
-                              "len_trim",
-                              "log",
-                              "log10",
-                              "matmul",
-                              "max",
-                              "max0",
-                              "maxloc",
-                              "maxval",
-                              "merge",
-                              "min",
-                              "min0",
-                              "minloc",
-                              "minval",
-                              "mod",
-                              "modulo",
-                              "nearest",
-                              "nint",
-                              "norm2",
-                              "not",
-                              "pack",
-                              "precision",
-                              "present",
-                              "product",
-                              "range",
-                              "real",
-                              "repeat",
-                              "reshape",
-                              "scale",
-                              "selected_int_kind",
-                              "selected_real_kind",
-                              "shape",
-                              "sign",
-                              "sin",
-                              "sinh",
-                              "size",
-                              "sngl",
-                              "spacing",
-                              "spread",
-                              "sqrt",
-                              "sum",
-                              "tan",
-                              "tanh",
-                              "tiny",
-                              "transpose",
-                              "trim",
-                              "ubound",
-                              "unpack",
-                              "c_sizeof",
-                              "c_loc",
-                              "sizeof",
-                              "storage_size",
-                              "new_line",
-                              "bit_size",
-                              "isnan",
-                              "transfer",
-                              "logical",
-                              "huge"};
-  return names;
-}
-
-/// Intrinsic subroutines: a CALL defines its arguments and nothing else.
-const Names &intrinsic_subroutines() {
-  static const Names names = {"cpu_time",
-                              "system_clock",
-                              "date_and_time",
-                              "random_number",
-                              "random_seed",
-                              "get_command_argument",
-                              "get_environment_variable",
-                              "mvbits",
-                              "get_command",
-                              "execute_command_line"};
-  return names;
-}
 
 /// Why a unit gets no data region.
 struct NoRegion {
@@ -241,20 +82,45 @@ void merge(const HostStmt &s, HostStmt &into) {
 class UnitRegion {
 public:
   UnitRegion(const Lines &lines, bool fixed, const std::string &module, const HostUnit &unit,
-             const std::vector<const RegionCall *> &calls)
-      : lines_(lines), fixed_(fixed), module_(module), unit_(unit), calls_(calls) {}
+             const std::vector<const RegionCall *> &calls, const CallSummaries *summaries)
+      : lines_(lines), fixed_(fixed), module_(module), unit_(unit), calls_(calls),
+        summaries_(summaries) {}
 
   /// The edits (none: no array to enter); throws NoRegion saying why the
   /// unit gets none.
   std::vector<Edit> plan();
+  /// The updates "if present" of a procedure that brings its arrays itself
+  /// (ProcedureSummary::updates_itself, summary `q`): around each host
+  /// statement of its whole body, with no enter or exit.
+  std::vector<Edit> plan_self(const ProcedureSummary &q);
   /// The data procedures the edits call, for the unit's USE.
   std::vector<std::string> uses() const;
 
 private:
   [[noreturn]] void refuse(int line, const std::string &why) const { throw NoRegion{line, why}; }
 
-  /// A region's nest, or the assignment of an annotated copy: a call.
-  bool is_region_nest(const HostStmt &s) const { return nest_lines_.count(s.line) > 0; }
+  /// A region's nest, or the assignment of an annotated copy: a call; or a
+  /// CALL of a procedure whose library calls find their arrays present and
+  /// whose other code touches none of them (a device call).
+  bool is_region_nest(const HostStmt &s) const {
+    return nest_lines_.count(s.line) > 0 || device_calls_.count(&s) > 0;
+  }
+  /// The CALL statement's call of a procedure with library calls, or null.
+  const HostStmt::Call *library_procedure_call(const HostStmt &s) const;
+  /// The names, in this unit, of the arrays `ids` of the summary of the
+  /// procedure `call` calls: its dummies' actual arguments (`whole`: the
+  /// arrays passed, else every name in them) and the module or COMMON
+  /// arrays the unit sees.
+  Names names_here(const std::set<ArrayId> &ids, const HostStmt::Call &call,
+                   const ProcedureSummary &q, bool whole) const;
+  /// Classifies `calls` (CALLs of procedures with library calls, inside
+  /// the region) as device calls, or refuses.
+  void device_calls(const std::vector<const HostStmt *> &calls);
+  /// The calls of procedures with library calls, in loops (where, alone,
+  /// each would copy its arrays every time), and every such call.
+  void find_library_procedure_calls(const std::vector<HostStmt> &block, bool in_loop,
+                                    std::vector<const HostStmt *> &in_loops,
+                                    std::vector<const HostStmt *> &all) const;
   bool holds_region(const HostStmt &s) const {
     if (is_region_nest(s))
       return true;
@@ -301,6 +167,20 @@ private:
   }
   std::string calls(const std::string &what, const Names &arrays, const std::string &indent) const {
     std::string out;
+    if (self_ && (what == "update_host" || what == "update_device")) {
+      for (const std::string &a : entered_order_) {
+        if (!arrays.count(a))
+          continue;
+        auto d = designators_.find(a);
+        for (const std::string &from : d == designators_.end() ? Names{a} : d->second)
+          out += statement(fixed_, "", indent,
+                           "call " + module_ + "_data_" + what + "_if_present(" + from + ")",
+                           lines_.newline);
+      }
+      if (!out.empty())
+        used_.insert(what + "_if_present");
+      return out;
+    }
     for (const std::string &a : entered_order_)
       if (arrays.count(a))
         out += call(what, a, indent);
@@ -312,6 +192,8 @@ private:
   /// (exit); the others are current on the host (every host definition was
   /// sent to the device, never the reverse) and are only freed (delete).
   std::string exits(const std::string &indent) const {
+    if (self_)
+      return ""; // nothing entered: a caller's region exits
     Names kept;
     for (const std::string &a : entered_)
       if (!written_.count(a))
@@ -336,6 +218,13 @@ private:
   std::string module_;
   const HostUnit &unit_;
   const std::vector<const RegionCall *> &calls_;
+  const CallSummaries *summaries_;
+  std::set<const HostStmt *> device_calls_;
+  /// plan_self: updates "if present", each of an array from the first
+  /// element that the statement at hand passes (`designators_`, else the
+  /// array's own name) to the end of the present array holding it.
+  bool self_ = false;
+  std::map<std::string, Names> designators_;
   std::set<int> nest_lines_;
   std::map<int, const RegionCall *> nest_calls_;
   Names entered_, written_;
@@ -364,6 +253,33 @@ void UnitRegion::touches(const HostStmt &m, Names &reads, Names &defines) const 
       continue;
     if (!c.statement && intrinsic_functions().count(p))
       continue;
+    // `w(1)` of a module's or COMMON's array: read, its names are the
+    // statement's.
+    if (summaries_ && !c.statement && summaries_->resolve(unit_, p).find(':') != std::string::npos)
+      continue;
+    bool dummy = std::find(unit_.dummies.begin(), unit_.dummies.end(), p) != unit_.dummies.end();
+    if (const ProcedureSummary *q = summaries_ && !dummy ? summaries_->find(p) : nullptr) {
+      // A procedure of the files given: what its code may touch, mapped to
+      // this unit's names (its library calls are the device's).
+      for (const std::string &a : names_here(q->passes, c, *q, true))
+        if (entered_.count(a))
+          refuse(m.line, "'" + p + "', called at line " + std::to_string(m.line) +
+                             ", runs library calls on '" + a +
+                             "' inside a statement that does more than CALL it");
+      for (const std::string &a : names_here(q->allocates, c, *q, true))
+        if (entered_.count(a))
+          refuse(m.line, "'" + a + "' may be allocated or deallocated by '" + p +
+                             "', called at line " + std::to_string(m.line) +
+                             " between the calls that keep it on the device");
+      for (const std::string &a : names_here(q->reads, c, *q, false))
+        if (entered_.count(a))
+          reads.insert(a);
+      for (const std::string &a : names_here(q->defines, c, *q, true))
+        if (entered_.count(a))
+          defines.insert(a);
+      if (!q->reaches_all)
+        continue;
+    }
     Names reached;
     for (const std::string &n : c.names)
       if (entered_.count(n))
@@ -537,6 +453,7 @@ void UnitRegion::jumps_in(const HostStmt &s, const HostStmt &top, size_t top_dep
 Names UnitRegion::host_statement(const HostStmt &s, Names &fresh) {
   HostStmt merged;
   merge(s, merged);
+  merged.line = s.line;
   for (const std::string &a : merged.allocates)
     if (entered_.count(a))
       refuse(s.line, "'" + a + "' is allocated, deallocated or pointed at at line " +
@@ -550,10 +467,33 @@ Names UnitRegion::host_statement(const HostStmt &s, Names &fresh) {
   for (const std::string &a : defines)
     if (written_.count(a))
       stale.insert(a); // a partial definition keeps the rest of the array
-  for (const std::string &a : fresh)
-    stale.erase(a);
-  fresh.insert(reads.begin(), reads.end());
-  fresh.insert(defines.begin(), defines.end());
+  if (self_) {
+    // Each statement brings its part and sends it back right after (a
+    // later statement's part may start before it: bringing that would
+    // overwrite what this one defined).
+    designators_.clear();
+    for (const std::string &a : entered_) {
+      Names &from = designators_[a];
+      if (!merged.names.count(a) && !merged.defines.count(a))
+        for (const HostStmt::Call &c : merged.calls)
+          for (const HostStmt::Call::Arg &arg : c.args)
+            if (arg.base == a) {
+              // An element (sequence association): from there on. A
+              // section would be passed as a copy: the whole array.
+              bool element = arg.text.size() > a.size() && arg.text.compare(0, a.size(), a) == 0 &&
+                             arg.text[a.size()] == '(' &&
+                             arg.text.find_first_of(":%") == std::string::npos;
+              from.insert(element ? arg.text : a);
+            }
+      if (from.empty() || from.count(a))
+        from = {a};
+    }
+  } else {
+    for (const std::string &a : fresh)
+      stale.erase(a);
+    fresh.insert(reads.begin(), reads.end());
+    fresh.insert(defines.begin(), defines.end());
+  }
   pending_jump_.clear();
   jumps_in(s, s, loops_.size(), defines);
   emit(s, calls("update_host", stale, indent(s)), "", pending_jump_);
@@ -613,6 +553,8 @@ void UnitRegion::device_block(const std::vector<HostStmt> &block, size_t lo, siz
       Names defined = host_statement(s, fresh);
       pending.insert(defined.begin(), defined.end());
       last_host = &s;
+      if (self_)
+        flush();
       continue;
     }
     flush();
@@ -622,7 +564,9 @@ void UnitRegion::device_block(const std::vector<HostStmt> &block, size_t lo, siz
     if (s.kind == HostStmt::Kind::Opaque || s.blocks.empty())
       refuse(s.line, "a call is inside a construct --rewrite does not follow (line " +
                          std::to_string(s.line) + ")");
+    designators_.clear(); // a header reads whole arrays
     HostStmt header;
+    header.line = s.line;
     header.names = s.names;
     header.defines = s.defines;
     header.calls = s.calls;
@@ -652,6 +596,134 @@ void UnitRegion::device_block(const std::vector<HostStmt> &block, size_t lo, siz
       loops_.pop_back();
   }
   flush();
+}
+
+const HostStmt::Call *UnitRegion::library_procedure_call(const HostStmt &s) const {
+  if (!summaries_ || s.kind != HostStmt::Kind::Action || s.action_line)
+    return nullptr;
+  for (const HostStmt::Call &c : s.calls)
+    if (c.statement) {
+      if (std::find(unit_.dummies.begin(), unit_.dummies.end(), c.procedure) != unit_.dummies.end())
+        return nullptr; // a dummy procedure
+      const ProcedureSummary *q = summaries_->find(c.procedure);
+      return q && q->library ? &c : nullptr;
+    }
+  return nullptr;
+}
+
+Names UnitRegion::names_here(const std::set<ArrayId> &ids, const HostStmt::Call &call,
+                             const ProcedureSummary &q, bool whole) const {
+  Names out;
+  for (const ArrayId &id : ids) {
+    if (id.empty() || id[0] != '#') {
+      if (std::string n = summaries_->name_in(unit_, id); !n.empty())
+        out.insert(n);
+      continue;
+    }
+    int j = std::stoi(id.substr(1));
+    for (size_t i = 0; i < call.args.size(); ++i) {
+      if (CallSummaries::dummy_of(*q.unit, call, i) != j)
+        continue;
+      if (whole && !call.args[i].base.empty())
+        out.insert(call.args[i].base);
+      else if (!whole)
+        out.insert(call.args[i].names.begin(), call.args[i].names.end());
+    }
+  }
+  return out;
+}
+
+void UnitRegion::find_library_procedure_calls(const std::vector<HostStmt> &block, bool in_loop,
+                                              std::vector<const HostStmt *> &in_loops,
+                                              std::vector<const HostStmt *> &all) const {
+  for (const HostStmt &s : block) {
+    if (library_procedure_call(s)) {
+      all.push_back(&s);
+      if (in_loop)
+        in_loops.push_back(&s);
+    }
+    for (const auto &b : s.blocks)
+      find_library_procedure_calls(b, in_loop || is_loop(s), in_loops, all);
+  }
+}
+
+void UnitRegion::device_calls(const std::vector<const HostStmt *> &calls) {
+  // Each such call runs on the device as it is when the procedure's host
+  // code touches none of the entered arrays; else its host code would read
+  // what its own library calls left on the device, which no update around
+  // the CALL can order.
+  for (const HostStmt *s : calls) {
+    const HostStmt::Call &c = *library_procedure_call(*s);
+    const ProcedureSummary *q = summaries_->find(c.procedure);
+    // (A procedure that brings its arrays itself: what it does not bring.)
+    Names host = names_here(q->updates_itself ? q->not_brought : q->reads, c, *q, false);
+    if (!q->updates_itself) {
+      for (const std::string &a : names_here(q->defines, c, *q, true))
+        host.insert(a);
+      for (const std::string &a : names_here(q->allocates, c, *q, true))
+        host.insert(a);
+    }
+    // (Reaching any array it could see: all of an internal procedure's
+    // host.)
+    if (q->reaches_all)
+      for (const std::string &a : entered_)
+        if (!unit_.arrays.count(a) || unit_.arrays.at(a).shared ||
+            unit_.internal_procedures.count(c.procedure))
+          host.insert(a);
+    for (const std::string &a : host) {
+      if (!entered_.count(a))
+        continue;
+      int line = 0;
+      for (const auto &[id, l] : q->host_lines)
+        if (!line && names_here({id}, c, *q, false).count(a))
+          line = l;
+      refuse(s->line,
+             "'" + c.procedure + "', called at line " + std::to_string(s->line) +
+                 ", runs library calls and host code" +
+                 (line ? " (" + q->file + ":" + std::to_string(line) + ")" : std::string()) +
+                 " on '" + a + "', which updates around the CALL cannot order");
+    }
+    if (!s->branch_labels.empty())
+      refuse(s->line, "the CALL at line " + std::to_string(s->line) + " may branch");
+    // What the host evaluates for the CALL: subscripts and expressions.
+    HostStmt args;
+    args.line = s->line;
+    for (const HostStmt::Call::Arg &a : c.args)
+      for (const std::string &n : a.names)
+        if (n != a.base)
+          args.names.insert(n);
+    for (const HostStmt::Call &other : s->calls)
+      if (&other != &c)
+        args.calls.push_back(other);
+    Names reads, defines;
+    touches(args, reads, defines);
+    if (!reads.empty() || !defines.empty())
+      refuse(s->line, "the arguments of the CALL at line " + std::to_string(s->line) +
+                          " read or define an array the calls keep on the device");
+    device_calls_.insert(s);
+  }
+}
+
+std::vector<Edit> UnitRegion::plan_self(const ProcedureSummary &q) {
+  self_ = true;
+  for (const ArrayId &id : q.brought) {
+    std::string n =
+        id[0] == '#' ? unit_.dummies.at(std::stoi(id.substr(1))) : summaries_->name_in(unit_, id);
+    if (!n.empty() && entered_.insert(n).second)
+      entered_order_.push_back(n);
+  }
+  // Any of them may be newer on the device when it is called inside a
+  // caller's region.
+  written_ = entered_;
+  if (entered_.empty() || unit_.body.empty())
+    return {};
+  std::vector<const HostStmt *> in_loops, all;
+  find_library_procedure_calls(unit_.body, false, in_loops, all);
+  device_calls(all);
+  for (const HostStmt &s : unit_.body)
+    labels_in(s, inside_labels_);
+  device_block(unit_.body, 0, unit_.body.size() - 1, 0);
+  return edits_;
 }
 
 std::vector<Edit> UnitRegion::plan() {
@@ -684,7 +756,12 @@ std::vector<Edit> UnitRegion::plan() {
                    "take whole (an assumed-shape or POINTER array may not be contiguous, an "
                    "assumed-size one has no size)");
     }
-  if (entered_.empty())
+  // Calls of procedures that hold library calls: those in loops place the
+  // region as the unit's own calls do (one outside any loop would gain
+  // nothing from it).
+  std::vector<const HostStmt *> in_loops, procedure_calls;
+  find_library_procedure_calls(unit_.body, false, in_loops, procedure_calls);
+  if (calls_.empty() && in_loops.empty())
     return {};
   // The region: the outermost DO around every call, else the statements
   // from the first that holds a call to the last.
@@ -694,6 +771,13 @@ std::vector<Edit> UnitRegion::plan() {
     if (!find_do(unit_.body, c->region.do_line, p))
       refuse(c->region.directive_line, "the nest at line " + std::to_string(c->region.do_line) +
                                            " is inside a construct --rewrite does not follow");
+    paths.push_back(p);
+  }
+  for (const HostStmt *s : in_loops) {
+    Path p;
+    if (!find_do(unit_.body, s->line, p) || &at(p.back()) != s)
+      refuse(s->line, "the CALL at line " + std::to_string(s->line) +
+                          " shares its line with another statement");
     paths.push_back(p);
   }
   size_t common = 0;
@@ -732,8 +816,55 @@ std::vector<Edit> UnitRegion::plan() {
   // A call alone, in no loop: a region would only make it run on the GPU
   // with its copies each time. Without one it runs as before (on the GPU if
   // a caller's region holds its arrays already).
-  if (calls_.size() == 1 && lo == hi && is_region_nest((*block)[lo]))
+  if (calls_.size() == 1 && in_loops.empty() && lo == hi && is_region_nest((*block)[lo]))
     return {};
+  // The arrays of the procedures called inside: those the unit can name
+  // and the data procedures can take whole (the others are copied by the
+  // calls that pass them, as before).
+  std::set<const HostStmt *> inside;
+  std::function<void(const HostStmt &)> mark = [&](const HostStmt &s) {
+    inside.insert(&s);
+    for (const auto &b : s.blocks)
+      for (const HostStmt &i : b)
+        mark(i);
+  };
+  for (size_t i = lo; i <= hi; ++i)
+    mark((*block)[i]);
+  std::vector<std::pair<const HostStmt *, const ProcedureSummary *>> device;
+  for (const HostStmt *s : procedure_calls) {
+    if (!inside.count(s))
+      continue;
+    const HostStmt::Call &c = *library_procedure_call(*s);
+    const ProcedureSummary *q = summaries_->find(c.procedure);
+    device.emplace_back(s, q);
+    Names written = names_here(q->passes_written, c, *q, true);
+    // In the order of the arguments, then the module and COMMON arrays.
+    Names passed = names_here(q->passes, c, *q, true);
+    std::vector<std::string> ordered;
+    for (const HostStmt::Call::Arg &arg : c.args)
+      if (passed.count(arg.base) &&
+          std::find(ordered.begin(), ordered.end(), arg.base) == ordered.end())
+        ordered.push_back(arg.base);
+    for (const std::string &a : passed)
+      if (std::find(ordered.begin(), ordered.end(), a) == ordered.end())
+        ordered.push_back(a);
+    for (const std::string &a : ordered) {
+      const HostArray *d = summaries_->declaration(unit_, a);
+      if (!d || d->aliased ||
+          (d->shape != HostArray::Shape::Explicit && d->shape != HostArray::Shape::Allocatable))
+        continue;
+      if (entered_.insert(a).second)
+        entered_order_.push_back(a);
+      if (written.count(a))
+        written_.insert(a);
+    }
+  }
+  if (entered_.empty())
+    return {};
+  std::vector<const HostStmt *> inside_calls;
+  for (const auto &[s, q] : device)
+    inside_calls.push_back(s);
+  device_calls(inside_calls);
   // Labels inside, and jumps into it from outside.
   for (size_t i = lo; i <= hi; ++i)
     labels_in((*block)[i], inside_labels_);
@@ -778,43 +909,113 @@ std::vector<Edit> UnitRegion::plan() {
 
 std::vector<std::string> UnitRegion::uses() const {
   std::vector<std::string> names;
-  for (const char *what : {"enter", "update_host", "update_device", "exit", "delete"})
+  for (const char *what : {"enter", "update_host", "update_device", "exit", "delete",
+                           "update_host_if_present", "update_device_if_present"})
     if (used_.count(what))
       names.push_back(module_ + "_data_" + what);
   return names;
 }
 
+/// `use <module>, only: <data procedures>` and the kind they take, for a
+/// unit that holds no call of its own (the others get theirs with the
+/// kernels' USE).
+Edit use_edit(const Lines &lines, bool fixed, const HostUnit &unit, const std::string &module,
+              const std::vector<std::string> &procedures) {
+  int at = unit.use_after_line > 0 ? unit.use_after_line : unit.first_line - 1;
+  std::string indent = fixed ? "      " : "  ";
+  for (int l = at; l < lines.size(); ++l)
+    if (!is_comment(lines.text[l], fixed) && !is_cpp(lines.text[l])) {
+      indent = indent_of(lines.text[l], fixed, first_nonblank(lines.text[l]));
+      break;
+    }
+  std::string only;
+  for (const std::string &p : procedures)
+    only += (only.empty() ? "" : ", ") + p;
+  return Edit{at, at,
+              statement(fixed, "", indent, "use " + module + ", only: " + only, lines.newline) +
+                  statement(fixed, "", indent, "use, intrinsic :: iso_c_binding, only: c_size_t",
+                            lines.newline),
+              -100};
+}
+
 } // namespace
+
+std::vector<std::pair<const HostUnit *, std::string>>
+failed_self_updates(const Lines &lines, const std::string &path, bool fixed, const HostUnits &units,
+                    const std::string &module, const CallSummaries &summaries) {
+  std::vector<std::pair<const HostUnit *, std::string>> failed;
+  static const std::vector<const RegionCall *> none;
+  for (const HostUnit &unit : units) {
+    const ProcedureSummary *self = unit.is_module ? nullptr : summaries.find(unit.name);
+    if (!self || self->unit != &unit || !self->updates_itself)
+      continue;
+    UnitRegion region(lines, fixed, module, unit, none, &summaries);
+    try {
+      region.plan_self(*self);
+      if (unit.use_after_line < 0)
+        failed.emplace_back(&unit, "its header or last USE statement is not in the file itself");
+    } catch (const NoRegion &no) {
+      failed.emplace_back(&unit, path + ":" + std::to_string(no.line) + ": " + no.why);
+    }
+  }
+  return failed;
+}
 
 DataRegionEdits data_region_edits(const Lines &lines, const std::string &path, bool fixed,
                                   const std::vector<const RegionCall *> &calls,
-                                  const HostUnits &units, const std::string &module) {
+                                  const HostUnits &units, const std::string &module,
+                                  const CallSummaries *summaries) {
   DataRegionEdits out;
   // Each call in the innermost unit around it.
   std::map<const HostUnit *, std::vector<const RegionCall *>> by_unit;
   for (const RegionCall *c : calls) {
     const HostUnit *best = nullptr;
     for (const HostUnit &u : units)
-      if (u.first_line <= c->region.do_line && c->region.do_line <= u.last_line &&
+      if (!u.is_module && u.first_line <= c->region.do_line && c->region.do_line <= u.last_line &&
           (!best || u.last_line - u.first_line < best->last_line - best->first_line))
         best = &u;
     if (best)
       by_unit[best].push_back(c);
   }
-  for (const auto &[unit, unit_calls] : by_unit) {
-    UnitRegion region(lines, fixed, module, *unit, unit_calls);
+  // In source order; with the summaries, every unit (one without calls of
+  // its own may call procedures that hold them).
+  for (const HostUnit &unit : units) {
+    auto own = by_unit.find(&unit);
+    if (unit.is_module || (own == by_unit.end() && !summaries))
+      continue;
+    static const std::vector<const RegionCall *> none;
+    const std::vector<const RegionCall *> &unit_calls = own == by_unit.end() ? none : own->second;
+    UnitRegion region(lines, fixed, module, unit, unit_calls, summaries);
+    const ProcedureSummary *self = summaries ? summaries->find(unit.name) : nullptr;
+    if (self && (self->unit != &unit || !self->updates_itself))
+      self = nullptr;
     try {
-      std::vector<Edit> edits = region.plan();
+      std::vector<Edit> edits = self ? region.plan_self(*self) : region.plan();
       if (edits.empty())
         continue;
+      if (unit_calls.empty() && unit.use_after_line < 0)
+        throw NoRegion{unit.first_line, "its header or last USE statement is not in the file "
+                                        "itself (an INCLUDE file or a macro), so --rewrite "
+                                        "cannot add the USE of the data procedures after it"};
       out.edits.insert(out.edits.end(), edits.begin(), edits.end());
-      out.uses[unit_calls.front()->region.unit_line] = region.uses();
+      if (unit_calls.empty())
+        out.edits.push_back(use_edit(lines, fixed, unit, module, region.uses()));
+      else
+        out.uses[unit_calls.front()->region.unit_line] = region.uses();
     } catch (const NoRegion &no) {
+      // Its callers' regions count on its updates: none may be written.
+      if (self)
+        throw UserError(SourceLoc{path, no.line, 1},
+                        "Cannot write the data updates of '" + unit.name +
+                            "', which the data regions of its callers count on: " + no.why +
+                            " (rewrite with --no-data-regions)");
       out.warnings.push_back(
           path + ":" + std::to_string(no.line) + ":1: warning: no data region in '" +
-          (unit->name.empty() ? std::string("the main program") : unit->name) + "': " + no.why +
-          "; its calls copy their arrays to the device and back "
-          "each time");
+          (unit.name.empty() ? std::string("the main program") : unit.name) + "': " + no.why +
+          (unit_calls.empty()
+               ? "; the library calls of the procedures it calls copy their arrays to the device "
+                 "and back each time"
+               : "; its calls copy their arrays to the device and back each time"));
     }
   }
   return out;

@@ -24,6 +24,15 @@
 //   the others (their host copy is current). STOP leaves nothing to copy.
 // - a unit whose one call is in no loop gets no region (it would only copy
 //   around that call).
+// - CALLs of procedures defined in the files given are seen through their
+//   summaries (rewrite/CallSummaries.h): updates of what their host code
+//   touches only. A unit that calls, in a loop, procedures holding library
+//   calls gets a region too (a caller's): it enters the arrays those calls
+//   pass that it can name, and a CALL of a procedure whose host code touches
+//   none of them runs with no update. A procedure that brings its arrays
+//   itself (ProcedureSummary::updates_itself) gets updates "if present"
+//   around each host statement of its body, of the part from the element it
+//   passes to the end of the present array, and no enter or exit.
 // A unit where this cannot be done safely gets no region and a warning (its
 // calls copy their arrays as they did before): an array the data procedures
 // cannot take whole (assumed-shape, assumed-size, POINTER), a jump into the
@@ -40,6 +49,7 @@
 namespace f2s {
 
 struct RegionCall;
+class CallSummaries;
 
 /// What the data regions of one file add to --rewrite's edits.
 struct DataRegionEdits {
@@ -52,13 +62,26 @@ struct DataRegionEdits {
   std::vector<std::string> warnings;
 };
 
+/// The units of the file `path` (its `lines`, its `units`) that `summaries`
+/// say bring their arrays themselves but whose updates cannot be written
+/// (a statement they cannot go around), each with why: for
+/// CallSummaries::forbid_updating_itself, before anything is rewritten.
+std::vector<std::pair<const HostUnit *, std::string>>
+failed_self_updates(const source_text::Lines &lines, const std::string &path, bool fixed,
+                    const HostUnits &units, const std::string &module,
+                    const CallSummaries &summaries);
+
 /// The data regions of the file `path` (its `lines`, in source form
 /// `fixed`) for its `calls` of the library `module`, whose program units
 /// the front end outlined as `units`. Every edit lies outside the lines the
 /// calls replace (the nests, their directives and the gaps of comments
-/// around them).
+/// around them). With `summaries` (the procedures of every file given), a
+/// unit that calls procedures holding library calls in a loop gets a region
+/// too (a caller's region), whose USE of the data procedures is among the
+/// edits.
 DataRegionEdits data_region_edits(const source_text::Lines &lines, const std::string &path,
                                   bool fixed, const std::vector<const RegionCall *> &calls,
-                                  const HostUnits &units, const std::string &module);
+                                  const HostUnits &units, const std::string &module,
+                                  const CallSummaries *summaries = nullptr);
 
 } // namespace f2s

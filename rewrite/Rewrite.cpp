@@ -2,6 +2,7 @@
 
 #include "ast/Analysis.h"
 #include "codegen/Interfaces.h"
+#include "rewrite/CallSummaries.h"
 #include "rewrite/DataRegions.h"
 #include "rewrite/SourceText.h"
 
@@ -166,8 +167,12 @@ public:
       : lines_(text), path_(path), module_(module) {}
 
   void region(const RegionCall &call);
+  /// region() for an implicit copy (SourceRegion::implicit): false, with
+  /// nothing changed, where its text cannot be replaced; it stays the host's.
+  bool implicit_region(const RegionCall &call);
   void uses(const std::vector<const RegionCall *> &unit);
-  void data_regions(const std::vector<const RegionCall *> &calls, const HostUnits &units);
+  void data_regions(const std::vector<const RegionCall *> &calls, const HostUnits &units,
+                    const CallSummaries &summaries);
   RewrittenSource finish();
 
 private:
@@ -198,7 +203,8 @@ void FileRewriter::region(const RegionCall &c) {
     throw UserError(r.refusal_loc, r.refusal);
   const bool fixed = r.fixed_form;
   const int dir = r.directive_line - 1, do_line = r.do_line - 1, end = r.end_line - 1;
-  if (dir < 0 || do_line <= dir || end < do_line || end >= lines_.size() || r.do_column < 1)
+  if (dir < 0 || do_line < dir || (do_line == dir && !r.implicit) || end < do_line ||
+      end >= lines_.size() || r.do_column < 1)
     throw UserError(SourceLoc{path_, r.directive_line, 1},
                     "Cannot rewrite this '!$f2s stencil' region: its positions do not fit the file "
                     "(was it changed since it was read?)");
@@ -273,12 +279,20 @@ void FileRewriter::region(const RegionCall &c) {
 
   const std::string indent = indent_of(first, fixed, at);
   const std::string nl = lines_.newline;
-  // The directive, kept as a comment that names no region.
-  std::string kept = lines_.text[dir];
-  auto sentinel = sentinel_at(kept, fixed);
-  if (!sentinel || lower(kept.substr(*sentinel + 1, 4)) != "$f2s")
-    refuse(c, "line " + std::to_string(r.directive_line) + " does not hold its '!$f2s' directive");
-  kept.replace(*sentinel, 5, kRewrittenSentinel);
+  // The directive, kept as a comment that names no region; an implicit
+  // copy gets one, so that the output says what became a call.
+  std::string kept;
+  if (r.implicit) {
+    kept = (fixed ? std::string() : indent) + kRewrittenSentinel +
+           " (no directive) a copy between the library's calls, which the library runs";
+  } else {
+    kept = lines_.text[dir];
+    auto sentinel = sentinel_at(kept, fixed);
+    if (!sentinel || lower(kept.substr(*sentinel + 1, 4)) != "$f2s")
+      refuse(c,
+             "line " + std::to_string(r.directive_line) + " does not hold its '!$f2s' directive");
+    kept.replace(*sentinel, 5, kRewrittenSentinel);
+  }
   std::string comments, after;
   directives(c, fixed, indent, comments, after);
   std::string text = kept + nl + comments;
@@ -304,6 +318,18 @@ void FileRewriter::region(const RegionCall &c) {
     text += statement(fixed, end_label, indent, "continue", nl);
   }
   edits_.push_back(Edit{dir, end + 1, text});
+}
+
+bool FileRewriter::implicit_region(const RegionCall &c) {
+  size_t edits = edits_.size(), warnings = warnings_.size();
+  try {
+    region(c);
+    return true;
+  } catch (const UserError &) {
+    edits_.resize(edits);
+    warnings_.resize(warnings);
+    return false;
+  }
 }
 
 void FileRewriter::directives(const RegionCall &c, bool fixed, const std::string &indent,
@@ -478,11 +504,11 @@ void FileRewriter::uses(const std::vector<const RegionCall *> &unit) {
 }
 
 void FileRewriter::data_regions(const std::vector<const RegionCall *> &calls,
-                                const HostUnits &units) {
-  if (calls.empty())
+                                const HostUnits &units, const CallSummaries &summaries) {
+  if (units.empty())
     return;
-  DataRegionEdits d =
-      data_region_edits(lines_, path_, calls.front()->region.fixed_form, calls, units, module_);
+  bool fixed = calls.empty() ? units.front().fixed_form : calls.front()->region.fixed_form;
+  DataRegionEdits d = data_region_edits(lines_, path_, fixed, calls, units, module_, &summaries);
   edits_.insert(edits_.end(), d.edits.begin(), d.edits.end());
   data_uses_ = std::move(d.uses);
   warnings_.insert(warnings_.end(), d.warnings.begin(), d.warnings.end());
@@ -531,9 +557,19 @@ RegionCall region_call(const Kernel &k) {
   return c;
 }
 
+std::vector<RegionCall> replaceable_calls(const std::string &text, const std::string &path,
+                                          const std::vector<RegionCall> &calls,
+                                          const std::string &module) {
+  std::vector<RegionCall> kept;
+  for (const RegionCall &c : calls)
+    if (!c.region.implicit || FileRewriter(text, path, module).implicit_region(c))
+      kept.push_back(c);
+  return kept;
+}
+
 RewrittenSource rewrite_source(const std::string &text, const std::string &path,
                                const std::vector<RegionCall> &calls, const std::string &module,
-                               const HostUnits *units) {
+                               const HostUnits *units, const CallSummaries *summaries) {
   FileRewriter rewriter(text, path, module);
   std::vector<const RegionCall *> ordered;
   for (const RegionCall &c : calls)
@@ -542,15 +578,63 @@ RewrittenSource rewrite_source(const std::string &text, const std::string &path,
     return a->region.directive_line < b->region.directive_line;
   });
   std::map<int, std::vector<const RegionCall *>> by_unit;
+  std::vector<const RegionCall *> replaced;
   for (const RegionCall *c : ordered) {
-    rewriter.region(*c);
+    if (c->region.implicit) {
+      if (!rewriter.implicit_region(*c))
+        continue;
+    } else {
+      rewriter.region(*c);
+    }
+    replaced.push_back(c);
     by_unit[c->region.unit_line].push_back(c);
   }
-  if (units)
-    rewriter.data_regions(ordered, *units);
+  ordered = std::move(replaced);
+  if (units && summaries) {
+    rewriter.data_regions(ordered, *units, *summaries);
+  } else if (units) {
+    // The procedures of this file alone.
+    std::map<std::string, HostUnits> file_units = {{path, *units}};
+    CallSummaries here(file_units, {{path, ordered}}, module);
+    settle_self_updates(here, {{path, text}}, module);
+    rewriter.data_regions(ordered, file_units.at(path), here);
+  }
   for (const auto &[line, unit] : by_unit)
     rewriter.uses(unit);
   return rewriter.finish();
+}
+
+std::vector<std::string> settle_self_updates(CallSummaries &summaries,
+                                             const std::map<std::string, std::string> &texts,
+                                             const std::string &module) {
+  std::vector<std::string> warnings;
+  std::map<std::string, Lines> lines;
+  for (const auto &[path, text] : texts)
+    lines.emplace(path, Lines(text));
+  // Each round forbids what failed; the procedures that counted on those
+  // are summarized again, and may fail in turn.
+  for (int round = 0; round < 64; ++round) {
+    std::vector<std::pair<const HostUnit *, std::string>> failed;
+    for (const auto &[path, units] : summaries.units()) {
+      auto l = lines.find(path);
+      if (l == lines.end() || units.empty())
+        continue;
+      for (auto &f : failed_self_updates(l->second, path, units.front().fixed_form, units, module,
+                                         summaries)) {
+        warnings.push_back(path + ":" + std::to_string(f.first->first_line) + ":1: warning: '" +
+                           f.first->name +
+                           "' does not bring its arrays to the host and back itself, so its "
+                           "callers hold none of them around its CALL: " +
+                           f.second);
+        failed.push_back(std::move(f));
+      }
+    }
+    if (failed.empty())
+      break;
+    for (const auto &f : failed)
+      summaries.forbid_updating_itself(*f.first);
+  }
+  return warnings;
 }
 
 std::vector<int> rewritten_directive_lines(const std::string &text) {

@@ -9,10 +9,13 @@
 #include "ast/IR.h"
 #include "frontend/HostAccesses.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace f2s {
+
+class CallSummaries;
 
 /// What replaces the comment sentinel of a rewritten `!$f2s` directive (the
 /// directive is kept as this comment above the call): f2stencil finds no
@@ -64,8 +67,11 @@ struct RewrittenSource {
 ///   there.
 /// - with `units` (the file's program units, frontend/HostAccesses.h): the
 ///   data regions of rewrite/DataRegions.h around the calls, and the data
-///   procedures and `c_sizeof` in each unit's USE; units where they cannot
-///   be written safely are reported in `warnings`.
+///   procedures and `c_size_t` in each unit's USE; units where they cannot
+///   be written safely are reported in `warnings`. The regions of callers
+///   (units that call procedures holding library calls) see the procedures
+///   of `summaries` (every file given; built from `units` and `calls`
+///   alone when null), which must have been built from these `units`.
 /// Everything else is kept byte for byte. Throws UserError, naming the
 /// region, where the text cannot be replaced safely (a region the front end
 /// marked so, a DO statement from a macro, another statement on the nest's
@@ -73,7 +79,26 @@ struct RewrittenSource {
 /// between `!$f2s` and the DO that must stay); nothing is returned then.
 RewrittenSource rewrite_source(const std::string &text, const std::string &path,
                                const std::vector<RegionCall> &calls, const std::string &module,
-                               const HostUnits *units = nullptr);
+                               const HostUnits *units = nullptr,
+                               const CallSummaries *summaries = nullptr);
+
+/// `calls` less the implicit copies (SourceRegion::implicit) whose text
+/// rewrite_source could not replace (a statement sharing its line, ...):
+/// those stay host statements, and every analysis of the file (the regions
+/// of callers included) must see them so, not as calls.
+std::vector<RegionCall> replaceable_calls(const std::string &text, const std::string &path,
+                                          const std::vector<RegionCall> &calls,
+                                          const std::string &module);
+
+/// Settles which procedures of `summaries` bring their arrays themselves
+/// (ProcedureSummary::updates_itself): the updates of each are planned in
+/// its file's text (`texts`, by path), and one whose updates cannot be
+/// written is forbidden to, until none fails, so that no caller's region
+/// counts on updates that will not be there. Returns a "file:line:column:
+/// warning: ..." line for each forbidden one.
+std::vector<std::string> settle_self_updates(CallSummaries &summaries,
+                                             const std::map<std::string, std::string> &texts,
+                                             const std::string &module);
 
 /// The 1-based lines of `text` that hold a directive kept by --rewrite (a
 /// `!f2s rewritten:` comment), in order.

@@ -304,6 +304,34 @@ static void f2s_cuda_update_device(const void *host, size_t bytes) {
   pthread_mutex_unlock(&f2s_present_lock);
 }
 
+/* OpenACC's `update ... if_present`, for a procedure that cannot know how
+ * much of an array it was given (an assumed-size dummy, sequence
+ * association's `u(ir(k))`): where `host` lies in a present array, from
+ * there to that array's end, the part such a procedure can reach; nothing
+ * where it lies in none (then no device copy exists, and the host's is
+ * current). */
+static void f2s_cuda_update_if_present(const void *host, int to_device) {
+  if (!f2s_cuda_on())
+    return;
+  pthread_mutex_lock(&f2s_present_lock);
+  struct f2s_present *e = f2s_present_find(host);
+  if (e && e->dev) {
+    size_t offset = (size_t)((const char *)host - e->host);
+    if (f2s_env()->profile) {
+      struct f2s_prof *row = f2s_prof_row("(data regions)", "cuda");
+      if (row)
+        __atomic_add_fetch(&row->updates, 1, __ATOMIC_RELAXED);
+    }
+    if (to_device)
+      f2s_cuda_copy((char *)e->dev + offset, host, e->bytes - offset, cudaMemcpyHostToDevice,
+                    "update device if present");
+    else
+      f2s_cuda_copy((void *)host, (char *)e->dev + offset, e->bytes - offset,
+                    cudaMemcpyDeviceToHost, "update host if present");
+  }
+  pthread_mutex_unlock(&f2s_present_lock);
+}
+
 /* The last exit of an array copies it back (when copy_out) and frees it. */
 static void f2s_cuda_exit(const void *host, size_t bytes, int copy_out) {
   if (!f2s_cuda_on())

@@ -51,4 +51,5 @@ static void f2s_cuda_enter(const void *host, size_t bytes);
 static int f2s_cuda_enter_all(int n, const void *const *host, const size_t *bytes);
 static void f2s_cuda_update_host(const void *host, size_t bytes);
 static void f2s_cuda_update_device(const void *host, size_t bytes);
+static void f2s_cuda_update_if_present(const void *host, int to_device);
 static void f2s_cuda_exit(const void *host, size_t bytes, int copy_out);

@@ -1,5 +1,6 @@
 #include "strategy/CpuEngine.h"
 
+#include "ast/Planes.h"
 #include "strategy/MachineModel.h"
 #include "strategy/PerformanceModel.h"
 
@@ -190,6 +191,7 @@ SearchSpace enumerate_cpu(const Kernel &k, const KernelFacts &facts,
   static const char *const axis_name[] = {"cx", "cy", "cz"};
   static const char *const thread_axis[] = {"tx", "ty", "tz"};
 
+  const bool planes = has_planes(k);
   size_t parallel = find_or_add(space, parallel_variant);
   for (int t : thread_counts(machine)) {
     ++space.considered;
@@ -199,6 +201,12 @@ SearchSpace enumerate_cpu(const Kernel &k, const KernelFacts &facts,
     // over the free loops, the ordered one serial in each) keeps its order.
     if (k.ordered) {
       ++space.pruned["block decompositions of a nest with an ordered loop"];
+      continue;
+    }
+    // Planes at run-time positions (ast/Planes): a face copy has nothing
+    // to reuse in a block, and only the plain nest's code is checked for it.
+    if (planes) {
+      ++space.pruned["block decompositions of a nest with planes at run-time positions"];
       continue;
     }
     // A column's statements run in order with its own work arrays: blocks

@@ -1,5 +1,6 @@
 #include "strategy/GpuEngine.h"
 
+#include "ast/Planes.h"
 #include "transforms/CudaMapping.h"
 #include "transforms/CudaPlaneSums.h"
 #include "transforms/CudaStaging.h"
@@ -109,9 +110,16 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
   // Plane sums (transforms/CudaPlaneSums) where the stencil is a weighted
   // sum of one grid whose planes share many terms (the 27-point box).
   const bool sums_pay = o.reassociate && depth == 3 && plane_sums_pay(k);
+  const bool planes = has_planes(k);
   for (const Shape &shape : every_shape()) {
     const auto [bx, by, px, py, sz, sh, sum] = shape;
     ++e.considered;
+    // Staging, streams and plane sums read every subscript as a loop
+    // variable plus a constant; a plane at a run-time position is not one.
+    if (planes && (sz || sh || sum)) {
+      prune("z streams, staging or plane sums of a nest with planes at run-time positions");
+      continue;
+    }
     if (k.ordered && (sz || sh || sum)) {
       prune("z streams, staging or plane sums of a nest with an ordered loop");
       continue;

@@ -218,5 +218,53 @@ TEST(ForwardLineBuffers, RefusesATemporaryOfTheFillingLoopReadByTheReadingLoop) 
   }
 }
 
+/// for j { for i = 1, n + 1 { b(i) = u(i, j) }
+///         for i = 1, n { i1 = 2*i - 1; f(i1, j) = b(i) }
+///         for i = 1, n { <second> } }: a prolongation's row whose two reading loops each
+/// compute the fine index into one temporary, as F77 codes do.
+Stmt reused_index_row(Stmt second) {
+  Stmt fill =
+      loop("i", i32(1), n_plus(1), Block::make({Store::make("b", at_i(0), ref("u", ij(0, 0)))}), 3);
+  Expr fine = Binary::make(BinaryOp::Sub, mul(i32(2), var("i")), i32(1));
+  Stmt first = loop("i", i32(1), var("n"),
+                    Block::make({Assign::make("i1", fine, SourceLoc{"s.f90", 7, 7}),
+                                 Store::make("f", {{"i", 2, -1}, {"j", 1, 0}}, ref("b", at_i(0)))}),
+                    6);
+  return loop("j", i32(1), var("m"),
+              Block::make({fill, first, loop("i", i32(1), var("n"), std::move(second), 9)}), 1);
+}
+
+TEST(ForwardLineBuffers, FusesReadersThatEachAssignTheirIndexTemporaryFirst) {
+  Expr fine = Binary::make(BinaryOp::Sub, mul(i32(2), var("i")), i32(1));
+  Stmt before = reused_index_row(Block::make(
+      {Assign::make("i1", fine),
+       Store::make("g", {{"i", 2, -1}, {"j", 1, 0}}, add(ref("b", at_i(0)), ref("b", at_i(1))))}));
+  EXPECT_EQ(print_stmt(forward_line_buffers(before, {"b"}).nest),
+            "for j = 1, m {\n"
+            "  for i = 1, n {\n"
+            "    i1 = 2*i - 1\n"
+            "    f(2*i - 1, j) = u(i, j)\n"
+            "    i1 = 2*i - 1\n"
+            "    g(2*i - 1, j) = u(i, j) + u(i + 1, j)\n"
+            "  }\n"
+            "}\n");
+}
+
+TEST(ForwardLineBuffers, RefusesReadersWhenTheSecondUsesTheFirstsTemporaryBeforeAssigningIt) {
+  // The second loop reads i1 before it assigns it (under an IF, which may
+  // not run): as one loop it would read the first loop's value at that point.
+  Stmt second = Block::make(
+      {Store::make("g", {{"i", 1, 0}, {"j", 1, 0}}, add(ref("b", at_i(0)), var("i1", Type::Int32))),
+       IfThenElse::make(bin(BinaryOp::Gt, var("i"), i32(1)), Assign::make("i1", i32(0)), nullptr)});
+  try {
+    forward_line_buffers(reused_index_row(second), {"b"});
+    FAIL() << "accepted";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "The DO loops at line 6 and at line 9 that read line buffers cannot run as one "
+              "loop: 'i1' is assigned in one and used in the other; use a name of its own in each");
+  }
+}
+
 } // namespace
 } // namespace f2s

@@ -47,6 +47,40 @@ TEST(GpuEngine, AnOrderedNestIsNeitherStreamedNorStaged) {
   }
 }
 
+// Planes at run-time positions (ast/Planes): staging, z streams and plane
+// sums read subscripts as loop variables plus constants, so a nest with a
+// plane (`v(i, j, n0)`) gets plain mappings only.
+TEST(GpuEngine, ANestWithPlanesAtRunTimePositionsIsNeitherStreamedNorStaged) {
+  test::ScratchDir dir;
+  Kernel k = test::lower_text(dir, R"(subroutine s(nx, ny, nz, n0, u, v)
+  implicit none
+  integer :: nx, ny, nz, n0, i, j, k
+  real(8) :: u(nx, ny, nz), v(nx, ny, nz)
+  !$f2s stencil
+  do k = 2, nz - 1
+    do j = 2, ny - 1
+      do i = 2, nx - 1
+        u(i, j, k) = 0.5d0*(v(i-1, j, k) + v(i+1, j, k)) + v(i, j, n0)
+      end do
+    end do
+  end do
+end subroutine
+)");
+  GpuModel gpu = gpu_model_h100();
+  SearchSpace space;
+  CudaEnumeration e = enumerate_cuda(space, k, analyze(k), {256, 256, 256}, {&gpu, 12});
+  ASSERT_FALSE(space.candidates.empty());
+  EXPECT_GT(e.pruned.at("z streams, staging or plane sums of a nest with planes at run-time "
+                        "positions"),
+            0u);
+  for (const Candidate &c : space.candidates) {
+    const Variant &v = space.variants[c.variant];
+    EXPECT_EQ(v.options.at("sz"), 0) << v.name;
+    EXPECT_EQ(v.options.at("sh"), 0) << v.name;
+    EXPECT_FALSE(v.options.count("sum")) << v.name;
+  }
+}
+
 // --search=exhaustive and compare: every legal candidate, the model's picks
 // among them, and nothing left out for the measuring budget.
 TEST(GpuEngine, EveryLegalCandidateWhenAskedForAll) {

@@ -157,14 +157,15 @@ TEST(CopyRegions, AnAssignmentThatIsNotACopyIsRefused) {
                                          "  integer :: n\n"
                                          "  real(8) :: u(n)\n"
                                          "  !$f2s stencil\n"
-                                         "  u = 0\n"
+                                         "  u = 2*u\n"
                                          "end subroutine\n");
   ProcessResult r = f2stencil({"-q", "--no-tune", "-o", (dir.path() / "out").string(), src});
   EXPECT_EQ(r.exit_code, 1) << r.describe();
   EXPECT_FALSE(fs::exists(dir.path() / "out"));
-  EXPECT_NE(r.err.find("bad.f90:5:3: error: An array assignment f2stencil runs must copy one array "
-                       "(or section) to another"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find("bad.f90:5:7: error: An array assignment f2stencil runs must copy one array "
+                 "(or section) to another, as 'u = unew' does, or set it to one scalar value"),
+      std::string::npos)
       << r.err;
 }
 
@@ -205,6 +206,64 @@ TEST(CopyRegions, ACopyWithinOneArrayIsRefused) {
     EXPECT_NE(r.err.find("bad.f90:14:5: error: The copy '" + copy + why), std::string::npos)
         << r.err;
   }
+}
+
+// Broadcasts, annotated and not: `u = 0` on a whole array, a face set to a
+// scalar expression (a subscript in place of a range), a LOGICAL mask; and,
+// unannotated between the calls, a copy to a face of another array. --rewrite
+// makes each a call (those without a directive because they lie in the loop
+// of a region); the program prints what the original prints.
+TEST(CopyRegions, BroadcastsAndFacesAnnotatedOrNotMatchTheOriginal) {
+  const char *sub = R"(subroutine relax(n, m, nt, u, v, edge, mask)
+  implicit none
+  integer, intent(in) :: n, m, nt
+  real(8), intent(inout) :: u(0:n+1, 0:m+1), v(0:n+1, 0:m+1), edge
+  logical, intent(inout) :: mask(n, m)
+  integer :: i, j, it
+  do it = 1, nt
+    !$f2s stencil name(avg)
+    do j = 1, m
+      do i = 1, n
+        v(i,j) = 0.25d0*(u(i-1,j) + u(i+1,j) + u(i,j-1) + u(i,j+1))
+        if (mask(i,j)) v(i,j) = -v(i,j)
+      end do
+    end do
+    !$f2s stencil name(clear)
+    u = 0
+    u(1:n, 1:m) = v(1:n, 1:m)
+    u(0, 1:m) = edge*it
+    v(n+1, :) = 1
+    mask = .false.
+    u(1:n, m+1) = v(1:n, 1)
+  end do
+end subroutine
+)";
+  const char *main = R"(program bcast
+  implicit none
+  integer, parameter :: n = 11, m = 7
+  real(8) :: u(0:n+1, 0:m+1), v(0:n+1, 0:m+1), e
+  logical :: mask(n, m)
+  integer :: i, j
+  do j = 0, m + 1
+    do i = 0, n + 1
+      u(i, j) = dble(mod(3*i + 5*j, 13)) / 4
+    end do
+  end do
+  v = -1
+  mask = .true.
+  mask(2, 3) = .false.
+  e = 0.75d0
+  call relax(n, m, 3, u, v, e, mask)
+  print '(4es25.16)', sum(u), u(0, 4), u(5, m+1), sum(v)
+  print '(l1)', any(mask)
+end program
+)";
+  std::string text = expect_same_output("relax", ".f90", sub, main);
+  for (const char *call :
+       {"    call clear(n, m, u)\n", "    call relax_copy_17(n, m, u, v)\n",
+        "    call relax_copy_18(n, m, u, edge, it)\n", "    call relax_copy_19(n, m, v)\n",
+        "    call relax_copy_20(n, m, mask)\n", "    call relax_copy_21(n, m, u, v)\n"})
+    EXPECT_NE(text.find(call), std::string::npos) << call << text;
 }
 
 // The documented path for a GPU: module ALLOCATABLE arrays, a sweep and an

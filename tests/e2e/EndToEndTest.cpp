@@ -515,6 +515,13 @@ TEST(EndToEnd, ReductionsWithoutWrittenGridsMatchTheOriginal) {
   expect_2d_input_matches("norm2d");
 }
 
+// F77's running maximum and minimum, `IF (A .GT. RNMU) RNMU = A` and
+// `IF (UMIN .GE. U(I,J)) THEN ...`, taken as the MAX and MIN reductions they
+// are (canonicalize/IfExtrema): identical to the original at odd sizes.
+TEST(EndToEnd, MaximaAndMinimaWrittenAsIfsMatchTheOriginal) {
+  expect_2d_input_matches("ifmax2d", ".f");
+}
+
 // LOGICAL temporaries, constants, .EQV./.NEQV. and a LOGICAL argument,
 // which the module's wrapper converts for the C entry point.
 TEST(EndToEnd, LogicalTemporariesAndArgumentMatchTheOriginal) {
@@ -588,6 +595,23 @@ TEST(EndToEnd, PointerStatementGridsMatchTheOriginal) {
 // A residual sum over assumed-shape arrays: through the module's wrapper.
 TEST(EndToEnd, ReductionThroughTheAssumedShapeWrapperMatchesTheOriginal) {
   expect_2d_input_matches("resid2d");
+}
+
+// Planes at run-time positions (issue 38): NPB MG's comm3 face copies in
+// F77 fixed form (u(n1-1, i2, i3) to u(1, i2, i3)), and a shallow-water
+// model's periodic boundaries over module sizes with (0:m+1) ghost layers
+// plus a row the caller picks, untuned and tuned, on both CPU targets, at
+// odd sizes (at least 2 a dimension: comm3 reads u(n1-1)). The tuned run
+// checks that the tuning size gives n1, m and k0 values inside the arrays
+// and that every candidate verified. PlanesTest.cpp runs them on the GPU.
+TEST(EndToEnd, PlanesAtRunTimePositionsInFixedFormMatchTheOriginal) {
+  // The nests have two loops over the faces of a 3D array.
+  expect_input_matches_untuned_and_tuned("planes3d", 3, ".f", kE2eInputs, {}, "20,9");
+}
+
+TEST(EndToEnd, PlanesAtRunTimePositionsInModuleArraysMatchTheOriginal) {
+  // The nests have one loop each over a 2D array.
+  expect_input_matches_untuned_and_tuned("planes2d", 2, ".f90", kE2eInputs, {}, "40");
 }
 
 // Blind survey nest 7: a sponge layer's damping factor set under an IF

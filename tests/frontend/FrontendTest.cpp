@@ -837,12 +837,17 @@ TEST(FrontendErrors, IndirectSubscript) {
 
 // A variable offset (`a(i, n)`, n fixed in the nest) is accepted in an
 // array the region only reads when every access has it.
+// A loop variable offset by a variable in one access and not in another
+// (`a(i, j+n)` beside `a(i, j)`); a plane `a(i, n)` without a loop variable
+// is accepted (PlanesTest.cpp).
 TEST(FrontendErrors, VariableSubscript) {
-  expect_error(kernel_2d("a(i, n) + a(i, j)"),
-               "Subscript 'n' of 'a' is offset by variable 'n', but another subscript of 'a' in "
-               "this dimension, 'j', is offset by constants only; a variable offset must be the "
-               "same in every access to an array; make 'n' a named constant (PARAMETER)",
-               "n) + a");
+  expect_error(kernel_2d("a(i, j+n) + a(i, j)"),
+               "Subscript 'j+n' of 'a' is offset by variable 'n', but another subscript of 'a' "
+               "in this dimension, 'j', is offset by constants only; a variable offset must be "
+               "the same in every access to an array; make 'n' a named constant (PARAMETER)",
+               "j+n) + a");
+  TempDir dir;
+  EXPECT_EQ(lower_text(dir, kernel_2d("a(i, n) + a(i, j)")).size(), 1u);
 }
 
 TEST(FrontendErrors, UndeclaredVariableUnderImplicitNone) {

@@ -13,10 +13,11 @@ namespace {
 /// `text` rewritten with the data regions, or without them (`regions`
 /// false: --no-data-regions, or a library without a GPU target).
 RewrittenSource with_regions(const TempDir &dir, const std::string &file, const std::string &text,
-                             bool regions = true) {
+                             bool regions = true, bool implicit_copies = false) {
   std::string path = dir.write(file, text);
   FrontendOptions options;
   options.outline_host_units = true;
+  options.implicit_copies = implicit_copies;
   LoweredFiles lowered = lower_files_collecting({path}, options);
   EXPECT_TRUE(lowered.problems.empty());
   std::vector<RegionCall> calls;
@@ -199,10 +200,11 @@ TEST(DataRegions, ModuleArraysAnInternalProcedureAndAnAllocateBeforeTheLoop) {
   // The calls pass ALLOCATABLE arrays of a module; a (read only by the
   // calls) is never brought back to the host, inside or at the end (delete,
   // not exit: the host's copy is current); the internal procedure
-  // `boundary` sees every array of its host, so b comes to the host before
-  // it and both go to the device after the run of host statements, at the
-  // loop's end; the ALLOCATE comes before the region, which starts at the
-  // loop.
+  // `boundary`, whose body the summaries see, reads and defines a only, so
+  // nothing comes to the host before it (no call writes a), b comes before
+  // the statement that reads it, and a goes to the device after the run of
+  // host statements, at the loop's end; the ALLOCATE comes before the
+  // region, which starts at the loop.
   TempDir dir;
   RewrittenSource r = with_regions(dir, "mod.f90", R"(module fields
   implicit none
@@ -261,15 +263,14 @@ program main
   do it = 1, 5
     !f2s rewritten: stencil name(jac)
     call jac(a, b, n)
-    call f2s_lib_data_update_host(b, size(b, kind=c_size_t) * storage_size(b) / 8)
     call boundary()
+    call f2s_lib_data_update_host(b, size(b, kind=c_size_t) * storage_size(b) / 8)
     a(1:n,1:n) = b(1:n,1:n)
     select case (it)
     case (3)
       print *, 'it 3', sum(b)
     end select
     call f2s_lib_data_update_device(a, size(a, kind=c_size_t) * storage_size(a) / 8)
-    call f2s_lib_data_update_device(b, size(b, kind=c_size_t) * storage_size(b) / 8)
   end do
   call f2s_lib_data_delete(a, size(a, kind=c_size_t) * storage_size(a) / 8)
   call f2s_lib_data_exit(b, size(b, kind=c_size_t) * storage_size(b) / 8)
@@ -437,6 +438,91 @@ end subroutine
   RewrittenSource r = with_regions(dir, "lone.f90", text);
   EXPECT_EQ(r.text.find("_data_"), std::string::npos) << r.text;
   EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(DataRegions, CopiesBetweenTheCallsBecomeCallsAndTheRestStaysOnTheHost) {
+  // In the loop with the region: a section copy and a broadcast become
+  // kernels of their own and calls, with no update around them; a copy
+  // within one array and a copy between ranks stay the host's, with their updates. After the loop, a copy stays as written.
+  // (A copy sharing its line: CopySharingItsLineStaysOnTheHost.)
+  TempDir dir;
+  std::string text = R"(subroutine iterate(n, nt, p, wrk, s)
+  implicit none
+  integer :: n, nt, i, j, it
+  real(8) :: p(0:n+1, 0:n+1), wrk(0:n+1, 0:n+1), s(n), x
+  do it = 1, nt
+    !$f2s stencil name(relax)
+    do j = 1, n
+      do i = 1, n
+        wrk(i,j) = 0.25d0*(p(i-1,j) + p(i+1,j) + p(i,j-1) + p(i,j+1))
+      end do
+    end do
+    p(1:n, 1:n) = wrk(1:n, 1:n)
+    p(0, :) = p(n, :)
+    s = 0
+    wrk(1:n, 0) = s
+  end do
+  p = wrk
+end subroutine
+)";
+  RewrittenSource r = with_regions(dir, "copies.f90", text, true, true);
+  EXPECT_EQ(r.text, R"(subroutine iterate(n, nt, p, wrk, s)
+  use f2s_lib, only: relax, iterate_copy_12, iterate_copy_14, f2s_lib_data_enter, f2s_lib_data_update_host, &
+      f2s_lib_data_update_device, f2s_lib_data_exit
+  use, intrinsic :: iso_c_binding, only: c_size_t
+  implicit none
+  integer :: n, nt, i, j, it
+  real(8) :: p(0:n+1, 0:n+1), wrk(0:n+1, 0:n+1), s(n), x
+  call f2s_lib_data_enter(p, size(p, kind=c_size_t) * storage_size(p) / 8)
+  call f2s_lib_data_enter(wrk, size(wrk, kind=c_size_t) * storage_size(wrk) / 8)
+  call f2s_lib_data_enter(s, size(s, kind=c_size_t) * storage_size(s) / 8)
+  do it = 1, nt
+    !f2s rewritten: stencil name(relax)
+    call relax(n, p, wrk)
+    !f2s rewritten: (no directive) a copy between the library's calls, which the library runs
+    call iterate_copy_12(n, p, wrk)
+    call f2s_lib_data_update_host(p, size(p, kind=c_size_t) * storage_size(p) / 8)
+    p(0, :) = p(n, :)
+    call f2s_lib_data_update_device(p, size(p, kind=c_size_t) * storage_size(p) / 8)
+    !f2s rewritten: (no directive) a copy between the library's calls, which the library runs
+    call iterate_copy_14(n, s)
+    call f2s_lib_data_update_host(wrk, size(wrk, kind=c_size_t) * storage_size(wrk) / 8)
+    call f2s_lib_data_update_host(s, size(s, kind=c_size_t) * storage_size(s) / 8)
+    wrk(1:n, 0) = s
+    call f2s_lib_data_update_device(wrk, size(wrk, kind=c_size_t) * storage_size(wrk) / 8)
+  end do
+  call f2s_lib_data_exit(p, size(p, kind=c_size_t) * storage_size(p) / 8)
+  call f2s_lib_data_exit(wrk, size(wrk, kind=c_size_t) * storage_size(wrk) / 8)
+  call f2s_lib_data_exit(s, size(s, kind=c_size_t) * storage_size(s) / 8)
+  p = wrk
+end subroutine
+)");
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+}
+
+TEST(DataRegions, ACopySharingItsLineStaysOnTheHost) {
+  // --rewrite cannot replace the copy's text alone: the copy stays as
+  // written, and the unit gets no region (said once), as for any such line.
+  TempDir dir;
+  std::string text = R"(subroutine twice(n, nt, p, wrk)
+  implicit none
+  integer :: n, nt, i, it
+  real(8) :: p(0:n+1), wrk(0:n+1), x
+  do it = 1, nt
+    !$f2s stencil name(avg)
+    do i = 1, n
+      wrk(i) = 0.5d0*(p(i-1) + p(i+1))
+    end do
+    x = 1; p(1:n) = wrk(1:n)
+  end do
+end subroutine
+)";
+  RewrittenSource r = with_regions(dir, "shared.f90", text, true, true);
+  EXPECT_NE(r.text.find("    x = 1; p(1:n) = wrk(1:n)\n"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("twice_copy"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("  use f2s_lib, only: avg\n"), std::string::npos) << r.text;
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("holds two statements"), std::string::npos) << r.warnings[0];
 }
 
 } // namespace

@@ -68,6 +68,34 @@ TEST(CpuEngine, AnOrderedNestGetsThePlainParallelNestOnly) {
   }
 }
 
+// Planes at run-time positions (ast/Planes): a face copy gets the plain
+// parallel nest, with every thread count, and no block decomposition.
+TEST(CpuEngine, ANestWithPlanesAtRunTimePositionsGetsThePlainParallelNestOnly) {
+  test::ScratchDir dir;
+  Kernel k = test::lower_text(dir, R"(subroutine comm3(u, n1, n2, n3)
+  implicit none
+  integer :: n1, n2, n3, i2, i3
+  real(8) :: u(n1, n2, n3)
+  !$f2s stencil
+  do i3 = 2, n3 - 1
+    do i2 = 2, n2 - 1
+      u(1, i2, i3) = u(n1-1, i2, i3)
+      u(n1, i2, i3) = u(2, i2, i3)
+    end do
+  end do
+end subroutine
+)");
+  SearchSpace s = enumerate_cpu(k, analyze(k), {256, 256}, {{"c", "pthreads"}, &server()});
+  std::set<int> threads;
+  for (const Candidate &c : s.candidates) {
+    std::string family = s.describe(c).substr(0, s.describe(c).find(' '));
+    EXPECT_TRUE(family == "c/serial" || family == "pthreads/parallel") << s.describe(c);
+    threads.insert(c.threads);
+  }
+  EXPECT_EQ(threads, (std::set<int>{1, 2, 4, 8, 16, 32, 64}));
+  EXPECT_EQ(s.pruned.at("block decompositions of a nest with planes at run-time positions"), 7u);
+}
+
 TEST(CpuEngine, ThreadCountsFollowTheTopology) {
   SearchSpace s = laplacian_space({256, 256, 256}, server(), {"pthreads"});
   std::set<int> threads;

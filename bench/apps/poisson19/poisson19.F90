@@ -119,7 +119,6 @@ contains
         end do
       end do
 !$omp parallel workshare
-!$f2s stencil name(ps_copy)
       p(2:imax-1, 2:jmax-1, 2:kmax-1) = wrk2(2:imax-1, 2:jmax-1, 2:kmax-1)
 !$omp end parallel workshare
     end do

@@ -15,8 +15,9 @@
 !
 ! usage: swc [m n [itmax [nout]]]        (default 127 95 40 10)
 !
-! cpp: -DAS_WRITTEN annotates the periodic boundary nests too, as they were
-! first written (f2stencil refuses them today; bench/apps/README.md).
+! The periodic boundary nests are annotated as they were first written:
+! planes at run-time positions (f(m+1,j)), which f2stencil accepts since
+! issue 38 (bench/apps/README.md).
 module swc_state
   implicit none
   integer, parameter :: dp = kind(1.0d0)
@@ -148,7 +149,6 @@ contains
   subroutine periodic(f)
     real(dp), intent(inout) :: f(0:, 0:)
     integer :: i, j
-#ifdef AS_WRITTEN
 !$omp parallel do
 !$f2s stencil name(sw_bc_x)
     do j = 1, n
@@ -161,20 +161,6 @@ contains
       f(i,0) = f(i,n)
       f(i,n+1) = f(i,1)
     end do
-#else
-! f2stencil refuses these nests (a variable offset, m, in a subscript of
-! the array they write): OpenMP only
-!$omp parallel do
-    do j = 1, n
-      f(0,j) = f(m,j)
-      f(m+1,j) = f(1,j)
-    end do
-!$omp parallel do
-    do i = 0, m + 1
-      f(i,0) = f(i,n)
-      f(i,n+1) = f(i,1)
-    end do
-#endif
   end subroutine periodic
 
   ! Kinetic and potential energy per unit area (g absorbed in p).
