@@ -192,18 +192,6 @@ private:
   std::optional<Colour> colour_;
 };
 
-/// An access as the source writes it: `(2*i-1,j)`, also for a strided
-/// loop's variable, whose counter the IR subscripts.
-std::string print_access(const std::vector<Index> &index, const Kernel &k) {
-  std::string s = "(";
-  for (size_t d = 0; d < index.size(); ++d) {
-    std::string ix = print_index(source_index(index[d], k.strides));
-    ix.erase(std::remove(ix.begin(), ix.end(), ' '), ix.end());
-    s += (d ? "," : "") + ix;
-  }
-  return s + ")";
-}
-
 /// The offset, per loop variable, from the point that makes `write` to the
 /// point that makes `other` when both touch one element, if the two use
 /// the same variables with the same factors in the same dimensions (then the
