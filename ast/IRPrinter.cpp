@@ -1,5 +1,6 @@
 #include "ast/IRPrinter.h"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
 #include <sstream>
@@ -172,6 +173,16 @@ std::string print_index(const Index &ix) {
   else if (ix.offset < 0)
     s += " - " + std::to_string(-ix.offset);
   return s;
+}
+
+std::string print_access(const std::vector<Index> &index, const Kernel &k) {
+  std::string s = "(";
+  for (size_t d = 0; d < index.size(); ++d) {
+    std::string ix = print_index(source_index(index[d], k.strides));
+    ix.erase(std::remove(ix.begin(), ix.end(), ' '), ix.end());
+    s += (d ? "," : "") + ix;
+  }
+  return s + ")";
 }
 
 std::string print_expr(const Expr &e) {

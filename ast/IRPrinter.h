@@ -21,6 +21,10 @@ namespace f2s {
 std::string print_expr(const Expr &e);
 /// `i + 1`, `i`, `2*i - 1`, or a constant.
 std::string print_index(const Index &ix);
+/// An access of `k` as the source writes it, for messages: `(2*i-1,j)`,
+/// also for a strided loop's variable, whose counter the IR subscripts,
+/// and `(n1-1,i2,i3)` for a plane at a run-time position.
+std::string print_access(const std::vector<Index> &index, const Kernel &k);
 std::string print_stmt(const Stmt &s, int indent = 0);
 std::string print_kernel(const Kernel &k);
 /// The shortest text that reads back as the same value, in Fortran syntax for

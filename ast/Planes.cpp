@@ -44,17 +44,6 @@ bool at_plane(const std::vector<Index> &index) {
   return std::any_of(index.begin(), index.end(), [](const Index &ix) { return ix.at_runtime(); });
 }
 
-/// `(n1-1,i2,i3)`, as the source writes it.
-std::string print_access(const std::vector<Index> &index, const Kernel &k) {
-  std::string s = "(";
-  for (size_t d = 0; d < index.size(); ++d) {
-    std::string ix = print_index(source_index(index[d], k.strides));
-    ix.erase(std::remove(ix.begin(), ix.end(), ' '), ix.end());
-    s += (d ? "," : "") + ix;
-  }
-  return s + ")";
-}
-
 } // namespace
 
 std::set<std::string> grids_at_planes(const Kernel &k) {

@@ -35,6 +35,12 @@ struct StencilDirective {
   /// TUNE_SIZE is the loop's: a sweep with fewer loops than the clause has
   /// values (a boundary update) takes the last ones instead of being refused.
   bool tune_size_of_time_loop = false;
+  /// Set on the directive every sweep of a time loop is lowered with: the
+  /// time loop's printers and time tiling read a subscript as a loop
+  /// variable plus a constant, so a sweep has no planes at run-time
+  /// positions (ast/Planes); a read-only array's `fict(t)` is the array
+  /// shifted by `t`, as before planes.
+  bool sweep_of_time_loop = false;
 };
 
 /// Where a `!$f2s` sentinel starts: a 1-based line and a 0-based column.

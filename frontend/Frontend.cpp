@@ -1230,8 +1230,8 @@ void FileLowering::lower_implicit_copy(const fp::AssignmentStmt &a, fp::CharBloc
     kernel_names_.emplace(name, loc);
     kernels_.push_back(std::move(k));
   } catch (const UserError &) {
-    // Not a copy the library runs (a broadcast, an expression, a conversion,
-    // an overlap): the host runs it, as written.
+    // Not a copy or broadcast the library runs (an expression of arrays, a
+    // conversion, an overlap within one array): the host runs it, as written.
   }
 }
 

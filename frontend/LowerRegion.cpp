@@ -2633,7 +2633,8 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
     // elements the substitution renumbers). ast/Planes decides whether the
     // nest may run in parallel, as the plane may be any of the array's.
     const Decl *buffer = filling_ ? lookup(grid) : nullptr;
-    bool plane = a && a->coeff == 0 && a->sym_coeff == 1 && !(buffer && is_local_1d(*buffer));
+    bool plane = a && a->coeff == 0 && a->sym_coeff == 1 && !(buffer && is_local_1d(*buffer)) &&
+                 !directive_.sweep_of_time_loop;
     SymShift here{plane || !a ? std::string() : a->sym,
                   plane || !a ? 0 : a->sym_coeff,
                   at(s->source),

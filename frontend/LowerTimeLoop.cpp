@@ -178,6 +178,7 @@ private:
       d.tune_size_of_time_loop = true;
     }
     d.timesteps = false;
+    d.sweep_of_time_loop = true;
     return d;
   }
 

@@ -1014,8 +1014,9 @@ DataRegionEdits data_region_edits(const Lines &lines, const std::string &path, b
           (unit.name.empty() ? std::string("the main program") : unit.name) + "': " + no.why +
           (unit_calls.empty()
                ? "; the library calls of the procedures it calls copy their arrays to the device "
-                 "and back each time"
-               : "; its calls copy their arrays to the device and back each time"));
+                 "and back each time, unless a caller's region holds them"
+               : "; its calls copy their arrays to the device and back each time, unless a "
+                 "caller's region holds them"));
     }
   }
   return out;

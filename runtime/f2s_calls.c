@@ -3,9 +3,9 @@
  * profile printed at exit (F2S_PROFILE=1). Shared by the CPU and the CUDA
  * run-time text (the build embeds it in both: last in the C text, before
  * the CUDA runtime that uses it in the CUDA text), so valid C and C++;
- * every name is static but the profile's table. Each translation unit has
- * its own state (the C part of a library reports its CPU calls, the CUDA
- * part its GPU calls and the copies), and both add to one profile. */
+ * every name is static. Each translation unit has its own state: the C
+ * part of a library reports and profiles its CPU calls, the CUDA part its
+ * GPU calls and the copies. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,33 +31,9 @@ struct f2s_prof {
   double seconds, h2d_s, d2h_s;
 };
 enum { F2S_PROF_ROWS = 512 };
-struct f2s_prof_table {
-  pthread_mutex_t lock;
-  int count;
-  int printing; /* the table is printed at exit (registered once) */
-  struct f2s_prof rows[F2S_PROF_ROWS];
-};
-
-/* The process's profile: a weak definition in each part of each library,
- * of which the linker keeps one, so that the C part's CPU calls, the CUDA
- * part's GPU calls and copies, and other f2stencil libraries of the program
- * print as one table, once. */
-#ifdef __cplusplus
-extern "C" {
-#endif
-__attribute__((weak)) struct f2s_prof_table *f2s_prof_table_1(void) {
-  /* Zero-initialized, as static storage is: the lock too, which is what
-   * PTHREAD_MUTEX_INITIALIZER spells in glibc and musl (written out, C and
-   * C++ would each want the other members listed). */
-  static struct f2s_prof_table table;
-  return &table;
-}
-#ifdef __cplusplus
-}
-#endif
-#define f2s_prof_lock_ (f2s_prof_table_1()->lock)
-#define f2s_prof_rows_ (f2s_prof_table_1()->rows)
-#define f2s_prof_count_ (f2s_prof_table_1()->count)
+static struct f2s_prof f2s_prof_rows_[F2S_PROF_ROWS];
+static int f2s_prof_count_ = 0;
+static pthread_mutex_t f2s_prof_lock_ = PTHREAD_MUTEX_INITIALIZER;
 
 __attribute__((unused)) static double f2s_now_(void) {
   struct timespec t;
@@ -108,14 +84,8 @@ __attribute__((unused)) static void f2s_env_read_(void) {
   }
   f2s_env_.verbose = f2s_env_flag_("F2S_VERBOSE");
   f2s_env_.profile = f2s_env_flag_("F2S_PROFILE");
-  if (f2s_env_.profile) {
-    pthread_mutex_lock(&f2s_prof_lock_);
-    int first = !f2s_prof_table_1()->printing;
-    f2s_prof_table_1()->printing = 1;
-    pthread_mutex_unlock(&f2s_prof_lock_);
-    if (first)
-      atexit(f2s_prof_print_);
-  }
+  if (f2s_env_.profile)
+    atexit(f2s_prof_print_);
 }
 
 /* The environment, read at the first call of the library. */

@@ -17,7 +17,8 @@
 namespace f2s {
 
 void CudaTarget::check_library_name(const std::string &lib_name) const {
-  const std::string longest_data = lib_name + "_data_update_device";
+  // The longest of the data procedures (runtime/f2s_cuda_runtime.cu).
+  const std::string longest_data = lib_name + "_data_update_device_if_present";
   if (longest_data.size() > kMaxFortranName)
     throw UserError(SourceLoc{},
                     "Library name '" + lib_name +

@@ -278,7 +278,7 @@ TEST(Interfaces, LongNamesAreContinuedUnder132Columns) {
   if (!find_program("gfortran"))
     GTEST_FAIL() << "gfortran is required (the setup script installs it)";
   test::ScratchDir dir;
-  std::string field(60, 'f'), coef(58, 'c'), kernel(42, 'k'), lib(44, 'l');
+  std::string field(60, 'f'), coef(58, 'c'), kernel(42, 'k'), lib(33, 'l');
   Kernel k = test::lower_text(dir, "subroutine s(n, " + field + ", " + coef +
                                        ", w)\n"
                                        "  integer :: n, i\n"

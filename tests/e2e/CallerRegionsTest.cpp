@@ -6,6 +6,7 @@
 // that one region only. A run with one of its updates taken out prints other
 // numbers: the updates are what keeps the host's reads current.
 #include "e2e/E2E.h"
+#include "e2e/EmulatedLibrary.h"
 
 #include "tests/cuda/Emulation.h"
 
@@ -38,15 +39,7 @@ protected:
       args.push_back(input(f));
     ProcessResult r = f2stencil(args);
     ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
-    std::string lib = kLib;
-    r = run({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
-             source("tests/cuda/emulation"), "-x", "c++",
-             dir_.write("emu.cu", test::emulated(test::read_file(out() / (lib + "_cuda.cu")))),
-             "-c", "-o", emu_o()});
-    ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
-    r = run({c_compiler(), "-O1", "-std=gnu11", "-ffp-contract=off", "-pthread", "-c",
-             (out() / (lib + ".c")).string(), "-o", c_o()});
-    ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+    test::build_emulated_library(dir_, out(), kLib, emu_o(), c_o());
   }
 
   static std::string input(const std::string &f) {

@@ -187,12 +187,12 @@ TEST(Cli, RefusesKernelNamesTooLongForTheModule) {
           "most 51 characters with name(...)");
   // The CUDA target adds data procedures named after the library.
   Failure f = fail_on(dir, region("      b(i, j) = a(i, j)\n"),
-                      {"--target=cuda", "--lib=" + std::string(45, 'l')});
+                      {"--target=cuda", "--lib=" + std::string(34, 'l')});
   EXPECT_EQ(f.result.exit_code, 1);
   EXPECT_FALSE(f.wrote_output);
   EXPECT_NE(f.result.err.find("is too long for the CUDA target"), std::string::npos)
       << f.result.err;
-  EXPECT_NE(f.result.err.find("choose one of at most 44 characters with --lib"), std::string::npos)
+  EXPECT_NE(f.result.err.find("choose one of at most 33 characters with --lib"), std::string::npos)
       << f.result.err;
 }
 

@@ -7,6 +7,7 @@
 //   numbers, and the test shows that it would, by taking one update out.
 // - With nvcc (no GPU here), the library and the rewritten program build.
 #include "e2e/E2E.h"
+#include "e2e/EmulatedLibrary.h"
 #include "harness/CudaToolkit.h"
 
 #include "tests/cuda/Emulation.h"
@@ -42,15 +43,7 @@ protected:
                                  std::string("--lib=") + kLib, "-o", out().string(),
                                  source("tests/inputs/data_regions/relax.f90")});
     ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
-    std::string lib = kLib;
-    r = run({"g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "-I",
-             source("tests/cuda/emulation"), "-x", "c++",
-             dir_.write("emu.cu", test::emulated(test::read_file(out() / (lib + "_cuda.cu")))),
-             "-c", "-o", emu_o()});
-    ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
-    r = run({c_compiler(), "-O1", "-std=gnu11", "-ffp-contract=off", "-pthread", "-c",
-             (out() / (lib + ".c")).string(), "-o", c_o()});
-    ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+    test::build_emulated_library(dir_, out(), kLib, emu_o(), c_o());
   }
 
   fs::path out() const { return dir_.path() / "out"; }
