@@ -1,0 +1,281 @@
+// Lowering array elements: each subscript read as an integer multiple of a
+// loop variable plus a constant (or a loop-invariant INTEGER scalar, for a
+// plane or an offset that moves into the array's bounds), and the declared
+// bounds of the arrays the region uses, which become the kernel's.
+#include "frontend/RegionLowering.h"
+
+#include <cstdlib>
+
+namespace f2s::fe::lowering {
+
+Expr RegionLowering::lower_grid_ref(const Decl &decl, const fp::Name &name,
+                                    const std::vector<const fp::Expr *> &subs) {
+  SourceLoc loc = at(name.source);
+  if (bound_of_ && !in_dims_ && in_column_ && *bound_of_ == column_var_)
+    fail(loc, column_bound_refusal("Array element of '" + decl.name + "'"));
+  if (bound_of_ || in_dims_)
+    fail(loc, "Array element of '" + decl.name +
+                  "' cannot be used in the bounds of a loop or "
+                  "an array of a " +
+                  kRegion +
+                  (bound_of_ && !bound_of_->empty() && !in_dims_
+                       ? "; assign it to a scalar before the region and use the scalar"
+                       : ""));
+  Type type = usable_type(decl, loc);
+  size_t rank = array_rank(decl, loc);
+  if (subs.size() != rank)
+    fail(loc, "Array '" + decl.name + "' has rank " + std::to_string(rank) + " but " +
+                  std::to_string(subs.size()) + " subscripts");
+  std::vector<Index> index = lower_subscripts(decl.name, subs);
+  use_free(decl, loc);
+  return GridRef::make(decl.name, std::move(index), type, loc);
+}
+
+std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
+                                                    const std::vector<const fp::Expr *> &subs) {
+  std::vector<Index> out;
+  for (const fp::Expr *s : subs) {
+    std::optional<Affine> a;
+    symbolic_ = true;
+    try {
+      a = affine(*s);
+    } catch (...) {
+      symbolic_ = false;
+      throw;
+    }
+    symbolic_ = false;
+    // `r(2*j - d)` with d fixed in the nest: every access to r in this
+    // dimension must have the same -d, which then moves into r's declared
+    // bounds (lower()), so that the subscript keeps a constant offset.
+    size_t dim = out.size();
+    // In a column, a subscript may be a loop-invariant INTEGER scalar plus a
+    // constant (`t(i,j,nz) = dp(nz)`, the bottom of a column): a variable of
+    // the subscript like a loop's, which ast/LoopDependences models.
+    if (in_column_ && a && a->coeff == 0 && a->sym == column_var_)
+      fail(at(s->source), column_var_outside());
+    if (in_column_ && a && a->coeff == 0 && a->sym_coeff != 0) {
+      use_free(*lookup(a->sym), at(s->source));
+      out.push_back(Index{a->sym, a->sym_coeff, a->offset});
+      continue;
+    }
+    // A subscript without a loop variable, `n1 - 1`: a plane of the array
+    // at a position the call gives, in any array but a line buffer (whose
+    // elements the substitution renumbers). ast/Planes decides whether the
+    // nest may run in parallel, as the plane may be any of the array's.
+    const Decl *buffer = filling_ ? lookup(grid) : nullptr;
+    bool plane = a && a->coeff == 0 && a->sym_coeff == 1 && !(buffer && is_local_1d(*buffer)) &&
+                 !directive_.sweep_of_time_loop;
+    SymShift here{plane || !a ? std::string() : a->sym,
+                  plane || !a ? 0 : a->sym_coeff,
+                  at(s->source),
+                  text_of(s->source),
+                  constant_fix(*s),
+                  plane};
+    auto [seen, first] = sym_shifts_.try_emplace({grid, dim}, here);
+    if (plane) {
+      use_free(*lookup(a->sym), here.loc);
+    } else if (a && a->sym_coeff != 0) {
+      // A line buffer (a local 1D array filled beside the loop that reads
+      // it) is substituted away: an offset shared by all its accesses
+      // (checked below) only renumbers its elements.
+      if (storing_ && !(buffer && is_local_1d(*buffer)))
+        fail(here.loc, "Subscript '" + here.text + "' of '" + grid + "' is offset by variable '" +
+                           a->sym + "'; such an offset is accepted only in arrays the " + kRegion +
+                           " does not write" + here.fix);
+      use_free(*lookup(a->sym), here.loc);
+    }
+    if (a && !first && (seen->second.sym != here.sym || seen->second.factor != here.factor)) {
+      // Said at the access with the variable offset, naming the other.
+      const SymShift &var = here.factor != 0 ? here : seen->second;
+      const SymShift &other = here.factor != 0 ? seen->second : here;
+      fail(var.loc, "Subscript '" + var.text + "' of '" + grid + "' is offset by variable '" +
+                        var.sym + "', but another subscript of '" + grid +
+                        "' in this dimension, '" + other.text + "', is " +
+                        (other.factor != 0 ? "offset by variable '" + other.sym + "'"
+                         : other.plane     ? std::string("a plane at a run-time position")
+                                           : std::string("offset by constants only")) +
+                        "; a variable offset must be the same in every access to an array" +
+                        var.fix);
+    }
+    // A 1D array in a nest of several loops is most often a grid whose
+    // index the code linearises by hand (`u(i + (j-1)*nx)`).
+    std::string linearised =
+        subs.size() == 1 && outer_ && outer_->size() > 1
+            ? "; if it linearises the index by hand, declare '" + grid +
+                  "' with one dimension per loop and subscript it by the loop variables (a "
+                  "caller may still pass a 1D array)"
+            : "";
+    if (!a)
+      fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
+                              "' is not an integer multiple of a loop variable plus a constant" +
+                              why_not_affine(*s) + linearised);
+    // Multigrid transfers scale by 2; a larger factor is more likely a
+    // mistake than a stencil, and keeps index arithmetic far from overflow.
+    auto stride = strides_.find(a->var);
+    int64_t factor = a->coeff / (stride == strides_.end() ? 1 : stride->second.step);
+    if (factor < -kMaxFactor || factor > kMaxFactor)
+      fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
+                              "' multiplies loop variable '" + a->var + "' by " +
+                              std::to_string(factor) + "; the factor must be from -" +
+                              std::to_string(kMaxFactor) + " to " + std::to_string(kMaxFactor));
+    Index ix;
+    if (a->coeff != 0) {
+      ix.var = a->var;
+      ix.coeff = a->coeff;
+    }
+    ix.offset = a->offset;
+    if (plane)
+      ix.sym = a->sym;
+    out.push_back(ix);
+  }
+  return out;
+}
+
+/// Reads a subscript as coeff*loop_var + offset. Named constants count as
+/// their values; anything else (other variables, array elements, function
+/// references, products of loop variables) is not affine.
+std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
+  using R = std::optional<Affine>;
+  return std::visit(
+      [&](const auto &x) -> R {
+        using T = std::decay_t<decltype(x)>;
+        using fc::Indirection;
+        if constexpr (std::is_same_v<T, fp::LiteralConstant>) {
+          const auto *i = std::get_if<fp::IntLiteralConstant>(&x.u);
+          if (!i)
+            return std::nullopt;
+          return Affine{
+              "", 0, std::strtoll(std::get<fp::CharBlock>(i->t).ToString().c_str(), nullptr, 10)};
+        } else if constexpr (std::is_same_v<T, Indirection<fp::Designator>>) {
+          const auto *ref = std::get_if<fp::DataRef>(&x.value().u);
+          const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+          if (!name)
+            return std::nullopt;
+          std::string n = text_of(name->source);
+          if (auto offset = offsets_.find(n); offset != offsets_.end())
+            return Affine{"", 0, offset->second};
+          if (auto def = integer_defs_.find(n); def != integer_defs_.end())
+            return symbolic_ || def->second.sym_coeff == 0 ? R(def->second) : std::nullopt;
+          if (is_loop_var(n)) {
+            auto stride = strides_.find(n);
+            if (stride == strides_.end())
+              return Affine{n, 1, 0};
+            return Affine{n, stride->second.step, stride->second.lo};
+          }
+          const Decl *d = lookup(n);
+          if (symbolic_ && d && !d->parameter && !d->shape && d->type == Type::Int32 &&
+              !assigned_.count(n))
+            return Affine{"", 0, 0, n, 1};
+          if (!d || !d->parameter || d->type != Type::Int32)
+            return std::nullopt;
+          Expr v = const_cast<RegionLowering *>(this)->lower_parameter(*d, SourceLoc{});
+          return Affine{"", 0, as<IntImm>(v)->value};
+        } else if constexpr (std::is_same_v<T, fp::Expr::Parentheses> ||
+                             std::is_same_v<T, fp::Expr::UnaryPlus>) {
+          return affine(x.v.value());
+        } else if constexpr (std::is_same_v<T, fp::Expr::Negate>) {
+          R a = affine(x.v.value());
+          if (a) {
+            a->coeff = -a->coeff;
+            a->offset = -a->offset;
+            a->sym_coeff = -a->sym_coeff;
+          }
+          return a;
+        } else if constexpr (std::is_same_v<T, fp::Expr::Add> ||
+                             std::is_same_v<T, fp::Expr::Subtract>) {
+          R a = affine(std::get<0>(x.t).value());
+          R b = affine(std::get<1>(x.t).value());
+          if (!a || !b)
+            return std::nullopt;
+          int64_t sign = std::is_same_v<T, fp::Expr::Add> ? 1 : -1;
+          if (a->coeff != 0 && b->coeff != 0 && a->var != b->var)
+            return std::nullopt;
+          if (a->sym_coeff != 0 && b->sym_coeff != 0 && a->sym != b->sym)
+            return std::nullopt;
+          Affine r{a->coeff != 0 ? a->var : b->var, a->coeff + sign * b->coeff,
+                   a->offset + sign * b->offset, a->sym_coeff != 0 ? a->sym : b->sym,
+                   a->sym_coeff + sign * b->sym_coeff};
+          if (r.coeff == 0)
+            r.var.clear();
+          if (r.sym_coeff == 0)
+            r.sym.clear();
+          return r;
+        } else if constexpr (std::is_same_v<T, fp::Expr::Multiply>) {
+          R a = affine(std::get<0>(x.t).value());
+          R b = affine(std::get<1>(x.t).value());
+          auto constant = [](const Affine &x) { return x.coeff == 0 && x.sym_coeff == 0; };
+          if (!a || !b || (!constant(*a) && !constant(*b)))
+            return std::nullopt;
+          if (constant(*a))
+            std::swap(a, b);
+          return Affine{a->var, a->coeff * b->offset, a->offset * b->offset, a->sym,
+                        a->sym_coeff * b->offset};
+        } else {
+          return std::nullopt;
+        }
+      },
+      e.u);
+}
+
+/// The rank of an array the region may use: explicit-shape, assumed-shape
+/// (`u(0:, :)`), or allocatable and pointer arrays (`u(:, :)`).
+size_t RegionLowering::array_rank(const Decl &d, const SourceLoc &use) const {
+  const auto &u = d.shape->u;
+  if (const auto *explicit_shape = std::get_if<std::list<fp::ExplicitShapeSpec>>(&u))
+    return explicit_shape->size();
+  if (const auto *assumed = std::get_if<std::list<fp::AssumedShapeSpec>>(&u))
+    return assumed->size();
+  if (const auto *deferred = std::get_if<fp::DeferredShapeSpecList>(&u))
+    return static_cast<size_t>(deferred->v);
+  // Every assumed-size array of a statement is reported, once each: the
+  // statement goes on lowering with the rank the declaration gives.
+  if (const auto *assumed_size = std::get_if<fp::AssumedSizeSpec>(&u)) {
+    if (assumed_size_reported_.insert(d.name).second)
+      const_cast<RegionLowering *>(this)->problems_.add(
+          {use, "Assumed-size array '" + d.name + "' cannot be used in a " + kRegion +
+                    "; declare its last upper bound"});
+    return std::get<std::list<fp::ExplicitShapeSpec>>(assumed_size->t).size() + 1;
+  }
+  fail(use, "Array '" + d.name +
+                "' must have an explicit, assumed or deferred shape to be used "
+                "in a " +
+                kRegion);
+}
+
+std::vector<Dim> RegionLowering::lower_dims(const Decl &d) {
+  std::vector<Dim> dims;
+  bool saved = in_dims_;
+  in_dims_ = true;
+  auto integer = [&](const Dim &dim) {
+    if (dim.lo->type != Type::Int32 || dim.hi->type != Type::Int32)
+      fail(d.loc, "The bounds of array '" + d.name + "' must be INTEGER expressions");
+    dims.push_back(dim);
+  };
+  auto bound = [&](int dim, bool upper) {
+    return Var::make(bound_arg_name(d.name, dim, upper), Type::Int32, d.loc);
+  };
+  if (const auto *specs = std::get_if<std::list<fp::ExplicitShapeSpec>>(&d.shape->u)) {
+    for (const fp::ExplicitShapeSpec &s : *specs) {
+      const auto &lo = std::get<std::optional<fp::SpecificationExpr>>(s.t);
+      const fp::Expr &hi = std::get<fp::SpecificationExpr>(s.t).v.thing.thing.value();
+      integer(
+          Dim{lo ? lower_expr(lo->v.thing.thing.value()) : IntImm::make(1, d.loc), lower_expr(hi)});
+    }
+  } else if (const auto *assumed = std::get_if<std::list<fp::AssumedShapeSpec>>(&d.shape->u);
+             assumed && !d.allocatable) {
+    // An assumed-shape dummy has its declared lower bounds (1 by default).
+    int n = 0;
+    for (const fp::AssumedShapeSpec &s : *assumed) {
+      ++n;
+      integer(Dim{s.v ? lower_expr(s.v->v.thing.thing.value()) : IntImm::make(1, d.loc),
+                  bound(n, true)});
+    }
+  } else {
+    for (int n = 1; n <= static_cast<int>(array_rank(d, d.loc)); ++n)
+      integer(Dim{d.allocatable ? bound(n, false) : IntImm::make(1, d.loc), bound(n, true)});
+  }
+  in_dims_ = saved;
+  return dims;
+}
+
+} // namespace f2s::fe::lowering

@@ -1,0 +1,397 @@
+// The lowering of one annotated DO construct to a kernel, private to the
+// files of frontend/ that implement it; the rest of the front end calls the
+// entry points of ParseTree.h (lower_region, lower_scalar_expr,
+// lower_array_copy). The parse tree is pre-semantic, so every name is
+// resolved here against the declarations that Frontend.cpp collected.
+//
+// One class, split over files by what they lower: every part reads and sets
+// the state that lowering a region builds up (the loop variables, the
+// temporaries, the scalars assigned between the loops, the column, the
+// problems found so far), which a class of its own per part would pass
+// around whole. LowerRegion.cpp makes the kernel and its arguments;
+// FindNest.cpp finds the nest's loops and LowerNest.cpp lowers them;
+// LowerStatements.cpp and LowerAssignment.cpp the statements of the point;
+// LowerExpressions.cpp, LowerNames.cpp, LowerIntrinsics.cpp and
+// LowerSubscripts.cpp the expressions in them; LowerArrayCopy.cpp array
+// assignments (copies and broadcasts) as kernels of their own.
+#pragma once
+
+#include "frontend/OffsetLoops.h"
+#include "frontend/ParseTree.h"
+
+#include "flang/Parser/tools.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace f2s::fe::lowering {
+
+/// An affine subscript as it is being read: coeff*var + offset.
+struct Affine {
+  std::string var;
+  int64_t coeff = 0;
+  int64_t offset = 0;
+  /// A loop-invariant INTEGER scalar in the subscript, sym_coeff*sym
+  /// (`r(2*j - d)`): only while lowering the subscripts of a read.
+  std::string sym;
+  int64_t sym_coeff = 0;
+};
+
+/// Lowers one annotated DO construct to a kernel.
+class RegionLowering : OffsetLoopLowering {
+public:
+  RegionLowering(const SourceMap &map, const std::vector<Scope> &scopes,
+                 const StencilDirective &directive)
+      : map_(map), scopes_(scopes), directive_(directive) {}
+
+  Kernel lower(const fp::DoConstruct &outer, const std::string &name);
+  ScalarExpr lower_scalar(const fp::Expr &e, bool logical_value);
+  Kernel lower_array_copy(const fp::AssignmentStmt &a, const SourceLoc &loc,
+                          const std::string &name);
+
+private:
+  // Loops inside the point (frontend/OffsetLoops) -------------------------
+  std::optional<int64_t> constant_name(const std::string &name) const override;
+  SourceLoc position(fp::CharBlock b) const override { return at(b); }
+  bool is_declared(const std::string &name) const override { return declared(name); }
+  std::string fix_for_constant(const fp::Expr &e) const override { return constant_fix(e); }
+  void check_offset_var(const std::string &var, const SourceLoc &loc) override;
+  Stmt lower_copy(const fp::Block &body, const std::string &var, int64_t value,
+                  const SourceLoc &loc) override {
+    offsets_[var] = value;
+    unrolling_.insert(var);
+    struct Done {
+      std::set<std::string> &unrolling;
+      const std::string &var;
+      ~Done() { unrolling.erase(var); }
+    } done{unrolling_, var};
+    return lower_block(body, loc, true);
+  }
+  void end_offset_loop(const std::string &var, int64_t value) override { offsets_[var] = value; }
+
+  // Where is this? ------------------------------------------------------
+  SourceLoc at(fp::CharBlock b) const;
+  template <typename T> SourceLoc at_node(const T &x) const {
+    if (auto b = fp::GetSource(x))
+      return at(*b);
+    return SourceLoc{};
+  }
+  [[noreturn]] void fail(SourceLoc loc, std::string message) const {
+    throw UserError(std::move(loc), std::move(message));
+  }
+
+  // Names ----------------------------------------------------------------
+  /// The declaration of `name`, or for a name nothing declares, the one the
+  /// IMPLICIT rules give it (first used at `use`); null under IMPLICIT NONE.
+  const Decl *lookup(const std::string &name, const SourceLoc &use = {}) const {
+    const std::vector<AssociateName> &associates = scopes_.back().associates;
+    for (auto a = associates.rbegin(); a != associates.rend(); ++a)
+      if (a->name == name)
+        fail(use.known() ? use : a->loc,
+             "'" + name + "' is an associate name of the ASSOCIATE construct at line " +
+                 std::to_string(a->loc.line) + ", which a " + kRegion +
+                 " cannot take as an argument; annotate the nest in a procedure that takes '" +
+                 a->selector + "' as an argument (CALL it with '" + a->selector + "')");
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+      if (auto d = it->decls.find(name); d != it->decls.end())
+        return &d->second;
+    if (auto d = implicit_.find(name); d != implicit_.end())
+      return &d->second;
+    refuse_unknown_module(name, use);
+    const ImplicitRules::Rule &rule = scopes_.back().implicit.of(name);
+    if (!rule.typed)
+      return nullptr;
+    Decl &d = implicit_[name];
+    d.name = name;
+    d.type = rule.type;
+    d.typed = true;
+    d.loc = use;
+    d.order = kImplicitOrder + static_cast<int>(implicit_.size());
+    return &d;
+  }
+  /// A name no declaration gives may come from a module that none of the
+  /// files defines: its type and value would be guesses.
+  void refuse_unknown_module(const std::string &name, const SourceLoc &use) const {
+    if (is_loop_var(name))
+      return;
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+      for (const UnknownUse &u : it->unknown_uses)
+        if (!u.only || u.names.count(name))
+          fail(u.loc, "Module '" + u.module + "' is defined in none of the files given, so the " +
+                          kRegion + " cannot know '" + name + "'" +
+                          (use.known() ? " (line " + std::to_string(use.line) + ", column " +
+                                             std::to_string(use.column) + ")"
+                                       : "") +
+                          "; pass the file that defines '" + u.module + "' to f2stencil too");
+  }
+  /// Why `name` has no type: nothing declares it and IMPLICIT NONE gives it
+  /// none.
+  static std::string not_declared(const std::string &name) {
+    return "'" + name + "' is not declared and IMPLICIT NONE is in force; declare it";
+  }
+  /// A scalar INTEGER variable of `e` that, as a named constant, would make
+  /// `e` a constant: the fix where a constant is needed.
+  std::optional<std::string> variable_to_fix(const fp::Expr &e) const;
+  /// "; make 'n' a named constant (PARAMETER)" where that fixes `e`.
+  /// Why subscript `e` has no known value as a multiple of a loop variable
+  /// plus a constant, with the fix: an INTEGER temporary of the region in
+  /// it whose value is unknown here, or a variable that a named constant
+  /// could replace.
+  std::string why_not_affine(const fp::Expr &e) const;
+  std::string constant_fix(const fp::Expr &e) const {
+    auto name = variable_to_fix(e);
+    return name ? "; make '" + *name + "' a named constant (PARAMETER)" : "";
+  }
+  bool declared(const std::string &name) const {
+    return std::any_of(scopes_.begin(), scopes_.end(),
+                       [&](const Scope &s) { return s.decls.count(name) > 0; });
+  }
+  /// The argument that holds a bound of an assumed-shape or allocatable
+  /// array: `<array>_ub<dim>`, or `<array>_lb<dim>`. Fortran names have at
+  /// most 63 characters, so a long array's name is cut to make room for the
+  /// suffix (and numbered, `_2`, ..., where two cut names would meet).
+  std::string bound_arg_name(const std::string &array, int dim, bool upper) const {
+    auto key = std::make_tuple(array, dim, upper);
+    if (auto it = bound_names_.find(key); it != bound_names_.end())
+      return it->second;
+    const size_t limit = 63;
+    std::string suffix = (upper ? "_ub" : "_lb") + std::to_string(dim), name = array + suffix;
+    if (name.size() > limit) {
+      name = array.substr(0, limit - suffix.size()) + suffix;
+      for (int n = 2; declared(name) || taken_bound_names_.count(name); ++n) {
+        std::string tag = suffix + "_" + std::to_string(n);
+        name = array.substr(0, limit - tag.size()) + tag;
+      }
+    }
+    taken_bound_names_.insert(name);
+    return bound_names_[key] = name;
+  }
+  bool is_loop_var(const std::string &name) const {
+    return std::find(loop_vars_.begin(), loop_vars_.end(), name) != loop_vars_.end();
+  }
+  Type usable_type(const Decl &d, const SourceLoc &use) const {
+    // A kind such as `real(wp)` may be a constant of a module no file defines.
+    for (auto it = scopes_.rbegin(); !d.type && it != scopes_.rend(); ++it)
+      for (const UnknownUse &u : it->unknown_uses)
+        fail(u.loc, "Module '" + u.module + "' is defined in none of the files given, so the " +
+                        "type of '" + d.name + "' may be unknown; pass the file that defines '" +
+                        u.module + "' to f2stencil too");
+    if (!d.type)
+      fail(use, "The type of '" + d.name + "' cannot be used inside a " + kRegion +
+                    "; use INTEGER, REAL(4), REAL(8) or default LOGICAL");
+    return *d.type;
+  }
+  void use_free(const Decl &d, const SourceLoc &use) {
+    if (!free_.count(d.name))
+      free_[d.name] = &d;
+  }
+
+  /// The kernel's tuning sizes and arguments, from the variables its body
+  /// used (free_), once the body of a nest of `depth` loops is lowered.
+  void finish(Kernel &k, size_t depth);
+
+  // The nest ---------------------------------------------------------------
+  const fp::LoopControl::Bounds &loop_bounds(const fp::DoConstruct &d) const;
+  const fp::DoConstruct *only_do(const fp::Block &b) const;
+  std::vector<std::string> column_work(const std::vector<const fp::DoConstruct *> &dos) const;
+  Stmt lower_column_loop(const fp::DoConstruct &d);
+  /// Why the variable of a column's DO loops cannot be read outside them.
+  std::string column_var_outside() const {
+    return "Loop variable '" + column_var_ +
+           "' is read in the column outside its DO loops, where it holds what the last loop "
+           "left (or the column before); use a scalar of its own there";
+  }
+  /// Why `what` cannot bound a DO loop of a column, and the rewrite.
+  std::string column_bound_refusal(const std::string &what) const {
+    return what + " cannot be a bound of the DO loop over '" + column_var_ +
+           "' of a column, because f2stencil proves from those bounds that each column writes "
+           "the elements of its work arrays before it reads them; run the loop over every "
+           "level and mask the levels below the column's own with IF in its body";
+  }
+  void check_siblings(const std::vector<const fp::DoConstruct *> &nest);
+  bool is_local_1d(const Decl &d) const;
+  Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
+  /// The start of the red-black form and the loop's first index: `lo +
+  /// MOD(e, 2)` starts at lo; none when `lower` is not of that form.
+  struct ColourStart {
+    Expr start, lo;
+  };
+  std::optional<ColourStart> lower_colour_start(const fp::Expr &lower, const std::string &loop_var);
+  std::optional<ColourStart> lower_colour_scalar(const fp::Expr &lower,
+                                                 const std::string &loop_var);
+  Expr lower_bound(const fp::Expr &e, const std::string &loop_var);
+
+  // Statements ---------------------------------------------------------------
+  Stmt lower_statement(const fp::ExecutionPartConstruct &c);
+  Stmt lower_block(const fp::Block &b, const SourceLoc &loc, bool loop_body = false);
+  Stmt lower_range(fp::Block::const_iterator first, fp::Block::const_iterator last,
+                   const SourceLoc &loc, bool loop_body);
+  Stmt lower_action(const fp::ActionStmt &a, const SourceLoc &loc,
+                    const fp::ExecutableConstruct *construct);
+  Stmt lower_if_construct(const fp::IfConstruct &c);
+  Expr lower_condition(const fp::ScalarLogicalExpr &e);
+  Stmt lower_assignment(const fp::AssignmentStmt &a, const SourceLoc &loc);
+  Stmt lower_store(const fp::Name &name, const std::vector<const fp::Expr *> &subs,
+                   const fp::Expr &rhs, const SourceLoc &loc, fp::CharBlock lhs_text);
+  [[noreturn]] void reject(const fp::ExecutableConstruct &c, const SourceLoc &loc) const;
+
+  // Expressions --------------------------------------------------------------
+  Expr lower_expr(const fp::Expr &e);
+  /// lower_expr, for an operand that must be a number (or LOGICAL).
+  Expr numeric(const fp::Expr &e);
+  Expr logical(const fp::Expr &e);
+  Expr lower_literal(const fp::LiteralConstant &c, const SourceLoc &loc) const;
+  Expr lower_name(const fp::Name &n);
+  Expr lower_designator(const fp::Designator &d, fp::CharBlock source);
+  Expr lower_function_reference(const fp::FunctionReference &f);
+  Expr lower_temp(const std::string &name, const SourceLoc &loc);
+  Expr lower_intrinsic(const std::string &fn, const std::vector<const fp::Expr *> &args,
+                       const fp::Expr *kind_keyword, const SourceLoc &loc);
+  Expr lower_grid_ref(const Decl &decl, const fp::Name &name,
+                      const std::vector<const fp::Expr *> &subs);
+  Expr lower_parameter(const Decl &d, const SourceLoc &loc);
+  std::optional<Affine> affine(const fp::Expr &e) const;
+  std::vector<Index> lower_subscripts(const std::string &grid,
+                                      const std::vector<const fp::Expr *> &subs);
+  std::vector<Dim> lower_dims(const Decl &d);
+  Expr lower_bound_inquiry(const std::string &fn, const fp::Call &call, const SourceLoc &loc);
+  size_t array_rank(const Decl &d, const SourceLoc &use) const;
+
+  const SourceMap &map_;
+  const std::vector<Scope> &scopes_;
+  const StencilDirective &directive_;
+
+  std::vector<std::string> loop_vars_; ///< outermost first
+  /// A loop `do i = lo, hi, s` with s > 1 becomes a loop over the trip
+  /// counter t = 0, 1, ... (kept under the name `i`), and the source's `i`
+  /// reads as s*t + lo: back ends see unit steps only, and subscripts stay
+  /// affine with constant offsets because lo is a constant.
+  struct Stride {
+    int64_t step = 1;
+    int64_t lo = 0;
+  };
+  std::map<std::string, Stride> strides_;
+  /// Set while lowering loop bounds and array bounds: the expression is
+  /// evaluated once, before the nest, so it may not depend on the loops.
+  std::optional<std::string> bound_of_;
+  bool in_dims_ = false;
+  std::map<std::string, const Decl *> free_;
+  mutable std::map<std::tuple<std::string, int, bool>, std::string> bound_names_;
+  mutable std::set<std::string> taken_bound_names_;
+  /// Names declared by use alone, with their implicit types; after every
+  /// declared name in argument order.
+  mutable std::map<std::string, Decl> implicit_;
+  static constexpr int kImplicitOrder = 1 << 24;
+  /// The largest factor of a loop variable in a subscript, `8*i + o`.
+  static constexpr int64_t kMaxFactor = 8;
+  std::vector<Variable> temps_;
+  /// Scalars assigned anywhere in the region: temporaries private to a
+  /// point, whatever the order of their reads and writes (whether each read
+  /// follows an assignment is for ast/Dependence to decide).
+  std::set<std::string> assigned_;
+  /// The problems of the statements lowered so far: each statement is
+  /// lowered on its own, so that one run reports all of a region's.
+  Problems problems_;
+  /// Scalars assigned between the loops (before an inner DO), with the value
+  /// last assigned: canonicalize/SinkScalars moves them into the point, and a
+  /// red-black start may read them (`do i = 2 + joff, n, 2`).
+  std::map<std::string, Expr> between_;
+  /// The scalars set under an IF between the loops: no one value there.
+  std::set<std::string> between_under_if_;
+  /// Set while lowering a red-black start: names in between_ read as their
+  /// values, so that the colour test is in the loop variables.
+  bool colour_scalars_ = false;
+  bool read_between_ = false;
+  /// INTEGER scalars whose last assignment, outside any IF, was an affine
+  /// expression of one loop variable and possibly a fixed scalar
+  /// (`ic = 2*j - 1`, `i1 = 2*j1 - d1`): a subscript after the assignment
+  /// reads the expression (`r(ic, jc)` is `r(2*j - 1, ...)`), so the point
+  /// still writes and reads known elements. A loop body forgets those it
+  /// assigns (lower_block).
+  std::map<std::string, Affine> integer_defs_;
+  /// Why an INTEGER temporary of the region has no such value where it is
+  /// read (assigned under an IF, read before its assignment in the body,
+  /// ...), with the rewrite where there is one: said where a subscript
+  /// reads it.
+  std::map<std::string, std::string> integer_unknown_;
+  /// Assumed-size arrays already refused, each once per region.
+  mutable std::set<std::string> assumed_size_reported_;
+  int in_if_ = 0; ///< IF constructs and statements around the statement being lowered
+  /// The nest's loops found so far, outermost first, while lower() looks
+  /// for them (a column needs one).
+  const std::vector<const fp::DoConstruct *> *outer_ = nullptr;
+  /// Inner DO loops side by side, in source order, under the last of them.
+  mutable std::map<const fp::DoConstruct *, std::vector<const fp::DoConstruct *>> siblings_;
+  /// Set while lowering an inner loop beside the last one.
+  bool filling_ = false;
+  /// The column form (Kernel::column): the DO loops over one variable in the
+  /// innermost block of the nest that fill and read local work arrays, the
+  /// arrays, and the variable; set by only_do().
+  mutable std::set<const fp::DoConstruct *> column_dos_;
+  mutable std::vector<std::string> column_work_;
+  mutable std::string column_var_;
+  mutable SourceLoc column_loc_;
+  /// Set while lowering the statements of a column.
+  bool in_column_ = false;
+  /// Set while lower() looks for the nest's loops (where a column may end it).
+  mutable bool finding_nest_ = false;
+  /// Set while lowering subscripts (affine() may read a loop-invariant
+  /// INTEGER scalar) and a store's target (where it may not).
+  mutable bool symbolic_ = false;
+  bool storing_ = false;
+  /// The variable part of each array dimension's subscripts, (name, factor):
+  /// one for every access (name empty for constant offsets).
+  struct SymShift {
+    std::string sym;    ///< empty for constant offsets
+    int64_t factor = 0; ///< of sym
+    SourceLoc loc;      ///< the first such access, for messages
+    std::string text, fix;
+    bool plane = false; ///< a plane at a run-time position (Index::sym)
+  };
+  std::map<std::pair<std::string, size_t>, SymShift> sym_shifts_;
+  /// Local 1D arrays stored in such loops: line buffers, if
+  /// canonicalize/ForwardLineBuffers can substitute them.
+  std::set<std::string> buffer_stores_;
+  /// The variables of the DO loops inside the point (frontend/OffsetLoops)
+  /// met so far, each with the value it reads as: the copy's being lowered,
+  /// or after the loop, the value the loop left.
+  std::map<std::string, int64_t> offsets_;
+  std::set<std::string> unrolling_; ///< the offset loops being unrolled
+  /// While a statement function's expression is lowered: its dummy
+  /// arguments, each the value of the actual argument.
+  std::map<std::string, Expr> stmt_function_args_;
+  Expr inline_stmt_function(const Decl &f, const std::vector<const fp::Expr *> &args,
+                            const SourceLoc &loc);
+};
+
+/// Collects the scalar names on the left of assignments, in every branch.
+struct AssignedScalars {
+  std::set<std::string> names;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::AssignmentStmt &a) {
+    const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a.t).u);
+    const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+    if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr) {
+      names.insert(text_of(name->source));
+    }
+    return false;
+  }
+};
+
+/// Whether `c` does nothing: CONTINUE, or another compiler's directive
+/// (FindNest.cpp).
+bool is_continue(const fp::ExecutionPartConstruct &c);
+
+/// The refusal of a derived-type component, with the rewrite, or empty
+/// (LowerExpressions.cpp).
+std::string component_refusal(const fp::DataRef &ref, std::string text);
+std::string component_refusal(const fp::Call &call, const std::string &text);
+
+} // namespace f2s::fe::lowering
