@@ -1,9 +1,10 @@
 // Reading Fortran with Flang's parser and finding the `!$f2s stencil` regions.
 //
-// One of the two translation units that include Flang's parse tree (each takes
+// One of the translation units that include Flang's parse tree (each takes
 // tens of seconds to compile). The parse tree is pre-semantic: names carry no
 // symbols and `a(i-1,j)` is a function reference, so this file keeps its own
-// table of declarations per scope, which LowerRegion.cpp resolves names with.
+// table of declarations per scope, which the region's lowering
+// (frontend/RegionLowering.h) resolves names with.
 #include "frontend/Frontend.h"
 #include "ast/Dependence.h"
 #include "frontend/BoundingBox.h"
@@ -198,7 +199,7 @@ public:
   }
   void Post(const fp::DoConstruct &) { open_dos_.pop_back(); }
   // A region inside an ASSOCIATE construct cannot take its associate names
-  // as arguments; LowerRegion says so where the region uses one.
+  // as arguments; RegionLowering says so where the region uses one.
   bool Pre(const fp::AssociateConstruct &a) {
     const auto &stmt = std::get<fp::Statement<fp::AssociateStmt>>(a.t);
     SourceLoc loc = map_.find(stmt.source).value_or(SourceLoc{});
@@ -566,7 +567,7 @@ bool FileLowering::Pre(const fp::DimensionStmt &s) {
 }
 
 // `FLX(C, QL, QR) = 0.5*(C + ABS(C))*QL + ...`: a region inlines its
-// references (frontend/LowerRegion).
+// references (frontend/LowerExpressions).
 bool FileLowering::Pre(const fp::StmtFunctionStmt &s) {
   if (declaring())
     declare(std::get<fp::Name>(s.t)).stmt_function = &s;

@@ -30,7 +30,7 @@
 
 namespace f2s::fe {
 
-/// What unrolling needs of the lowering of a region (frontend/LowerRegion).
+/// What unrolling needs of the lowering of a region (frontend/RegionLowering.h).
 class OffsetLoopLowering {
 public:
   /// The value of `name` where a constant is needed: an INTEGER named

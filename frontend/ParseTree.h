@@ -1,7 +1,7 @@
 // The parse-tree side of the front end, shared by its Flang translation
 // units: Frontend.cpp (parsing, declarations, matching directives to DO
-// constructs), LowerRegion.cpp (one annotated DO construct to a kernel) and
-// PrivateTemps.cpp (the reads of a procedure after its regions).
+// constructs), the files of RegionLowering.h (one annotated DO construct to a
+// kernel) and PrivateTemps.cpp (the reads of a procedure after its regions).
 // Nothing outside frontend/ includes this header.
 #pragma once
 
