@@ -364,6 +364,10 @@ enum class ArrayDecl : uint8_t {
   AssumedShape, ///< `u(0:, :)`: the lower bounds are declared, the upper ones passed
   Allocatable,  ///< ALLOCATABLE `u(:, :)`: both bounds passed
   Pointer,      ///< POINTER `u(:, :)`: both bounds passed
+  /// `v(5, ldx, *)`: explicit, with the last upper bound the region's reach
+  /// into the array (frontend/AssumedSize), which the caller's procedure may
+  /// not know, so its data regions cannot take the array whole.
+  AssumedSize,
 };
 
 /// An INTEGER argument that holds a bound of an assumed-shape or allocatable

@@ -120,7 +120,7 @@ std::string wrapper_dims(const Variable &v) {
   std::string dims;
   for (int d = 0; d < v.rank(); ++d) {
     dims += d ? ", " : "";
-    if (v.decl == ArrayDecl::Explicit)
+    if (v.decl == ArrayDecl::Explicit || v.decl == ArrayDecl::AssumedSize)
       dims += print_expr(v.dims[d].lo) + ":" + print_expr(v.dims[d].hi);
     else if (v.decl == ArrayDecl::AssumedShape)
       dims += print_expr(v.dims[d].lo) + ":";
@@ -227,7 +227,8 @@ std::string wrap_fortran_lines(const std::string &text) {
 
 bool needs_wrapper(const Kernel &k) {
   return std::any_of(k.args.begin(), k.args.end(), [](const Variable &v) {
-    return v.decl != ArrayDecl::Explicit || (!v.is_grid() && v.type == Type::Bool) || v.swaps_of;
+    return (v.decl != ArrayDecl::Explicit && v.decl != ArrayDecl::AssumedSize) ||
+           (!v.is_grid() && v.type == Type::Bool) || v.swaps_of;
   });
 }
 

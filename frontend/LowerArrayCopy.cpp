@@ -36,6 +36,7 @@ struct DesignatorNames {
 
 Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const SourceLoc &loc,
                                         const std::string &name) {
+  copying_ = true;
   // One side: an array, whole or as a section of triplets without strides.
   struct Side {
     const Decl *decl = nullptr;

@@ -7,6 +7,8 @@
 #include "canonicalize/Canonicalize.h"
 #include "canonicalize/ColumnNest.h"
 #include "canonicalize/FoldConstants.h"
+#include "frontend/AssumedSize.h"
+#include "frontend/BoundingBox.h"
 #include "frontend/RegionLowering.h"
 
 #include "flang/Parser/parse-tree-visitor.h"
@@ -263,6 +265,7 @@ void RegionLowering::finish(Kernel &k, size_t depth) {
     d.lo = Binary::make(op, d.lo, by, d.lo->loc);
     d.hi = Binary::make(op, d.hi, by, d.hi->loc);
   }
+  size_assumed_arrays(k, dims);
 
   std::vector<const Decl *> args;
   for (const auto &[n, decl] : free_)
@@ -279,12 +282,16 @@ void RegionLowering::finish(Kernel &k, size_t depth) {
   std::vector<Variable> bounds;
   for (const Decl *d : args) {
     Variable v{d->name, *d->type, dims[d->name], d->loc};
-    if (d->shape && !std::holds_alternative<std::list<fp::ExplicitShapeSpec>>(d->shape->u))
+    if (d->shape && assumed_size_dims(*d->shape))
+      v.decl = ArrayDecl::AssumedSize;
+    else if (d->shape && !std::holds_alternative<std::list<fp::ExplicitShapeSpec>>(d->shape->u))
       v.decl = d->pointer       ? ArrayDecl::Pointer
                : d->allocatable ? ArrayDecl::Allocatable
                                 : ArrayDecl::AssumedShape;
     // The bounds the procedure does not spell, which lower_dims made Vars.
-    for (int dim = 1; v.decl != ArrayDecl::Explicit && dim <= v.rank(); ++dim)
+    for (int dim = 1;
+         v.decl != ArrayDecl::Explicit && v.decl != ArrayDecl::AssumedSize && dim <= v.rank();
+         ++dim)
       for (bool upper : {false, true}) {
         if (!upper && v.decl == ArrayDecl::AssumedShape)
           continue;
@@ -308,6 +315,40 @@ void RegionLowering::finish(Kernel &k, size_t depth) {
     if (const Reduction *r = k.find_reduction(v.name))
       in_arg_order.push_back(*r);
   k.reductions = std::move(in_arg_order);
+}
+
+/// The last upper bound of each assumed-size array the region uses: how far
+/// the region reaches into it (frontend/AssumedSize). Refused, at the
+/// array's first use, where that reach is no expression of the call's
+/// scalars or one bound must serve several reaches.
+void RegionLowering::size_assumed_arrays(const Kernel &k,
+                                         std::map<std::string, std::vector<Dim>> &dims) {
+  std::optional<Stmt> boxed;
+  for (const auto &[name, use] : assumed_size_uses_) {
+    auto d = dims.find(name);
+    if (d == dims.end())
+      continue;
+    const size_t last = d->second.size() - 1;
+    std::string why;
+    if (directive_.timesteps || directive_.sweep_of_time_loop) {
+      why = "a time loop, whose sweeps share the array";
+    } else if (copying_) {
+      why = "an array assignment";
+    } else if (auto s = sym_shifts_.find({name, last});
+               s != sym_shifts_.end() && s->second.factor != 0) {
+      why = "its last subscript offset by a variable";
+    } else {
+      if (!boxed)
+        boxed = bound_box(k).body;
+      if (auto reach = largest_subscript(*boxed, name, last))
+        d->second[last].hi = *reach;
+      else
+        why = "a last subscript whose largest value the loops do not bound";
+    }
+    if (!why.empty())
+      problems_.add({use, "Assumed-size array '" + name + "' cannot be used in a " + kRegion +
+                              " with " + why + "; declare its last upper bound"});
+  }
 }
 
 ScalarExpr RegionLowering::lower_scalar(const fp::Expr &e, bool logical_value) {

@@ -227,14 +227,11 @@ size_t RegionLowering::array_rank(const Decl &d, const SourceLoc &use) const {
     return assumed->size();
   if (const auto *deferred = std::get_if<fp::DeferredShapeSpecList>(&u))
     return static_cast<size_t>(deferred->v);
-  // Every assumed-size array of a statement is reported, once each: the
-  // statement goes on lowering with the rank the declaration gives.
-  if (const auto *assumed_size = std::get_if<fp::AssumedSizeSpec>(&u)) {
-    if (assumed_size_reported_.insert(d.name).second)
-      const_cast<RegionLowering *>(this)->problems_.add(
-          {use, "Assumed-size array '" + d.name + "' cannot be used in a " + kRegion +
-                    "; declare its last upper bound"});
-    return std::get<std::list<fp::ExplicitShapeSpec>>(assumed_size->t).size() + 1;
+  // An assumed-size array's last upper bound is the region's reach into
+  // it, which finish() sets once the loops are known (frontend/AssumedSize).
+  if (auto assumed_size = assumed_size_dims(*d.shape)) {
+    assumed_size_uses_.emplace(d.name, use);
+    return assumed_size->leading->size() + 1;
   }
   fail(use, "Array '" + d.name +
                 "' must have an explicit, assumed or deferred shape to be used "
@@ -270,12 +267,35 @@ std::vector<Dim> RegionLowering::lower_dims(const Decl &d) {
       integer(Dim{s.v ? lower_expr(s.v->v.thing.thing.value()) : IntImm::make(1, d.loc),
                   bound(n, true)});
     }
+  } else if (auto assumed_size = assumed_size_dims(*d.shape)) {
+    // `v(5, ldx, 0:*)`: the declared bounds, and the last upper bound as a
+    // bound argument's name until finish() puts the region's reach there.
+    array_rank(d, d.loc);
+    for (const fp::ExplicitShapeSpec &s : *assumed_size->leading) {
+      const auto &lo = std::get<std::optional<fp::SpecificationExpr>>(s.t);
+      const fp::Expr &hi = std::get<fp::SpecificationExpr>(s.t).v.thing.thing.value();
+      integer(
+          Dim{lo ? lower_expr(lo->v.thing.thing.value()) : IntImm::make(1, d.loc), lower_expr(hi)});
+    }
+    const auto &last = assumed_size->last->v;
+    integer(Dim{last ? lower_expr(last->v.thing.thing.value()) : IntImm::make(1, d.loc),
+                bound(static_cast<int>(dims.size()) + 1, true)});
   } else {
     for (int n = 1; n <= static_cast<int>(array_rank(d, d.loc)); ++n)
       integer(Dim{d.allocatable ? bound(n, false) : IntImm::make(1, d.loc), bound(n, true)});
   }
   in_dims_ = saved;
   return dims;
+}
+
+std::optional<AssumedSizeDims> assumed_size_dims(const fp::ArraySpec &spec) {
+  static const std::list<fp::ExplicitShapeSpec> none;
+  if (const auto *a = std::get_if<fp::AssumedSizeSpec>(&spec.u))
+    return AssumedSizeDims{&std::get<std::list<fp::ExplicitShapeSpec>>(a->t),
+                           &std::get<fp::AssumedImpliedSpec>(a->t)};
+  if (const auto *i = std::get_if<fp::ImpliedShapeSpec>(&spec.u); i && i->v.size() == 1)
+    return AssumedSizeDims{&none, &i->v.front()};
+  return std::nullopt;
 }
 
 } // namespace f2s::fe::lowering

@@ -195,6 +195,7 @@ private:
   /// The kernel's tuning sizes and arguments, from the variables its body
   /// used (free_), once the body of a nest of `depth` loops is lowered.
   void finish(Kernel &k, size_t depth);
+  void size_assumed_arrays(const Kernel &k, std::map<std::string, std::vector<Dim>> &dims);
 
   // The nest ---------------------------------------------------------------
   const fp::LoopControl::Bounds &loop_bounds(const fp::DoConstruct &d) const;
@@ -320,8 +321,12 @@ private:
   /// ...), with the rewrite where there is one: said where a subscript
   /// reads it.
   std::map<std::string, std::string> integer_unknown_;
-  /// Assumed-size arrays already refused, each once per region.
-  mutable std::set<std::string> assumed_size_reported_;
+  /// Assumed-size arrays the region uses, each at its first use: finish()
+  /// gives each its last upper bound from the region's reach, or refuses it
+  /// there.
+  mutable std::map<std::string, SourceLoc> assumed_size_uses_;
+  /// Set while lower_array_copy lowers an array assignment.
+  bool copying_ = false;
   int in_if_ = 0; ///< IF constructs and statements around the statement being lowered
   /// The nest's loops found so far, outermost first, while lower() looks
   /// for them (a column needs one).
@@ -388,6 +393,15 @@ struct AssignedScalars {
 /// Whether `c` does nothing: CONTINUE, or another compiler's directive
 /// (FindNest.cpp).
 bool is_continue(const fp::ExecutionPartConstruct &c);
+
+/// An assumed-size declaration: the dimensions before the last, and the
+/// last's `lo:*`. Flang reads `a(*)` and `a(0:*)` as an implied shape of one
+/// dimension, which for a variable (not a PARAMETER) is assumed-size.
+struct AssumedSizeDims {
+  const std::list<fp::ExplicitShapeSpec> *leading = nullptr;
+  const fp::AssumedImpliedSpec *last = nullptr;
+};
+std::optional<AssumedSizeDims> assumed_size_dims(const fp::ArraySpec &spec);
 
 /// The refusal of a derived-type component, with the rewrite, or empty
 /// (LowerExpressions.cpp).

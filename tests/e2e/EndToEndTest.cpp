@@ -614,6 +614,13 @@ TEST(EndToEnd, PlanesAtRunTimePositionsInModuleArraysMatchTheOriginal) {
   expect_input_matches_untuned_and_tuned("planes2d", 2, ".f90", kE2eInputs, {}, "40");
 }
 
+// Assumed-size dummies (issue 38), F77: a five-component right-hand side
+// `rsd(5, ldx, ldy, *)` with leading dimensions beyond the grid, and a 2D
+// step whose caller passes an element of a larger array as its start.
+TEST(EndToEnd, AssumedSizeArraysMatchTheOriginal) {
+  expect_input_matches_untuned_and_tuned("assumed3d", 3, ".f", kE2eInputs, {}, "default");
+}
+
 // Blind survey nest 7: a sponge layer's damping factor set under an IF
 // between the k and j loops, and neighbour rows in INTEGER temporaries
 // between the loops, untuned and tuned (at 30 x 20 x 12).

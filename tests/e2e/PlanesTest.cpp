@@ -1,4 +1,5 @@
-// Planes at run-time positions (issue 38) on the GPU: the periodic face
+// Planes at run-time positions (issue 38) on the GPU, and assumed-size
+// arrays (at the end): the periodic face
 // copies of planes3d.f (NPB MG's comm3, F77) and planes2d.f90 (module sizes,
 // (0:m+1) ghost layers, a row the caller picks) through a library built for
 // pthreads and cuda, every call on the GPU (F2S_TARGET=cuda), against
@@ -91,6 +92,18 @@ TEST(PlanesOnTheGpu, PeriodicModuleArraysAndACallersRowMatchTheOriginal) {
   for (std::vector<std::string> size :
        std::vector<std::vector<std::string>>{{}, {"2", "2"}, {"301", "3"}, {"5", "67"}})
     expect_gpu_passes(exe, {"pl_bc_x", "pl_bc_y", "pl_row"}, size);
+}
+
+// Assumed-size dummies (issue 38) on the GPU: each call copies the elements
+// up to the region's reach, from the address the caller passes (a column of
+// a larger array for the 2D step), and back.
+TEST(AssumedSizeOnTheGpu, F77DummiesMatchTheOriginal) {
+  test::ScratchDir dir;
+  std::string exe = build_emulated(dir.path(), "assumed3d", ".f");
+  ASSERT_FALSE(exe.empty());
+  for (std::vector<std::string> size : std::vector<std::vector<std::string>>{
+           {}, {"3", "3", "3"}, {"33", "17", "5"}, {"4", "40", "6"}})
+    expect_gpu_passes(exe, {"asz_rhs", "asz_smooth"}, size);
 }
 
 } // namespace

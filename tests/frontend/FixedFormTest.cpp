@@ -334,17 +334,6 @@ C$F2S STENCIL
             "6:24: GO TO 20 inside a '!$f2s stencil' region must jump forward to a statement of "
             "the same block, such as the CONTINUE that ends the DO loop; put the statements it "
             "skips in an IF construct instead");
-  EXPECT_EQ(error_at(R"(      SUBROUTINE S(N, A)
-      REAL A(N,*)
-C$F2S STENCIL
-      DO 10 J = 1, N
-      DO 10 I = 1, N
-         A(I,J) = 0.0
-   10 CONTINUE
-      END
-)"),
-            "6:10: Assumed-size array 'a' cannot be used in a '!$f2s stencil' region; declare its "
-            "last upper bound");
   // A directive between the shared-label loops.
   EXPECT_EQ(error_at(R"(      SUBROUTINE S(N, A)
       REAL A(N,N)

@@ -3,6 +3,10 @@
 // (issue 11, "refusals that help").
 #include "frontend/FrontendTestUtil.h"
 
+#include "ast/IRPrinter.h"
+
+#include <map>
+
 namespace f2s {
 namespace {
 
@@ -61,18 +65,81 @@ end subroutine
                 "to scalars before them"});
 }
 
-// Every assumed-size array of a statement, each once, at its first use.
-TEST(RefusalFixes, EveryAssumedSizeArrayIsReported) {
-  EXPECT_EQ(problems_in(survey("s10_asize.f")),
-            (std::vector<std::string>{
-                "9:13: Assumed-size array 'unew' cannot be used in a '!$f2s stencil' region; "
-                "declare its last upper bound",
-                "9:33: Assumed-size array 'u' cannot be used in a '!$f2s stencil' region; declare "
-                "its last upper bound",
-                "10:39: Assumed-size array 'rhs' cannot be used in a '!$f2s stencil' region; "
-                "declare its last upper bound"}));
+// Assumed-size dummies, as the survey's F77 nest declares them: each last
+// upper bound is how far the region reaches (J to NY, one beyond for U's
+// J+1), and the Fortran interface declares them so.
+TEST(AssumedSize, TheLastUpperBoundIsTheRegionsReach) {
+  std::vector<Kernel> ks = lower_file(survey("s10_asize.f"));
+  ASSERT_EQ(ks.size(), 1u);
+  std::map<std::string, std::string> dims;
+  for (const Variable &v : ks[0].args)
+    if (v.is_grid()) {
+      EXPECT_EQ(v.decl, ArrayDecl::AssumedSize) << v.name;
+      dims[v.name] = print_expr(v.dims[0].lo) + ":" + print_expr(v.dims[0].hi) + ", " +
+                     print_expr(v.dims[1].lo) + ":" + print_expr(v.dims[1].hi);
+    }
+  EXPECT_EQ(dims,
+            (std::map<std::string, std::string>{
+                {"u", "0:nx + 1, 1:ny + 1"}, {"unew", "0:nx + 1, 1:ny"}, {"rhs", "1:nx, 1:ny"}}));
 }
 
+// The largest subscript over every access: constants, strided counters,
+// negative factors and a plane at a run-time position, with MAX where the
+// reaches have different bases.
+TEST(AssumedSize, TheReachTakesEveryAccessIntoAccount) {
+  std::vector<std::string> problems;
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, R"(      SUBROUTINE S(N, M, A, B)
+      INTEGER N, M, I, J
+      REAL A(N, *), B(N, 0:*)
+C$F2S STENCIL
+      DO 10 J = 2, M - 1
+      DO 10 I = 1, N
+         A(I, J) = B(I, 2*J + 1) + B(I, 40 - J) + B(I, 7) + A(I, 1)
+   10 CONTINUE
+      END
+)",
+                                      "s.f");
+  ASSERT_EQ(ks.size(), 1u);
+  const Variable *a = ks[0].find_arg("a"), *b = ks[0].find_arg("b");
+  ASSERT_TRUE(a && b);
+  // Written to M - 1, read at 1: the bound holds both, whatever m is.
+  EXPECT_EQ(print_expr(a->dims[1].hi), "max(m - 1, 1)");
+  EXPECT_EQ(print_expr(b->dims[1].lo), "0");
+  EXPECT_EQ(print_expr(b->dims[1].hi), "max(2*(m - 1) + 1, 38)");
+}
+
+// Where one bound cannot hold the region's reach, the array is refused at
+// its first use, with the fix.
+TEST(AssumedSize, RefusedWhereTheReachIsNoBound) {
+  // A time loop's sweeps share the array.
+  std::string src = R"(      SUBROUTINE S(N, NT, A, B)
+      INTEGER N, NT, I, IT
+      REAL A(*), B(*)
+C$F2S STENCIL TIMESTEPS
+      DO 20 IT = 1, NT
+      DO 10 I = 2, N - 1
+         B(I) = A(I-1) + A(I+1)
+   10 CONTINUE
+      DO 15 I = 2, N - 1
+         A(I) = B(I)
+   15 CONTINUE
+   20 CONTINUE
+      END
+)";
+  // Each sweep reports the arrays it uses, at their first use in it.
+  std::string why =
+      ": Assumed-size array '%' cannot be used in a '!$f2s stencil' region with a time "
+      "loop, whose sweeps share the array; declare its last upper bound";
+  auto refusal = [&](const std::string &at, const std::string &array, int nth) {
+    std::string message = why;
+    message.replace(message.find('%'), 1, array);
+    return loc_of(src, at, nth) + message;
+  };
+  EXPECT_EQ(problems_of(src, "s.f"),
+            (std::vector<std::string>{refusal("B(I)", "b", 1), refusal("A(I-1)", "a", 1),
+                                      refusal("A(I)", "a", 1), refusal("B(I)", "b", 2)}));
+}
 // An INTEGER temporary a line buffer's loop assigns holds, in the loop that
 // reads the buffer, what the filling loop's last trip left: said as such,
 // not as a reading loop that reads no buffer.
