@@ -3,6 +3,7 @@
 #include "ast/Aliasing.h"
 #include "ast/Analysis.h"
 #include "ast/IRPrinter.h"
+#include "ast/IRVisitor.h"
 #include "codegen/CStmt.h"
 #include "runtime/RuntimeText.h"
 
@@ -32,6 +33,102 @@ bool is_written(const Kernel &k, const std::string &grid) {
     if (w == grid)
       return true;
   return false;
+}
+
+/// The loops the threads share at the top of a body, outside every other
+/// loop, in order.
+void top_distributed_loops(const Stmt &s, std::vector<const For *> &out) {
+  if (const For *f = as<For>(s)) {
+    if (is_cpu_parallel(f->exec) && f->exec != LoopExec::Members)
+      out.push_back(f);
+    return;
+  }
+  if (const Block *b = as<Block>(s))
+    for (const Stmt &c : b->stmts)
+      top_distributed_loops(c, out);
+}
+
+/// Whether `e` reads only the kernel's scalar arguments and tuning
+/// parameters, so that it can be evaluated before any loop.
+bool prologue_computable(const Kernel &k, const Expr &e) {
+  struct Reader : IRVisitor {
+    const Kernel &k;
+    bool ok = true;
+    explicit Reader(const Kernel &kk) : k(kk) {}
+    void visit_var(const Var *v) override {
+      bool known = false;
+      for (const Variable &a : k.args)
+        known = known || (a.name == v->name && !a.is_grid());
+      for (const Variable &t : k.tuning)
+        known = known || t.name == v->name;
+      ok = ok && known;
+    }
+    void visit_grid_ref(const GridRef *) override { ok = false; }
+  } reader(k);
+  reader.visit(e);
+  return reader.ok;
+}
+
+/// A tuning parameter that is the block size of the loop the threads share,
+/// with that loop: the prologue trims it to the call's size
+/// (f2s_balanced_block). Null when the kernel has no such loop, or more than
+/// one loop the threads share, or bounds that depend on an enclosing loop.
+const For *balanced_block_loop(const Kernel &k) {
+  std::vector<const For *> loops;
+  top_distributed_loops(k.body, loops);
+  if (loops.size() != 1)
+    return nullptr;
+  const For *f = loops[0];
+  const Var *step = as<Var>(f->step);
+  if (!step || std::none_of(k.tuning.begin(), k.tuning.end(),
+                            [&](const Variable &t) { return t.name == step->name; }))
+    return nullptr;
+  const For *l = f;
+  for (int c = 0; c < (f->exec == LoopExec::Groups ? f->dist.collapse : 1); ++c) {
+    if (!l || !prologue_computable(k, l->lo) || !prologue_computable(k, l->hi) ||
+        !prologue_computable(k, l->step))
+      return nullptr;
+    l = as<For>(l->body);
+  }
+  if (f->dist.chunk && !prologue_computable(k, f->dist.chunk))
+    return nullptr;
+  if (f->dist.group && !prologue_computable(k, f->dist.group))
+    return nullptr;
+  return f;
+}
+
+/// `const long <block size> = f2s_balanced_block(...)`, after every other
+/// tuning parameter: the tuned size, the loop's points, the blocks of the
+/// loops numbered with it, the run and the workers the printer's dealing
+/// (print_parallel_for) uses.
+void print_balanced_block(const Kernel &k, const For *f, std::ostringstream &out) {
+  CExprPrinter exprs(k);
+  const Var *step = as<Var>(f->step);
+  size_t t = 0;
+  while (k.tuning[t].name != step->name)
+    ++t;
+  std::string lo = exprs.print(f->lo), hi = exprs.print(f->hi);
+  std::string others = "1";
+  const For *l = f;
+  for (int c = 1; f->exec == LoopExec::Groups && c < f->dist.collapse; ++c) {
+    l = as<For>(l->body);
+    std::string llo = exprs.print(l->lo), lhi = exprs.print(l->hi), ls = exprs.print(l->step);
+    others += " * ((" + lhi + ") >= (" + llo + ") ? ((" + lhi + ") - (" + llo + ")) / (" + ls +
+              ") + 1 : 0)";
+  }
+  std::string run = "1", workers = "f2s_nthreads";
+  if (f->exec == LoopExec::Groups) {
+    if (f->dist.chunk)
+      run = exprs.print(f->dist.chunk);
+    std::string group = f->dist.group ? exprs.print(f->dist.group) : "1";
+    workers = "(f2s_nthreads + (" + group + " < 1 ? 1 : " + group + ") - 1) / (" + group +
+              " < 1 ? 1 : " + group + ")";
+  }
+  out << "  /* '" << f->var << "', the loop the threads share, in blocks of " << step->name
+      << ", trimmed where the tuned size would leave threads idle at this call's size. */\n";
+  out << "  const long " << c_name(step->name) << " = f2s_balanced_block(tune[" << t
+      << "] > 0 ? tune[" << t << "] : 1, (long)(" << hi << ") - (long)(" << lo << ") + 1, "
+      << others << ", " << run << ", " << workers << ");\n";
 }
 
 std::string grid_pointer_type(const Kernel &k, const Variable &v) {
@@ -71,13 +168,18 @@ void print_prologue(const Kernel &k, std::ostringstream &out, bool parallel, boo
     out << ") */\n";
     out << print_c_grid_layout(k, v, "  ");
   }
+  const For *balanced = parallel ? balanced_block_loop(k) : nullptr;
   for (size_t t = 0; t < k.tuning.size(); ++t) {
+    if (balanced && k.tuning[t].name == as<Var>(balanced->step)->name)
+      continue;
     std::string n = c_name(k.tuning[t].name);
     // A block size of 0 would never advance; a prefetch distance of 0 means none.
     const char *fallback = k.tuning[t].name == k.prefetch_distance ? "0" : "1";
     out << "  const long " << n << " = tune[" << t << "] > 0 ? tune[" << t << "] : " << fallback
         << ";\n";
   }
+  if (balanced)
+    print_balanced_block(k, balanced, out);
   for (const Variable &v : k.temps)
     out << "  " << c_type(v.type) << " " << c_name(v.name) << ";\n";
   out << c_work_arrays(k, "  ");

@@ -550,3 +550,36 @@ __attribute__((unused)) static int f2s_num_threads(int fallback) {
 #endif
   return n > 0 ? (int)n : 1;
 }
+
+/* The busiest worker's share in points of the balanced loop times blocks of
+ * the others: its rounds of runs of blocks of `block` points. */
+__attribute__((unused)) static long f2s_busiest_share_(long block, long points, long others, long run, long workers) {
+  long blocks = (points + block - 1) / block * others;
+  long runs = (blocks + run - 1) / run;
+  return (runs + workers - 1) / workers * run * block;
+}
+
+__attribute__((unused)) static long f2s_balanced_block(long size, long points, long others,
+                                                       long run, long workers) {
+  long c, best, share;
+  if (size <= 1 || points <= 0 || workers <= 1)
+    return size;
+  if (others < 1)
+    others = 1;
+  if (run < 1)
+    run = 1;
+  /* An equal share, rounded up, against the tuned size's busiest one. */
+  share = f2s_busiest_share_(size, points, others, run, workers);
+  if (share * workers * 10 <= points * others * 11)
+    return size;
+  best = share;
+  for (c = size - 1; c >= 1; --c) {
+    long s = f2s_busiest_share_(c, points, others, run, workers);
+    if (s < best)
+      best = s;
+  }
+  for (c = size; c >= 1; --c)
+    if (f2s_busiest_share_(c, points, others, run, workers) * 10 <= best * 11)
+      return c;
+  return size;
+}

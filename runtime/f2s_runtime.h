@@ -43,4 +43,16 @@ static void f2s_local_rank(int *rank, int *size);
  * per node, at most the threads of this rank's share. */
 static int f2s_num_threads(int fallback);
 
+/* The block size a variant uses for the loop its threads share, at most the
+ * tuned `size`: the loop has `points` points, cut into blocks numbered
+ * together with `others` blocks of the loops collapsed inside it and dealt
+ * in runs of `run` blocks to `workers` threads (or groups). A variant is
+ * tuned at one size and called at others, where its blocks may not divide
+ * among the threads: 127 planes in blocks of 16 are 8 blocks for 16
+ * threads. The tuned size is kept while the busiest worker does at most 10%
+ * more than an equal share; otherwise the largest size within 10% of the
+ * best share any size gives. Any size is correct (blocks are clipped to the
+ * loop's bounds), so this only chooses speed. */
+static long f2s_balanced_block(long size, long points, long others, long run, long workers);
+
 #endif

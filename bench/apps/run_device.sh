@@ -16,7 +16,8 @@
 # after that), POISSON19_ARGS / MG3D_ARGS / SWC_ARGS (the timing sizes),
 # CUDA_ENV (how the cuda variants are run; default F2S_TARGET=cuda, '' for the
 # library's own dispatch), OMP_NUM_THREADS (nproc), F2S_VERBOSE / F2S_PROFILE
-# (passed through to every run). Writes $OUT/apps.log, $OUT/apps_check.md,
+# (passed through to every run), VARIANTS (only these variants, e.g.
+# "omp pthreads pthreads_tuned"; default every one built). Writes $OUT/apps.log, $OUT/apps_check.md,
 # $OUT/apps_table.md and every run's output in $OUT/apps_runs.tgz.
 set -u
 cd "$(dirname "$0")/../.."
@@ -42,7 +43,11 @@ APPS=${APPS:-poisson19 mg3d swc}
 GPU=${GPU:-$(nvidia-smi -L >/dev/null 2>&1 && echo 1 || echo 0)}
 start=$SECONDS
 
-variants_of() { awk -v a=$1 '$1 == a { print $2 }' $O/variants.txt; }
+variants_of() {
+  awk -v a=$1 -v only="${VARIANTS:-}" \
+    'BEGIN { n = split(only, w, " "); for (i = 1; i <= n; ++i) keep[w[i]] = 1 }
+     $1 == a && (n == 0 || ($2 in keep)) { print $2 }' $O/variants.txt
+}
 is_cuda() { [[ $1 == cuda* ]]; }
 
 {

@@ -96,7 +96,13 @@ TEST(CPrinter, DividesTheParallelLoopAmongThreads) {
   EXPECT_TRUE(contains(c, "f2s_parallel_run(nthreads, f2s_laplacian_blocked_task, &f2s_shared);"));
   EXPECT_TRUE(
       contains(c, "const long f2s_F_k_blk_first = f2s_F_k_blk_trips * f2s_tid / f2s_nthreads"));
-  EXPECT_TRUE(contains(c, "const long F_cz = tune[2] > 0 ? tune[2] : 1;"));
+  // The block size of the loop the threads share is trimmed to the call's
+  // size (f2s_balanced_block): the planes from 1 to nz, in contiguous ranges
+  // of blocks, one per thread.
+  EXPECT_TRUE(contains(c, "const long F_cy = tune[1] > 0 ? tune[1] : 1;"));
+  EXPECT_TRUE(contains(c, "const long F_cz = f2s_balanced_block(tune[2] > 0 ? tune[2] : 1, "
+                          "(long)(F_nz) - (long)(1) + 1, 1, 1, f2s_nthreads);"))
+      << c;
   EXPECT_TRUE(contains(
       c, "for (long F_k = F_k_blk; F_k <= f2s_min_long(F_k_blk + F_cz - 1, F_nz); ++F_k) {"))
       << c;

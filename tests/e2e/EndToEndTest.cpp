@@ -81,8 +81,12 @@ TEST_P(Operator, TunedLibraryMatchesTheOriginalAtOtherSizes) {
       {"--tune-size=24,10,9", "--reps=1", "-q", "-o", out.string(), test::example_source(name)});
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   std::string exe = build_example(dir, name, out);
-  for (const auto &size : kSizes)
+  // Seven threads: the tuned blocks, trimmed to each size so that every
+  // thread gets a share (f2s_balanced_block), still cover every point once.
+  for (const auto &size : kSizes) {
     expect_passes(exe, size);
+    expect_passes(exe, size, {{"F2S_NUM_THREADS", "7"}});
+  }
 
   // The tuning record lists every candidate with its parameters and timing.
   nlohmann::json rec = nlohmann::json::parse(std::ifstream(out / ("f2s_" + name + ".json")));

@@ -366,6 +366,48 @@ int main(int argc, char **argv) {
 }
 )";
 
+/* f2s_balanced_block on the sizes a tuned variant meets in programs. */
+const char *kBalanceProgram = R"(
+#include <stdio.h>
+
+static int failures;
+#define CHECK(cond, ...) do { if (!(cond)) { ++failures; printf("FAIL line %d: ", __LINE__); \
+  printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+int main(void) {
+  long b;
+  /* At the size it was tuned at, a block size that divides evenly stays. */
+  CHECK(f2s_balanced_block(16, 256, 1, 1, 16) == 16, "256 points, 16 threads");
+  /* 127 planes in blocks of 16 are 8 blocks for 16 threads: blocks of 8. */
+  b = f2s_balanced_block(16, 127, 1, 1, 16);
+  CHECK(b == 8, "127 points, 16 threads: %ld", b);
+  /* 300 points: 19 blocks of 16, two rounds for 3 threads; 30 blocks of 10
+   * are two rounds for all. */
+  b = f2s_balanced_block(16, 300, 1, 1, 16);
+  CHECK(b == 10, "300 points, 16 threads: %ld", b);
+  /* Blocks of the loops numbered with it count: 8 blocks times 2 are 16. */
+  CHECK(f2s_balanced_block(16, 127, 2, 1, 16) == 16, "127 points, 2 blocks inside");
+  /* Runs of 4 blocks: 127 points need runs of blocks of 2 for 16 groups. */
+  b = f2s_balanced_block(16, 127, 1, 4, 16);
+  CHECK(b == 2, "127 points, runs of 4: %ld", b);
+  /* Within 10% of an equal share: kept. */
+  CHECK(f2s_balanced_block(16, 250, 1, 1, 16) == 16, "250 points");
+  /* Never larger than tuned, never below 1, one thread or none left alone. */
+  CHECK(f2s_balanced_block(16, 3, 1, 1, 16) == 1, "3 points: %ld", f2s_balanced_block(16, 3, 1, 1, 16));
+  CHECK(f2s_balanced_block(16, 127, 1, 1, 1) == 16, "one thread");
+  CHECK(f2s_balanced_block(1, 127, 1, 1, 16) == 1, "blocks of 1");
+  CHECK(f2s_balanced_block(16, 0, 1, 1, 16) == 16, "no points");
+  for (long n = 1; n <= 600; ++n)
+    for (long t = 1; t <= 33; t += 4) {
+      b = f2s_balanced_block(32, n, 1, 1, t);
+      CHECK(b >= 1 && b <= 32, "%ld points, %ld threads: %ld", n, t, b);
+    }
+  if (!failures)
+    printf("PASSED\n");
+  return failures != 0;
+}
+)";
+
 class Runtime : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -406,6 +448,16 @@ protected:
 TEST_F(Runtime, CompilesWarningFreeWhenUnused) {
   EXPECT_EQ(compile(kUnusedProgram, "unused"), "");
   EXPECT_EQ(compile("int main() { return 0; }\n", "unused_cpp", "c++"), "");
+}
+
+// A variant tuned at one size and called at another deals its blocks so that
+// no thread is left idle (issue 37 §1: 127 planes in blocks of 16 for 16
+// threads ran at half speed).
+TEST_F(Runtime, BlocksAreTrimmedSoThatEveryThreadGetsAShare) {
+  ASSERT_EQ(compile(kBalanceProgram, "balance"), "");
+  ProcessResult r = run("balance");
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+  EXPECT_EQ(r.out, "PASSED\n");
 }
 
 TEST_F(Runtime, PoolSumsAreRightAndThreadsAreReused) {
