@@ -21,7 +21,9 @@
 #   bash bench/apps/tune_device.sh [APP_VARIANT ...]   (default: every out/tune/*)
 # env: TUNE_OPTS (more f2stencil options for every app, e.g. "--budget=20"),
 #      TUNE_OPTS_<app> (for one app, e.g. TUNE_OPTS_swc="--tune-size=4095,2047"),
-#      TUNING_DB (default /tmp/apps-tuned/tuning.db; copied to $OUT/tuning.db).
+#      TUNING_DB (default /tmp/apps-tuned/tuning.db; copied to $OUT/tuning.db),
+#      TUNED (the suffix of the variant, default "tuned": TUNED=tuned_at_run with
+#      TUNE_OPTS_poisson19="--tune-size=255,255,127" keeps both in one call).
 set -u
 cd "$(dirname "$0")/../.."
 A=bench/apps
@@ -31,34 +33,36 @@ mkdir -p $W
 DB=${TUNING_DB:-$W/tuning.db}
 export PATH=/usr/local/cuda/bin:$PATH
 which=${*:-$(ls $O/tune)}
+TUNED=${TUNED:-tuned}
 for name in $which; do
   T=$O/tune/$name
   app=${name%%_*}; var=${name#*_}
   lib=f2s_$app
+  L=${name}_$TUNED # where this tuning's library and log go
   ov=TUNE_OPTS_$app; opts="${TUNE_OPTS:-} ${!ov:-}"
   echo "== tuning $name: f2stencil $(cat $T/f2s_args.txt) $opts"
   t0=$SECONDS
-  rm -rf $W/$name
-  if ! $O/f2stencil $(cat $T/f2s_args.txt) $opts --tuning-db $DB -o $W/$name \
-       > $W/$name.log 2>&1; then
-    tail -20 $W/$name.log; echo "TUNING FAILED: $name"; continue
+  rm -rf $W/$L
+  if ! $O/f2stencil $(cat $T/f2s_args.txt) $opts --tuning-db $DB -o $W/$L \
+       > $W/$L.log 2>&1; then
+    tail -20 $W/$L.log; echo "TUNING FAILED: $name"; continue
   fi
-  grep -E "^f2stencil: '[^']*': " $W/$name.log | tail -40
+  grep -E "^f2stencil: '[^']*': " $W/$L.log | tail -40
   echo "   ($((SECONDS - t0)) s)"
   # the comments say what was tuned; the code must be the same
-  if ! diff <(grep -v '^ *!' $T/$lib.f90) <(grep -v '^ *!' $W/$name/$lib.f90) > $W/$name.moddiff; then
-    head -20 $W/$name.moddiff
+  if ! diff <(grep -v '^ *!' $T/$lib.f90) <(grep -v '^ *!' $W/$L/$lib.f90) > $W/$L.moddiff; then
+    head -20 $W/$L.moddiff
     echo "MODULE DIFFERS: $name not relinked"; continue
   fi
-  if gcc -o $O/bin/${name}_tuned $T/$app.o $T/${lib}_mod.o $W/$name/lib$lib.a \
+  if gcc -o $O/bin/${L} $T/$app.o $T/${lib}_mod.o $W/$L/lib$lib.a \
        -L$O/fortlibs -l:libgfortran.a -l:libquadmath.a -l:libgomp.a -lm -lpthread $(cat $T/link_libs.txt) \
        -L/usr/local/cuda/lib64; then
-    grep -qx "$app ${var}_tuned" $O/variants.txt || echo "$app ${var}_tuned" >> $O/variants.txt
-    echo "linked $O/bin/${name}_tuned"
+    grep -qx "$app ${var}_$TUNED" $O/variants.txt || echo "$app ${var}_$TUNED" >> $O/variants.txt
+    echo "linked $O/bin/${L}"
   else
     echo "LINK FAILED: $name"
   fi
-  cp $W/$name/$lib.txt $W/$name.record.txt 2>/dev/null
+  cp $W/$L/$lib.txt $W/$L.record.txt 2>/dev/null
 done
 if [ -n "${OUT:-}" ]; then
   cp $DB $OUT/tuning.db 2>/dev/null
