@@ -282,9 +282,13 @@ TEST_F(Dispatch, ProfileCountsCallsAndCopiesPerKernelAndTarget) {
                                                   std::to_string(5 * array) + " +[0-9.]+ +" +
                                                   std::to_string(2 * array) + " +[0-9.]+ +0\n")))
       << r.err;
+  // The context's creation is a row of its own, made once.
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("  \\(CUDA start-up\\) +cuda +1 +[0-9.]+ ")))
+      << r.err;
   r = run({exe_, "calls"}, {{"F2S_TARGET", "cpu"}, {"F2S_PROFILE", "1"}});
   EXPECT_TRUE(passed(r)) << r.out << r.err;
   EXPECT_TRUE(std::regex_search(r.err, std::regex("  alias_resid +pthreads +2 ")));
+  EXPECT_EQ(r.err.find("CUDA start-up"), std::string::npos) << r.err;
   r = run({exe_, "calls"});
   EXPECT_TRUE(passed(r)) << r.out << r.err;
   EXPECT_EQ(r.err.find("f2stencil"), std::string::npos) << r.err;
