@@ -41,6 +41,8 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
   struct Side {
     const Decl *decl = nullptr;
     std::vector<Dim> bounds; ///< per dimension, the section's (the declared where omitted)
+    /// per dimension, the subscript where the section takes one element (`u(0, :)`)
+    std::vector<const fp::Expr *> single;
     std::string text;
   };
   auto side = [&](const fp::Designator &d) {
@@ -67,6 +69,7 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
     use_free(*out.decl, at(array->source));
     std::vector<Dim> declared = lower_dims(*out.decl);
     out.bounds = declared;
+    out.single.assign(declared.size(), nullptr);
     if (!section)
       return out;
     if (section->subscripts.size() != declared.size())
@@ -82,6 +85,7 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
         Expr x = numeric(e);
         if (x->type != Type::Int32)
           fail(at(e.source), "The subscripts of section '" + out.text + "' must be INTEGER");
+        out.single[dim] = &e;
         out.bounds[dim++] = Dim{x, x};
         continue;
       }
@@ -106,11 +110,17 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
     }
     return out;
   };
-  // The kernel: a nest over the left side's section, every loop free.
+  // The kernel: a nest over the left side's section, every loop free; no
+  // loop for the dimensions `vars` leaves empty (planes).
   auto nest = [&](const Side &dst, const std::vector<std::string> &vars, Stmt body) {
-    for (size_t d = 0; d < dst.bounds.size(); ++d)
+    size_t depth = 0;
+    for (size_t d = 0; d < dst.bounds.size(); ++d) {
+      if (vars[d].empty())
+        continue;
       body = For::make(vars[d], dst.bounds[d].lo, dst.bounds[d].hi, IntImm::make(1, loc),
                        LoopExec::Serial, body, loc);
+      ++depth;
+    }
     Kernel k;
     k.name = name;
     k.procedure = std::find_if(scopes_.rbegin(), scopes_.rend(), [](const Scope &s) {
@@ -118,7 +128,7 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
                   })->name;
     k.loc = loc;
     k.body = body;
-    finish(k, dst.bounds.size());
+    finish(k, depth);
     return k;
   };
   const auto *lhs = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a.t).u);
@@ -184,6 +194,37 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
       return t->value - f->value;
     return std::nullopt;
   };
+  // A face copy within one array, `u(1, :, :) = u(n1-1, :, :)`: where both
+  // sides take one element of a dimension, that dimension is a plane (at a
+  // run-time position where the subscript is a scalar argument plus a
+  // constant), not a loop, so each point copies its own element and, as for
+  // the same copy written as a DO nest, ast/Planes decides whether the points
+  // may run at once. Not in a time loop's sweeps, which take no planes.
+  auto plane_at = [&](const fp::Expr &e) -> std::optional<Index> {
+    std::optional<Affine> a;
+    symbolic_ = true;
+    try {
+      a = affine(e);
+    } catch (...) {
+      symbolic_ = false;
+      throw;
+    }
+    symbolic_ = false;
+    if (!a || a->coeff != 0 || (a->sym_coeff != 0 && a->sym_coeff != 1))
+      return std::nullopt;
+    if (a->sym_coeff != 0)
+      use_free(*lookup(a->sym), at(e.source));
+    return Index{"", 1, a->offset, a->sym_coeff != 0 ? a->sym : ""};
+  };
+  std::vector<std::optional<Index>> dst_plane(dst.bounds.size()), src_plane(dst.bounds.size());
+  if (src.decl == dst.decl && !directive_.sweep_of_time_loop)
+    for (size_t d = 0; d < dst.bounds.size(); ++d)
+      if (dst.single[d] && src.single[d]) {
+        dst_plane[d] = plane_at(*dst.single[d]);
+        src_plane[d] = plane_at(*src.single[d]);
+        if (!dst_plane[d] || !src_plane[d])
+          dst_plane[d] = src_plane[d] = std::nullopt;
+      }
   std::vector<Index> di, si;
   std::vector<std::string> vars;
   // Where the first elements are apart by an expression (allocatable or
@@ -191,6 +232,12 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
   // declared to the copy shifted by it, so that both read at one index.
   std::vector<Expr> shift(dst.bounds.size());
   for (size_t d = 0; d < dst.bounds.size(); ++d) {
+    if (dst_plane[d]) {
+      vars.emplace_back();
+      di.push_back(*dst_plane[d]);
+      si.push_back(*src_plane[d]);
+      continue;
+    }
     std::string v = "f2s_c" + std::to_string(d + 1);
     vars.push_back(v);
     auto lo = offset_of(dst.bounds[d].lo, src.bounds[d].lo);

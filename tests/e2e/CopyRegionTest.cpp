@@ -169,10 +169,11 @@ TEST(CopyRegions, AnAssignmentThatIsNotACopyIsRefused) {
       << r.err;
 }
 
-// A copy within one array between elements apart (a periodic face copy, a
-// shift) was lowered as a copy of each element onto itself, in regions and
-// time loops alike: it is refused, at the statement, until the IR can say
-// where the ranges lie.
+// A copy within one array between elements apart (a face copy written with
+// ranges of one element, a shift) was lowered as a copy of each element onto
+// itself, in regions and time loops alike: it is refused, at the statement.
+// (A face written with a subscript, `u(1, :) = u(n-1, :)`, is a plane and
+// runs: DataRegionsTest's FaceCopies.)
 TEST(CopyRegions, ACopyWithinOneArrayIsRefused) {
   test::ScratchDir dir;
   for (const std::string &copy : {"u(1:1, 1:m) = u(n-1:n-1, 1:m)", "u(2:n, :) = u(1:n-1, :)"}) {

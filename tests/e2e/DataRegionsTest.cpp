@@ -110,6 +110,52 @@ TEST_F(DataRegionsEmulated, WithoutItsUpdateTheHostWouldReadStaleValues) {
   EXPECT_NE(numbers(r.out), expected);
 }
 
+// Periodic faces copied by array assignments within one array, between the
+// calls (tests/inputs/face_copies): each is a sweep of the library over the
+// face (a plane at a run-time position), so the loop moves nothing to the
+// host; the numbers are gfortran's on the GPU path (emulated) and on the CPU
+// path, at odd sizes and at sizes where the copied faces meet (n = 2, 3).
+TEST(FaceCopies, RunInTheLibraryAndMatchTheOriginal) {
+  test::ScratchDir dir;
+  const std::string lib = "f2s_fc";
+  fs::path out = dir.path() / "out";
+  ProcessResult r =
+      f2stencil({"--emit=sources", "-q", "--rewrite", "--target=pthreads,cuda", "--lib=" + lib,
+                 "-o", out.string(), source("tests/inputs/face_copies/smooth.f90")});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  std::string rewritten = test::read_file(out / "src" / "smooth.f90");
+  EXPECT_EQ(rewritten.find("_data_update"), std::string::npos) << rewritten;
+  EXPECT_EQ(rewritten.find("\n    u(1, :, :) = "), std::string::npos) << rewritten;
+  std::string emu_o = (dir.path() / "cuda.o").string(), c_o = (dir.path() / "lib.o").string();
+  test::build_emulated_library(dir, out, lib, emu_o, c_o);
+
+  std::string original = (dir.path() / "original").string();
+  r = run({"gfortran", "-O2", "-ffp-contract=off", "-o", original,
+           source("tests/inputs/face_copies/smooth.f90"),
+           source("tests/inputs/face_copies/main.f90")});
+  ASSERT_TRUE(r.ok()) << r.err;
+  std::string exe = (dir.path() / "rewritten").string();
+  r = run({"gfortran", "-O2", "-ffp-contract=off", "-o", exe, "-J" + dir.path().string(),
+           (out / (lib + ".f90")).string(), (out / "src" / "smooth.f90").string(),
+           source("tests/inputs/face_copies/main.f90"), c_o, emu_o, "-lstdc++", "-lpthread"});
+  ASSERT_TRUE(r.ok()) << r.err.substr(0, 4000);
+  for (std::vector<std::string> size : std::vector<std::vector<std::string>>{
+           {"13", "7", "5"}, {"3", "4", "2"}, {"2", "2", "2"}, {"6", "3", "9"}}) {
+    SCOPED_TRACE(size[0] + " " + size[1] + " " + size[2]);
+    ProcessResult want = run({original, size[0], size[1], size[2]});
+    ASSERT_TRUE(want.ok()) << want.err;
+    for (const char *target : {"", "cpu"}) {
+      Command c;
+      c.argv = {exe, size[0], size[1], size[2]};
+      if (*target)
+        c.env = {{"F2S_TARGET", target}};
+      ProcessResult got = run_process(c);
+      ASSERT_TRUE(got.ok()) << got.out << got.err;
+      EXPECT_EQ(got.out, want.out) << "F2S_TARGET=" << target;
+    }
+  }
+}
+
 TEST(DataRegionsNvcc, TheRewrittenProgramBuildsAgainstTheCudaLibrary) {
   // nvcc builds the library (no GPU is needed for that); gfortran builds
   // the rewritten program against it. Without data regions, it runs the

@@ -90,6 +90,27 @@ TEST(Planes, ModuleSizesAndGhostLayersBothDirections) {
   EXPECT_FALSE(find_dependence(ks[0]));
 }
 
+// The same faces as array assignments within one array (issue 37 §3): the
+// dimension both sides subscript is a plane, not a loop of one trip, so each
+// point copies its own element; the range on one side only, or a shift, is
+// still refused (CopyRegionTest).
+TEST(Planes, AFaceCopiedByAnArrayAssignmentIsAPlane) {
+  test::TempDir dir;
+  std::vector<Kernel> ks = test::lower_text(dir, periodic(R"(    f(0, :) = f(m, :))"));
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(print_kernel(ks[0]), "kernel periodic_1(f: f64(0:m + 1, 0:n + 1), m: i32, n: i32)\n"
+                                 "  tune_size(1048576)\n"
+                                 "  for f2s_c2 = 0, n + 1 {\n"
+                                 "    f(0, f2s_c2) = f(m, f2s_c2)\n"
+                                 "  }\n");
+  EXPECT_FALSE(find_dependence(ks[0]));
+  ks = test::lower_text(dir, periodic(R"(    f(1:m, n + 1) = f(1:m, k0 + 1))"));
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_NE(print_kernel(ks[0]).find("f(f2s_c1, n + 1) = f(f2s_c1, k0 + 1)"), std::string::npos)
+      << print_kernel(ks[0]);
+  EXPECT_FALSE(find_dependence(ks[0]));
+}
+
 // The rule itself, on IR built by hand: what it accepts and refuses.
 Kernel nest2(std::vector<Stmt> body) {
   Kernel k;
