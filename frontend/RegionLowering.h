@@ -60,6 +60,12 @@ private:
   std::optional<int64_t> constant_name(const std::string &name) const override;
   SourceLoc position(fp::CharBlock b) const override { return at(b); }
   bool is_declared(const std::string &name) const override { return declared(name); }
+  bool is_local_array(const std::string &name) const override {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+      if (auto d = it->decls.find(name); d != it->decls.end())
+        return !d->second.equivalence && is_local_array(d->second);
+    return false;
+  }
   std::string fix_for_constant(const fp::Expr &e) const override { return constant_fix(e); }
   void check_offset_var(const std::string &var, const SourceLoc &loc) override;
   Stmt lower_copy(const fp::Block &body, const std::string &var, int64_t value,
