@@ -157,10 +157,46 @@ std::string both(const std::string &a, const std::string &b) {
 
 /// Which names an affine expression may use, and the parameters it used.
 struct Names {
-  std::set<std::string> loops;   ///< loop variables in scope
-  std::set<std::string> scalars; ///< INTEGER scalar arguments: parameters
-  std::set<std::string> used;    ///< parameters met so far
+  std::set<std::string> loops;    ///< loop variables in scope
+  std::set<std::string> scalars;  ///< INTEGER scalar arguments: parameters
+  std::set<std::string> logicals; ///< LOGICAL scalar arguments: parameters, nonzero for .TRUE.
+  std::set<std::string> used;     ///< parameters met so far
 };
+
+std::optional<std::string> comparison(BinaryOp op, const Expr &a, const Expr &b, Names &names);
+
+/// Where the LOGICAL expression `c` holds, as isl constraint text, if it is
+/// made of comparisons of affine expressions and LOGICAL scalar arguments
+/// (the condition of a MERGE in a loop bound: `merge(0, b, periodic)`).
+std::optional<std::string> holds(const Expr &c, Names &names) {
+  if (!c || c->type != Type::Bool)
+    return std::nullopt;
+  if (const IntImm *i = as<IntImm>(c))
+    return std::string(i->value ? "0 = 0" : "0 = 1");
+  if (const Var *v = as<Var>(c)) {
+    if (!names.logicals.count(v->name))
+      return std::nullopt;
+    std::string p = isl_name(v->name);
+    names.used.insert(p);
+    return "(" + p + " < 0 or " + p + " > 0)";
+  }
+  if (const Unary *u = as<Unary>(c); u && u->op == UnaryOp::Not) {
+    auto x = holds(u->a, names);
+    return x ? std::optional<std::string>("not (" + *x + ")") : std::nullopt;
+  }
+  const Binary *b = as<Binary>(c);
+  if (!b)
+    return std::nullopt;
+  if (b->op == BinaryOp::And || b->op == BinaryOp::Or) {
+    auto x = holds(b->a, names), y = holds(b->b, names);
+    if (!x || !y)
+      return std::nullopt;
+    return "(" + *x + (b->op == BinaryOp::And ? ") and (" : ") or (") + *y + ")";
+  }
+  if (b->a->type != Type::Int32 || b->b->type != Type::Int32)
+    return std::nullopt;
+  return comparison(b->op, b->a, b->b, names);
+}
 
 constexpr size_t kMaxPieces = 64;
 
@@ -239,6 +275,18 @@ std::optional<Pieces> affine(const Expr &e, Names &names) {
     default:
       return std::nullopt;
     }
+  }
+  if (const Select *s = as<Select>(e)) {
+    auto c = holds(s->cond, names);
+    auto x = affine(s->a, names), y = affine(s->b, names);
+    if (!c || !x || !y || x->size() + y->size() > kMaxPieces)
+      return std::nullopt;
+    Pieces out;
+    for (const Piece &p : *x)
+      out.push_back({both(p.cond, "(" + *c + ")"), p.aff});
+    for (const Piece &q : *y)
+      out.push_back({both(q.cond, "not (" + *c + ")"), q.aff});
+    return out;
   }
   if (const Call *call = as<Call>(e)) {
     if (call->fn == Intrinsic::Mod && call->args.size() == 2) {
@@ -341,6 +389,8 @@ public:
     for (const Variable &v : k.args)
       if (!v.is_grid() && v.type == Type::Int32)
         names_.scalars.insert(v.name);
+      else if (!v.is_grid() && v.type == Type::Bool)
+        names_.logicals.insert(v.name);
     for (const For *f : perfect_nest(k.body))
       nest_.insert(f);
   }

@@ -51,6 +51,137 @@ Expr RegionLowering::lower_bound(const fp::Expr &e, const std::string &loop_var)
   return x;
 }
 
+namespace {
+
+/// Reads each scalar of `values` as its value there.
+class ReadValues : public IRMutator {
+public:
+  explicit ReadValues(const std::map<std::string, Expr> &values) : values_(values) {}
+
+protected:
+  Expr visit_var(const Var *op, const Expr &self) override {
+    auto v = values_.find(op->name);
+    return v == values_.end() ? self : v->second;
+  }
+
+private:
+  const std::map<std::string, Expr> &values_;
+};
+
+/// The assignments of a branch of an IF between the loops, if it holds
+/// nothing else, assigns each scalar once and reads none that it assigned
+/// before (so every value reads what the scalars held before the IF); an
+/// empty branch assigns none.
+std::optional<std::map<std::string, Expr>> branch_assignments(const Stmt &branch) {
+  std::map<std::string, Expr> out;
+  if (!branch)
+    return out;
+  std::vector<Stmt> stmts{branch};
+  if (const Block *b = as<Block>(branch))
+    stmts = b->stmts;
+  for (const Stmt &s : stmts) {
+    const Assign *a = as<Assign>(s);
+    if (!a || out.count(a->var))
+      return std::nullopt;
+    struct Reads : IRVisitor {
+      const std::map<std::string, Expr> *earlier;
+      bool found = false;
+      void visit_var(const Var *v) override { found = found || earlier->count(v->name); }
+    } reads;
+    reads.earlier = &out;
+    reads.visit(a->value);
+    if (reads.found)
+      return std::nullopt;
+    out.emplace(a->var, a->value);
+  }
+  return out;
+}
+
+} // namespace
+
+/// Keeps between_ current after statement `s` between the loops. `x = e`
+/// holds e; after `if (c) x = e2` (or an IF construct whose branches each
+/// assign scalars once) x holds MERGE(e2, e, c). Values are kept in terms of
+/// what the region does not assign, each scalar read as what between_ holds
+/// for it, so a bound computed between the loops (`b_limit = b_dist; if
+/// (periodic_x) b_limit = 0; i_hi = nx - b_limit`) is an expression of the
+/// call's scalars and the outer loops' variables. Anything else (an
+/// assignment in a loop beside the inner one, a branch that reads what its IF
+/// assigns) leaves the scalars it sets without a value.
+void RegionLowering::record_between(const Stmt &s) {
+  auto forget = [&](const std::string &v) {
+    between_.erase(v);
+    between_merged_.erase(v);
+    between_under_if_.insert(v);
+  };
+  if (const Assign *a = as<Assign>(s)) {
+    between_[a->var] = ReadValues(between_).mutate(a->value);
+    between_under_if_.erase(a->var);
+    if (!as<Select>(between_[a->var]))
+      between_merged_.erase(a->var);
+    return;
+  }
+  const IfThenElse *f = as<IfThenElse>(s);
+  auto then_values = f ? branch_assignments(f->then_case) : std::nullopt;
+  auto else_values = f ? branch_assignments(f->else_case) : std::nullopt;
+  if (!then_values || !else_values) {
+    for (const std::string &v : scalars_assigned(s))
+      forget(v);
+    return;
+  }
+  std::set<std::string> assigned;
+  for (const auto *values : {&*then_values, &*else_values})
+    for (const auto &[v, e] : *values)
+      assigned.insert(v);
+  std::map<std::string, Expr> after;
+  for (const std::string &v : assigned) {
+    auto value_in = [&](const std::map<std::string, Expr> &branch) -> std::optional<Expr> {
+      if (auto e = branch.find(v); e != branch.end())
+        return ReadValues(between_).mutate(e->second);
+      if (auto before = between_.find(v); before != between_.end())
+        return before->second;
+      return std::nullopt;
+    };
+    auto t = value_in(*then_values), e = value_in(*else_values);
+    if (t && e)
+      after[v] = Select::make(ReadValues(between_).mutate(f->cond), *t, *e, s->loc);
+  }
+  for (const std::string &v : assigned) {
+    if (auto a = after.find(v); a != after.end()) {
+      between_[v] = a->second;
+      between_merged_.insert(v);
+      between_under_if_.erase(v);
+    } else {
+      forget(v);
+    }
+  }
+}
+
+/// The value a scalar assigned between the loops holds where a loop bound
+/// reads it, if that is an expression of the call's scalars and the
+/// variables of the loops around the bound's loop.
+std::optional<Expr> RegionLowering::between_value(const std::string &name) {
+  auto b = between_.find(name);
+  if (b == between_.end() || !bound_of_)
+    return std::nullopt;
+  auto own = std::find(loop_vars_.begin(), loop_vars_.end(), *bound_of_);
+  std::set<std::string> inner(own, loop_vars_.end());
+  struct Check : IRVisitor {
+    const std::set<std::string> *assigned, *inner;
+    bool ok = true;
+    void visit_grid_ref(const GridRef *) override { ok = false; }
+    void visit_var(const Var *v) override {
+      ok = ok && !assigned->count(v->name) && !inner->count(v->name);
+    }
+  } check;
+  check.assigned = &assigned_;
+  check.inner = &inner;
+  check.visit(b->second);
+  if (!check.ok)
+    return std::nullopt;
+  return b->second;
+}
+
 Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level) {
   const fp::DoConstruct &d = *nest[level];
   const auto &bounds = loop_bounds(d);
@@ -154,15 +285,7 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
         continue;
       }
       Stmt s = lower_statement(c);
-      // A scalar set under an IF has no one value to start a red-black
-      // loop from.
-      if (const Assign *a = as<Assign>(s))
-        between_[a->var] = a->value;
-      else
-        for (const std::string &v : scalars_assigned(s)) {
-          between_.erase(v);
-          between_under_if_.insert(v);
-        }
+      record_between(s);
       stmts.push_back(s);
     }
     body = lower_nest(nest, level + 1);

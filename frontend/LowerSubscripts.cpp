@@ -218,7 +218,8 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
 }
 
 /// The rank of an array the region may use: explicit-shape, assumed-shape
-/// (`u(0:, :)`), or allocatable and pointer arrays (`u(:, :)`).
+/// (`u(0:, :)`), allocatable and pointer arrays (`u(:, :)`), or assumed-size
+/// (`u(n, *)`, whose use it records for size_assumed_arrays).
 size_t RegionLowering::array_rank(const Decl &d, const SourceLoc &use) const {
   const auto &u = d.shape->u;
   if (const auto *explicit_shape = std::get_if<std::list<fp::ExplicitShapeSpec>>(&u))

@@ -320,11 +320,19 @@ private:
   /// lowered on its own, so that one run reports all of a region's.
   Problems problems_;
   /// Scalars assigned between the loops (before an inner DO), with the value
-  /// last assigned: canonicalize/SinkScalars moves them into the point, and a
-  /// red-black start may read them (`do i = 2 + joff, n, 2`).
+  /// they hold where the inner loop starts, in terms of what the region does
+  /// not assign (record_between): canonicalize/SinkScalars moves the
+  /// assignments into the point, a red-black start may read them (`do i = 2
+  /// + joff, n, 2`), and so may any inner loop's bounds (`do i = i_lo, i_hi`).
   std::map<std::string, Expr> between_;
-  /// The scalars set under an IF between the loops: no one value there.
+  /// The scalars set between the loops whose value there is not one
+  /// expression (set in a DO loop, or under an IF that says it differently).
   std::set<std::string> between_under_if_;
+  /// Those of between_ whose value is a MERGE of an IF's branches: a loop
+  /// bound may read it, a red-black start (one colour per row) may not.
+  std::set<std::string> between_merged_;
+  void record_between(const Stmt &s);
+  std::optional<Expr> between_value(const std::string &name);
   /// Set while lowering a red-black start: names in between_ read as their
   /// values, so that the colour test is in the loop variables.
   bool colour_scalars_ = false;

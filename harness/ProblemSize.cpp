@@ -275,49 +275,77 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
 
   ProblemSize size;
   std::map<std::string, std::pair<int64_t, int64_t>> ranges;
+  std::set<std::string> sizes_grids;
+  for (const Variable &v : k.args)
+    for (const Dim &d : v.dims)
+      for (const Expr &e : {d.lo, d.hi})
+        for (const std::string &n : vars_of(e))
+          sizes_grids.insert(n);
   for (size_t d = 0; d < loops.size(); ++d) {
     const For *f = loops[d];
     int64_t extent = extents[loops.size() - 1 - d];
-    for (const std::string &v : vars_of(f->lo))
-      size.ints.emplace(v, 1);
-    auto lo = eval_int(f->lo, size.ints);
-    if (!lo)
-      throw UserError(f->loc, "The lower bound of the '" + f->var + "' loop cannot be evaluated");
+    auto hi_vars = vars_of(f->hi);
+    auto in_hi = [&](const std::string &v) {
+      return std::find(hi_vars.begin(), hi_vars.end(), v) != hi_vars.end();
+    };
+    // A lower bound's variables take 1, but for the one that sizes the grids
+    // and that the upper bound reads too (`do i = nx/4 + 1, nx - nx/4`): the
+    // extent sets it.
     std::vector<std::string> unknown;
-    for (const std::string &v : vars_of(f->hi))
-      if (!size.ints.count(v))
+    for (const std::string &v : vars_of(f->lo))
+      if (!size.ints.count(v) && sizes_grids.count(v) && in_hi(v))
         unknown.push_back(v);
+      else
+        size.ints.emplace(v, 1);
+    for (const std::string &v : hi_vars)
+      if (!size.ints.count(v) && std::find(unknown.begin(), unknown.end(), v) == unknown.end())
+        unknown.push_back(v);
+    // `nx - merge(0, b_dist, periodic)`: the one that sizes the grids sets
+    // the extent; the others take 1, as a lower bound's variables do.
+    if (unknown.size() > 1 &&
+        std::count_if(unknown.begin(), unknown.end(),
+                      [&](const std::string &v) { return sizes_grids.count(v) > 0; }) == 1) {
+      for (const std::string &v : unknown)
+        if (!sizes_grids.count(v))
+          size.ints.emplace(v, 1);
+      std::erase_if(unknown, [&](const std::string &v) { return !sizes_grids.count(v); });
+    }
     if (unknown.size() > 1)
       throw UserError(f->loc, "The upper bound of the '" + f->var +
                                   "' loop depends on several unknown variables, so the tuning "
                                   "size cannot be set; give each loop bound one variable");
     if (unknown.size() == 1) {
-      // hi is affine in the unknown: hi(v) = hi(0) + slope*v.
-      auto at = [&](int64_t x) {
+      // The trip count, most often affine in the unknown: n(v) = n(0) + slope*v.
+      auto at = [&](int64_t x) -> std::optional<int64_t> {
         auto values = size.ints;
         values[unknown[0]] = x;
-        return eval_int(f->hi, values);
+        auto l = eval_int(f->lo, values), h = eval_int(f->hi, values);
+        if (!l || !h)
+          return std::nullopt;
+        return *h - *l + 1;
       };
-      auto h0 = at(0), h1 = at(1);
-      int64_t target = *lo + extent - 1;
+      auto n0 = at(0), n1 = at(1);
       std::optional<int64_t> value;
-      if (h0 && h1 && *h1 != *h0 && (target - *h0) % (*h1 - *h0) == 0)
-        value = (target - *h0) / (*h1 - *h0);
+      if (n0 && n1 && *n1 != *n0 && (extent - *n0) % (*n1 - *n0) == 0)
+        value = (extent - *n0) / (*n1 - *n0);
       // A strided loop's counter runs to (hi - lo + s)/s - 1, which is not
-      // affine in hi's variable: take the smallest value that reaches the
-      // target, if the bound grows with it.
-      if (!value || at(*value) != target)
+      // affine in hi's variable, nor is `nx - nx/4`: take the smallest value
+      // that reaches the extent, if the count grows with it.
+      if (!value || at(*value) != extent)
         value = smallest_reaching(
             [&](int64_t x) {
-              auto h = at(x);
-              return h && *h >= target;
+              auto n = at(x);
+              return n && *n >= extent;
             },
             0);
-      if (!value || at(*value) != target)
+      if (!value || at(*value) != extent)
         throw UserError(f->loc, "Cannot choose '" + unknown[0] + "' so that the '" + f->var +
                                     "' loop runs " + std::to_string(extent) + " times");
       size.ints[unknown[0]] = *value;
     }
+    auto lo = eval_int(f->lo, size.ints);
+    if (!lo)
+      throw UserError(f->loc, "The lower bound of the '" + f->var + "' loop cannot be evaluated");
     auto hi = eval_int(f->hi, size.ints);
     assert(hi && "the upper bound has no unknowns left");
     ranges[f->var] = {*lo, *hi};

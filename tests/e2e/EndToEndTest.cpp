@@ -634,6 +634,13 @@ TEST(EndToEnd, AssumedSizeArraysMatchTheOriginal) {
   expect_input_matches_untuned_and_tuned("assumed3d", 3, ".f", kE2eInputs, {}, "default");
 }
 
+// Loop bounds computed between the loops (issue 38): a boundary width set
+// under an IF on a LOGICAL argument, and a column range chosen by IF ... ELSE,
+// every combination of the flags, untuned and tuned.
+TEST(EndToEnd, BoundsComputedBetweenTheLoopsMatchTheOriginal) {
+  expect_input_matches_untuned_and_tuned("blimit2d", 2, ".f90", kE2eInputs, {}, "default");
+}
+
 // Blind survey nest 7: a sponge layer's damping factor set under an IF
 // between the k and j loops, and neighbour rows in INTEGER temporaries
 // between the loops, untuned and tuned (at 30 x 20 x 12).

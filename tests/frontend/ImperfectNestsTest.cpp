@@ -279,6 +279,70 @@ end subroutine
   EXPECT_FALSE(find_dependence(ks[0]));
 }
 
+// Bounds computed between the loops read as their values there: a width set
+// under an IF on a LOGICAL argument is a MERGE of the call's scalars, and an
+// IF ... ELSE of two ranges a MERGE of each bound (the assignments stay, for
+// canonicalize/SinkScalars to move into the point).
+TEST(ImperfectNests, BoundsComputedBetweenTheLoopsReadAsTheirValues) {
+  std::string src = R"(subroutine s(nx, ny, b_dist, periodic, wide, u, un)
+  integer :: nx, ny, b_dist, wide, i, j, b, ilo, ihi
+  logical :: periodic
+  real(8) :: u(0:nx+1, 0:ny+1), un(0:nx+1, 0:ny+1)
+  !$f2s stencil
+  do j = 1, ny
+    b = b_dist
+    if (periodic) b = 0
+    if (wide > 0) then
+      ilo = 1 + b
+      ihi = nx - b
+    else
+      ilo = 2 + b
+      ihi = nx - 1
+    end if
+    do i = ilo, ihi
+      un(i,j) = u(i-1,j) + u(i+1,j)
+    end do
+  end do
+end subroutine
+)";
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, src);
+  ASSERT_EQ(ks.size(), 1u);
+  std::vector<const For *> loops = perfect_nest(ks[0].body);
+  ASSERT_EQ(loops.size(), 2u);
+  EXPECT_EQ(print_expr(loops[1]->lo),
+            "merge(1 + merge(0, b_dist, periodic), 2 + merge(0, b_dist, periodic), wide > 0)");
+  EXPECT_EQ(print_expr(loops[1]->hi), "merge(nx - merge(0, b_dist, periodic), nx - 1, wide > 0)");
+  EXPECT_FALSE(find_dependence(ks[0]));
+}
+
+// A bound read from a scalar whose value there is no one expression (a
+// branch reads what it assigned before) is refused as before.
+TEST(ImperfectNests, ABoundFromABranchThatReadsItsOwnAssignmentIsRefused) {
+  std::string src = R"(subroutine s(n, flag, u, un)
+  integer :: n, i, j, ilo
+  logical :: flag
+  real(8) :: u(0:n+1, 0:n+1), un(0:n+1, 0:n+1)
+  !$f2s stencil
+  do j = 1, n
+    ilo = 1
+    if (flag) then
+      ilo = 2
+      ilo = ilo + 1
+    end if
+    do i = ilo, n
+      un(i,j) = u(i-1,j)
+    end do
+  end do
+end subroutine
+)";
+  Diagnostic d = refusal(src);
+  EXPECT_EQ(d.message, "'ilo' is assigned inside the '!$f2s stencil' region, so it cannot be used "
+                       "in the bounds of its loops or arrays; set it between the loops by "
+                       "assignments and IFs whose branches assign it at most once each, from "
+                       "what the scalars held before the IF");
+}
+
 // Set under an IF alone, the scalar keeps its value from the level before
 // at the others: carried, and refused as such.
 TEST(ImperfectNests, AScalarSetOnlyUnderAnIfBetweenTheLoopsIsRefused) {
