@@ -527,6 +527,13 @@ struct SourceRegion {
   bool implicit = false;
 };
 
+/// A local array that each point assigns at constant subscripts and reads
+/// (a work array of the point), whose elements are temporaries of the point.
+struct PointArray {
+  std::string name;
+  SourceLoc loc; ///< its first assignment in the point
+};
+
 struct Kernel {
   std::string name;      ///< from the name(...) clause or <procedure>_<n>
   std::string procedure; ///< the enclosing Fortran procedure
@@ -574,6 +581,10 @@ struct Kernel {
   /// next, substituted by their definitions (canonicalize/ForwardLineBuffers):
   /// the library neither reads nor writes them.
   std::vector<std::string> line_buffers;
+  /// Local arrays that the point assigns at constant subscripts, each
+  /// element now a temporary of the point (canonicalize/PointArrays): the
+  /// library neither reads nor writes them.
+  std::vector<PointArray> point_arrays;
   /// INTEGER scalars that offset the subscripts of arrays the region only
   /// reads (`r(2*j - d)`): moved into those arrays' declared bounds, so each
   /// sizes no grid by itself (harness/ProblemSize gives it a fixed value).

@@ -277,6 +277,9 @@ std::string print_kernel(const Kernel &k) {
   // Substituted into the point: the source's array is not touched.
   for (const std::string &b : k.line_buffers)
     out << "  line_buffer " << b << "\n";
+  // Private to each point, as temporaries: the source's array is not touched.
+  for (const PointArray &a : k.point_arrays)
+    out << "  point_array " << a.name << "\n";
   if (k.indexing == Indexing::RowPointers)
     out << "  indexing row_pointers\n";
   for (const std::string &g : k.streamed)

@@ -273,17 +273,22 @@ void RegionLowering::check_siblings(const std::vector<const fp::DoConstruct *> &
   }
 }
 
-/// Whether `d` is a 1D array of the procedure itself, which nothing outside
-/// the procedure sees: a line buffer, if the nest fills it beside the loop
-/// that reads it.
-bool RegionLowering::is_local_1d(const Decl &d) const {
+/// Whether `d` is an array of the procedure itself, which nothing outside
+/// the procedure sees: a work array of the point, if the point assigns it
+/// at constant subscripts.
+bool RegionLowering::is_local_array(const Decl &d) const {
   const Scope &proc = *std::find_if(scopes_.rbegin(), scopes_.rend(),
                                     [](const Scope &s) { return s.is_procedure; });
   auto own = proc.decls.find(d.name);
   return d.shape && own != proc.decls.end() && &own->second == &d && !d.common &&
          d.module.empty() && d.name != proc.result &&
-         std::find(proc.dummies.begin(), proc.dummies.end(), d.name) == proc.dummies.end() &&
-         array_rank(d, d.loc) == 1;
+         std::find(proc.dummies.begin(), proc.dummies.end(), d.name) == proc.dummies.end();
+}
+
+/// Whether `d` is a 1D array of the procedure itself: a line buffer, if the
+/// nest fills it beside the loop that reads it.
+bool RegionLowering::is_local_1d(const Decl &d) const {
+  return is_local_array(d) && array_rank(d, d.loc) == 1;
 }
 
 } // namespace f2s::fe::lowering

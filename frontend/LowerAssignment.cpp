@@ -135,6 +135,17 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
                        "but its values are seen outside the procedure (a dummy argument, or in "
                        "COMMON or a module); only a local array can be a line buffer, so fill "
                        "a local array instead");
+  // A local array at constant subscripts (`tv(3)`, or `tv(m)` in a DO loop
+  // over m unrolled in the point) is a work array of the point: each point
+  // fills it before reading it (canonicalize/PointArrays makes scalars of its
+  // elements, and refuses it otherwise). A column's point keeps the form it
+  // has, and storage that EQUIVALENCE shares is no element of one array.
+  bool constant = std::all_of(index.begin(), index.end(),
+                              [](const Index &ix) { return ix.var.empty() && !ix.at_runtime(); });
+  if (constant && column_dos_.empty() && !decl->equivalence && is_local_array(*decl)) {
+    point_stores_.emplace(grid, usable_type(*decl, name_loc));
+    return Store::make(grid, index, numeric(rhs), loc);
+  }
   // A column's work array is the column's own (ast/Dependence checks how
   // the column fills and reads it).
   if (in_column_ && std::find(column_work_.begin(), column_work_.end(), grid) != column_work_.end())

@@ -92,13 +92,20 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     }
     k.column = column;
   }
-  Canonical canonical = k.column ? Canonical{k.body, {}} : canonicalize(lowered, buffer_stores_);
+  Canonical canonical = k.column
+                            ? Canonical{k.body, {}, {}, {}}
+                            : canonicalize(lowered, {buffer_stores_, point_stores_, names_known()});
   k.body = canonical.nest;
   // A line buffer substituted away is not passed: the library never reads
-  // or fills it (frontend/PrivateTemps checks that nothing else reads it).
+  // or fills it (frontend/PrivateTemps checks that nothing else reads it);
+  // nor is a work array of the point, whose elements are now temporaries
+  // (frontend/PrivateTemps checks that nothing reads it after the region).
   for (const std::string &b : canonical.line_buffers)
     free_.erase(b);
   k.line_buffers = canonical.line_buffers;
+  for (const PointArray &a : canonical.point_arrays)
+    free_.erase(a.name);
+  k.point_arrays = canonical.point_arrays;
   // Names that EQUIVALENCE gives one storage become separate arguments: the
   // library would compute the nest as if they were apart, wrong as soon as
   // one of them is written.
@@ -130,6 +137,7 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     if (auto st = strides_.find(v); st != strides_.end())
       k.strides.push_back(SourceStride{v, st->second.step, st->second.lo});
   k.temps = temps_;
+  k.temps.insert(k.temps.end(), canonical.point_temps.begin(), canonical.point_temps.end());
   // A scalar reduced over the nest is not private to a point: its value
   // before the nest is the starting value and its value after is the result,
   // so it becomes an argument (passed by reference) like the region's other

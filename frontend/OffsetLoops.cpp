@@ -161,6 +161,25 @@ struct SubscriptUse {
   bool beside_variable = false;
   /// An array assignment none of whose subscripts reads `var`.
   bool store_without = false;
+  /// An assignment to a local array whose subscripts read nothing but
+  /// `var`, the variables of the loops inside and named constants (`tv(m) =
+  /// ...`, `tmat(m, n) = ...`): unrolled, it writes one element whatever the
+  /// point.
+  bool store_in_point = false;
+
+  /// The name of the array an assignment's left side stores.
+  static std::string stored_array(const fp::Variable &lhs) {
+    if (const auto *f = std::get_if<fc::Indirection<fp::FunctionReference>>(&lhs.u)) {
+      const auto *name =
+          std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(f->value().v.t).u);
+      return name ? text_of(name->source) : "";
+    }
+    const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&lhs.u);
+    const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+    const auto *e = ref ? std::get_if<fc::Indirection<fp::ArrayElement>>(&ref->u) : nullptr;
+    const auto *name = e ? std::get_if<fp::Name>(&e->value().base.u) : nullptr;
+    return name ? text_of(name->source) : "";
+  }
 
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
@@ -203,6 +222,11 @@ struct SubscriptUse {
       Names n;
       fp::Walk(lhs, n);
       store_without = store_without || !n.names.count(var);
+      store_in_point =
+          store_in_point || (lowering.is_local_array(stored_array(lhs)) &&
+                             std::all_of(n.names.begin(), n.names.end(), [&](const std::string &x) {
+                               return x == var || inner.count(x) || lowering.constant_name(x);
+                             }));
     }
     return true;
   }
@@ -269,50 +293,170 @@ struct BufferStore {
   }
 };
 
-/// Whether `body` holds a DO loop over `var` that fills a line buffer: an
-/// assignment to `b(var)`, a rank-1 array at the loop variable alone
-/// (`u1(i1) = u(i1,i2-1,i3) + ...`). Its siblings over `var` then are the
-/// innermost loops of the nest side by side (canonicalize/ForwardLineBuffers
-/// makes one loop of them), not loops over offsets inside the point, even
-/// when their bounds are named constants (`do i1 = 1, nx` with PARAMETER
-/// nx, as FORTRAN 77 codes size their grids).
-bool fills_line_buffer(const fp::Block &body, const std::string &var) {
+/// The trip count of `d` when its bounds and step are INTEGER constants.
+std::optional<int64_t> constant_trips(const fp::DoConstruct &d,
+                                      const OffsetLoopLowering &lowering) {
+  const fp::LoopControl::Bounds *b = bounds_of(d);
+  if (!b)
+    return std::nullopt;
+  auto lo = constant_value(b->lower.thing.value(), lowering);
+  auto hi = constant_value(b->upper.thing.value(), lowering);
+  auto step =
+      b->step ? constant_value(b->step->thing.value(), lowering) : std::optional<int64_t>(1);
+  if (!lo || !hi || !step || *step == 0)
+    return std::nullopt;
+  return std::max<int64_t>((*hi - *lo + *step) / *step, 0);
+}
+
+/// Whether `var` is the whole of every subscript it appears in: `tv(m)`,
+/// `a(m, n, i, j)`, but not `u1(i1 - 1)` or `u(i1 + 1, j)`, which reach a
+/// neighbouring element along `var` as a stencil does.
+struct WholeSubscripts {
+  const std::string &var;
+  const OffsetLoopLowering &lowering;
+  bool whole = true;
+
+  template <typename T> bool Pre(const T &) { return whole; }
+  template <typename T> void Post(const T &) {}
+
+  void subscript(const fp::Expr &e) {
+    Names n;
+    fp::Walk(e, n);
+    const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&e.u);
+    const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+    const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+    if (n.names.count(var) && !(name && text_of(name->source) == var))
+      whole = false;
+  }
+  bool Pre(const fp::FunctionReference &f) {
+    const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(f.v.t).u);
+    if (!name || !lowering.is_declared(text_of(name->source)))
+      return true;
+    for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(f.v.t))
+      if (const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u))
+        subscript(e->value());
+    return whole;
+  }
+  bool Pre(const fp::ArrayElement &a) {
+    for (const fp::SectionSubscript &s : a.subscripts)
+      if (const auto *i = std::get_if<fp::IntExpr>(&s.u))
+        subscript(i->thing.value());
+    return whole;
+  }
+};
+
+/// The DO loops over `var` directly in `body`.
+std::vector<const fp::DoConstruct *> loops_over(const fp::Block &body, const std::string &var) {
+  std::vector<const fp::DoConstruct *> out;
   for (const fp::ExecutionPartConstruct &c : body) {
     const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
     const auto *loop = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
     const fp::LoopControl::Bounds *b = loop ? bounds_of(loop->value()) : nullptr;
-    if (!b || text_of(b->name.thing.source) != var)
-      continue;
+    if (b && text_of(b->name.thing.source) == var)
+      out.push_back(&loop->value());
+  }
+  return out;
+}
+
+/// Whether `d`, a DO loop in `body`, fills a work array of the point, as
+/// block-tridiagonal and ADI codes fill small local arrays per point:
+///
+///   do m = 1, 5
+///     tv(m) = rhs(m,i,j) + 0.25d0*(uold(m,i-1,j) + uold(m,i,j-1))
+///   end do
+///
+/// Its bounds are constants (at most kMaxWorkArrayTrips trips), it assigns
+/// an element of a local array whose subscripts read no variable of the
+/// loops around (so every point writes the same elements: a work array of
+/// the point), and no loop over its variable in `body` reaches a
+/// neighbouring element along it. That last fact tells such a loop from the first loop
+/// of a line buffer over a grid sized by PARAMETERs (`u1(i1) = ...`, read at
+/// `u1(i1 - 1)` beside it), whose variable is a dimension of the grid.
+bool fills_work_array(const fp::DoConstruct &d, const fp::Block &body,
+                      const OffsetLoopLowering &lowering) {
+  const fp::LoopControl::Bounds *b = bounds_of(d);
+  std::optional<int64_t> trips = constant_trips(d, lowering);
+  if (!b || !trips || *trips > kMaxWorkArrayTrips)
+    return false;
+  std::string var = text_of(b->name.thing.source);
+  LoopVars inner;
+  fp::Walk(std::get<fp::Block>(d.t), inner);
+  if (!inner.constant_inside(var, lowering))
+    return false;
+  SubscriptUse use{var, lowering, inner.names};
+  fp::Walk(std::get<fp::Block>(d.t), use);
+  if (!use.store_in_point)
+    return false;
+  for (const fp::DoConstruct *sibling : loops_over(body, var)) {
+    WholeSubscripts whole{var, lowering};
+    fp::Walk(std::get<fp::Block>(sibling->t), whole);
+    if (!whole.whole)
+      return false;
+  }
+  return true;
+}
+
+/// Whether `body` holds a DO loop over `var` that fills a line buffer: an
+/// assignment to `b(var)`, a rank-1 array at the loop variable alone
+/// (`u1(i1) = u(i1,i2-1,i3) + ...`), in a loop that fills no work array of
+/// the point. Its siblings over `var` then are the innermost loops of the
+/// nest side by side (canonicalize/ForwardLineBuffers makes one loop of
+/// them), not loops over offsets inside the point, even when their bounds
+/// are named constants (`do i1 = 1, nx` with PARAMETER nx, as FORTRAN 77
+/// codes size their grids).
+bool fills_line_buffer(const fp::Block &body, const std::string &var,
+                       const OffsetLoopLowering &lowering) {
+  for (const fp::DoConstruct *loop : loops_over(body, var)) {
     BufferStore store{var};
-    fp::Walk(std::get<fp::Block>(loop->value().t), store);
-    if (store.found)
+    fp::Walk(std::get<fp::Block>(loop->t), store);
+    if (store.found && !fills_work_array(*loop, body, lowering))
       return true;
   }
   return false;
 }
 
-/// Whether a DO loop inside `block`, at any depth, fills a line buffer (see
-/// fills_line_buffer): then the loops around it are loops of the nest, whose
-/// stores to the buffer do not subscript with their variables.
-/// Finds a DO loop that fills a line buffer, at any depth.
+/// Finds a DO loop that fills a line buffer (see fills_line_buffer), at any
+/// depth: then the loops around it are loops of the nest, whose stores to
+/// the buffer do not subscript with their variables. Each block is searched
+/// with its loops side by side, which tell a buffer from a work array.
 struct BufferFills {
+  const OffsetLoopLowering &lowering;
   bool found = false;
+  void block(const fp::Block &b) {
+    for (const fp::ExecutionPartConstruct &c : b) {
+      const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+      const auto *loop = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
+      const fp::LoopControl::Bounds *bounds = loop ? bounds_of(loop->value()) : nullptr;
+      found =
+          found || (bounds && fills_line_buffer(b, text_of(bounds->name.thing.source), lowering));
+    }
+  }
   template <typename T> bool Pre(const T &) { return !found; }
   template <typename T> void Post(const T &) {}
   bool Pre(const fp::DoConstruct &d) {
-    if (const fp::LoopControl::Bounds *b = bounds_of(d)) {
-      std::string var = text_of(b->name.thing.source);
-      BufferStore store{var};
-      fp::Walk(std::get<fp::Block>(d.t), store);
-      found = found || store.found;
-    }
+    block(std::get<fp::Block>(d.t));
+    return !found;
+  }
+  bool Pre(const fp::IfConstruct &i) {
+    block(std::get<fp::Block>(i.t));
+    for (const fp::IfConstruct::ElseIfBlock &e :
+         std::get<std::list<fp::IfConstruct::ElseIfBlock>>(i.t))
+      block(std::get<fp::Block>(e.t));
+    if (const auto &e = std::get<std::optional<fp::IfConstruct::ElseBlock>>(i.t))
+      block(std::get<fp::Block>(e->t));
+    return !found;
+  }
+  bool Pre(const fp::CaseConstruct::Case &c) {
+    block(std::get<fp::Block>(c.t));
     return !found;
   }
 };
 
-bool fills_line_buffer_inside(const fp::Block &block) {
-  BufferFills fills;
-  fp::Walk(block, fills);
+bool fills_line_buffer_inside(const fp::Block &block, const OffsetLoopLowering &lowering) {
+  BufferFills fills{lowering};
+  fills.block(block);
+  if (!fills.found)
+    fp::Walk(block, fills);
   return fills.found;
 }
 
@@ -340,8 +484,10 @@ bool is_offset_loop(const fp::DoConstruct &d, const fp::Block &body,
   // unrolling refuses bounds that are not constants, with the fix.
   if (use.store_without && use.beside_variable)
     return true;
-  if (!use.beside_variable &&
-      (fills_line_buffer(body, var) || fills_line_buffer_inside(std::get<fp::Block>(d.t))))
+  if (fills_work_array(d, body, lowering))
+    return true;
+  if (!use.beside_variable && (fills_line_buffer(body, var, lowering) ||
+                               fills_line_buffer_inside(std::get<fp::Block>(d.t), lowering)))
     return false;
   // A loop over the grid inside makes it an outer loop of a nest.
   return has_constant_bounds(d, lowering) && inner.constant_inside(var, lowering) &&

@@ -42,6 +42,10 @@ public:
   /// Whether the procedure or a scope around it declares `name` (then
   /// `abs(...)` is no intrinsic).
   virtual bool is_declared(const std::string &name) const = 0;
+  /// Whether `name` is an array of the procedure's own that nothing outside
+  /// it sees (not a dummy, COMMON, module or EQUIVALENCEd storage): what may
+  /// be a work array of the point.
+  virtual bool is_local_array(const std::string &name) const = 0;
   /// "; make 'r' a named constant (PARAMETER)" where that makes `e` a
   /// constant, else "".
   virtual std::string fix_for_constant(const fp::Expr &e) const = 0;
@@ -69,6 +73,13 @@ protected:
 /// tuning compiles a point of thousands of statements.
 inline constexpr int64_t kMaxOffsetCopies = 512;
 
+/// The most trips of a DO loop that fills a work array of the point (see
+/// is_offset_loop): the components of multi-component codes (5 in block-
+/// tridiagonal solvers, 8 in MHD) fit; the rows of a grid sized by
+/// PARAMETERs (34 and up in F77 multigrid codes) stay loops of the nest,
+/// whose local 1D arrays are line buffers.
+inline constexpr int64_t kMaxWorkArrayTrips = 16;
+
 /// Whether the bounds and step of `d` are INTEGER constants (named constants,
 /// literals and cpp macros, with + - * / ** and ABS, MIN, MAX, MOD), as the
 /// lowering reads them now.
@@ -83,10 +94,17 @@ bool has_constant_bounds(const fp::DoConstruct &d, const OffsetLoopLowering &low
 /// the loops inside it have constant bounds too (a loop over the grid inside
 /// makes it an outer loop of a nest, as `do l = 1, 2` around `do j`). With
 /// both of the first two, whatever its bounds (the unrolling then refuses
-/// bounds that are not constants, with the fix). A loop whose variable is a
-/// subscript of its own, `q(i,j,k)` under `do k = 1, 4`, stays a nest loop,
-/// and so does a loop whose variable a loop beside it uses to fill a line
-/// buffer (`u1(i1) = ...`), whatever its bounds.
+/// bounds that are not constants, with the fix). A loop that fills a work
+/// array of the point belongs inside it too: with constant bounds (at most
+/// kMaxWorkArrayTrips trips), it assigns an element of a local array (see
+/// OffsetLoopLowering::is_local_array) whose subscripts read none of the
+/// loops around
+/// (`tv(m) = ...`, `tmat(m, n) = ...`), and no loop over its variable in
+/// `body` reaches a neighbouring element along it (`u1(i1 - 1)`). A loop
+/// whose variable is a subscript of its own, `q(i,j,k)` under `do k = 1, 4`,
+/// stays a nest loop, and so does a loop whose variable a loop beside it uses
+/// to fill a line buffer (`u1(i1) = ...`, read at `u1(i1 - 1)`), whatever its
+/// bounds.
 bool is_offset_loop(const fp::DoConstruct &d, const fp::Block &body,
                     const OffsetLoopLowering &lowering);
 

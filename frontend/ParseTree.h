@@ -258,16 +258,18 @@ struct LoweredRegion {
   const Kernel *kernel;
 };
 
-/// Refuses (all at once, in one UserError) each scalar temporary of `regions`
-/// (the annotated nests of the procedure whose executable statements are
-/// `body`, the innermost of `scopes`) whose value after its region could be
-/// read: one the caller sees (a dummy argument, a COMMON, module or host
-/// variable) or one that `body` may read on a path from the region's end
-/// before assigning it (with jumps to labels, or SAVE: any read after the
-/// region, or before it inside a loop around it), or that one of its
-/// `internal` procedures reads. The library keeps temporaries private to each
-/// point, so such a value would differ. A refused region's own reads and
-/// writes of a name count for nothing: its problems come first.
+/// Refuses (all at once, in one UserError) each scalar temporary and each
+/// work array of the point (Kernel::point_arrays) of `regions` (the annotated
+/// nests of the procedure whose executable statements are `body`, the
+/// innermost of `scopes`) whose value after its region could be read: one
+/// the caller sees (a dummy argument, a COMMON, module or host variable) or
+/// one that `body` may read on a path from the region's end before assigning
+/// it (with jumps to labels, or SAVE: any read after the region, or before it
+/// inside a loop around it), or that one of its `internal` procedures reads
+/// (an element of an array counts). The library keeps temporaries and work
+/// arrays private to each point, so such a value would differ. A refused
+/// region's own reads and writes of a name count for nothing: its problems
+/// come first.
 void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
                          const fp::ExecutionPart &body,
                          const std::optional<fp::InternalSubprogramPart> &internal,

@@ -1,17 +1,17 @@
-// Refusing a scalar temporary whose value could be seen after its region.
+// Refusing a scalar temporary, or a work array of the point, whose value
+// could be seen after its region.
 //
-// The library keeps every scalar a region assigns (other than a reduction)
-// private to each point: after the call, the caller's variable still holds
-// what it held before. Fortran's loop leaves the value of the last iteration
-// in it. That difference is invisible only when nobody reads the variable
-// afterwards, so a temporary that the caller can see (a dummy argument, a
-// module, COMMON or host variable) or that the procedure may read before
-// assigning it again, on some path from the region's end (through the
-// branches of IF and SELECT CASE, the next trips of loops, EXIT and CYCLE),
-// is refused rather than silently given another value. Where the procedure
-// jumps to labels (GO TO and its kin), or the variable is SAVEd, any read
-// after the region, or earlier in a loop around it (a DO loop or a GO TO
-// back), or for a SAVEd variable anywhere, counts.
+// The library keeps every scalar a region assigns (other than a reduction),
+// and every local array the point assigns at constant subscripts
+// (canonicalize/PointArrays), private to each point: after the call, the
+// caller's variable still holds what it held before. Fortran's loop leaves
+// the value of the last iteration in it. That difference is invisible only when nobody reads the
+// variable afterwards, so a temporary that the caller can see (a dummy argument, a module, COMMON
+// or host variable) or that the procedure may read before assigning it again, on some path from the
+// region's end (through the branches of IF and SELECT CASE, the next trips of loops, EXIT and
+// CYCLE), is refused rather than silently given another value. Where the procedure jumps to labels
+// (GO TO and its kin), or the variable is SAVEd, any read after the region, or earlier in a loop
+// around it (a DO loop or a GO TO back), or for a SAVEd variable anywhere, counts.
 #include "frontend/ParseTree.h"
 
 #include "ast/Dependence.h"
@@ -37,7 +37,21 @@ struct FirstAssignments : IRVisitor {
   }
 };
 
-/// Every read of a whole scalar name in an execution part, in source order,
+/// The variable an expression reads directly: a whole name (`x`), or the
+/// array of an element (`tv(3)`, which the parser may take for a function
+/// reference); null for anything else.
+const fp::Name *read_name(const fp::Expr &e) {
+  if (const auto *f = std::get_if<fc::Indirection<fp::FunctionReference>>(&e.u))
+    return std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(f->value().v.t).u);
+  const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&e.u);
+  const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+  if (const auto *element = ref ? std::get_if<fc::Indirection<fp::ArrayElement>>(&ref->u) : nullptr)
+    return std::get_if<fp::Name>(&element->value().base.u);
+  return ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+}
+
+/// Every read of a whole scalar name or an array's element in an execution
+/// part, in source order,
 /// with the annotated region it is in and the DO loops around it.
 class Reads {
 public:
@@ -120,12 +134,11 @@ public:
     return true;
   }
   void Post(const fp::FunctionSubprogram &) { own_ = nullptr; }
-  // A whole variable in an expression is read; the left side of an
-  // assignment, a DO variable and a READ item are a Variable, not an Expr.
+  // A whole variable or an element in an expression is read; the left side
+  // of an assignment, a DO variable and a READ item are a Variable, not an
+  // Expr.
   bool Pre(const fp::Expr &e) {
-    const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&e.u);
-    const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
-    const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+    const fp::Name *name = read_name(e);
     if (name && !(own_ && own_->count(text_of(name->source))))
       reads_.push_back(Read{text_of(name->source), name->source, ++seq_, current_});
     return true;
@@ -176,8 +189,12 @@ private:
   int current_ = -1;
 };
 
-bool is_temp(const Kernel &k, const std::string &name) {
-  return k.find_temp(name) != nullptr;
+/// Whether `name` is private to each point of `k`: a scalar temporary or a
+/// work array of the point.
+bool is_private(const Kernel &k, const std::string &name) {
+  return k.find_temp(name) != nullptr ||
+         std::any_of(k.point_arrays.begin(), k.point_arrays.end(),
+                     [&](const PointArray &a) { return a.name == name; });
 }
 
 /// Whether an execution part can jump to a label (GO TO, an arithmetic IF,
@@ -222,16 +239,15 @@ bool same(const Witness &a, const Witness &b) {
   return a.has_value() == b.has_value() && (!a || a->begin() == b->begin());
 }
 
-/// The first read of `name` inside a node, as Reads counts reads.
+/// The first read of `name` (whole, or an element) inside a node, as Reads
+/// counts reads.
 struct FirstRead {
   const std::string &name;
   Witness found;
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
   bool Pre(const fp::Expr &e) {
-    const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&e.u);
-    const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
-    const auto *n = ref ? std::get_if<fp::Name>(&ref->u) : nullptr;
+    const fp::Name *n = read_name(e);
     if (n && text_of(n->source) == name)
       found = first_of(found, n->source);
     return true;
@@ -244,10 +260,11 @@ template <typename Node> Witness first_read(const Node &node, const std::string 
   return reads.found;
 }
 
-/// Whether the value a scalar holds after one annotated DO construct can be
-/// read: a backward liveness of that one name over the structured constructs
-/// of an execution part (sequences, IF, SELECT CASE, DO with EXIT and
-/// CYCLE), where an assignment to the whole name ends what comes before it.
+/// Whether the value a scalar (or any element of an array) holds after one
+/// annotated DO construct can be read: a backward liveness of that one name
+/// over the structured constructs of an execution part (sequences, IF,
+/// SELECT CASE, DO with EXIT and CYCLE), where an assignment to the whole
+/// name ends what comes before it (an element's does not).
 /// Conditions are not evaluated: every branch may be taken and every loop
 /// may run any number of times, zero included where Fortran allows it.
 /// Constructs it does not model (BLOCK, ASSOCIATE, WHERE, ...) count every
@@ -535,27 +552,29 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
     FirstAssignments first;
     first.visit(k.body);
     const Reads::Span &span = reads.span(r);
-    for (const Variable &t : k.temps) {
-      SourceLoc at = first.at.count(t.name) ? first.at[t.name] : k.loc;
-      std::string head = "'" + t.name + "' is assigned in the " + kRegion + " and ";
+    // A scalar temporary, or a work array of the point, first assigned at
+    // `at`: refused where the procedure may read the value the source's
+    // loop leaves in it.
+    auto check = [&](const std::string &name, const std::string &what, const SourceLoc &at) {
+      std::string head = what + " is assigned in the " + kRegion + " and ";
       std::string tail = ", but the library keeps it private to each point";
-      if (auto why = visible_to_caller(proc, scopes, t.name)) {
+      if (auto why = visible_to_caller(proc, scopes, name)) {
         problems.add({at, head + "is " + *why + ", so its value after the region can be read" +
                               tail +
                               "; use a local variable for it if nothing after the region "
                               "needs its value"});
-        continue;
+        return;
       }
       // A later region that assigns the name has a temporary of its own.
       auto sees_value = [&](const Reads::Read &read) {
         if (read.region < 0)
-          return read.name == t.name;
+          return read.name == name;
         const Kernel *other = regions[read.region].kernel;
-        return read.name == t.name && read.region != static_cast<int>(r) && other &&
-               !is_temp(*other, t.name);
+        return read.name == name && read.region != static_cast<int>(r) && other &&
+               !is_private(*other, name);
       };
       const Reads::Read *seen = nullptr;
-      bool saved = is_saved(proc, t.name);
+      bool saved = is_saved(proc, name);
       std::optional<fp::CharBlock> live;
       bool followed = false;
       // Without jumps to labels, the paths from the region's end decide; a
@@ -563,13 +582,12 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
       if (!jumps.any && !saved) {
         std::set<const fp::DoConstruct *> private_in;
         for (const LoweredRegion &other : regions)
-          if (other.loop != regions[r].loop && other.kernel && is_temp(*other.kernel, t.name))
+          if (other.loop != regions[r].loop && other.kernel && is_private(*other.kernel, name))
             private_in.insert(other.loop);
-        live =
-            Liveness(t.name, regions[r].loop, std::move(private_in)).after_region(body, followed);
+        live = Liveness(name, regions[r].loop, std::move(private_in)).after_region(body, followed);
         // An internal procedure may be called after the region.
         for (size_t i = body_reads; !live && i < reads.reads().size(); ++i)
-          if (reads.reads()[i].name == t.name)
+          if (reads.reads()[i].name == name)
             live = reads.reads()[i].source;
       }
       if (!followed) {
@@ -587,7 +605,7 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
           live = seen->source;
       }
       if (!live)
-        continue;
+        return;
       SourceLoc read_at = map.at(*live);
       std::string where = read_at.file == at.file ? "line " + std::to_string(read_at.line) +
                                                         ", column " + std::to_string(read_at.column)
@@ -597,7 +615,11 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
                                  ? "read after it ("
                                  : "read in the next call, as it is SAVEd (") +
                             where + ")" + tail});
-    }
+    };
+    for (const Variable &t : k.temps)
+      check(t.name, "'" + t.name + "'", first.at.count(t.name) ? first.at[t.name] : k.loc);
+    for (const PointArray &a : k.point_arrays)
+      check(a.name, "Work array '" + a.name + "' of the point", a.loc);
   }
   problems.throw_if_any();
 }

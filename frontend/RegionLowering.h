@@ -60,6 +60,12 @@ private:
   std::optional<int64_t> constant_name(const std::string &name) const override;
   SourceLoc position(fp::CharBlock b) const override { return at(b); }
   bool is_declared(const std::string &name) const override { return declared(name); }
+  bool is_local_array(const std::string &name) const override {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+      if (auto d = it->decls.find(name); d != it->decls.end())
+        return !d->second.equivalence && is_local_array(d->second);
+    return false;
+  }
   std::string fix_for_constant(const fp::Expr &e) const override { return constant_fix(e); }
   void check_offset_var(const std::string &var, const SourceLoc &loc) override;
   Stmt lower_copy(const fp::Block &body, const std::string &var, int64_t value,
@@ -148,6 +154,19 @@ private:
     auto name = variable_to_fix(e);
     return name ? "; make '" + *name + "' a named constant (PARAMETER)" : "";
   }
+  /// Every name the region's scopes declare or give a type, and the
+  /// region's loop variables and temporaries: what a new name must avoid.
+  std::set<std::string> names_known() const {
+    std::set<std::string> names(loop_vars_.begin(), loop_vars_.end());
+    for (const Scope &s : scopes_)
+      for (const auto &[n, d] : s.decls)
+        names.insert(n);
+    for (const auto &[n, d] : implicit_)
+      names.insert(n);
+    for (const Variable &t : temps_)
+      names.insert(t.name);
+    return names;
+  }
   bool declared(const std::string &name) const {
     return std::any_of(scopes_.begin(), scopes_.end(),
                        [&](const Scope &s) { return s.decls.count(name) > 0; });
@@ -216,6 +235,7 @@ private:
            "level and mask the levels below the column's own with IF in its body";
   }
   void check_siblings(const std::vector<const fp::DoConstruct *> &nest);
+  bool is_local_array(const Decl &d) const;
   bool is_local_1d(const Decl &d) const;
   Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
   /// The start of the red-black form and the loop's first index: `lo +
@@ -371,6 +391,10 @@ private:
   /// Local 1D arrays stored in such loops: line buffers, if
   /// canonicalize/ForwardLineBuffers can substitute them.
   std::set<std::string> buffer_stores_;
+  /// Local arrays the point stores at constant subscripts (`tv(m)` in a DO
+  /// loop over m unrolled there), with their element types: work arrays of
+  /// the point, which canonicalize/PointArrays makes temporaries.
+  std::map<std::string, Type> point_stores_;
   /// The variables of the DO loops inside the point (frontend/OffsetLoops)
   /// met so far, each with the value it reads as: the copy's being lowered,
   /// or after the loop, the value the loop left.

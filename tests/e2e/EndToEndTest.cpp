@@ -363,6 +363,19 @@ TEST(EndToEnd, OffsetLoopsInFixedFormWithACppRadiusMatchTheOriginal) {
   EXPECT_EQ(expect_input_matches_untuned_and_tuned("offsets3d", 3, ".F").size(), 2u);
 }
 
+// Small work arrays of the point (issue 38): a block-tridiagonal Jacobi step
+// that fills a 5x5 matrix and a vector per point by DO loops of constant
+// bounds and multiplies them, and a row sum limited under an IF; the arrays
+// become temporaries of each point, bitwise the original, untuned and tuned,
+// on both CPU targets. The CUDA run is PointArraysTest's.
+TEST(EndToEnd, WorkArraysOfThePointMatchTheOriginal) {
+  std::vector<nlohmann::json> records = expect_input_matches_untuned_and_tuned("btri2d", 2);
+  ASSERT_EQ(records.size(), 2u);
+  for (const nlohmann::json &rec : records)
+    for (const nlohmann::json &k : rec["kernels"])
+      EXPECT_FALSE(k.contains("ordered")) << k.dump();
+}
+
 // Arguments u, u_n, u_ref, tolerance and terms: the tuning harness names
 // each argument's buffers apart from the others' and from its own locals
 // (it failed to compile before).
