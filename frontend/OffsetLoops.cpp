@@ -150,6 +150,26 @@ struct LoopVars {
   }
 };
 
+/// Calls `f` on each subscript of an element of a declared array: `a(i, j)`
+/// parses as a function reference, whose arguments are subscripts only when
+/// `a` is declared (the arguments of an intrinsic, `mod(a(i, j), 3.0)`, are
+/// none), or as an ArrayElement.
+template <typename F>
+void element_subscripts(const fp::FunctionReference &r, const OffsetLoopLowering &lowering, F f) {
+  const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(r.v.t).u);
+  if (!name || !lowering.is_declared(text_of(name->source)))
+    return;
+  for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(r.v.t))
+    if (const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u))
+      f(e->value());
+}
+
+template <typename F> void element_subscripts(const fp::ArrayElement &a, F f) {
+  for (const fp::SectionSubscript &s : a.subscripts)
+    if (const auto *i = std::get_if<fp::IntExpr>(&s.u))
+      f(i->thing.value());
+}
+
 /// How the variable `var` of a DO loop is used in the subscripts of its body.
 struct SubscriptUse {
   const std::string &var;
@@ -194,20 +214,11 @@ struct SubscriptUse {
         beside_variable = true;
   }
   bool Pre(const fp::FunctionReference &f) {
-    // `a(i, j)` parses as a function reference; the arguments of an
-    // intrinsic (`mod(a(i, j), 3.0)`, undeclared) are no subscripts.
-    const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(f.v.t).u);
-    if (!name || !lowering.is_declared(text_of(name->source)))
-      return true;
-    for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(f.v.t))
-      if (const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u))
-        subscript(e->value());
+    element_subscripts(f, lowering, [&](const fp::Expr &e) { subscript(e); });
     return true;
   }
   bool Pre(const fp::ArrayElement &a) {
-    for (const fp::SectionSubscript &s : a.subscripts)
-      if (const auto *i = std::get_if<fp::IntExpr>(&s.u))
-        subscript(i->thing.value());
+    element_subscripts(a, [&](const fp::Expr &e) { subscript(e); });
     return true;
   }
   bool Pre(const fp::AssignmentStmt &a) {
@@ -329,18 +340,11 @@ struct WholeSubscripts {
       whole = false;
   }
   bool Pre(const fp::FunctionReference &f) {
-    const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(f.v.t).u);
-    if (!name || !lowering.is_declared(text_of(name->source)))
-      return true;
-    for (const fp::ActualArgSpec &arg : std::get<std::list<fp::ActualArgSpec>>(f.v.t))
-      if (const auto *e = std::get_if<fc::Indirection<fp::Expr>>(&std::get<fp::ActualArg>(arg.t).u))
-        subscript(e->value());
+    element_subscripts(f, lowering, [&](const fp::Expr &e) { subscript(e); });
     return whole;
   }
   bool Pre(const fp::ArrayElement &a) {
-    for (const fp::SectionSubscript &s : a.subscripts)
-      if (const auto *i = std::get_if<fp::IntExpr>(&s.u))
-        subscript(i->thing.value());
+    element_subscripts(a, [&](const fp::Expr &e) { subscript(e); });
     return whole;
   }
 };
