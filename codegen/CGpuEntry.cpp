@@ -1,5 +1,7 @@
 #include "codegen/CGpuEntry.h"
 
+#include "codegen/CPrinter.h"
+
 #include <cassert>
 #include <sstream>
 
@@ -15,7 +17,10 @@ std::string print_c_gpu_entry(const Kernel &k, const std::string &symbol,
   out << "  const int f2s_alias = "
       << (check_aliasing ? c_aliasing_check_name(k) + "(&a)" : std::string("0")) << ";\n";
   auto run = [&](const SizedCall &c, const std::string &pad) {
-    out << pad << c_variant_name(k, c.variant) << "_run(&a, f2s_alias, " << cpu_path << ");\n";
+    // The CPU code reports its own size to the profile (print_c_call).
+    out << pad << "if (" << c_variant_name(k, c.variant) << "_run(&a, f2s_alias, " << cpu_path
+        << ")) {\n"
+        << print_c_profile_size(k, "cuda", "a.", pad + "  ") << pad << "}\n";
   };
   if (calls.size() == 1) {
     run(calls[0], "  ");

@@ -546,6 +546,35 @@ std::string print_c_entry_prototype(const Kernel &k, const std::string &symbol) 
   return s + ")";
 }
 
+std::string print_c_profile_size(const Kernel &k, const std::string &target,
+                                 const std::string &from, const std::string &pad) {
+  std::vector<const For *> loops = perfect_nest(k.body);
+  if (loops.empty())
+    return "";
+  KernelFacts facts = analyze(k);
+  std::string in = pad + "  ";
+  std::ostringstream out;
+  out << pad << "if (f2s_env()->profile) { /* the size of this call, for F2S_PROFILE */\n";
+  if (!from.empty())
+    for (const Variable &v : k.args)
+      if (!v.is_grid() && !k.find_reduction(v.name))
+        out << in << "const " << c_type(v.type) << " " << c_name(v.name) << " = " << from
+            << c_name(v.name) << ";\n"
+            << in << "(void)" << c_name(v.name) << ";\n";
+  out << in << "const long f2s_trips[" << loops.size() << "] = {";
+  for (size_t d = 0; d < loops.size(); ++d) {
+    const For *f = loops[loops.size() - 1 - d];
+    out << (d ? ",\n" + in + "                             " : "") << "f2s_trips_of((long)("
+        << print_c_expr(k, f->lo) << "), (long)(" << print_c_expr(k, f->hi) << "), (long)("
+        << print_c_expr(k, f->step) << "))";
+  }
+  out << "};\n"
+      << in << "f2s_prof_size(\"" << k.name << "\", \"" << target << "\", " << loops.size()
+      << ", f2s_trips, " << facts.read_bytes + facts.write_bytes << ".0);\n"
+      << pad << "}\n";
+  return out.str();
+}
+
 std::pair<std::string, std::string> c_variant_label(const std::string &variant) {
   size_t cut = variant.find('_');
   if (cut == std::string::npos) // the CPU's own nest ("parallel")
@@ -576,7 +605,7 @@ std::string print_c_call(const Kernel &k, const std::string &variant, const std:
         << in << c_variant_name(k, v) << "(&a, " << tune << ", f2s_threads);\n"
         << in << "f2s_call_end(&f2s_said, \"" << k.name << "\", \"" << target << "\", \"" << what
         << "\", f2s_threads, f2s_t0);\n"
-        << in << "return;\n";
+        << print_c_profile_size(k, target, "a.", in) << in << "return;\n";
   };
   if (aliased == AliasedCalls::RunAliasedVariant) {
     out << pad << "if (" << c_aliasing_check_name(k) << "(&a)) {\n"

@@ -83,6 +83,14 @@ std::string print_c_entry_head(const Kernel &k, const std::string &symbol, Entry
 std::string print_c_call(const Kernel &k, const std::string &variant, const std::string &tune,
                          int threads, AliasedCalls aliased, const std::string &pad);
 
+/// Under F2S_PROFILE, the statements (at indentation `pad`) that report a
+/// call's size to the profile (runtime f2s_prof_size): the trips of the
+/// kernel's perfect nest, innermost first, and its compulsory traffic per
+/// point (KernelFacts::read_bytes + write_bytes). Its scalar arguments are
+/// read through `from` ("a."), or are locals already where `from` is empty.
+std::string print_c_profile_size(const Kernel &k, const std::string &target,
+                                 const std::string &from, const std::string &pad);
+
 /// The target and the report's name of variant function `variant`:
 /// "pthreads_blocked_..." is {"pthreads", "pthreads/blocked_..."} (the
 /// harness names variants <target>_<name>); a name without a target is a

@@ -814,7 +814,7 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
     if (v.is_grid())
       grids.push_back(&v);
   const size_t n = grids.size(), slots = std::max<size_t>(n, 1);
-  out << "extern \"C\" void " << base << "_run(const " << args
+  out << "extern \"C\" int " << base << "_run(const " << args
       << " *a, int f2s_alias, void (*f2s_cpu)(const " << args << " *)) {\n";
   out << "  const double f2s_t0 = f2s_call_begin();\n";
   print_locals(k, "a->", false, out);
@@ -849,7 +849,7 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
       << "    f2s_cuda_sync_present(" << n << ", f2s_host, f2s_bytes, f2s_written, 0);\n"
       << "    f2s_cpu(a);\n"
       << "    f2s_cuda_sync_present(" << n << ", f2s_host, f2s_bytes, f2s_written, 1);\n"
-      << "    return;\n  }\n";
+      << "    return 0;\n  }\n";
   out << "  f2s_cuda_use_device();\n";
   out << "  struct f2s_prof *const f2s_row = f2s_env()->profile ? f2s_prof_row(\"" << k.name
       << "\", \"cuda\") : NULL;\n"
@@ -873,7 +873,7 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
       << "    f2s_cuda_sync_present(" << n << ", f2s_host, f2s_bytes, f2s_written, 0);\n"
       << "    f2s_cpu(a);\n"
       << "    f2s_cuda_sync_present(" << n << ", f2s_host, f2s_bytes, f2s_written, 1);\n"
-      << "    return;\n  }\n";
+      << "    return 0;\n  }\n";
   out << "  switch (f2s_alias) {\n";
   for (size_t s = 0; s < aliased_variants.size(); ++s)
     if (!aliased_variants[s].empty())
@@ -882,8 +882,14 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
   out << "  default:\n    " << base << "_launch(&d, 0);\n  }\n";
   out << "  f2s_cuda_check(cudaGetLastError(), \"launching kernel '" << k.name << "' (" << variant
       << ")\");\n";
-  // Inside a time loop whose grids stay on the device, the loop's end waits.
-  out << "  if (!f2s_cuda_in_steps)\n"
+  // The launch is not waited for: whatever reads what it wrote waits in the
+  // stream's order (a copy to the host: an update, a data exit, this call's
+  // own buffers copied back below, a reduction's partials, the CPU code of a
+  // later call after its grids are made current), and back-to-back calls of
+  // a time step then cost a launch each, not a launch and a round trip.
+  // F2S_PROFILE waits, to time the kernel; a fault inside it is then reported
+  // by the call that made it (as is every fault under CUDA_LAUNCH_BLOCKING=1).
+  out << "  if (f2s_env()->profile && !f2s_cuda_in_steps)\n"
       << "    f2s_cuda_check(cudaDeviceSynchronize(), \"running kernel '" << k.name << "' ("
       << variant << ")\");\n";
   out << "  f2s_cuda_unmap_args(f2s_m, " << n << ", 1);\n"
@@ -891,14 +897,15 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
       << "  static int f2s_said = 0;\n"
       << "  f2s_call_end(&f2s_said, \"" << k.name << "\", \"cuda\", \"cuda/"
       << variant.substr(variant.find('_') + 1) << "\", 0, f2s_t0);\n"
-      << "}\n\n";
+      << "  return 1;\n}\n\n";
   return out.str();
 }
 
 std::string print_cuda_run_prototype(const Kernel &k, const std::string &variant) {
   std::string args = "const struct f2s_" + k.name + "_args";
-  return "/* Defined in the library's CUDA source: runs the call on the GPU, or calls f2s_cpu. */\n"
-         "void f2s_" +
+  return "/* Defined in the library's CUDA source: runs the call on the GPU (and returns 1), or\n"
+         " * calls f2s_cpu (and returns 0). */\n"
+         "int f2s_" +
          k.name + "_" + variant + "_run(" + args + " *a, int f2s_alias, void (*f2s_cpu)(" + args +
          " *));\n\n";
 }

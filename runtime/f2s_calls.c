@@ -24,11 +24,19 @@ struct f2s_env {
 static struct f2s_env f2s_env_;
 static pthread_once_t f2s_env_once_ = PTHREAD_ONCE_INIT;
 
-/* One row of the profile: a kernel (or the data regions) on one target. */
+/* One row of the profile: a kernel (or the data regions) on one target.
+ * A kernel's calls also report their size (f2s_prof_size): the loops'
+ * trips, of which the first F2S_PROF_SIZES distinct ones are kept with their
+ * counts, and the compulsory traffic, from which the row's rate follows. */
+enum { F2S_PROF_SIZES = 4, F2S_PROF_RANK = 4 };
 struct f2s_prof {
   const char *kernel, *target;
   long long calls, updates, h2d_bytes, d2h_bytes;
   double seconds, h2d_s, d2h_s;
+  double traffic; /* bytes: each grid element read once and written once */
+  int rank;
+  long sizes[F2S_PROF_SIZES][F2S_PROF_RANK];
+  long long size_calls[F2S_PROF_SIZES], other_size_calls;
 };
 enum { F2S_PROF_ROWS = 512 };
 static struct f2s_prof f2s_prof_rows_[F2S_PROF_ROWS];
@@ -55,6 +63,33 @@ __attribute__((unused)) static void f2s_prof_print_(void) {
       fprintf(stderr, "  %-24s %-9s %9lld %12.6f %14lld %10.6f %14lld %10.6f %8lld\n", r->kernel,
               r->target, r->calls, r->seconds, r->h2d_bytes, r->h2d_s, r->d2h_bytes, r->d2h_s,
               r->updates);
+    }
+    /* Whether a kernel is bound by memory, and the sizes to tune at: a
+     * library tuned at another size than its calls run may have chosen for
+     * another cache level (docs/running.md). */
+    int sized = 0;
+    for (int i = 0; i < f2s_prof_count_; ++i)
+      sized |= f2s_prof_rows_[i].rank > 0;
+    if (sized) {
+      fprintf(stderr, "f2stencil profile: per kernel, its compulsory traffic (each grid element "
+                      "read once, written once) over its time, and the sizes its calls ran at "
+                      "(loop trips, innermost first; tune there: --tune-size or tune_size):\n");
+      for (int i = 0; i < f2s_prof_count_; ++i) {
+        const struct f2s_prof *r = &f2s_prof_rows_[i];
+        if (r->rank == 0)
+          continue;
+        fprintf(stderr, "  %-24s %-9s %9.1f GB/s  ", r->kernel, r->target,
+                r->seconds > 0 ? 1e-9 * r->traffic / r->seconds : 0.0);
+        for (int s = 0; s < F2S_PROF_SIZES && r->size_calls[s]; ++s) {
+          fprintf(stderr, "%s", s ? ", " : "");
+          for (int d = 0; d < r->rank; ++d)
+            fprintf(stderr, "%s%ld", d ? "x" : "", r->sizes[s][d]);
+          fprintf(stderr, " (%lld)", r->size_calls[s]);
+        }
+        if (r->other_size_calls)
+          fprintf(stderr, ", other sizes (%lld)", r->other_size_calls);
+        fprintf(stderr, "\n");
+      }
     }
   }
   pthread_mutex_unlock(&f2s_prof_lock_);
@@ -111,6 +146,46 @@ __attribute__((unused)) static struct f2s_prof *f2s_prof_row(const char *kernel,
   }
   pthread_mutex_unlock(&f2s_prof_lock_);
   return row;
+}
+
+/* The trips of a DO loop from lo to hi by step (Fortran's count, 0 if none). */
+__attribute__((unused)) static long f2s_trips_of(long lo, long hi, long step) {
+  if (step > 0)
+    return hi >= lo ? (hi - lo) / step + 1 : 0;
+  if (step < 0)
+    return lo >= hi ? (lo - hi) / -step + 1 : 0;
+  return 0;
+}
+
+/* Under F2S_PROFILE, the size of a call of `kernel` on `target`: the trips
+ * of its `rank` loops, innermost first, and its compulsory traffic per
+ * point. Called by the library's entries (codegen print_c_profile_size). */
+__attribute__((unused)) static void f2s_prof_size(const char *kernel, const char *target,
+                                                  int rank, const long *trips,
+                                                  double bytes_per_point) {
+  struct f2s_prof *row = f2s_prof_row(kernel, target);
+  if (!row)
+    return;
+  if (rank > F2S_PROF_RANK)
+    rank = F2S_PROF_RANK;
+  double points = 1;
+  for (int d = 0; d < rank; ++d)
+    points *= trips[d] > 0 ? (double)trips[d] : 0.0;
+  pthread_mutex_lock(&f2s_prof_lock_);
+  row->rank = rank;
+  row->traffic += points * bytes_per_point;
+  int s = 0;
+  for (; s < F2S_PROF_SIZES && row->size_calls[s]; ++s)
+    if (!memcmp(row->sizes[s], trips, sizeof(long) * (size_t)rank))
+      break;
+  if (s == F2S_PROF_SIZES) {
+    ++row->other_size_calls;
+  } else {
+    if (!row->size_calls[s])
+      memcpy(row->sizes[s], trips, sizeof(long) * (size_t)rank);
+    ++row->size_calls[s];
+  }
+  pthread_mutex_unlock(&f2s_prof_lock_);
 }
 
 /* The start of a call: reads the environment on the first (an F2S_TARGET
