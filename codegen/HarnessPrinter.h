@@ -22,7 +22,14 @@ namespace f2s {
 /// be left alone), and if the largest relative difference is within TOLERANCE
 /// runs the variant once to warm up and REPS times more. It prints one line:
 ///
-///   F2S-RESULT {"verified": true, "max_rel_err": ..., "median_s": ..., "min_s": ...}
+///   F2S-RESULT {"verified": true, "max_rel_err": ..., "median_s": ..., "min_s": ...,
+///               "reps": ..., "cold_caches": true|false}
+///
+/// cold_caches: the grids are larger than the per-core L2 and smaller than
+/// twice the last-level cache, so before each timed repetition the threads
+/// sweep a buffer twice that cache's size: the kernel meets its grids in
+/// memory, as in a program whose other kernels swept their own arrays since
+/// its last call, not warm from its previous repetition.
 ///
 /// With `extras`, the grids are first touched by the variant's first-touch
 /// function (same threads, pinning and decomposition as the variant) before

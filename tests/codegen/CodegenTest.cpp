@@ -4,6 +4,7 @@
 #include "codegen/CExpr.h"
 #include "codegen/CPrinter.h"
 #include "codegen/CudaPrinter.h"
+#include "codegen/HarnessPrinter.h"
 #include "codegen/Interfaces.h"
 #include "harness/Process.h"
 #include "transforms/CoreBlocking.h"
@@ -12,6 +13,9 @@
 #include "common/TestUtil.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <unistd.h>
 
 namespace f2s {
 namespace {
@@ -24,6 +28,42 @@ ProcessResult run_cmd(std::vector<std::string> argv) {
 
 bool contains(const std::string &text, const std::string &needle) {
   return text.find(needle) != std::string::npos;
+}
+
+// A harness times a kernel whose grids fit in the last-level cache as its
+// program calls it, after other kernels swept their arrays: from memory. The
+// Jacobi's two grids of (n+2)² doubles, sized from this machine's caches as
+// the harness reads them: within L2 warm (a program's small kernels keep
+// theirs), between L2 and twice the last-level cache cold, beyond it warm
+// again (the sweep evicts itself).
+TEST(Harness, TimesGridsThatFitInTheLastLevelCacheOnColdCaches) {
+  test::ScratchDir dir;
+  Kernel k = test::lower_text(dir, test::kJacobi2D);
+  std::string c = dir.write(
+      "jac.c", print_c_harness(k, print_c_variant(k, "plain"), c_variant_name(k, "plain"), 0));
+  std::string exe = (dir.path() / "jac").string();
+  ProcessResult cc = run_cmd({c_compiler(), "-std=gnu11", "-O2", "-pthread", "-o", exe, c, "-lm"});
+  ASSERT_TRUE(cc.ok()) << cc.describe() << "\n" << cc.err;
+  auto cache = [](int name, long otherwise) {
+    long v = sysconf(name);
+    return static_cast<double>(v > 0 ? v : otherwise);
+  };
+  const double l2 = cache(_SC_LEVEL2_CACHE_SIZE, 1l << 20),
+               llc = cache(_SC_LEVEL3_CACHE_SIZE, 32l << 20);
+  if (l2 * 4 >= llc)
+    GTEST_SKIP() << "the last-level cache is not larger than L2 here";
+  auto side = [](double bytes) { return std::to_string(long(std::sqrt(bytes / 16)) - 2); };
+  const std::pair<std::string, const char *> cases[] = {
+      {side(l2 / 2), "false"}, {side(std::sqrt(l2 * 2 * llc)), "true"}, {side(3 * llc), "false"}};
+  for (const auto &[n, cold] : cases) {
+    if (std::stol(n) > 4000)
+      continue; // grids of gigabytes: a large last-level cache, whose upper case is not run
+    ProcessResult r = run_cmd({exe, "1", "3", "0", n, n});
+    ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+    EXPECT_TRUE(contains(r.out, "\"verified\": true")) << r.out;
+    EXPECT_TRUE(contains(r.out, std::string("\"cold_caches\": ") + cold + "}"))
+        << n << ": " << r.out;
+  }
 }
 
 TEST(CPrinter, PrintsConditionsWithCsPrecedence) {
