@@ -546,9 +546,35 @@ std::string print_c_entry_prototype(const Kernel &k, const std::string &symbol) 
   return s + ")";
 }
 
+namespace {
+
+/// Whether `e` reads only scalar arguments of `k`: a loop bound of the
+/// kernel as the user wrote it, not of a transformed nest (a block loop's
+/// `min(i_blk + cx - 1, nx)`, whose names exist only inside the variant).
+bool reads_only_scalar_args(const Kernel &k, const Expr &e) {
+  struct Check : IRVisitor {
+    const Kernel &k;
+    bool ok = true;
+    explicit Check(const Kernel &kernel) : k(kernel) {}
+    void visit_var(const Var *v) override {
+      const Variable *a = k.find_arg(v->name);
+      ok = ok && a && !a->is_grid();
+    }
+    void visit_grid_ref(const GridRef *) override { ok = false; }
+  } check(k);
+  check.visit(e);
+  return check.ok;
+}
+
+} // namespace
+
 std::string print_c_profile_size(const Kernel &k, const std::string &target,
                                  const std::string &from, const std::string &pad) {
   std::vector<const For *> loops = perfect_nest(k.body);
+  for (const For *f : loops)
+    if (!reads_only_scalar_args(k, f->lo) || !reads_only_scalar_args(k, f->hi) ||
+        !reads_only_scalar_args(k, f->step))
+      return "";
   if (loops.empty())
     return "";
   KernelFacts facts = analyze(k);
