@@ -16,11 +16,12 @@ std::string print_c_gpu_entry(const Kernel &k, const std::string &symbol,
   out << "/* " << comment << " */\n" << print_c_entry_head(k, symbol, EntryForm::Public);
   out << "  const int f2s_alias = "
       << (check_aliasing ? c_aliasing_check_name(k) + "(&a)" : std::string("0")) << ";\n";
+  // The run function counts the size in the CUDA part's profile when the
+  // call runs on the GPU; the CPU code counts its own (print_c_call).
+  out << print_c_call_size(k, "a.", "  ");
   auto run = [&](const SizedCall &c, const std::string &pad) {
-    // The CPU code reports its own size to the profile (print_c_call).
-    out << pad << "if (" << c_variant_name(k, c.variant) << "_run(&a, f2s_alias, " << cpu_path
-        << ")) {\n"
-        << print_c_profile_size(k, "cuda", "a.", pad + "  ") << pad << "}\n";
+    out << pad << c_variant_name(k, c.variant) << "_run(&a, f2s_alias, " << cpu_path
+        << ", &f2s_size);\n";
   };
   if (calls.size() == 1) {
     run(calls[0], "  ");

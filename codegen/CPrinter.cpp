@@ -568,37 +568,35 @@ bool reads_only_scalar_args(const Kernel &k, const Expr &e) {
 
 } // namespace
 
-std::string print_c_profile_size(const Kernel &k, const std::string &target,
-                                 const std::string &from, const std::string &pad) {
+std::string print_c_call_size(const Kernel &k, const std::string &from, const std::string &pad) {
+  std::string out = pad + "struct f2s_call_size f2s_size = {0, {0}, 0};\n";
   std::vector<const For *> loops = perfect_nest(k.body);
   for (const For *f : loops)
     if (!reads_only_scalar_args(k, f->lo) || !reads_only_scalar_args(k, f->hi) ||
         !reads_only_scalar_args(k, f->step))
-      return "";
-  if (loops.empty())
-    return "";
+      loops.clear();
+  if (loops.empty() || loops.size() > 4) // F2S_PROF_RANK
+    return out + pad + "(void)f2s_size;\n";
   KernelFacts facts = analyze(k);
   std::string in = pad + "  ";
-  std::ostringstream out;
-  out << pad << "if (f2s_env()->profile) { /* the size of this call, for F2S_PROFILE */\n";
+  std::ostringstream o;
+  o << out << pad << "if (f2s_env()->profile) { /* the size of this call, for F2S_PROFILE */\n";
   if (!from.empty())
     for (const Variable &v : k.args)
       if (!v.is_grid() && !k.find_reduction(v.name))
-        out << in << "const " << c_type(v.type) << " " << c_name(v.name) << " = " << from
-            << c_name(v.name) << ";\n"
-            << in << "(void)" << c_name(v.name) << ";\n";
-  out << in << "const long f2s_trips[" << loops.size() << "] = {";
+        o << in << "const " << c_type(v.type) << " " << c_name(v.name) << " = " << from
+          << c_name(v.name) << ";\n"
+          << in << "(void)" << c_name(v.name) << ";\n";
+  o << in << "f2s_size.rank = " << loops.size() << ";\n";
   for (size_t d = 0; d < loops.size(); ++d) {
     const For *f = loops[loops.size() - 1 - d];
-    out << (d ? ",\n" + in + "                             " : "") << "f2s_trips_of((long)("
-        << print_c_expr(k, f->lo) << "), (long)(" << print_c_expr(k, f->hi) << "), (long)("
-        << print_c_expr(k, f->step) << "))";
+    o << in << "f2s_size.trips[" << d << "] = f2s_trips_of((long)(" << print_c_expr(k, f->lo)
+      << "), (long)(" << print_c_expr(k, f->hi) << "), (long)(" << print_c_expr(k, f->step)
+      << "));\n";
   }
-  out << "};\n"
-      << in << "f2s_prof_size(\"" << k.name << "\", \"" << target << "\", " << loops.size()
-      << ", f2s_trips, " << facts.read_bytes + facts.write_bytes << ".0);\n"
-      << pad << "}\n";
-  return out.str();
+  o << in << "f2s_size.bytes_per_point = " << facts.read_bytes + facts.write_bytes << ".0;\n"
+    << pad << "}\n";
+  return o.str();
 }
 
 std::pair<std::string, std::string> c_variant_label(const std::string &variant) {
@@ -631,7 +629,9 @@ std::string print_c_call(const Kernel &k, const std::string &variant, const std:
         << in << c_variant_name(k, v) << "(&a, " << tune << ", f2s_threads);\n"
         << in << "f2s_call_end(&f2s_said, \"" << k.name << "\", \"" << target << "\", \"" << what
         << "\", f2s_threads, f2s_t0);\n"
-        << print_c_profile_size(k, target, "a.", in) << in << "return;\n";
+        << print_c_call_size(k, "a.", in) << in << "f2s_prof_size(\"" << k.name << "\", \""
+        << target << "\", &f2s_size);\n"
+        << in << "return;\n";
   };
   if (aliased == AliasedCalls::RunAliasedVariant) {
     out << pad << "if (" << c_aliasing_check_name(k) << "(&a)) {\n"

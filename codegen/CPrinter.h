@@ -83,13 +83,13 @@ std::string print_c_entry_head(const Kernel &k, const std::string &symbol, Entry
 std::string print_c_call(const Kernel &k, const std::string &variant, const std::string &tune,
                          int threads, AliasedCalls aliased, const std::string &pad);
 
-/// Under F2S_PROFILE, the statements (at indentation `pad`) that report a
-/// call's size to the profile (runtime f2s_prof_size): the trips of the
-/// kernel's perfect nest, innermost first, and its compulsory traffic per
-/// point (KernelFacts::read_bytes + write_bytes). Its scalar arguments are
+/// The statements (at indentation `pad`) that declare `struct f2s_call_size
+/// f2s_size` (runtime/f2s_calls.c) and, under F2S_PROFILE, fill it with the
+/// call's size: the trips of the kernel's perfect nest, innermost first, and
+/// its compulsory traffic per point (KernelFacts::read_bytes + write_bytes);
+/// rank 0 where the nest's bounds are not in its scalar arguments. Those are
 /// read through `from` ("a."), or are locals already where `from` is empty.
-std::string print_c_profile_size(const Kernel &k, const std::string &target,
-                                 const std::string &from, const std::string &pad);
+std::string print_c_call_size(const Kernel &k, const std::string &from, const std::string &pad);
 
 /// The target and the report's name of variant function `variant`:
 /// "pthreads_blocked_..." is {"pthreads", "pthreads/blocked_..."} (the

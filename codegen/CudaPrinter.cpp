@@ -814,8 +814,9 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
     if (v.is_grid())
       grids.push_back(&v);
   const size_t n = grids.size(), slots = std::max<size_t>(n, 1);
-  out << "extern \"C\" int " << base << "_run(const " << args
-      << " *a, int f2s_alias, void (*f2s_cpu)(const " << args << " *)) {\n";
+  out << "extern \"C\" void " << base << "_run(const " << args
+      << " *a, int f2s_alias, void (*f2s_cpu)(const " << args
+      << " *), const struct f2s_call_size *f2s_size) {\n";
   out << "  const double f2s_t0 = f2s_call_begin();\n";
   print_locals(k, "a->", false, out);
   out << "  const void *f2s_host[" << slots << "] = {";
@@ -849,7 +850,7 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
       << "    f2s_cuda_sync_present(" << n << ", f2s_host, f2s_bytes, f2s_written, 0);\n"
       << "    f2s_cpu(a);\n"
       << "    f2s_cuda_sync_present(" << n << ", f2s_host, f2s_bytes, f2s_written, 1);\n"
-      << "    return 0;\n  }\n";
+      << "    return;\n  }\n";
   out << "  f2s_cuda_use_device();\n";
   out << "  struct f2s_prof *const f2s_row = f2s_env()->profile ? f2s_prof_row(\"" << k.name
       << "\", \"cuda\") : NULL;\n"
@@ -873,7 +874,7 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
       << "    f2s_cuda_sync_present(" << n << ", f2s_host, f2s_bytes, f2s_written, 0);\n"
       << "    f2s_cpu(a);\n"
       << "    f2s_cuda_sync_present(" << n << ", f2s_host, f2s_bytes, f2s_written, 1);\n"
-      << "    return 0;\n  }\n";
+      << "    return;\n  }\n";
   out << "  switch (f2s_alias) {\n";
   for (size_t s = 0; s < aliased_variants.size(); ++s)
     if (!aliased_variants[s].empty())
@@ -897,17 +898,18 @@ std::string print_cuda_variant(const Kernel &k, const std::string &variant, bool
       << "  static int f2s_said = 0;\n"
       << "  f2s_call_end(&f2s_said, \"" << k.name << "\", \"cuda\", \"cuda/"
       << variant.substr(variant.find('_') + 1) << "\", 0, f2s_t0);\n"
-      << "  return 1;\n}\n\n";
+      << "  f2s_prof_size(\"" << k.name << "\", \"cuda\", f2s_size);\n"
+      << "}\n\n";
   return out.str();
 }
 
 std::string print_cuda_run_prototype(const Kernel &k, const std::string &variant) {
   std::string args = "const struct f2s_" + k.name + "_args";
-  return "/* Defined in the library's CUDA source: runs the call on the GPU (and returns 1), or\n"
-         " * calls f2s_cpu (and returns 0). */\n"
-         "int f2s_" +
+  return "/* Defined in the library's CUDA source: runs the call on the GPU (counting `size` in\n"
+         " * the profile), or calls f2s_cpu. */\n"
+         "void f2s_" +
          k.name + "_" + variant + "_run(" + args + " *a, int f2s_alias, void (*f2s_cpu)(" + args +
-         " *));\n\n";
+         " *), const struct f2s_call_size *size);\n\n";
 }
 
 namespace {

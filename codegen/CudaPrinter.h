@@ -6,8 +6,9 @@
 //   __global__ void f2s_K_cuda_V_kernel(struct f2s_K_args a)    the mapped nest
 //   void f2s_K_cuda_V_launch(const struct f2s_K_args *d, cudaStream_t s)
 //                                       launches it on device pointers
-//   extern "C" int f2s_K_cuda_V_run(const struct f2s_K_args *a, int alias,
-//                                    void (*cpu)(const struct f2s_K_args *))
+//   extern "C" void f2s_K_cuda_V_run(const struct f2s_K_args *a, int alias,
+//                                     void (*cpu)(const struct f2s_K_args *),
+//                                     const struct f2s_call_size *size)
 //                                       maps the host grids (present ones in
 //                                       place, others copied for the call,
 //                                       once per host range), launches,

@@ -28,7 +28,17 @@ static pthread_once_t f2s_env_once_ = PTHREAD_ONCE_INIT;
  * A kernel's calls also report their size (f2s_prof_size): the loops'
  * trips, of which the first F2S_PROF_SIZES distinct ones are kept with their
  * counts, and the compulsory traffic, from which the row's rate follows. */
-enum { F2S_PROF_SIZES = 4, F2S_PROF_RANK = 4 };
+enum { F2S_PROF_SIZES = 8, F2S_PROF_RANK = 4 };
+
+/* A call's size as the library's entry computes it under F2S_PROFILE
+ * (codegen print_c_call_size): the trips of its loops, innermost first, and
+ * its compulsory traffic per point; rank 0 where it has none to give. The
+ * C entry of a GPU call passes it to the CUDA part, whose table times it. */
+struct f2s_call_size {
+  int rank;
+  long trips[F2S_PROF_RANK];
+  double bytes_per_point;
+};
 struct f2s_prof {
   const char *kernel, *target;
   long long calls, updates, h2d_bytes, d2h_bytes;
@@ -78,10 +88,24 @@ __attribute__((unused)) static void f2s_prof_print_(void) {
         const struct f2s_prof *r = &f2s_prof_rows_[i];
         if (r->rank == 0)
           continue;
-        fprintf(stderr, "  %-24s %-9s %9.1f GB/s  ", r->kernel, r->target,
-                r->seconds > 0 ? 1e-9 * r->traffic / r->seconds : 0.0);
+        const double rate = r->seconds > 0 ? 1e-9 * r->traffic / r->seconds : 0.0;
+        fprintf(stderr, rate >= 100 ? "  %-24s %-9s %9.1f GB/s  " : "  %-24s %-9s %9.3g GB/s  ",
+                r->kernel, r->target, rate);
+        /* Largest first (by points times calls): where the time goes. */
+        int order[F2S_PROF_SIZES], n = 0;
+        double weight[F2S_PROF_SIZES];
         for (int s = 0; s < F2S_PROF_SIZES && r->size_calls[s]; ++s) {
-          fprintf(stderr, "%s", s ? ", " : "");
+          weight[s] = (double)r->size_calls[s];
+          for (int d = 0; d < r->rank; ++d)
+            weight[s] *= (double)r->sizes[s][d];
+          int at = n++;
+          for (; at > 0 && weight[order[at - 1]] < weight[s]; --at)
+            order[at] = order[at - 1];
+          order[at] = s;
+        }
+        for (int o = 0; o < n; ++o) {
+          const int s = order[o];
+          fprintf(stderr, "%s", o ? ", " : "");
           for (int d = 0; d < r->rank; ++d)
             fprintf(stderr, "%s%ld", d ? "x" : "", r->sizes[s][d]);
           fprintf(stderr, " (%lld)", r->size_calls[s]);
@@ -157,17 +181,18 @@ __attribute__((unused)) static long f2s_trips_of(long lo, long hi, long step) {
   return 0;
 }
 
-/* Under F2S_PROFILE, the size of a call of `kernel` on `target`: the trips
- * of its `rank` loops, innermost first, and its compulsory traffic per
- * point. Called by the library's entries (codegen print_c_profile_size). */
+/* Under F2S_PROFILE, the size of a call of `kernel` on `target` (nothing
+ * for a size of rank 0, or NULL), counted in its row. */
 __attribute__((unused)) static void f2s_prof_size(const char *kernel, const char *target,
-                                                  int rank, const long *trips,
-                                                  double bytes_per_point) {
+                                                  const struct f2s_call_size *size) {
+  if (!size || size->rank <= 0 || !f2s_env()->profile)
+    return;
   struct f2s_prof *row = f2s_prof_row(kernel, target);
   if (!row)
     return;
-  if (rank > F2S_PROF_RANK)
-    rank = F2S_PROF_RANK;
+  const int rank = size->rank > F2S_PROF_RANK ? F2S_PROF_RANK : size->rank;
+  const long *trips = size->trips;
+  const double bytes_per_point = size->bytes_per_point;
   double points = 1;
   for (int d = 0; d < rank; ++d)
     points *= trips[d] > 0 ? (double)trips[d] : 0.0;
