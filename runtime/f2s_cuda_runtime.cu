@@ -152,16 +152,97 @@ static void f2s_cuda_choose_device(void) {
   f2s_cuda_device = rank % count;
 }
 
+/* The context made early. A program's first CUDA call pays for the
+ * driver's start and the device's context (0.12 to 0.17 s on an H100), and
+ * its first call of the library comes after its own set-up (allocating and
+ * filling its arrays, reading its input). So when the library is loaded, a
+ * thread starts the driver and retains the device's primary context, the
+ * one the runtime then uses, while the program sets up; the first call
+ * waits for the thread, if it is still running, and releases the retain.
+ * Through the driver API, opened with dlopen: the CUDA runtime's own state
+ * is touched only by the program's threads, so a program that exits before
+ * its first call cannot meet the runtime's teardown halfway through its
+ * start (the exit waits for the thread, whose driver calls are
+ * thread-safe), and a machine without a driver just has no thread's work.
+ * Only where the device is known before the program could choose one: a
+ * single visible device, or F2S_CUDA_DEVICE; not under MPI (several ranks
+ * per node choose by rank), not with F2S_TARGET a CPU, not with
+ * F2S_CUDA_EARLY=0. */
+#include <dlfcn.h> /* here, as tests include this text without the library's prelude */
+#include <string.h>
+typedef int (*f2s_cu_init_t)(unsigned);
+typedef int (*f2s_cu_count_t)(int *);
+typedef int (*f2s_cu_get_t)(int *, int);
+typedef int (*f2s_cu_retain_t)(void **, int);
+typedef int (*f2s_cu_release_t)(int);
+static pthread_t f2s_cuda_early_thread;
+static int f2s_cuda_early_started = 0, f2s_cuda_early_joined = 0, f2s_cuda_early_device = -1;
+static f2s_cu_release_t f2s_cuda_early_release = NULL;
+static pthread_mutex_t f2s_cuda_early_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *f2s_cuda_early_start(void *wanted_p) {
+  const int wanted = (int)(intptr_t)wanted_p;
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    return NULL;
+  f2s_cu_init_t init = (f2s_cu_init_t)dlsym(lib, "cuInit");
+  f2s_cu_count_t count = (f2s_cu_count_t)dlsym(lib, "cuDeviceGetCount");
+  f2s_cu_get_t get = (f2s_cu_get_t)dlsym(lib, "cuDeviceGet");
+  f2s_cu_retain_t retain = (f2s_cu_retain_t)dlsym(lib, "cuDevicePrimaryCtxRetain");
+  f2s_cu_release_t release = (f2s_cu_release_t)dlsym(lib, "cuDevicePrimaryCtxRelease_v2");
+  int n = 0, device = 0;
+  void *context = NULL;
+  if (!init || !count || !get || !retain || !release || init(0) != 0 || count(&n) != 0 ||
+      (wanted < 0 && n != 1) || get(&device, wanted < 0 ? 0 : wanted) != 0 ||
+      retain(&context, device) != 0)
+    return NULL; /* the library handle stays open: the runtime opens the same */
+  f2s_cuda_early_device = device;
+  f2s_cuda_early_release = release;
+  return NULL;
+}
+
+static void f2s_cuda_early_join(void) {
+  pthread_mutex_lock(&f2s_cuda_early_lock);
+  if (f2s_cuda_early_started && !f2s_cuda_early_joined) {
+    pthread_join(f2s_cuda_early_thread, NULL);
+    f2s_cuda_early_joined = 1;
+  }
+  pthread_mutex_unlock(&f2s_cuda_early_lock);
+}
+
+__attribute__((constructor)) static void f2s_cuda_early_begin(void) {
+  const char *target = getenv("F2S_TARGET"), *early = getenv("F2S_CUDA_EARLY");
+  if ((target && *target && strcmp(target, "cuda") != 0) || (early && !strcmp(early, "0")))
+    return;
+  int rank = 0, size = 1;
+  f2s_local_rank(&rank, &size);
+  if (size > 1)
+    return;
+  const int wanted = f2s_env_int_("F2S_CUDA_DEVICE");
+  /* Registered before the thread exists, so the exit always waits for it. */
+  if (atexit(f2s_cuda_early_join) != 0)
+    return;
+  f2s_cuda_early_started = pthread_create(&f2s_cuda_early_thread, NULL, f2s_cuda_early_start,
+                                          (void *)(intptr_t)wanted) == 0;
+}
+
 /* CUDA creates a process's context on its first real call, a few tenths of
- * a second that every CUDA program pays once. Made here, on the chosen
- * device, by the no-op cudaFree(0), so that F2S_PROFILE shows it as a row of
- * its own, "(CUDA start-up)", instead of inside the first allocation or
- * copy; its errors are left to the call that follows, which checks. */
+ * a second that every CUDA program pays once (less what the early start
+ * above did while the program set up). Made here, on the chosen device, by
+ * the no-op cudaFree(0), so that F2S_PROFILE shows what is left of it as a
+ * row of its own, "(CUDA start-up)", instead of inside the first allocation
+ * or copy; its errors are left to the call that follows, which checks. */
 static pthread_once_t f2s_cuda_context_once = PTHREAD_ONCE_INIT;
 
 static void f2s_cuda_create_context(void) {
   const double t0 = f2s_env()->profile ? f2s_now_() : 0;
+  f2s_cuda_early_join();
   (void)cudaFree(0);
+  /* The runtime holds the primary context now; the early retain goes, so
+   * that a cudaDeviceReset of the program's still ends it. */
+  if (f2s_cuda_early_release)
+    f2s_cuda_early_release(f2s_cuda_early_device);
+  f2s_cuda_early_release = NULL;
   if (f2s_env()->profile) {
     struct f2s_prof *row = f2s_prof_row("(CUDA start-up)", "cuda");
     if (row) {
