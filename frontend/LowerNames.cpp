@@ -162,11 +162,8 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
   }
   if (in_column_ && name == column_var_)
     fail(loc, column_var_outside());
-  if (auto b = between_.find(name);
-      colour_scalars_ && b != between_.end() && !between_merged_.count(name)) {
-    read_between_ = true;
+  if (auto b = between_.find(name); colour_scalars_ && b != between_.end())
     return b->second;
-  }
   if (assigned_.count(name)) {
     if (bound_of_ && !in_dims_ && in_column_ && *bound_of_ == column_var_)
       fail(loc, column_bound_refusal("'" + name + "', assigned in the " + kRegion + ","));
@@ -177,12 +174,7 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
     if (bound_of_ || in_dims_)
       fail(loc, "'" + name + "' is assigned inside the " + kRegion +
                     ", so it cannot be used in the bounds of its loops or arrays" +
-                    (bound_of_ && colour_scalars_ &&
-                             (between_under_if_.count(name) || between_merged_.count(name))
-                         ? "; assign it once between the loops, outside any IF (a red-black "
-                           "colour as 'MOD(e, 2)' of the outer loop variables and scalars, "
-                           "e.g. 'MOD(j + ipass - 1, 2)' for a colour flipped when 'ipass' is 2)"
-                     : bound_of_ && between_under_if_.count(name)
+                    (bound_of_ && between_under_if_.count(name)
                          ? "; set it between the loops by assignments and IFs whose branches "
                            "assign it at most once each, from what the scalars held before the IF"
                          : ""));

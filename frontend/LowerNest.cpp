@@ -1,11 +1,15 @@
 // Lowering the loops of the nest: their bounds (evaluated once, before the
-// nest), steps (a stride loop becomes a loop over its trip counter), the
-// red-black form of the innermost loop (a colour test in the point), the
-// scalar assignments between the loops, and the DO loops of a column.
+// nest), steps (a stride loop from a constant becomes a loop over its trip
+// counter; one from a start that changes, a red-black colour, a guard in the
+// point), the scalar assignments between the loops, and the DO loops of a
+// column.
+#include "ast/IRPrinter.h"
 #include "ast/IRVisitor.h"
 #include "canonicalize/FoldConstants.h"
 #include "frontend/RegionLowering.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <functional>
 
 namespace f2s::fe::lowering {
@@ -111,14 +115,11 @@ std::optional<std::map<std::string, Expr>> branch_assignments(const Stmt &branch
 void RegionLowering::record_between(const Stmt &s) {
   auto forget = [&](const std::string &v) {
     between_.erase(v);
-    between_merged_.erase(v);
     between_under_if_.insert(v);
   };
   if (const Assign *a = as<Assign>(s)) {
     between_[a->var] = ReadValues(between_).mutate(a->value);
     between_under_if_.erase(a->var);
-    if (!as<Select>(between_[a->var]))
-      between_merged_.erase(a->var);
     return;
   }
   const IfThenElse *f = as<IfThenElse>(s);
@@ -149,7 +150,6 @@ void RegionLowering::record_between(const Stmt &s) {
   for (const std::string &v : assigned) {
     if (auto a = after.find(v); a != after.end()) {
       between_[v] = a->second;
-      between_merged_.insert(v);
       between_under_if_.erase(v);
     } else {
       forget(v);
@@ -207,35 +207,37 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
                                      "' must be a positive INTEGER constant or -1 in a " + kRegion +
                                      fix);
     step = backward ? 1 : as<IntImm>(s)->value;
-    // The red-black form of the innermost loop, `do i = lo + mod(e, 2), hi, 2`,
-    // is the colour test `mod(i - (lo + mod(e, 2)), 2) == 0` on every i from
-    // lo to hi: the same points whenever MOD(e, 2) is not negative (for a
-    // negative odd e, Fortran's loop would also visit lo - 1).
-    if (step == 2) {
-      auto colour = lower_colour_start(bounds.lower.thing.value(), var);
-      if (!colour)
-        colour = lower_colour_scalar(bounds.lower.thing.value(), var);
-      if (colour) {
-        if (!innermost)
-          fail(at(step_expr.source), "The red-black form 'DO " + var +
-                                         " = lo + MOD(e, 2), hi, 2' is allowed only on the "
-                                         "innermost loop of a " +
-                                         kRegion);
-        Expr start = colour->start, lo = colour->lo;
-        Expr hi = lower_bound(bounds.upper.thing.value(), var);
-        Expr i = Var::make(var, Type::Int32, loc);
-        Expr even = Binary::make(
-            BinaryOp::Eq,
-            Call::make(Intrinsic::Mod,
-                       {Binary::make(BinaryOp::Sub, i, start, loc), IntImm::make(2, loc)}, loc),
-            IntImm::make(0, loc), loc);
-        Stmt body =
-            IfThenElse::make(even, lower_block(std::get<fp::Block>(d.t), loc, true), nullptr, loc);
-        return For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc);
-      }
-    }
   }
-  Expr lo = lower_bound(bounds.lower.thing.value(), var);
+  // A stride loop whose start is not a constant (a red-black colour chosen
+  // per row, a start the call gives) runs over every i from its smallest
+  // start, `do i = lo + mod(e, 2), hi, 2` over i = lo, hi, and keeps its
+  // points by the guard `mod(i - start, step) == 0` around the point (and
+  // `i >= start` where a start may lie a step or more above lo). For
+  // `lo + mod(e, 2)` these are Fortran's points whenever MOD(e, 2) is not
+  // negative (for a negative odd e, Fortran's loop would also visit lo - 1).
+  std::optional<ColourStart> colour;
+  if (step > 1) {
+    const fp::Expr &lower = bounds.lower.thing.value();
+    colour = step == 2 ? lower_colour_start(lower, var) : std::nullopt;
+    if (!colour)
+      colour = lower_stride_start(lower, var, step);
+  }
+  size_t outer_guards = stride_guards_.size();
+  if (colour) {
+    Expr i = Var::make(var, Type::Int32, loc);
+    Expr guard = Binary::make(
+        BinaryOp::Eq,
+        Call::make(Intrinsic::Mod,
+                   {Binary::make(BinaryOp::Sub, i, colour->start, loc), IntImm::make(step, loc)},
+                   loc),
+        IntImm::make(0, loc), loc);
+    if (colour->below)
+      guard = Binary::make(BinaryOp::And, Binary::make(BinaryOp::Ge, i, colour->start, loc), guard,
+                           loc);
+    stride_guards_.push_back(guard);
+    step = 1;
+  }
+  Expr lo = colour ? colour->lo : lower_bound(bounds.lower.thing.value(), var);
   Expr hi = lower_bound(bounds.upper.thing.value(), var);
   if (backward)
     std::swap(lo, hi);
@@ -286,7 +288,7 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
       }
       Stmt s = lower_statement(c);
       record_between(s);
-      stmts.push_back(s);
+      stmts.push_back(under_stride_guards(s));
     }
     body = lower_nest(nest, level + 1);
     if (!stmts.empty()) {
@@ -295,9 +297,10 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
     }
   } else {
     in_column_ = !column_dos_.empty();
-    body = lower_block(std::get<fp::Block>(d.t), loc, true);
+    body = under_stride_guards(lower_block(std::get<fp::Block>(d.t), loc, true));
     in_column_ = false;
   }
+  stride_guards_.resize(outer_guards);
   return For::reversed(For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc),
                        backward);
 }
@@ -400,78 +403,111 @@ RegionLowering::lower_colour_start(const fp::Expr &lower, const std::string &loo
 
 namespace {
 
-/// A start `base + MOD(e, 2)` or `base - MOD(e, 2)` in IR, with base and e
-/// apart; sign is +1 or -1 and base null for none.
-struct ModSplit {
+/// A start of a stride loop as base + d, with base free of the loops (null
+/// for none) and d between lo and hi for every row and call.
+struct StartRange {
   Expr base;
-  int sign = 1;
-  const Call *mod = nullptr;
+  int64_t lo = 0, hi = 0;
 };
 
-bool is_mod2(const Expr &e) {
-  const auto *c = as<Call>(e);
-  const auto *two = c && c->fn == Intrinsic::Mod ? as<IntImm>(c->args[1]) : nullptr;
-  return two && two->value == 2;
+Expr plus(const Expr &a, const Expr &b, const SourceLoc &loc) {
+  return !a ? b : !b ? a : Binary::make(BinaryOp::Add, a, b, loc);
 }
 
-bool has_mod2(const Expr &e) {
-  struct Find : IRVisitor {
-    bool found = false;
-    void visit_call(const Call *c) override {
-      found = found || (c->fn == Intrinsic::Mod && c->args.size() == 2 && as<IntImm>(c->args[1]) &&
-                        as<IntImm>(c->args[1])->value == 2);
-      IRVisitor::visit_call(c);
-    }
-  } find;
-  find.visit(e);
-  return find.found;
+Expr negated(const Expr &a, const SourceLoc &loc) {
+  return a ? Unary::make(UnaryOp::Neg, a, loc) : nullptr;
 }
 
-std::optional<ModSplit> split_mod2(const Expr &e) {
-  if (is_mod2(e))
-    return ModSplit{nullptr, 1, as<Call>(e)};
-  if (const auto *u = as<Unary>(e); u && u->op == UnaryOp::Neg) {
-    auto s = split_mod2(u->a);
-    if (s) {
-      s->base = s->base ? Unary::make(UnaryOp::Neg, s->base, e->loc) : nullptr;
-      s->sign = -s->sign;
+bool same_base(const Expr &a, const Expr &b) {
+  return (!a && !b) || (a && b && print_expr(a) == print_expr(b));
+}
+
+std::optional<StartRange> start_sum(const Expr &e,
+                                    const std::function<bool(const Expr &)> &invariant);
+
+/// The range of `e` over the rows, as base + [lo, hi]: sums, differences
+/// and constant multiples of a part free of the loops (`invariant`) and of
+/// MOD(x, c), which lies in [0, c - 1] for the x >= 0 that colours are made
+/// of; a MERGE (an IF between the loops) spans both its values, when they
+/// have one base. Nothing for any other form.
+std::optional<StartRange> start_range(const Expr &e,
+                                      const std::function<bool(const Expr &)> &invariant) {
+  if (const IntImm *c = as<IntImm>(e))
+    return StartRange{nullptr, c->value, c->value};
+  // Sums first, so that `nxl + 1` and `nxl` have one base.
+  if (auto r = start_sum(e, invariant))
+    return r;
+  if (invariant(e))
+    return StartRange{e, 0, 0};
+  if (const Call *c = as<Call>(e); c && c->fn == Intrinsic::Mod && c->args.size() == 2) {
+    const IntImm *m = as<IntImm>(c->args[1]);
+    if (m && m->value > 0)
+      return StartRange{nullptr, 0, m->value - 1};
+    return std::nullopt;
+  }
+  if (const Select *s = as<Select>(e)) {
+    auto x = start_range(s->a, invariant), y = start_range(s->b, invariant);
+    if (!x || !y || !same_base(x->base, y->base))
+      return std::nullopt;
+    return StartRange{x->base, std::min(x->lo, y->lo), std::max(x->hi, y->hi)};
+  }
+  return std::nullopt;
+}
+
+/// start_range of a negation, sum, difference or constant multiple.
+std::optional<StartRange> start_sum(const Expr &e,
+                                    const std::function<bool(const Expr &)> &invariant) {
+  if (const Unary *u = as<Unary>(e); u && u->op == UnaryOp::Neg) {
+    auto a = start_range(u->a, invariant);
+    if (a)
+      a = StartRange{negated(a->base, e->loc), -a->hi, -a->lo};
+    return a;
+  }
+  if (const Binary *b = as<Binary>(e)) {
+    if (b->op == BinaryOp::Mul) {
+      const IntImm *c = as<IntImm>(b->a);
+      Expr x = b->b;
+      if (!c) {
+        c = as<IntImm>(b->b);
+        x = b->a;
+      }
+      auto r = c ? start_range(x, invariant) : std::nullopt;
+      if (!r)
+        return std::nullopt;
+      Expr base = r->base
+                      ? Binary::make(BinaryOp::Mul, IntImm::make(c->value, e->loc), r->base, e->loc)
+                      : nullptr;
+      int64_t lo = c->value * r->lo, hi = c->value * r->hi;
+      return StartRange{base, std::min(lo, hi), std::max(lo, hi)};
     }
-    return s;
+    if (b->op != BinaryOp::Add && b->op != BinaryOp::Sub)
+      return std::nullopt;
+    auto x = start_range(b->a, invariant), y = start_range(b->b, invariant);
+    if (!x || !y)
+      return std::nullopt;
+    if (b->op == BinaryOp::Add)
+      return StartRange{plus(x->base, y->base, e->loc), x->lo + y->lo, x->hi + y->hi};
+    Expr base = x->base && y->base ? Binary::make(BinaryOp::Sub, x->base, y->base, e->loc)
+                                   : plus(x->base, negated(y->base, e->loc), e->loc);
+    return StartRange{base, x->lo - y->hi, x->hi - y->lo};
   }
-  const auto *b = as<Binary>(e);
-  if (!b || (b->op != BinaryOp::Add && b->op != BinaryOp::Sub))
-    return std::nullopt;
-  if (!has_mod2(b->b)) {
-    auto s = split_mod2(b->a);
-    if (s)
-      s->base = s->base                  ? Binary::make(b->op, s->base, b->b, e->loc)
-                : b->op == BinaryOp::Add ? b->b
-                                         : Unary::make(UnaryOp::Neg, b->b, e->loc);
-    return s;
-  }
-  if (has_mod2(b->a))
-    return std::nullopt;
-  auto s = split_mod2(b->b);
-  if (s) {
-    s->base = s->base ? Binary::make(b->op, b->a, s->base, e->loc) : b->a;
-    if (b->op == BinaryOp::Sub)
-      s->sign = -s->sign;
-  }
-  return s;
+  return std::nullopt;
 }
 
 } // namespace
 
-/// A red-black start that reads scalars assigned between the loops: `do i =
-/// 2 + joff, n - 1, 2` after `joff = mod(j + k, 2)`, and for the other colour
-/// `3 - joff` or `2 + (1 - joff)`. With each such scalar read as its value,
-/// the start is base + MOD(e, 2), which starts the loop at base, or
-/// base - MOD(e, 2), which starts it at base - 1; the colour test then reads
-/// the loop variables, as ast/Dependence needs to prove the sweep safe.
+/// The start of a stride loop that is not a constant: one the call's
+/// scalars give (`do i = is, ie, 2`), or one computed between the loops,
+/// each scalar read as its value there (`do i = 2 + joff, n - 1, 2` after
+/// `joff = mod(j + k, 2)`; `do i = nxl1, nxr, 2` after `nxl1 = nxl` and `if
+/// (mod(nxl + j + colour, 2) /= 0) nxl1 = nxl + 1`). The loop then runs over
+/// every i from the smallest start on, and its points are those the guard
+/// `mod(i - start, step) == 0` keeps: the guard reads the loop variables, so
+/// ast/LoopDependences sees the colour exactly. None for a constant start.
 std::optional<RegionLowering::ColourStart>
-RegionLowering::lower_colour_scalar(const fp::Expr &lower, const std::string &loop_var) {
+RegionLowering::lower_stride_start(const fp::Expr &lower, const std::string &loop_var,
+                                   int64_t step) {
   colour_scalars_ = true;
-  read_between_ = false;
   Expr start;
   try {
     start = lower_bound(lower, loop_var);
@@ -480,12 +516,13 @@ RegionLowering::lower_colour_scalar(const fp::Expr &lower, const std::string &lo
     throw;
   }
   colour_scalars_ = false;
-  if (!read_between_ || !has_mod2(start))
+  if (as<IntImm>(fold_constants(start)))
     return std::nullopt;
-  auto split = split_mod2(start);
-  // base may read neither loop variables nor what the region assigns; e no
-  // inner loop variable.
-  auto free_of = [&](const Expr &x, bool outer_loops) {
+  // The start reads the loops around this one only, the call's scalars and
+  // the values of scalars assigned between the loops; base no loop at all.
+  auto own = std::find(loop_vars_.begin(), loop_vars_.end(), loop_var);
+  std::set<std::string> inner(own, loop_vars_.end());
+  auto reads_only = [&](const Expr &x, bool outer_loops) {
     struct Check : IRVisitor {
       std::function<bool(const std::string &)> bad;
       bool ok = true;
@@ -493,24 +530,39 @@ RegionLowering::lower_colour_scalar(const fp::Expr &lower, const std::string &lo
       void visit_var(const Var *v) override { ok = ok && !bad(v->name); }
     } check;
     check.bad = [&](const std::string &n) {
-      return n == loop_var || assigned_.count(n) > 0 || (!outer_loops && is_loop_var(n));
+      return inner.count(n) > 0 || assigned_.count(n) > 0 || (!outer_loops && is_loop_var(n));
     };
-    if (x)
-      check.visit(x);
+    check.visit(x);
     return check.ok;
   };
-  if (!split || !free_of(split->base, false) || !free_of(split->mod->args[0], true) ||
-      split->mod->args[0]->type != Type::Int32)
-    fail(at(lower.source), "The start '" + text_of(lower.source) + "' of the DO loop over '" +
-                               loop_var +
-                               "' must be lo + MOD(e, 2) or lo - MOD(e, 2) to choose a colour, "
-                               "with lo free of the loops and e an INTEGER expression of the outer "
-                               "loop variables and scalar arguments");
-  Expr base = split->base ? split->base : IntImm::make(0, start->loc);
-  Expr lo = split->sign > 0
-                ? base
-                : Binary::make(BinaryOp::Sub, base, IntImm::make(1, start->loc), start->loc);
-  return ColourStart{start, fold_constants(lo)};
+  auto range = reads_only(start, true) && start->type == Type::Int32
+                   ? start_range(start, [&](const Expr &x) { return reads_only(x, false); })
+                   : std::nullopt;
+  if (!range)
+    fail(at(lower.source),
+         "The start '" + text_of(lower.source) + "' of the DO loop over '" + loop_var +
+             "' must be an INTEGER expression of the scalar arguments plus a part that changes "
+             "within a range of constant width (MOD(e, 2) of the outer loop variables, or the "
+             "values an IF between the loops chooses from), to run the loop with a step of " +
+             std::to_string(step));
+  SourceLoc loc = start->loc;
+  Expr lo = range->base;
+  if (!lo)
+    lo = IntImm::make(range->lo, loc);
+  else if (range->lo != 0)
+    lo = Binary::make(range->lo > 0 ? BinaryOp::Add : BinaryOp::Sub, lo,
+                      IntImm::make(std::abs(range->lo), loc), loc);
+  return ColourStart{start, fold_constants(lo), range->hi - range->lo >= step};
+}
+
+/// `s` under the guards of the stride loops around it, if any.
+Stmt RegionLowering::under_stride_guards(const Stmt &s) const {
+  if (stride_guards_.empty())
+    return s;
+  Expr cond;
+  for (const Expr &g : stride_guards_)
+    cond = cond ? Binary::make(BinaryOp::And, cond, g, g->loc) : g;
+  return IfThenElse::make(cond, s, nullptr, s->loc);
 }
 
 } // namespace f2s::fe::lowering

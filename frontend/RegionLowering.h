@@ -238,14 +238,23 @@ private:
   bool is_local_array(const Decl &d) const;
   bool is_local_1d(const Decl &d) const;
   Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
-  /// The start of the red-black form and the loop's first index: `lo +
-  /// MOD(e, 2)` starts at lo; none when `lower` is not of that form.
+  /// The start of a stride loop that changes from row to row or from call
+  /// to call, and the loop's first index, which no start falls below: `lo +
+  /// MOD(e, 2)` starts at lo. `below` is set when some start may lie a whole
+  /// step or more above lo, so that the guard must also test `i >= start`.
   struct ColourStart {
     Expr start, lo;
+    bool below = false;
   };
   std::optional<ColourStart> lower_colour_start(const fp::Expr &lower, const std::string &loop_var);
-  std::optional<ColourStart> lower_colour_scalar(const fp::Expr &lower,
-                                                 const std::string &loop_var);
+  std::optional<ColourStart> lower_stride_start(const fp::Expr &lower, const std::string &loop_var,
+                                                int64_t step);
+  /// The guards of the stride loops around the level being lowered (the
+  /// points `do i = start, hi, s` visits among lo..hi), outermost first:
+  /// the innermost body, and the statements between the loops below such a
+  /// loop, run under them.
+  std::vector<Expr> stride_guards_;
+  Stmt under_stride_guards(const Stmt &s) const;
   Expr lower_bound(const fp::Expr &e, const std::string &loop_var);
 
   // Statements ---------------------------------------------------------------
@@ -328,15 +337,11 @@ private:
   /// The scalars set between the loops whose value there is not one
   /// expression (set in a DO loop, or under an IF that says it differently).
   std::set<std::string> between_under_if_;
-  /// Those of between_ whose value is a MERGE of an IF's branches: a loop
-  /// bound may read it, a red-black start (one colour per row) may not.
-  std::set<std::string> between_merged_;
   void record_between(const Stmt &s);
   std::optional<Expr> between_value(const std::string &name);
-  /// Set while lowering a red-black start: names in between_ read as their
-  /// values, so that the colour test is in the loop variables.
+  /// Set while lowering the start of a stride loop: names in between_ read
+  /// as their values, so that the guard is in the loop variables.
   bool colour_scalars_ = false;
-  bool read_between_ = false;
   /// INTEGER scalars whose last assignment, outside any IF, was an affine
   /// expression of one loop variable and possibly a fixed scalar
   /// (`ic = 2*j - 1`, `i1 = 2*j1 - d1`): a subscript after the assignment

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 namespace f2s {
 namespace {
 
@@ -137,6 +139,40 @@ end subroutine
                                         "2 = 0 and 0 < k <= n and 0 < j <= n and 0 < i <= n }");
   EXPECT_EQ(print_dependences(d), "");
   EXPECT_EQ(free_loops(d), "k j i");
+}
+
+TEST(LoopDependences, RedBlackFromAParityUnderAnIfIsCarriedByTheVerticalOnly) {
+  // `nxl1` set under an IF between the loops: the guard reads the MERGE of
+  // the IF's values, which isl models exactly; the horizontal neighbours are
+  // of the other colour, the vertical ones of the same colour in the same
+  // column.
+  LoopDependences d = analyze(R"(subroutine rb(nxl, nxr, ny, nz, colour, f, p)
+  integer :: nxl, nxr, ny, nz, colour, i, j, k, nxl1
+  real(8) :: f(nxl:nxr, ny, nz), p(nxl-1:nxr+1, 0:ny+1, 0:nz+1)
+  !$f2s stencil
+  do j = 1, ny
+    nxl1 = nxl
+    if (mod(nxl + j + colour, 2) /= 0) nxl1 = nxl + 1
+    do i = nxl1, nxr, 2
+      do k = 1, nz
+        p(i,j,k) = f(i,j,k) + p(i-1,j,k) + p(i+1,j,k) + p(i,j-1,k) + p(i,j+1,k) + p(i,j,k-1)
+      end do
+    end do
+  end do
+end subroutine
+)");
+  // Only the private 'nxl1' (output dependences, a copy per point) besides.
+  std::string on_p;
+  std::istringstream lines(print_dependences(d));
+  for (std::string line; std::getline(lines, line);)
+    if (line.find(" on 'p' ") != std::string::npos)
+      on_p += line + "\n";
+  EXPECT_EQ(on_p, "flow S4 -> S4 on 'p' (i,j,k) -> (i,j,k-1) carried by k distance (0,0,1): "
+                  "[colour, nxl, nz, nxr, ny] -> { S4[j, i, k] -> S4[j' = j, i' = i, k' = 1 + k] "
+                  ": (nxl + i) mod 2 = colour + nxl + j - 2*floor((colour + nxl + j)/2) and 0 < "
+                  "j <= ny and i <= nxr and 0 < k < nz and 2*floor((colour + nxl + j)/2) >= "
+                  "colour + 2nxl + j - i }\n");
+  EXPECT_EQ(free_loops(d), "j i");
 }
 
 TEST(LoopDependences, AReductionIsCarriedButConstrainsNoLoop) {

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 
 namespace f2s {
 namespace {
@@ -406,6 +407,25 @@ TEST(EndToEnd, RedBlackWithALexicographicVerticalMatchesTheOriginal) {
   ASSERT_EQ(records.size(), 2u);
   for (const nlohmann::json &rec : records)
     EXPECT_EQ(rec["kernels"].at(0)["ordered"]["loop"], "k");
+}
+
+// Red-black sweeps whose stride-2 loops start at a parity computed between
+// the loops (issue 38): under an IF statement, an IF block with ELSE, or by
+// MOD directly, on i alone and on j and i (four colours), with the vertical
+// loop in order inside or around them; and zebra lines relaxed in place
+// along i. Slabs starting at nxl = 1 and 2 (both parities of the first
+// point), untuned and tuned, on both CPU targets; the ordered loop is the
+// one that carries the same colour's neighbour.
+TEST(EndToEnd, RedBlackStartsComputedBetweenTheLoopsMatchTheOriginal) {
+  std::vector<nlohmann::json> records = expect_input_matches_untuned_and_tuned("rbstart3d", 3);
+  ASSERT_EQ(records.size(), 2u);
+  const std::map<std::string, std::string> ordered = {
+      {"rbs_a", "k"}, {"rbs_b", "k"}, {"rbs_c", "k"}, {"rbs_d", "k"}, {"rbs_e", "i"}};
+  for (const nlohmann::json &rec : records) {
+    ASSERT_EQ(rec["kernels"].size(), ordered.size());
+    for (const nlohmann::json &k : rec["kernels"])
+      EXPECT_EQ(k["ordered"]["loop"], ordered.at(k["name"].get<std::string>())) << k["name"];
+  }
 }
 
 // A multigrid restriction whose fine-grid subscripts are offset by INTEGER

@@ -952,24 +952,6 @@ end subroutine
   EXPECT_NE(ir.find("reverse for k = 1, n - 1 {"), std::string::npos) << ir;
 }
 
-TEST(FrontendErrors, StridedLoopWithAVariableLowerBound) {
-  const std::string src = R"(subroutine s(n, m, a)
-  integer :: n, m, i, j
-  real :: a(n, n)
-  !$f2s stencil
-  do j = 1, n
-    do i = m, n, 2
-      a(i, j) = 0.0
-    end do
-  end do
-end subroutine
-)";
-  expect_error(src,
-               "The DO loop over 'i' has a step of 2, so its lower bound 'm' must be an INTEGER "
-               "constant in a '!$f2s stencil' region; make 'm' a named constant (PARAMETER)",
-               "m, n");
-}
-
 TEST(FrontendErrors, FourLoops) {
   const std::string src = R"(subroutine s(n, a)
   integer :: n, i, j, k, l

@@ -366,17 +366,6 @@ TEST(SeveralProblems, ANegativeStepIsSwapped) {
              "may run in any order");
 }
 
-TEST(SeveralProblems, AStrideWithAVariableStartNamesTheVariable) {
-  expect_fix(nest_2d("  do j = 1, n\n"
-                     "    do i = m, n, 2\n"
-                     "      b(i, j) = a(i, j)\n"
-                     "    end do\n"
-                     "  end do\n"),
-             "m, n, 2",
-             "The DO loop over 'i' has a step of 2, so its lower bound 'm' must be an INTEGER "
-             "constant in a '!$f2s stencil' region; make 'm' a named constant (PARAMETER)");
-}
-
 // A temporary of the region is no constant to be: the refusal says why its
 // value is unknown there instead.
 TEST(SeveralProblems, ASubscriptWithATemporarySaysWhyItsValueIsUnknown) {
