@@ -124,17 +124,12 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
   // across points is ast/Dependence's question). A loop variable missing
   // from the subscripts makes every point along its loop write one element.
   // A local 1D array filled in a loop beside the last inner loop is a line
-  // buffer (canonicalize/ForwardLineBuffers checks the rest).
+  // buffer (canonicalize/ForwardLineBuffers checks the rest, and refuses
+  // other arrays filled so).
   if (filling_ && is_local_1d(*decl)) {
     buffer_stores_.insert(grid);
     return Store::make(grid, index, numeric(rhs), loc);
   }
-  if (filling_ && index.size() == 1 && index.front().var == loop_vars_.back())
-    fail(name_loc, "'" + grid +
-                       "' is filled like a line buffer, beside the inner DO loop that reads it, "
-                       "but its values are seen outside the procedure (a dummy argument, or in "
-                       "COMMON or a module); only a local array can be a line buffer, so fill "
-                       "a local array instead");
   // A local array at constant subscripts (`tv(3)`, or `tv(m)` in a DO loop
   // over m unrolled in the point) is a work array of the point: each point
   // fills it before reading it (canonicalize/PointArrays makes scalars of its

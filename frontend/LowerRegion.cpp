@@ -92,9 +92,29 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     }
     k.column = column;
   }
-  Canonical canonical = k.column
-                            ? Canonical{k.body, {}, {}, {}}
-                            : canonicalize(lowered, {buffer_stores_, point_stores_, names_known()});
+  // The loops side by side as the source writes them: their lowered form
+  // no longer says where the variable and the step are, nor the step.
+  std::vector<SourceLoop> source_loops;
+  for (const auto &[last, dos] : siblings_)
+    for (const fp::DoConstruct *d : dos) {
+      const auto &bounds = loop_bounds(*d);
+      SourceLoop l{at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source),
+                   at(bounds.name.thing.source),
+                   1,
+                   {}};
+      if (bounds.step) {
+        const fp::Expr &step = bounds.step->thing.value();
+        Expr folded = fold_constants(lower_bound(step, text_of(bounds.name.thing.source)));
+        l.step =
+            as<IntImm>(folded) ? std::optional<int64_t>(as<IntImm>(folded)->value) : std::nullopt;
+        l.step_loc = at(step.source);
+      }
+      source_loops.push_back(l);
+    }
+  Canonical canonical =
+      k.column
+          ? Canonical{k.body, {}, {}, {}}
+          : canonicalize(lowered, {buffer_stores_, point_stores_, names_known(), source_loops});
   k.body = canonical.nest;
   // A line buffer substituted away is not passed: the library never reads
   // or fills it (frontend/PrivateTemps checks that nothing else reads it);
