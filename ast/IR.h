@@ -482,6 +482,14 @@ struct ColumnSolve {
   SourceLoc loc; ///< the first DO loop over `var`
 };
 
+/// An assignment to an array element as the source writes it, for the
+/// refusals that name it (ast/Dependence's find_store_overlap).
+struct StoreSource {
+  SourceLoc loc;    ///< the statement, the Store's loc
+  SourceLoc name;   ///< the array's name
+  std::string text; ///< the left side, `b(i, 0*j + 1)`
+};
+
 /// `ix` in the source's terms: a subscript of a strided loop's counter,
 /// c*step*t + o, as c*var + (o - c*lo).
 Index source_index(const Index &ix, const std::vector<SourceStride> &strides);
@@ -575,6 +583,8 @@ struct Kernel {
   std::optional<OrderedLoop> ordered;
   /// Set when the point is a column with loops over the remaining dimension.
   std::optional<ColumnSolve> column;
+  /// The region's assignments to array elements as the source writes them.
+  std::vector<StoreSource> store_sources;
   /// The work array of the column named `n`, if any.
   const Variable *find_work(const std::string &n) const;
   /// Local 1D arrays that the source fills in an inner loop and reads in the

@@ -1117,6 +1117,12 @@ void FileLowering::lower_region(const StencilDirective &dir, const fp::DoConstru
   auto &regions = regions_[n->scope];
   bool lowered = problems_.attempt([&] {
     Kernel k = fe::lower_region(map_, scopes_, dir, d, n->name);
+    // What the analyses refuse of the region's stores refuses it as a failed
+    // lowering does: nothing more is said of it (a time loop's sweeps are
+    // asked in lower_files_here).
+    for (const auto &refusal : {find_store_overlap(k)})
+      if (refusal)
+        throw UserError(refusal->loc, refusal->message);
     k.source = source_region(dir, d, scopes_[n->scope], n->name);
     regions.emplace_back(&d, n->fresh ? kernels_.size() : kRefused);
     if (n->fresh)
@@ -1553,6 +1559,8 @@ LoweredFiles lower_files_here(const std::vector<std::string> &paths,
       // Which loop, if any, must run in order: every later stage (and every
       // test that lowers a file) sees the kernel with it.
       k = bound_box(k);
+      if (auto overlap = find_store_overlap(k))
+        problems.add(*overlap);
       k.ordered = find_ordering(k).ordered;
       lowered.kernels.push_back(std::move(k));
     }

@@ -153,6 +153,7 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
         break;
       }
   }
+  k.store_sources = store_sources_;
   for (const std::string &v : loop_vars_)
     if (auto st = strides_.find(v); st != strides_.end())
       k.strides.push_back(SourceStride{v, st->second.step, st->second.lo});
