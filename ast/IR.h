@@ -482,6 +482,15 @@ struct ColumnSolve {
   SourceLoc loc; ///< the first DO loop over `var`
 };
 
+/// Names that EQUIVALENCE gives one storage, for a grid argument that is one
+/// of them: the library would take each name for an array of its own
+/// (ast/Aliasing refuses a region that writes one and uses another).
+struct SharedStorage {
+  std::string grid;               ///< the argument
+  std::vector<std::string> names; ///< every name of its storage, sorted, itself included
+  SourceLoc loc;                  ///< the grid's name in the EQUIVALENCE statement
+};
+
 /// An assignment to an array element as the source writes it, for the
 /// refusals that name it (ast/Dependence's find_store_overlap).
 struct StoreSource {
@@ -583,6 +592,8 @@ struct Kernel {
   std::optional<OrderedLoop> ordered;
   /// Set when the point is a column with loops over the remaining dimension.
   std::optional<ColumnSolve> column;
+  /// Grid arguments that share storage with other names through EQUIVALENCE.
+  std::vector<SharedStorage> shared_storage;
   /// The region's assignments to array elements as the source writes them.
   std::vector<StoreSource> store_sources;
   /// The work array of the column named `n`, if any.

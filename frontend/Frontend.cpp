@@ -6,6 +6,7 @@
 // table of declarations per scope, which the region's lowering
 // (frontend/RegionLowering.h) resolves names with.
 #include "frontend/Frontend.h"
+#include "ast/Aliasing.h"
 #include "ast/Dependence.h"
 #include "frontend/BoundingBox.h"
 #include "frontend/Directives.h"
@@ -1120,7 +1121,7 @@ void FileLowering::lower_region(const StencilDirective &dir, const fp::DoConstru
     // What the analyses refuse of the region's stores refuses it as a failed
     // lowering does: nothing more is said of it (a time loop's sweeps are
     // asked in lower_files_here).
-    for (const auto &refusal : {find_store_overlap(k)})
+    for (const auto &refusal : {find_shared_storage(k), find_store_overlap(k)})
       if (refusal)
         throw UserError(refusal->loc, refusal->message);
     k.source = source_region(dir, d, scopes_[n->scope], n->name);
@@ -1559,6 +1560,8 @@ LoweredFiles lower_files_here(const std::vector<std::string> &paths,
       // Which loop, if any, must run in order: every later stage (and every
       // test that lowers a file) sees the kernel with it.
       k = bound_box(k);
+      if (auto shared = find_shared_storage(k))
+        problems.add(*shared);
       if (auto overlap = find_store_overlap(k))
         problems.add(*overlap);
       k.ordered = find_ordering(k).ordered;

@@ -126,33 +126,13 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   for (const PointArray &a : canonical.point_arrays)
     free_.erase(a.name);
   k.point_arrays = canonical.point_arrays;
-  // Names that EQUIVALENCE gives one storage become separate arguments: the
-  // library would compute the nest as if they were apart, wrong as soon as
-  // one of them is written.
-  struct Stores : IRVisitor {
-    std::set<std::string> grids;
-    void visit_store(const Store *s) override {
-      grids.insert(s->grid);
-      IRVisitor::visit_store(s);
-    }
-  } stores;
-  stores.visit(k.body);
-  for (const std::string &w : stores.grids) {
-    auto written = free_.find(w);
-    if (written == free_.end() || !written->second->equivalence)
-      continue;
-    for (const std::string &other : *written->second->equivalence)
-      if (other != w && free_.count(other)) {
-        problems_.add({written->second->equivalence_loc,
-                       "'" + w + "' and '" + other +
-                           "' share storage through EQUIVALENCE, and the " + kRegion + " at line " +
-                           std::to_string(directive_.loc.line) + " writes '" + w + "' and uses '" +
-                           other +
-                           "', which the library would take as two arrays; use one of the names "
-                           "for both in the region"});
-        break;
-      }
-  }
+  // Names that EQUIVALENCE gives one storage become separate arguments
+  // (ast/Aliasing's find_shared_storage refuses a region that writes one and
+  // uses another).
+  for (const auto &[n, decl] : free_)
+    if (decl->shape && decl->equivalence)
+      k.shared_storage.push_back(SharedStorage{
+          n, {decl->equivalence->begin(), decl->equivalence->end()}, decl->equivalence_loc});
   k.store_sources = store_sources_;
   for (const std::string &v : loop_vars_)
     if (auto st = strides_.find(v); st != strides_.end())
