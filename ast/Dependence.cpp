@@ -188,6 +188,8 @@ Ordering find_ordering(const Kernel &k) {
   for (const For *f : perfect_nest(k.body))
     loops.push_back(f->var);
   LoopDependences ld = analyze_dependences(k);
+  if (auto d = array_assignment_dependence(k, ld))
+    return {d, std::nullopt};
   if (auto d = carried_value(k, ld, false))
     return {d, std::nullopt};
   if (k.column)

@@ -491,6 +491,19 @@ struct SharedStorage {
   SourceLoc loc;                  ///< the grid's name in the EQUIVALENCE statement
 };
 
+/// A Fortran array assignment between elements of one array (`r(2:n) =
+/// r(1:n-1)`, `u(1:1, :) = u(n-1:n-1, :)`), which reads its whole right side
+/// before it assigns any element: the kernel's points, one per element, may
+/// not depend on each other (ast/LoopDependences says whether they do).
+struct ArrayAssignment {
+  std::string text; ///< the assignment as the source writes it
+  SourceLoc loc;    ///< the statement
+  /// False where the right side is apart from the left by no constant (a
+  /// shift by an expression): the body then reads each element at its own
+  /// position, and the dependence cannot be modelled, only assumed.
+  bool constant_shift = true;
+};
+
 /// An assignment to an array element as the source writes it, for the
 /// refusals that name it (ast/Dependence's find_store_overlap).
 struct StoreSource {
@@ -594,6 +607,8 @@ struct Kernel {
   std::optional<ColumnSolve> column;
   /// Grid arguments that share storage with other names through EQUIVALENCE.
   std::vector<SharedStorage> shared_storage;
+  /// Set when the kernel is an array assignment within one array.
+  std::optional<ArrayAssignment> array_assignment;
   /// The region's assignments to array elements as the source writes them.
   std::vector<StoreSource> store_sources;
   /// The work array of the column named `n`, if any.

@@ -1235,11 +1235,15 @@ void FileLowering::lower_implicit_copy(const fp::AssignmentStmt &a, fp::CharBloc
     });
     if (!whole || !k.source.refusal.empty())
       return;
+    // Nor does it run a copy within one array whose elements depend on each
+    // other (ast/LoopDependences), which the host runs as Fortran does.
+    if (k.array_assignment && find_ordering(k).refusal)
+      return;
     kernel_names_.emplace(name, loc);
     kernels_.push_back(std::move(k));
   } catch (const UserError &) {
     // Not a copy or broadcast the library runs (an expression of arrays, a
-    // conversion, an overlap within one array): the host runs it, as written.
+    // conversion): the host runs it, as written.
   }
 }
 
