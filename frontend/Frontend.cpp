@@ -8,7 +8,7 @@
 #include "frontend/Frontend.h"
 #include "ast/Aliasing.h"
 #include "ast/Dependence.h"
-#include "frontend/BoundingBox.h"
+#include "canonicalize/BoundingBox.h"
 #include "frontend/Directives.h"
 #include "frontend/HostAccesses.h"
 #include "frontend/ParseTree.h"

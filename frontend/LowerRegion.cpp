@@ -4,11 +4,11 @@
 // the entry points that the rest of the front end calls (ParseTree.h).
 #include "ast/IRVisitor.h"
 #include "ast/Reductions.h"
+#include "canonicalize/BoundingBox.h"
 #include "canonicalize/Canonicalize.h"
 #include "canonicalize/ColumnNest.h"
 #include "canonicalize/FoldConstants.h"
 #include "frontend/AssumedSize.h"
-#include "frontend/BoundingBox.h"
 #include "frontend/RegionLowering.h"
 
 #include "flang/Parser/parse-tree-visitor.h"
