@@ -189,6 +189,35 @@ Aliasing compute_aliasing(const Kernel &k) {
 
 } // namespace
 
+std::optional<Diagnostic> find_shared_storage(const Kernel &k) {
+  struct Stores : IRVisitor {
+    std::set<std::string> grids;
+    void visit_store(const Store *s) override {
+      grids.insert(s->grid);
+      IRVisitor::visit_store(s);
+    }
+  } stores;
+  stores.visit(k.body);
+  for (const std::string &w : stores.grids) {
+    auto shared = std::find_if(k.shared_storage.begin(), k.shared_storage.end(),
+                               [&](const SharedStorage &s) { return s.grid == w; });
+    if (shared == k.shared_storage.end())
+      continue;
+    for (const std::string &other : shared->names) {
+      if (other == w || !k.find_arg(other))
+        continue;
+      return Diagnostic{shared->loc, "'" + w + "' and '" + other +
+                                         "' share storage through EQUIVALENCE, and the "
+                                         "'!$f2s stencil' region at line " +
+                                         std::to_string(k.loc.line) + " writes '" + w +
+                                         "' and uses '" + other +
+                                         "', which the library would take as two arrays; use one "
+                                         "of the names for both in the region"};
+    }
+  }
+  return std::nullopt;
+}
+
 Aliasing analyze_aliasing(const Kernel &k) {
   // Each examined aliasing is an isl analysis (milliseconds), and the
   // packaging asks about one nest many times: once per CUDA variant, for the

@@ -9,6 +9,7 @@
 #include "ast/IR.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,14 @@ struct Aliasing {
 /// kernel with fewer than two grids or none written has nothing to check
 /// (`grids` is still filled, `safe` empty).
 Aliasing analyze_aliasing(const Kernel &k);
+
+/// Names that EQUIVALENCE gives one storage are separate arguments of the
+/// library, which computes the nest as if they were apart: wrong as soon as
+/// the region writes one of them and uses another. The first such pair (a
+/// written grid of Kernel::shared_storage, in source order of the stores'
+/// grids, sorted, and the first other name of its storage the kernel takes),
+/// as a refusal at the written name in the EQUIVALENCE statement.
+std::optional<Diagnostic> find_shared_storage(const Kernel &k);
 
 /// The kernel with each grid `g` of `same_as` renamed to `same_as[g]` in its
 /// body: the nest as it runs when those grids are one array with the same

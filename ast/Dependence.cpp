@@ -1,6 +1,7 @@
 #include "ast/Dependence.h"
 
 #include "ast/ColumnShape.h"
+#include "ast/IRVisitor.h"
 #include "ast/LoopDependences.h"
 #include "ast/Planes.h"
 #include "ast/Reductions.h"
@@ -131,6 +132,47 @@ std::string quoted_list(const std::vector<std::string> &loops, const std::set<st
 
 } // namespace
 
+std::optional<Diagnostic> find_store_overlap(const Kernel &k) {
+  std::vector<std::string> loops;
+  for (const For *f : perfect_nest(k.body))
+    loops.push_back(f->var);
+  struct Stores : IRVisitor {
+    std::vector<const Store *> all;
+    void visit_store(const Store *s) override {
+      all.push_back(s);
+      IRVisitor::visit_store(s);
+    }
+  } stores;
+  stores.visit(k.body);
+  auto same = [](const SourceLoc &a, const SourceLoc &b) {
+    return a.file == b.file && a.line == b.line && a.column == b.column;
+  };
+  for (const Store *st : stores.all) {
+    if (k.find_work(st->grid))
+      continue;
+    auto src = std::find_if(k.store_sources.begin(), k.store_sources.end(),
+                            [&](const StoreSource &s) { return same(s.loc, st->loc); });
+    if (src == k.store_sources.end())
+      continue;
+    std::set<std::string> seen;
+    for (const Index &ix : st->index)
+      if (!ix.var.empty() && !seen.insert(ix.var).second)
+        return Diagnostic{src->name, "Assignment to '" + src->text + "' uses loop variable '" +
+                                         ix.var +
+                                         "' in two subscripts, so points of the nest could write "
+                                         "one element; subscript each dimension by its own loop "
+                                         "variable or a constant"};
+    for (size_t n = loops.size(); n-- > 0;)
+      if (!seen.count(loops[n]))
+        return Diagnostic{src->name, "Assignment to '" + src->text +
+                                         "' has no subscript in loop variable '" + loops[n] +
+                                         "', so every point of the DO loop over '" + loops[n] +
+                                         "' writes the same element; subscript '" + st->grid +
+                                         "' with '" + loops[n] + "' too"};
+  }
+  return std::nullopt;
+}
+
 std::optional<Diagnostic> find_dependence(const Kernel &k) {
   Ordering o = find_ordering(k);
   if (o.refusal)
@@ -146,6 +188,8 @@ Ordering find_ordering(const Kernel &k) {
   for (const For *f : perfect_nest(k.body))
     loops.push_back(f->var);
   LoopDependences ld = analyze_dependences(k);
+  if (auto d = array_assignment_dependence(k, ld))
+    return {d, std::nullopt};
   if (auto d = carried_value(k, ld, false))
     return {d, std::nullopt};
   if (k.column)

@@ -30,6 +30,17 @@ namespace f2s {
 /// needs one loop ordered.
 std::optional<Diagnostic> find_dependence(const Kernel &k);
 
+/// Points of the nest that write one element of an array the region
+/// writes, for a store (of Kernel::store_sources) that leaves a loop
+/// variable of the nest out of its subscripts (every point along that loop
+/// writes the element: an output dependence of the store on itself, which
+/// no order of the points makes the source's), or that subscripts two
+/// dimensions by one loop variable: the first such store, innermost loop
+/// first, as a refusal at the array's name that names the store as written.
+/// Column work arrays (each column's own) and the loops inside a column are
+/// exempt.
+std::optional<Diagnostic> find_store_overlap(const Kernel &k);
+
 /// The order the points of a nest need: any (both fields empty), one loop
 /// in source order with the others free (`ordered`), or none that f2stencil
 /// can run in parallel (`refusal`, at the offending use). One loop is ordered

@@ -482,6 +482,36 @@ struct ColumnSolve {
   SourceLoc loc; ///< the first DO loop over `var`
 };
 
+/// Names that EQUIVALENCE gives one storage, for a grid argument that is one
+/// of them: the library would take each name for an array of its own
+/// (ast/Aliasing refuses a region that writes one and uses another).
+struct SharedStorage {
+  std::string grid;               ///< the argument
+  std::vector<std::string> names; ///< every name of its storage, sorted, itself included
+  SourceLoc loc;                  ///< the grid's name in the EQUIVALENCE statement
+};
+
+/// A Fortran array assignment between elements of one array (`r(2:n) =
+/// r(1:n-1)`, `u(1:1, :) = u(n-1:n-1, :)`), which reads its whole right side
+/// before it assigns any element: the kernel's points, one per element, may
+/// not depend on each other (ast/LoopDependences says whether they do).
+struct ArrayAssignment {
+  std::string text; ///< the assignment as the source writes it
+  SourceLoc loc;    ///< the statement
+  /// False where the right side is apart from the left by no constant (a
+  /// shift by an expression): the body then reads each element at its own
+  /// position, and the dependence cannot be modelled, only assumed.
+  bool constant_shift = true;
+};
+
+/// An assignment to an array element as the source writes it, for the
+/// refusals that name it (ast/Dependence's find_store_overlap).
+struct StoreSource {
+  SourceLoc loc;    ///< the statement, the Store's loc
+  SourceLoc name;   ///< the array's name
+  std::string text; ///< the left side, `b(i, 0*j + 1)`
+};
+
 /// `ix` in the source's terms: a subscript of a strided loop's counter,
 /// c*step*t + o, as c*var + (o - c*lo).
 Index source_index(const Index &ix, const std::vector<SourceStride> &strides);
@@ -575,6 +605,12 @@ struct Kernel {
   std::optional<OrderedLoop> ordered;
   /// Set when the point is a column with loops over the remaining dimension.
   std::optional<ColumnSolve> column;
+  /// Grid arguments that share storage with other names through EQUIVALENCE.
+  std::vector<SharedStorage> shared_storage;
+  /// Set when the kernel is an array assignment within one array.
+  std::optional<ArrayAssignment> array_assignment;
+  /// The region's assignments to array elements as the source writes them.
+  std::vector<StoreSource> store_sources;
   /// The work array of the column named `n`, if any.
   const Variable *find_work(const std::string &n) const;
   /// Local 1D arrays that the source fills in an inner loop and reads in the

@@ -1197,6 +1197,41 @@ std::vector<const Dependence *> nest_carried(const LoopDependences &ld) {
   return out;
 }
 
+std::optional<Diagnostic> array_assignment_dependence(const Kernel &k, const LoopDependences &ld) {
+  if (!k.array_assignment)
+    return std::nullopt;
+  const ArrayAssignment &a = *k.array_assignment;
+  const std::string refused = "The copy '" + a.text +
+                              "' moves elements within one array, which f2stencil cannot run as "
+                              "Fortran does (the whole right side read first)";
+  const std::string fix = "; write it as a DO nest over the elements it copies";
+  if (!a.constant_shift)
+    return Diagnostic{a.loc, refused +
+                                 ": it moves them by a distance that is no constant, so "
+                                 "its elements may depend on each other" +
+                                 fix};
+  for (const Dependence *d : nest_carried(ld)) {
+    if (d->storage != Storage::Shared)
+      continue;
+    // The copy's loops run over its dimensions, f2s_c1, f2s_c2, ...
+    std::string along;
+    for (size_t p = 0; p < d->common.size(); ++p) {
+      const std::string &var = ld.loops[d->common[p]].var;
+      if (!d->carried[p])
+        continue;
+      std::string dim = var.rfind("f2s_c", 0) == 0 ? "dimension " + var.substr(5) : "'" + var + "'";
+      along += std::string(along.empty() ? "" : ", ") +
+               (d->distance[p] ? "distance " + std::to_string(*d->distance[p]) + " in " + dim
+                               : "a distance that varies in " + dim);
+    }
+    return Diagnostic{a.loc, refused + ": its elements depend on each other (" +
+                                 (d->kind == DepKind::Anti ? "an " : "a ") +
+                                 dep_kind_name(d->kind) + " dependence on '" + d->array + "', " +
+                                 along + ")" + fix};
+  }
+  return std::nullopt;
+}
+
 std::string print_dependences(const LoopDependences &ld) {
   std::string out;
   for (const Dependence &d : ld.dependences) {

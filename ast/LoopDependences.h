@@ -173,6 +173,15 @@ bool loop_is_free(const LoopDependences &ld, int loop);
 /// the kernel's perfect nest, in the order of LoopDependences::dependences.
 std::vector<const Dependence *> nest_carried(const LoopDependences &ld);
 
+/// An array assignment within one array (Kernel::array_assignment) runs as
+/// Fortran runs it, the whole right side read before any element is
+/// assigned, only where no point of its nest touches an element that
+/// another point writes. The first such dependence as a refusal at the
+/// statement, with its kind and its distance per dimension; a copy whose
+/// shift is no constant is refused as well, its dependence assumed. None for
+/// other kernels.
+std::optional<Diagnostic> array_assignment_dependence(const Kernel &k, const LoopDependences &ld);
+
 /// Every dependence, one per line: "flow S0 -> S1 on 'u' (i,j,k) -> (i,j,k-1)
 /// carried by k distance (1,0,0): <relation>". For tests and --emit.
 std::string print_dependences(const LoopDependences &ld);

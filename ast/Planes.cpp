@@ -71,6 +71,17 @@ std::optional<PlaneAccess> first_plane(const Kernel &k) {
   return first;
 }
 
+std::optional<Diagnostic> find_plane_in_sweep(const Kernel &sweep) {
+  std::optional<PlaneAccess> plane = first_plane(sweep);
+  if (!plane)
+    return std::nullopt;
+  return Diagnostic{plane->loc, "'" + plane->grid + "' is accessed at '" + plane->subscript +
+                                    "', a plane at a run-time position, which a sweep of a "
+                                    "'!$f2s stencil timesteps' loop cannot hold; annotate each "
+                                    "nest of the loop with a '!$f2s stencil' of its own, without "
+                                    "TIMESTEPS"};
+}
+
 bool has_planes(const Kernel &k) {
   return !grids_at_planes(k).empty();
 }

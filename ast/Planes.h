@@ -44,6 +44,12 @@ struct PlaneAccess {
 };
 std::optional<PlaneAccess> first_plane(const Kernel &k);
 
+/// A sweep of a time loop (Kernel::time_loop) holds no plane at a run-time
+/// position: the time loop's printers and time tiling read every subscript
+/// as a loop variable plus a constant. The first such access as a refusal
+/// that says to annotate the nests one by one; nullopt when there is none.
+std::optional<Diagnostic> find_plane_in_sweep(const Kernel &sweep);
+
 /// The legality of a nest that writes a grid it also accesses at a
 /// run-time position: two iterations of the nest's (parallel) loops touch
 /// disjoint elements of such a grid when, in every dimension that some

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ast/IR.h"
+#include "canonicalize/ForwardLineBuffers.h"
 
 #include <map>
 #include <set>
@@ -22,6 +23,9 @@ struct LocalArrays {
   std::map<std::string, Type> point_arrays;
   /// Names a new temporary must not take (every name the procedure knows).
   std::set<std::string> taken;
+  /// The DO loops side by side as the source writes them
+  /// (canonicalize/ForwardLineBuffers refuses those it cannot substitute).
+  std::vector<SourceLoop> loops;
 };
 
 struct Canonical {

@@ -297,7 +297,48 @@ void check_fusable(const For *a, const For *b) {
 
 } // namespace
 
-ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::string> &candidates) {
+namespace {
+
+/// The source's facts of the lowered loop `f`, if the front end gave them.
+const SourceLoop *source_of(const For *f, const std::vector<SourceLoop> &source) {
+  for (const SourceLoop &l : source)
+    if (l.loc.file == f->loc.file && l.loc.line == f->loc.line && l.loc.column == f->loc.column)
+      return &l;
+  return nullptr;
+}
+
+/// Loops side by side run over the last one's variable (which gives it its
+/// meaning in every one of them), with a unit step as the source writes it.
+void check_siblings(const std::vector<const For *> &siblings,
+                    const std::vector<SourceLoop> &source) {
+  const For *last = siblings.back();
+  for (const For *f : siblings) {
+    const SourceLoop *src = source_of(f, source);
+    if (f->var != last->var)
+      throw UserError(src ? src->var_loc : f->loc,
+                      "The DO loop over '" + f->var + "' beside the DO loop over '" + last->var +
+                          "' " + at_line(last->loc) + " must run over '" + last->var +
+                          "' too: line buffers are filled and read by loops over one variable");
+    const IntImm *step = as<IntImm>(f->step);
+    int64_t written = src && src->step ? *src->step : f->reverse ? -1 : step ? step->value : 0;
+    if (written != 1) {
+      // Line buffers are filled whole before they are read, so a backward
+      // loop runs as well forward unless its points depend on each other
+      // (which the dependence analysis then says).
+      throw UserError(src && src->step_loc.known() ? src->step_loc : f->loc,
+                      "The DO loops over '" + f->var +
+                          "' side by side (line buffers filled, then read) must have a step of 1" +
+                          (written < 0 ? "; swap the bounds of this one and make its step 1 if "
+                                         "its points may run in any order"
+                                       : ""));
+    }
+  }
+}
+
+} // namespace
+
+ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::string> &candidates,
+                                      const std::vector<SourceLoop> &source) {
   // Down the nest to the loop whose body holds several loops.
   std::vector<const For *> loops;
   const For *level = nullptr;
@@ -322,16 +363,6 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
   for (const Stmt &s : statements(level->body)) {
     if (const For *f = as<For>(s)) {
       siblings.push_back(f);
-      const IntImm *step = as<IntImm>(f->step);
-      if (!step || step->value != 1 || f->reverse)
-        throw UserError(f->loc, std::string("The DO loops over '") + f->var +
-                                    "' that fill and read line buffers must have a step of 1");
-      if (f->var != siblings.front()->var)
-        throw UserError(f->loc, "The DO loop over '" + f->var + "' beside the DO loop over '" +
-                                    siblings.front()->var + "' " + at_line(siblings.front()->loc) +
-                                    " must run over '" + siblings.front()->var +
-                                    "' too: line buffers are filled and read by loops over "
-                                    "one variable");
       if (contains_for(f->body))
         throw UserError(f->loc, std::string("The DO loops of a ") + kRegion +
                                     " must be perfectly nested; inner DO loops side by side "
@@ -344,6 +375,22 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
       before.push_back(s);
     }
   }
+
+  check_siblings(siblings, source);
+  // A 1D array filled at the loop variable beside the last loop, as a line
+  // buffer is, but not one of the candidates: its values are seen outside
+  // the procedure, which never sees a buffer's.
+  for (size_t n = 0; n + 1 < siblings.size(); ++n)
+    for (const Stmt &s : statements(siblings[n]->body))
+      if (const Store *st = as<Store>(s); st && st->index.size() == 1 &&
+                                          st->index.front().var == siblings[n]->var &&
+                                          !candidates.count(st->grid))
+        throw UserError(st->loc,
+                        "'" + st->grid +
+                            "' is filled like a line buffer, beside the inner DO loop that reads "
+                            "it, but its values are seen outside the procedure (a dummy argument, "
+                            "or in COMMON or a module); only a local array can be a line buffer, "
+                            "so fill a local array instead");
 
   // The leading loops that only fill buffers, and the loops that read them.
   size_t fillers = 0;

@@ -21,11 +21,22 @@
 
 #include "ast/IR.h"
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace f2s {
+
+/// A DO loop side by side with others, as the source writes it: what its
+/// lowered loop no longer says (a step of 2 became a counter from 0, a step
+/// of -1 a reversed loop) and where the source says it, for the refusals.
+struct SourceLoop {
+  SourceLoc loc;               ///< the DO statement, the lowered loop's loc
+  SourceLoc var_loc;           ///< its variable
+  std::optional<int64_t> step; ///< the step as written, folded; 1 when omitted
+  SourceLoc step_loc;          ///< the step, when written
+};
 
 struct ForwardedBuffers {
   Stmt nest;                        ///< one inner loop where the source had several
@@ -38,9 +49,11 @@ struct ForwardedBuffers {
 /// `b` one of `candidates`: 1D arrays local to the procedure), substitutes
 /// each read `b(i + c)` in the loops after them by `e` with i shifted by c,
 /// and fuses those loops into one. Refused with a UserError saying why (a
-/// read outside the filled range, a buffer filled from an array the nest
-/// writes, consumers that cannot be fused, ...). A nest without sibling
-/// loops comes back as it was.
-ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::string> &candidates);
+/// loop over another variable than the last, or with a step other than 1 in
+/// the source, as `source` says; a read outside the filled range, a buffer
+/// filled from an array the nest writes, consumers that cannot be fused,
+/// ...). A nest without sibling loops comes back as it was.
+ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::string> &candidates,
+                                      const std::vector<SourceLoop> &source = {});
 
 } // namespace f2s

@@ -16,7 +16,7 @@ namespace f2s {
 
 /// The largest subscript in dimension `dim` (0-based) of `grid` that `body`
 /// (a region's nest whose loops have bounds fixed for the sweep, as
-/// frontend/BoundingBox leaves them) reads or writes, as an INTEGER
+/// canonicalize/BoundingBox leaves them) reads or writes, as an INTEGER
 /// expression of the kernel's scalars: for a subscript c*v + o (+ sym), the
 /// value at the end of v's loop where c grows it (c*hi + o) and at its start
 /// otherwise (c*lo + o), and the MAX over the accesses. None when no access

@@ -232,45 +232,18 @@ RegionLowering::column_work(const std::vector<const fp::DoConstruct *> &dos) con
   return work;
 }
 
-/// Inner DO loops side by side must be the innermost loops, over one
-/// variable with a unit step: the loop the nest goes on with gives the
-/// variable its meaning in every one of them.
+/// Inner DO loops side by side must be the innermost loops: the front end
+/// lowers the last one as the nest's and the others beside it, each with a
+/// body of statements (canonicalize/ForwardLineBuffers decides the rest:
+/// their variable, their step, what they fill and read).
 void RegionLowering::check_siblings(const std::vector<const fp::DoConstruct *> &nest) {
-  for (const auto &[last, dos] : siblings_) {
-    const auto &last_bounds = loop_bounds(*last);
-    std::string var = text_of(last_bounds.name.thing.source);
-    for (const fp::DoConstruct *d : dos) {
-      SourceLoc loc = at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source);
+  for (const auto &[last, dos] : siblings_)
+    for (const fp::DoConstruct *d : dos)
       if (last != nest.back() || only_do(std::get<fp::Block>(d->t)))
-        fail(loc, std::string("The DO loops of a ") + kRegion +
-                      " must be perfectly nested; inner DO loops side by side (line buffers "
-                      "filled, then read) are accepted only as the innermost loops");
-      const auto &bounds = loop_bounds(*d);
-      std::string v = text_of(bounds.name.thing.source);
-      if (v != var)
-        fail(at(bounds.name.thing.source),
-             "The DO loop over '" + v + "' beside the DO loop over '" + var + "' at line " +
-                 std::to_string(
-                     at(std::get<fp::Statement<fp::NonLabelDoStmt>>(last->t).source).line) +
-                 " must run over '" + var +
-                 "' too: line buffers are filled and read by loops over one variable");
-      if (bounds.step) {
-        Expr step = fold_constants(lower_bound(bounds.step->thing.value(), v));
-        if (!as<IntImm>(step) || as<IntImm>(step)->value != 1) {
-          // Line buffers are filled whole before they are read, so a
-          // backward loop runs as well forward unless its points depend on
-          // each other (which the dependence analysis then says).
-          bool backward = as<IntImm>(step) && as<IntImm>(step)->value < 0;
-          fail(at(bounds.step->thing.value().source),
-               "The DO loops over '" + v +
-                   "' side by side (line buffers filled, then read) must have a step of 1" +
-                   (backward ? "; swap the bounds of this one and make its step 1 if its points "
-                               "may run in any order"
-                             : ""));
-        }
-      }
-    }
-  }
+        fail(at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source),
+             std::string("The DO loops of a ") + kRegion +
+                 " must be perfectly nested; inner DO loops side by side (line buffers "
+                 "filled, then read) are accepted only as the innermost loops");
 }
 
 /// Whether `d` is an array of the procedure itself, which nothing outside

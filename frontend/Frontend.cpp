@@ -6,8 +6,9 @@
 // table of declarations per scope, which the region's lowering
 // (frontend/RegionLowering.h) resolves names with.
 #include "frontend/Frontend.h"
+#include "ast/Aliasing.h"
 #include "ast/Dependence.h"
-#include "frontend/BoundingBox.h"
+#include "canonicalize/BoundingBox.h"
 #include "frontend/Directives.h"
 #include "frontend/HostAccesses.h"
 #include "frontend/ParseTree.h"
@@ -1117,6 +1118,12 @@ void FileLowering::lower_region(const StencilDirective &dir, const fp::DoConstru
   auto &regions = regions_[n->scope];
   bool lowered = problems_.attempt([&] {
     Kernel k = fe::lower_region(map_, scopes_, dir, d, n->name);
+    // What the analyses refuse of the region's stores refuses it as a failed
+    // lowering does: nothing more is said of it (a time loop's sweeps are
+    // asked in lower_files_here).
+    for (const auto &refusal : {find_shared_storage(k), find_store_overlap(k)})
+      if (refusal)
+        throw UserError(refusal->loc, refusal->message);
     k.source = source_region(dir, d, scopes_[n->scope], n->name);
     regions.emplace_back(&d, n->fresh ? kernels_.size() : kRefused);
     if (n->fresh)
@@ -1228,11 +1235,15 @@ void FileLowering::lower_implicit_copy(const fp::AssignmentStmt &a, fp::CharBloc
     });
     if (!whole || !k.source.refusal.empty())
       return;
+    // Nor does it run a copy within one array whose elements depend on each
+    // other (ast/LoopDependences), which the host runs as Fortran does.
+    if (k.array_assignment && find_ordering(k).refusal)
+      return;
     kernel_names_.emplace(name, loc);
     kernels_.push_back(std::move(k));
   } catch (const UserError &) {
     // Not a copy or broadcast the library runs (an expression of arrays, a
-    // conversion, an overlap within one array): the host runs it, as written.
+    // conversion): the host runs it, as written.
   }
 }
 
@@ -1553,6 +1564,10 @@ LoweredFiles lower_files_here(const std::vector<std::string> &paths,
       // Which loop, if any, must run in order: every later stage (and every
       // test that lowers a file) sees the kernel with it.
       k = bound_box(k);
+      if (auto shared = find_shared_storage(k))
+        problems.add(*shared);
+      if (auto overlap = find_store_overlap(k))
+        problems.add(*overlap);
       k.ordered = find_ordering(k).ordered;
       lowered.kernels.push_back(std::move(k));
     }

@@ -231,6 +231,7 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
   // assumed-shape arrays, whose bounds are arguments), the right side is
   // declared to the copy shifted by it, so that both read at one index.
   std::vector<Expr> shift(dst.bounds.size());
+  std::optional<ArrayAssignment> moved;
   for (size_t d = 0; d < dst.bounds.size(); ++d) {
     if (dst_plane[d]) {
       vars.emplace_back();
@@ -258,14 +259,20 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
                     " elements in dimension " + std::to_string(d + 1) +
                     " on the right than on the left; give both sides one shape");
     // Fortran reads the whole right side before it assigns: a copy within
-    // one array between elements apart is a loop only where the ranges
-    // cannot meet, which a subscript offset (constant, in the IR) cannot say
-    // for a shift by an expression, nor a loop's order for a constant one.
-    if (src.decl == dst.decl && (!lo || *lo != 0))
-      fail(loc, "The copy '" + dst.text + " = " + src.text +
-                    "' moves elements within one array, which f2stencil cannot run as Fortran "
-                    "does (the whole right side read first); write it as a DO nest over the "
-                    "elements it copies");
+    // one array between elements apart is a loop only where no element one
+    // point writes is read by another, which ast/LoopDependences decides. A
+    // shift by an expression is no subscript offset the IR holds: the copy
+    // records that its shift is unknown.
+    if (src.decl == dst.decl && (!lo || *lo != 0)) {
+      if (!moved)
+        moved = ArrayAssignment{dst.text + " = " + src.text, loc, true};
+      if (!lo) {
+        moved->constant_shift = false;
+        lo = 0;
+      }
+      // Element c of the left side is element c + lo of the right.
+      hi = lo;
+    }
     di.push_back(Index{v, 1, 0});
     if (lo && hi && *lo == *hi) {
       si.push_back(Index{v, 1, *lo});
@@ -277,6 +284,7 @@ Kernel RegionLowering::lower_array_copy(const fp::AssignmentStmt &a, const Sourc
   Kernel k = nest(dst, vars,
                   Store::make(dst.decl->name, di,
                               GridRef::make(src.decl->name, si, *src.decl->type, loc), loc));
+  k.array_assignment = moved;
   for (Variable &v : k.args)
     if (v.name == src.decl->name && src.decl != dst.decl)
       for (size_t d = 0; d < shift.size(); ++d)

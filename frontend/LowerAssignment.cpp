@@ -118,23 +118,13 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
   }
   storing_ = false;
   const auto &index = as<GridRef>(target)->index;
-  // Each loop variable in one subscript, scaled by a nonzero factor, and
-  // constants in the other subscripts (`coef(i,j,k,3)`): then distinct points
-  // write distinct elements (whether two stores, or a store and a read, meet
-  // across points is ast/Dependence's question). A loop variable missing
-  // from the subscripts makes every point along its loop write one element.
   // A local 1D array filled in a loop beside the last inner loop is a line
-  // buffer (canonicalize/ForwardLineBuffers checks the rest).
+  // buffer (canonicalize/ForwardLineBuffers checks the rest, and refuses
+  // other arrays filled so).
   if (filling_ && is_local_1d(*decl)) {
     buffer_stores_.insert(grid);
     return Store::make(grid, index, numeric(rhs), loc);
   }
-  if (filling_ && index.size() == 1 && index.front().var == loop_vars_.back())
-    fail(name_loc, "'" + grid +
-                       "' is filled like a line buffer, beside the inner DO loop that reads it, "
-                       "but its values are seen outside the procedure (a dummy argument, or in "
-                       "COMMON or a module); only a local array can be a line buffer, so fill "
-                       "a local array instead");
   // A local array at constant subscripts (`tv(3)`, or `tv(m)` in a DO loop
   // over m unrolled in the point) is a work array of the point: each point
   // fills it before reading it (canonicalize/PointArrays makes scalars of its
@@ -150,22 +140,11 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
   // the column fills and reads it).
   if (in_column_ && std::find(column_work_.begin(), column_work_.end(), grid) != column_work_.end())
     return Store::make(grid, index, numeric(rhs), loc);
-  std::set<std::string> seen;
-  for (size_t d = 0; d < index.size(); ++d)
-    if (!index[d].var.empty() && !seen.insert(index[d].var).second)
-      fail(name_loc, "Assignment to '" + text_of(lhs_text) + "' uses loop variable '" +
-                         index[d].var +
-                         "' in two subscripts, so points of the nest could write "
-                         "one element; subscript each dimension by its own loop "
-                         "variable or a constant");
-  for (size_t n = loop_vars_.size(); n-- > 0;)
-    if (!seen.count(loop_vars_[n]) && !(in_column_ && loop_vars_[n] == column_var_))
-      fail(name_loc, "Assignment to '" + text_of(lhs_text) +
-                         "' has no subscript in loop variable '" + loop_vars_[n] +
-                         "', so every point of the DO loop over '" + loop_vars_[n] +
-                         "' writes the same element; subscript '" + grid + "' with '" +
-                         loop_vars_[n] + "' too");
+  // Whether points of the nest write one element (a loop variable missing
+  // from the subscripts, or in two of them) is ast/Dependence's
+  // find_store_overlap, which names the store as written.
   Expr value = numeric(rhs);
+  store_sources_.push_back(StoreSource{loc, name_loc, text_of(lhs_text)});
   return Store::make(grid, index, value, loc);
 }
 

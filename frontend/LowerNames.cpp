@@ -138,7 +138,7 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
     return IntImm::make(offset->second, loc);
   if (is_loop_var(name)) {
     // An inner loop's bounds may use the outer loops' variables (a triangle,
-    // a wedge): frontend/BoundingBox makes the nest rectangular.
+    // a wedge): canonicalize/BoundingBox makes the nest rectangular.
     auto level = [&](const std::string &v) {
       return std::find(loop_vars_.begin(), loop_vars_.end(), v) - loop_vars_.begin();
     };

@@ -278,12 +278,26 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
         continue;
       if (dc) {
         // An inner loop beside the last one: line buffers filled, or read
-        // before the last loop reads them too.
+        // before the last loop reads them too. It is lowered as written,
+        // over its own variable and with its own step (which must not
+        // scale the last loop's subscripts); canonicalize/ForwardLineBuffers
+        // decides whether it is one.
         std::vector<const fp::DoConstruct *> beside = nest;
         beside[level + 1] = &dc->value();
+        std::string own = text_of(loop_bounds(dc->value()).name.thing.source);
+        std::swap(loop_vars_[level + 1], own);
+        std::map<std::string, Stride> strides = strides_;
         filling_ = true;
-        stmts.push_back(lower_nest(beside, level + 1));
+        try {
+          stmts.push_back(lower_nest(beside, level + 1));
+        } catch (...) {
+          filling_ = false;
+          std::swap(loop_vars_[level + 1], own);
+          throw;
+        }
         filling_ = false;
+        std::swap(loop_vars_[level + 1], own);
+        strides_ = std::move(strides);
         continue;
       }
       Stmt s = lower_statement(c);

@@ -4,11 +4,11 @@
 // the entry points that the rest of the front end calls (ParseTree.h).
 #include "ast/IRVisitor.h"
 #include "ast/Reductions.h"
+#include "canonicalize/BoundingBox.h"
 #include "canonicalize/Canonicalize.h"
 #include "canonicalize/ColumnNest.h"
 #include "canonicalize/FoldConstants.h"
 #include "frontend/AssumedSize.h"
-#include "frontend/BoundingBox.h"
 #include "frontend/RegionLowering.h"
 
 #include "flang/Parser/parse-tree-visitor.h"
@@ -92,9 +92,29 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     }
     k.column = column;
   }
-  Canonical canonical = k.column
-                            ? Canonical{k.body, {}, {}, {}}
-                            : canonicalize(lowered, {buffer_stores_, point_stores_, names_known()});
+  // The loops side by side as the source writes them: their lowered form
+  // no longer says where the variable and the step are, nor the step.
+  std::vector<SourceLoop> source_loops;
+  for (const auto &[last, dos] : siblings_)
+    for (const fp::DoConstruct *d : dos) {
+      const auto &bounds = loop_bounds(*d);
+      SourceLoop l{at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source),
+                   at(bounds.name.thing.source),
+                   1,
+                   {}};
+      if (bounds.step) {
+        const fp::Expr &step = bounds.step->thing.value();
+        Expr folded = fold_constants(lower_bound(step, text_of(bounds.name.thing.source)));
+        l.step =
+            as<IntImm>(folded) ? std::optional<int64_t>(as<IntImm>(folded)->value) : std::nullopt;
+        l.step_loc = at(step.source);
+      }
+      source_loops.push_back(l);
+    }
+  Canonical canonical =
+      k.column
+          ? Canonical{k.body, {}, {}, {}}
+          : canonicalize(lowered, {buffer_stores_, point_stores_, names_known(), source_loops});
   k.body = canonical.nest;
   // A line buffer substituted away is not passed: the library never reads
   // or fills it (frontend/PrivateTemps checks that nothing else reads it);
@@ -106,33 +126,14 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   for (const PointArray &a : canonical.point_arrays)
     free_.erase(a.name);
   k.point_arrays = canonical.point_arrays;
-  // Names that EQUIVALENCE gives one storage become separate arguments: the
-  // library would compute the nest as if they were apart, wrong as soon as
-  // one of them is written.
-  struct Stores : IRVisitor {
-    std::set<std::string> grids;
-    void visit_store(const Store *s) override {
-      grids.insert(s->grid);
-      IRVisitor::visit_store(s);
-    }
-  } stores;
-  stores.visit(k.body);
-  for (const std::string &w : stores.grids) {
-    auto written = free_.find(w);
-    if (written == free_.end() || !written->second->equivalence)
-      continue;
-    for (const std::string &other : *written->second->equivalence)
-      if (other != w && free_.count(other)) {
-        problems_.add({written->second->equivalence_loc,
-                       "'" + w + "' and '" + other +
-                           "' share storage through EQUIVALENCE, and the " + kRegion + " at line " +
-                           std::to_string(directive_.loc.line) + " writes '" + w + "' and uses '" +
-                           other +
-                           "', which the library would take as two arrays; use one of the names "
-                           "for both in the region"});
-        break;
-      }
-  }
+  // Names that EQUIVALENCE gives one storage become separate arguments
+  // (ast/Aliasing's find_shared_storage refuses a region that writes one and
+  // uses another).
+  for (const auto &[n, decl] : free_)
+    if (decl->shape && decl->equivalence)
+      k.shared_storage.push_back(SharedStorage{
+          n, {decl->equivalence->begin(), decl->equivalence->end()}, decl->equivalence_loc});
+  k.store_sources = store_sources_;
   for (const std::string &v : loop_vars_)
     if (auto st = strides_.find(v); st != strides_.end())
       k.strides.push_back(SourceStride{v, st->second.step, st->second.lo});

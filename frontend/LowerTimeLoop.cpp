@@ -188,14 +188,9 @@ private:
   }
 
   void add_sweep(const fp::DoConstruct *d, Kernel k, const SourceLoc &loc) {
-    // The time loop's printers and time tiling read every subscript as a
-    // loop variable plus a constant (ast/Planes).
-    if (auto plane = first_plane(k))
-      throw UserError(plane->loc, "'" + plane->grid + "' is accessed at '" + plane->subscript +
-                                      "', a plane at a run-time position, which a sweep of a " +
-                                      kTimeRegion +
-                                      " cannot hold; annotate each nest of the loop with a "
-                                      "'!$f2s stencil' of its own, without TIMESTEPS");
+    // Whether a sweep may hold what the nest has is ast/Planes' question.
+    if (auto refusal = find_plane_in_sweep(k))
+      throw UserError(refusal->loc, refusal->message);
     k.time_loop = name_;
     TimeStmt s;
     s.kind = TimeStmtKind::Sweep;

@@ -400,6 +400,8 @@ private:
   /// loop over m unrolled there), with their element types: work arrays of
   /// the point, which canonicalize/PointArrays makes temporaries.
   std::map<std::string, Type> point_stores_;
+  /// Every assignment to an array element, as written (Kernel::store_sources).
+  std::vector<StoreSource> store_sources_;
   /// The variables of the DO loops inside the point (frontend/OffsetLoops)
   /// met so far, each with the value it reads as: the copy's being lowered,
   /// or after the loop, the value the loop left.

@@ -2,6 +2,7 @@
 // end, or IR built by hand) beside the dependences isl finds, printed as isl
 // prints them, and the loops that are free or carry them.
 #include "ast/LoopDependences.h"
+#include "ast/Dependence.h"
 #include "tests/frontend/FrontendTestUtil.h"
 
 #include <gtest/gtest.h>
@@ -355,6 +356,89 @@ end subroutine
   EXPECT_TRUE(d.reads_without_source.empty());
   // Both loops over k carry a recurrence (w, then t); the columns are free.
   EXPECT_EQ(free_loops(d), "j i");
+}
+
+// A Fortran array assignment within one array reads its whole right side
+// first: a shift has a dependence between its elements, which refuses it;
+// ranges that never meet have none.
+TEST(LoopDependences, AShiftWithinOneArrayIsRefusedForItsDependence) {
+  auto copy = [](const std::string &statement) {
+    test::TempDir dir;
+    std::vector<Kernel> ks = test::lower_text(dir, "subroutine s(n, r)\n"
+                                                   "  integer :: n\n"
+                                                   "  real(8) :: r(n)\n"
+                                                   "  !$f2s stencil\n"
+                                                   "  " +
+                                                       statement + "\nend subroutine\n");
+    EXPECT_EQ(ks.size(), 1u);
+    return ks.at(0);
+  };
+  Kernel shift = copy("r(2:n) = r(1:n-1)");
+  ASSERT_TRUE(shift.array_assignment);
+  LoopDependences d = analyze_dependences(shift);
+  EXPECT_EQ(print_dependences(d).rfind(
+                "flow S0 -> S0 on 'r' (f2s_c1) -> (f2s_c1-1) carried by f2s_c1 distance (1)", 0),
+            0u)
+      << print_dependences(d);
+  std::optional<Diagnostic> refused = array_assignment_dependence(shift, d);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->loc.line, 5);
+  EXPECT_EQ(refused->message,
+            "The copy 'r(2:n) = r(1:n-1)' moves elements within one array, which f2stencil "
+            "cannot run as Fortran does (the whole right side read first): its elements depend "
+            "on each other (a flow dependence on 'r', distance 1 in dimension 1); write it as a "
+            "DO nest over the elements it copies");
+  // The other way round: an anti dependence, as racy in parallel.
+  Kernel back = copy("r(1:n-1) = r(2:n)");
+  refused = array_assignment_dependence(back, analyze_dependences(back));
+  ASSERT_TRUE(refused);
+  EXPECT_NE(refused->message.find("(an anti dependence"), std::string::npos) << refused->message;
+  // Constant ranges apart: no element is both read and written.
+  Kernel apart = copy("r(1:2) = r(5:6)");
+  ASSERT_TRUE(apart.array_assignment);
+  EXPECT_FALSE(array_assignment_dependence(apart, analyze_dependences(apart)));
+  // A shift by an expression: no constant distance to model.
+  Kernel face = copy("r(1:1) = r(n-1:n-1)");
+  ASSERT_TRUE(face.array_assignment);
+  EXPECT_FALSE(face.array_assignment->constant_shift);
+  refused = array_assignment_dependence(face, analyze_dependences(face));
+  ASSERT_TRUE(refused);
+  EXPECT_NE(refused->message.find("(the whole right side read first): it moves them by a "
+                                  "distance that is no constant"),
+            std::string::npos)
+      << refused->message;
+}
+
+// The same shift as a sweep of a time loop: find_ordering, which the driver
+// asks of every kernel, refuses it at the statement.
+TEST(LoopDependences, AShiftInATimeLoopIsRefusedAtItsStatement) {
+  test::TempDir dir;
+  std::vector<Kernel> ks = test::lower_text(dir, R"(subroutine s(n, m, nt, u, v)
+  integer :: n, m, nt, it, i, j
+  real(8) :: u(n, m), v(n, m)
+  !$f2s stencil timesteps
+  do it = 1, nt
+    do j = 1, m
+      do i = 2, n - 1
+        v(i, j) = u(i-1, j) + u(i+1, j)
+      end do
+    end do
+    u = v
+    u(2:n, :) = u(1:n-1, :)
+  end do
+end subroutine
+)");
+  std::vector<std::string> refused;
+  for (const Kernel &k : ks)
+    if (auto d = find_ordering(k).refusal)
+      refused.push_back(std::to_string(d->loc.line) + ":" + std::to_string(d->loc.column) + ": " +
+                        d->message);
+  EXPECT_EQ(refused, std::vector<std::string>{
+                         "12:5: The copy 'u(2:n, :) = u(1:n-1, :)' moves elements within one "
+                         "array, which f2stencil cannot run as Fortran does (the whole right side "
+                         "read first): its elements depend on each other (a flow dependence on "
+                         "'u', distance 1 in dimension 1); write it as a DO nest over the "
+                         "elements it copies"});
 }
 
 } // namespace

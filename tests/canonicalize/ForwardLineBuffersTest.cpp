@@ -266,5 +266,90 @@ TEST(ForwardLineBuffers, RefusesReadersWhenTheSecondUsesTheFirstsTemporaryBefore
   }
 }
 
+/// for j { for <v> = 0, n + 1 { b(<v>) = u(<v>, j-1) }  for i = 1, n { r(i, j) = b(i-1) + b(i+1) }
+/// }: the filling loop at line 2 (its variable at column 8, its step, if any, at column 22), the
+/// reading loop at line 5, as the front end lowers them; a source step of 2 leaves a counter loop
+/// from 0, -1 a reversed loop.
+Stmt row_over(const std::string &v, bool reverse = false) {
+  Stmt fill =
+      For::reversed(loop(v, i32(0), n_plus(1),
+                         Store::make("b", {{v, 1, 0}}, ref("u", {{v, 1, 0}, {"j", 1, -1}})), 2),
+                    reverse);
+  Stmt read = loop("i", i32(1), var("n"),
+                   Store::make("r", ij(0, 0), add(ref("b", at_i(-1)), ref("b", at_i(1)))), 5);
+  return loop("j", i32(1), var("m"), Block::make({fill, read}), 1);
+}
+
+SourceLoc at_col(int line, int column) {
+  return SourceLoc{"s.f90", line, column};
+}
+
+TEST(ForwardLineBuffers, RefusesALoopBesideTheLastOverAnotherVariableAtTheVariable) {
+  Stmt before = row_over("ii");
+  EXPECT_EQ(print_stmt(before), "for j = 1, m {\n"
+                                "  for ii = 0, n + 1 {\n"
+                                "    b(ii) = u(ii, j - 1)\n"
+                                "  }\n"
+                                "  for i = 1, n {\n"
+                                "    r(i, j) = b(i - 1) + b(i + 1)\n"
+                                "  }\n"
+                                "}\n");
+  try {
+    forward_line_buffers(before, {"b"}, {{at_col(2, 5), at_col(2, 8), 1, {}}});
+    FAIL() << "accepted";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "The DO loop over 'ii' beside the DO loop over 'i' at line 5 must run over 'i' "
+              "too: line buffers are filled and read by loops over one variable");
+    EXPECT_EQ(e.diagnostic().loc.column, 8);
+  }
+}
+
+TEST(ForwardLineBuffers, RefusesAStepOtherThanOneAsTheSourceWritesIt) {
+  // Step 2: lowered as a counter loop that looks like a unit step; the
+  // source's step says otherwise, at the step.
+  try {
+    forward_line_buffers(row_over("i"), {"b"}, {{at_col(2, 5), at_col(2, 8), 2, at_col(2, 22)}});
+    FAIL() << "accepted";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message, "The DO loops over 'i' side by side (line buffers filled, "
+                                      "then read) must have a step of 1");
+    EXPECT_EQ(e.diagnostic().loc.column, 22);
+  }
+  // A backward loop, known from the lowered loop alone: may run forward.
+  try {
+    forward_line_buffers(row_over("i", true), {"b"});
+    FAIL() << "accepted";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "The DO loops over 'i' side by side (line buffers filled, then read) must have a "
+              "step of 1; swap the bounds of this one and make its step 1 if its points may run "
+              "in any order");
+    EXPECT_EQ(e.diagnostic().loc.line, 2);
+  }
+  // With a unit step the row is substituted.
+  EXPECT_EQ(
+      print_stmt(
+          forward_line_buffers(row_over("i"), {"b"}, {{at_col(2, 5), at_col(2, 8), 1, {}}}).nest),
+      "for j = 1, m {\n"
+      "  for i = 1, n {\n"
+      "    r(i, j) = u(i - 1, j - 1) + u(i + 1, j - 1)\n"
+      "  }\n"
+      "}\n");
+}
+
+TEST(ForwardLineBuffers, RefusesAnArrayFilledLikeABufferThatIsNoCandidate) {
+  // 'b' filled at i beside the last loop, but not local to the procedure.
+  try {
+    forward_line_buffers(row_over("i"), {}, {{at_col(2, 5), at_col(2, 8), 1, {}}});
+    FAIL() << "accepted";
+  } catch (const UserError &e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "'b' is filled like a line buffer, beside the inner DO loop that reads it, but its "
+              "values are seen outside the procedure (a dummy argument, or in COMMON or a "
+              "module); only a local array can be a line buffer, so fill a local array instead");
+  }
+}
+
 } // namespace
 } // namespace f2s

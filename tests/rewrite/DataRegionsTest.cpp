@@ -443,8 +443,10 @@ end subroutine
 TEST(DataRegions, CopiesBetweenTheCallsBecomeCallsAndTheRestStaysOnTheHost) {
   // In the loop with the region: a section copy and a broadcast become
   // kernels of their own and calls, with no update around them; a shift
-  // within one array (a face copy without one is a call: FaceCopies in
-  // tests/e2e) and a copy between ranks stay the host's, with their updates.
+  // within one array whose elements depend on each other (ast/LoopDependences;
+  // a face copy is a call: FaceCopies in tests/e2e, and so is a shift whose
+  // elements never meet) and a copy between ranks stay the host's, with their
+  // updates.
   // After the loop, a copy stays as written.
   // (A copy sharing its line: CopySharingItsLineStaysOnTheHost.)
   TempDir dir;
@@ -460,7 +462,7 @@ TEST(DataRegions, CopiesBetweenTheCallsBecomeCallsAndTheRestStaysOnTheHost) {
       end do
     end do
     p(1:n, 1:n) = wrk(1:n, 1:n)
-    p(0, 1:n) = p(1, 0:n-1)
+    p(1, 1:n) = p(1, 0:n-1)
     s = 0
     wrk(1:n, 0) = s
   end do
@@ -484,7 +486,7 @@ end subroutine
     !f2s rewritten: (no directive) a copy between the library's calls, which the library runs
     call iterate_copy_12(n, p, wrk)
     call f2s_lib_data_update_host(p, size(p, kind=c_size_t) * storage_size(p) / 8)
-    p(0, 1:n) = p(1, 0:n-1)
+    p(1, 1:n) = p(1, 0:n-1)
     call f2s_lib_data_update_device(p, size(p, kind=c_size_t) * storage_size(p) / 8)
     !f2s rewritten: (no directive) a copy between the library's calls, which the library runs
     call iterate_copy_14(n, s)

@@ -1,4 +1,4 @@
-#include "frontend/BoundingBox.h"
+#include "canonicalize/BoundingBox.h"
 
 #include "ast/IRVisitor.h"
 
