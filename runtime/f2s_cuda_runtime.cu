@@ -1,3 +1,5 @@
+#include <unistd.h> /* sysconf; here, as tests include this text without the library's prelude */
+
 /* Host-device copies made by this library since it was loaded: the tests
  * read it to show that iterations inside a data region move nothing. */
 static long long f2s_cuda_transfer_count = 0;
@@ -22,13 +24,237 @@ static void f2s_cuda_check(cudaError_t e, const char *what) {
  * in; the data regions' row outside a call. */
 static __thread struct f2s_prof *f2s_cuda_prof_kernel = NULL;
 
+/* Large copies staged through pinned memory. cudaMemcpy from or to the
+ * program's pageable memory ran at 6.4 GB/s to an H100 and 3.3 GB/s back
+ * (the driver stages it itself, through small buffers, one thread), where
+ * the PCIe 5 link does 25 to 50 GB/s from pinned memory. So a copy of at
+ * least f2s_stage_min bytes goes through a ring of F2S_STAGE_BUFS pinned
+ * buffers, made on first use and kept: host threads copy one chunk between
+ * the program's memory and a buffer while the copy engine moves another, and
+ * an event per buffer keeps a buffer from being refilled before its DMA has
+ * ended. The copy keeps cudaMemcpy's meaning: it starts after the work
+ * launched before it on the legacy stream (an event recorded there, which
+ * also waits for the blocking streams, as cudaMemcpy does), and it has ended
+ * when it returns, so later kernels see it. Copies of several host threads
+ * take the ring in turn. Plain cudaMemcpy below the threshold, for memory
+ * that is pinned already, with F2S_CUDA_STAGE=0, or where the ring cannot
+ * be made.
+ *
+ * The sizes, chosen without measuring: below 4 MiB a pageable copy takes
+ * under a millisecond and a pipeline would hardly fill. A chunk of 8 MiB is
+ * 0.16 to 0.33 ms of DMA, far above the ~10 us of issuing a copy, recording
+ * an event and waking the threads, so the per-chunk cost is a few percent;
+ * smaller copies are cut into pieces of at least 2 MiB so that two of them
+ * still overlap. Four buffers (32 MiB pinned per process) let either side
+ * run ahead of the other by three chunks. Up to 8 host threads (fewer where
+ * MPI ranks share the node's cores): one thread's memcpy does 5 to 10 GB/s,
+ * eight more than the link takes. Tests and bench/gpu/staged_copy.cu set
+ * these before the first copy. */
+enum { F2S_STAGE_BUFS = 4, F2S_STAGE_THREADS = 8 };
+static size_t f2s_stage_min = (size_t)4 << 20;
+static size_t f2s_stage_chunk = (size_t)8 << 20;
+static size_t f2s_stage_piece_min = (size_t)2 << 20;
+static long long f2s_stage_copies = 0; /* copies that went through the ring */
+
+static pthread_mutex_t f2s_stage_lock = PTHREAD_MUTEX_INITIALIZER; /* one copy at a time */
+static int f2s_stage_state = 0; /* 0: not made yet; 1: ready; -1: plain cudaMemcpy */
+static int f2s_stage_device = -1;
+static cudaStream_t f2s_stage_stream;
+static cudaEvent_t f2s_stage_prior;                   /* the legacy stream's work before a copy */
+static void *f2s_stage_buf[F2S_STAGE_BUFS];           /* pinned, f2s_stage_chunk bytes each */
+static cudaEvent_t f2s_stage_drained[F2S_STAGE_BUFS]; /* the buffer's last DMA has ended */
+
+/* The host threads: the caller and f2s_stage_threads - 1 workers, which wait
+ * for a generation to copy their share of one piece and never call CUDA. */
+static int f2s_stage_threads = 1;
+static pthread_mutex_t f2s_stage_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t f2s_stage_go = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t f2s_stage_done = PTHREAD_COND_INITIALIZER;
+static unsigned long f2s_stage_generation = 0;
+static int f2s_stage_left = 0;
+static char *f2s_stage_to;
+static const char *f2s_stage_from;
+static size_t f2s_stage_bytes;
+
+static void f2s_stage_share(int k) {
+  const size_t per = (f2s_stage_bytes / (size_t)f2s_stage_threads + 4095) & ~(size_t)4095;
+  const size_t lo = per * (size_t)k;
+  if (lo < f2s_stage_bytes)
+    memcpy(f2s_stage_to + lo, f2s_stage_from + lo,
+           per < f2s_stage_bytes - lo ? per : f2s_stage_bytes - lo);
+}
+
+static void *f2s_stage_worker(void *k) {
+  unsigned long seen = 0;
+  pthread_mutex_lock(&f2s_stage_pool_lock);
+  for (;;) {
+    while (f2s_stage_generation == seen)
+      pthread_cond_wait(&f2s_stage_go, &f2s_stage_pool_lock);
+    seen = f2s_stage_generation;
+    pthread_mutex_unlock(&f2s_stage_pool_lock);
+    f2s_stage_share((int)(intptr_t)k);
+    pthread_mutex_lock(&f2s_stage_pool_lock);
+    if (--f2s_stage_left == 0)
+      pthread_cond_signal(&f2s_stage_done);
+  }
+  return NULL;
+}
+
+/* memcpy by the host threads; one thread for less than 1 MiB. */
+static void f2s_stage_memcpy(void *to, const void *from, size_t bytes) {
+  if (f2s_stage_threads <= 1 || bytes < ((size_t)1 << 20)) {
+    memcpy(to, from, bytes);
+    return;
+  }
+  pthread_mutex_lock(&f2s_stage_pool_lock);
+  f2s_stage_to = (char *)to;
+  f2s_stage_from = (const char *)from;
+  f2s_stage_bytes = bytes;
+  f2s_stage_left = f2s_stage_threads - 1;
+  ++f2s_stage_generation;
+  pthread_cond_broadcast(&f2s_stage_go);
+  pthread_mutex_unlock(&f2s_stage_pool_lock);
+  f2s_stage_share(0);
+  pthread_mutex_lock(&f2s_stage_pool_lock);
+  while (f2s_stage_left > 0)
+    pthread_cond_wait(&f2s_stage_done, &f2s_stage_pool_lock);
+  pthread_mutex_unlock(&f2s_stage_pool_lock);
+}
+
+/* The ring and the threads, on the current device; 1, or 0 with nothing
+ * kept (said once under F2S_VERBOSE). Caller holds f2s_stage_lock. */
+static int f2s_stage_make(void) {
+  if (f2s_env_int_("F2S_CUDA_STAGE") == 0)
+    return 0;
+  int made = 0;
+  cudaError_t e = cudaGetDevice(&f2s_stage_device);
+  if (e == cudaSuccess)
+    e = cudaStreamCreate(&f2s_stage_stream); /* blocking: the legacy stream waits for it */
+  if (e == cudaSuccess)
+    e = cudaEventCreateWithFlags(&f2s_stage_prior, cudaEventDisableTiming);
+  for (; e == cudaSuccess && made < F2S_STAGE_BUFS; ++made) {
+    e = cudaMallocHost(&f2s_stage_buf[made], f2s_stage_chunk);
+    if (e == cudaSuccess)
+      e = cudaEventCreateWithFlags(&f2s_stage_drained[made], cudaEventDisableTiming);
+    else
+      f2s_stage_buf[made] = NULL;
+  }
+  if (e != cudaSuccess) {
+    cudaGetLastError(); /* not sticky: the plain copy must not see it */
+    for (int i = 0; i < made; ++i)
+      if (f2s_stage_buf[i])
+        cudaFreeHost(f2s_stage_buf[i]);
+    cudaGetLastError();
+    if (f2s_env()->verbose)
+      fprintf(stderr,
+              "f2stencil: no pinned memory for staging copies (%s): copies run at "
+              "pageable speed\n",
+              cudaGetErrorString(e));
+    return 0;
+  }
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  int rank = 0, ranks = 1;
+  f2s_local_rank(&rank, &ranks);
+  long want = cores / ranks;
+  want = want < 1 ? 1 : want > (long)F2S_STAGE_THREADS ? (long)F2S_STAGE_THREADS : want;
+  f2s_stage_threads = 1;
+  for (int k = 1; k < want; ++k) {
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    const int started = pthread_create(&t, &attr, f2s_stage_worker, (void *)(intptr_t)k) == 0;
+    pthread_attr_destroy(&attr);
+    if (!started)
+      break;
+    f2s_stage_threads = k + 1;
+  }
+  return 1;
+}
+
+/* Whether host memory is pinned (or managed) already: then cudaMemcpy is as
+ * fast as the link, and staging would only add a copy. */
+static int f2s_stage_host_pinned(const void *host) {
+  struct cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, host) != cudaSuccess) {
+    cudaGetLastError(); /* CUDA before 11 calls pageable memory an invalid value */
+    return 0;
+  }
+  return a.type != cudaMemoryTypeUnregistered;
+}
+
+/* The copy through the ring: 1, or 0 where the caller is to use cudaMemcpy. */
+static int f2s_cuda_copy_staged(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind,
+                                const char *what) {
+  const int to_device = kind == cudaMemcpyHostToDevice;
+  if (bytes < f2s_stage_min || (!to_device && kind != cudaMemcpyDeviceToHost) ||
+      __atomic_load_n(&f2s_stage_state, __ATOMIC_ACQUIRE) < 0)
+    return 0;
+  if (f2s_stage_host_pinned(to_device ? src : dst))
+    return 0;
+  pthread_mutex_lock(&f2s_stage_lock);
+  if (f2s_stage_state == 0)
+    __atomic_store_n(&f2s_stage_state, f2s_stage_make() ? 1 : -1, __ATOMIC_RELEASE);
+  int device = -1;
+  if (f2s_stage_state < 0 || cudaGetDevice(&device) != cudaSuccess || device != f2s_stage_device) {
+    pthread_mutex_unlock(&f2s_stage_lock);
+    return 0; /* a thread on another device: the ring's stream is not its own */
+  }
+  /* Pieces of the chunk's size, or, for a copy of fewer chunks than the ring
+   * holds, as many as the ring holds (at least 2 MiB, 4 KiB multiples). */
+  size_t piece = (bytes / F2S_STAGE_BUFS + 4095) & ~(size_t)4095;
+  piece = piece < f2s_stage_piece_min ? f2s_stage_piece_min : piece;
+  piece = piece > f2s_stage_chunk ? f2s_stage_chunk : piece;
+  const size_t pieces = (bytes + piece - 1) / piece;
+  char *to = (char *)dst;
+  const char *from = (const char *)src;
+  f2s_cuda_check(cudaEventRecord(f2s_stage_prior, 0), what);
+  f2s_cuda_check(cudaStreamWaitEvent(f2s_stage_stream, f2s_stage_prior, 0), what);
+  if (to_device) {
+    /* Host threads fill buffer i % BUFS while the DMA of the pieces before
+     * it runs. */
+    for (size_t i = 0; i < pieces; ++i) {
+      const int b = (int)(i % F2S_STAGE_BUFS);
+      const size_t at = i * piece, n = bytes - at < piece ? bytes - at : piece;
+      if (i >= F2S_STAGE_BUFS)
+        f2s_cuda_check(cudaEventSynchronize(f2s_stage_drained[b]), what);
+      f2s_stage_memcpy(f2s_stage_buf[b], from + at, n);
+      f2s_cuda_check(cudaMemcpyAsync(to + at, f2s_stage_buf[b], n, kind, f2s_stage_stream), what);
+      f2s_cuda_check(cudaEventRecord(f2s_stage_drained[b], f2s_stage_stream), what);
+    }
+  } else {
+    /* The DMA of up to BUFS pieces ahead; host threads empty piece i's
+     * buffer, which then takes piece i + BUFS. */
+    for (size_t i = 0; i < pieces + F2S_STAGE_BUFS; ++i) {
+      if (i >= F2S_STAGE_BUFS) {
+        const size_t j = i - F2S_STAGE_BUFS, at = j * piece;
+        const int b = (int)(j % F2S_STAGE_BUFS);
+        f2s_cuda_check(cudaEventSynchronize(f2s_stage_drained[b]), what);
+        f2s_stage_memcpy(to + at, f2s_stage_buf[b], bytes - at < piece ? bytes - at : piece);
+      }
+      if (i < pieces) {
+        const int b = (int)(i % F2S_STAGE_BUFS);
+        const size_t at = i * piece, n = bytes - at < piece ? bytes - at : piece;
+        f2s_cuda_check(cudaMemcpyAsync(f2s_stage_buf[b], from + at, n, kind, f2s_stage_stream),
+                       what);
+        f2s_cuda_check(cudaEventRecord(f2s_stage_drained[b], f2s_stage_stream), what);
+      }
+    }
+  }
+  f2s_cuda_check(cudaStreamSynchronize(f2s_stage_stream), what);
+  ++f2s_stage_copies;
+  pthread_mutex_unlock(&f2s_stage_lock);
+  return 1;
+}
+
 static void f2s_cuda_copy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind,
                           const char *what) {
   if (bytes == 0)
     return;
   const int profile = f2s_env()->profile;
   const double t0 = profile ? f2s_now_() : 0;
-  f2s_cuda_check(cudaMemcpy(dst, src, bytes, kind), what);
+  if (!f2s_cuda_copy_staged(dst, src, bytes, kind, what))
+    f2s_cuda_check(cudaMemcpy(dst, src, bytes, kind), what);
   __atomic_add_fetch(&f2s_cuda_transfer_count, 1, __ATOMIC_RELAXED);
   __atomic_add_fetch(&f2s_cuda_transfer_bytes, (long long)bytes, __ATOMIC_RELAXED);
   if (!profile)

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -75,7 +76,61 @@ enum cudaMemcpyKind {
   cudaMemcpyDefault
 };
 typedef void *cudaStream_t;
-typedef std::chrono::steady_clock::time_point *cudaEvent_t;
+
+// Asynchrony, for the tests of code that must wait for it (the staged
+// copies of runtime/f2s_cuda_runtime.cu): while a test has set
+// f2s_emu_async, a cudaMemcpyAsync on a stream other than 0, and the work a
+// test puts on any stream with f2s_emu_enqueue (a kernel still running), run
+// only when something waits for them: cudaStreamSynchronize, the
+// cudaEventSynchronize of an event recorded after them, cudaMemcpy and
+// cudaDeviceSynchronize (every stream, as the legacy stream waits for the
+// blocking ones); a stream made to wait for an event (cudaStreamWaitEvent)
+// first runs, when its turn comes, what the event's stream had before it.
+// Otherwise every call runs when made. One host thread at a time.
+inline bool f2s_emu_async = false;
+struct F2sEmuQueue {
+  std::vector<std::function<void()>> ops;
+  size_t done = 0;
+};
+inline std::map<cudaStream_t, F2sEmuQueue> f2s_emu_queues;
+inline void f2s_emu_run(cudaStream_t s, size_t upto) {
+  if (!f2s_emu_async)
+    return; // nothing queued, and the map untouched by concurrent host threads
+  F2sEmuQueue &q = f2s_emu_queues[s]; // std::map: the reference outlives insertions
+  while (q.done < upto) {
+    std::function<void()> op = q.ops[q.done++];
+    op();
+  }
+}
+inline void f2s_emu_run_all() {
+  if (!f2s_emu_async)
+    return;
+  for (auto &[s, q] : f2s_emu_queues)
+    f2s_emu_run(s, q.ops.size());
+}
+inline void f2s_emu_enqueue(cudaStream_t s, std::function<void()> op) {
+  if (!f2s_emu_async)
+    return op();
+  f2s_emu_queues[s].ops.push_back(std::move(op));
+}
+struct F2sEmuEvent {
+  std::chrono::steady_clock::time_point t;
+  cudaStream_t stream = nullptr;
+  size_t position = 0; // the stream's work before the record
+};
+typedef F2sEmuEvent *cudaEvent_t;
+enum { cudaEventDefault = 0, cudaEventDisableTiming = 2 };
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3
+};
+struct cudaPointerAttributes {
+  cudaMemoryType type = cudaMemoryTypeUnregistered;
+  int device = 0;
+  void *devicePointer = nullptr, *hostPointer = nullptr;
+};
 
 inline const char *cudaGetErrorString(cudaError_t) {
   return "emulated";
@@ -87,6 +142,7 @@ inline cudaError_t cudaGetLastError() {
   return cudaSuccess;
 }
 inline cudaError_t cudaDeviceSynchronize() {
+  f2s_emu_run_all();
   return cudaSuccess;
 }
 // Devices: F2S_EMU_DEVICES of them (1 when unset; 0 is a machine without a
@@ -206,6 +262,7 @@ inline cudaError_t cudaIpcCloseMemHandle(void *p) {
   return f2s_emu_unmap(p, false);
 }
 inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind) {
+  f2s_emu_run_all();
   std::memcpy(dst, src, bytes);
   return cudaSuccess;
 }
@@ -213,7 +270,7 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemc
 // host memory is host memory.
 inline cudaError_t cudaStreamCreate(cudaStream_t *s) {
   static char streams;
-  *s = &streams;
+  *s = f2s_emu_async ? (cudaStream_t) new char : &streams; // distinct where they may wait
   return cudaSuccess;
 }
 inline cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
@@ -225,32 +282,64 @@ inline cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
 inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int, int) {
   return cudaStreamCreate(s);
 }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t) {
+inline cudaError_t cudaStreamDestroy(cudaStream_t) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+  if (f2s_emu_async)
+    f2s_emu_run(s, f2s_emu_queues[s].ops.size());
   return cudaSuccess;
 }
 inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind,
-                                   cudaStream_t = nullptr) {
-  return cudaMemcpy(dst, src, bytes, kind);
+                                   cudaStream_t s = nullptr) {
+  if (!f2s_emu_async || !s)
+    return cudaMemcpy(dst, src, bytes, kind);
+  f2s_emu_enqueue(s, [=] { std::memcpy(dst, src, bytes); });
+  return cudaSuccess;
 }
+inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *) {
+  *a = cudaPointerAttributes(); // the tests' host memory is pageable
+  return cudaSuccess;
+}
+// Outside the device's memory (F2S_EMU_DEVICE_BYTES), as on a GPU.
 inline cudaError_t cudaMallocHost(void **p, size_t bytes) {
-  return cudaMalloc(p, bytes);
+  *p = std::malloc(bytes ? bytes : 1);
+  return *p ? cudaSuccess : 2; // cudaErrorMemoryAllocation
 }
 inline cudaError_t cudaFreeHost(void *p) {
-  return cudaFree(p);
+  std::free(p);
+  return cudaSuccess;
 }
 inline cudaError_t cudaEventCreate(cudaEvent_t *e) {
-  *e = new std::chrono::steady_clock::time_point();
+  *e = new F2sEmuEvent();
   return cudaSuccess;
 }
-inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = nullptr) {
-  *e = std::chrono::steady_clock::now();
+inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int) {
+  return cudaEventCreate(e);
+}
+inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  delete e;
   return cudaSuccess;
 }
-inline cudaError_t cudaEventSynchronize(cudaEvent_t) {
+inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = nullptr) {
+  e->t = std::chrono::steady_clock::now();
+  e->stream = s;
+  e->position = f2s_emu_async ? f2s_emu_queues[s].ops.size() : 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  if (f2s_emu_async)
+    f2s_emu_run(e->stream, e->position);
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int = 0) {
+  cudaStream_t before = e->stream;
+  size_t position = e->position;
+  f2s_emu_enqueue(s, [=] { f2s_emu_run(before, position); });
   return cudaSuccess;
 }
 inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
-  *ms = std::chrono::duration<float, std::milli>(*b - *a).count();
+  *ms = std::chrono::duration<float, std::milli>(b->t - a->t).count();
   return cudaSuccess;
 }
 
