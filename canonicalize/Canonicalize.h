@@ -22,6 +22,9 @@ struct LocalArrays {
   std::map<std::string, Type> point_arrays;
   /// Names a new temporary must not take (every name the procedure knows).
   std::set<std::string> taken;
+  /// The variables of the loops inside the point that stay loops (run-time
+  /// trip counts, ast/InnerLoops): the nest ends above them.
+  std::set<std::string> inner_loops = {};
 };
 
 struct Canonical {

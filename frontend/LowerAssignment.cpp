@@ -140,8 +140,9 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
   // fills it before reading it (canonicalize/PointArrays makes scalars of its
   // elements, and refuses it otherwise). A column's point keeps the form it
   // has, and storage that EQUIVALENCE shares is no element of one array.
-  bool constant = std::all_of(index.begin(), index.end(),
-                              [](const Index &ix) { return ix.var.empty() && !ix.at_runtime(); });
+  bool constant = std::all_of(index.begin(), index.end(), [](const Index &ix) {
+    return ix.var.empty() && !ix.at_runtime() && !ix.in_inner_loop();
+  });
   if (constant && column_dos_.empty() && !decl->equivalence && is_local_array(*decl)) {
     point_stores_.emplace(grid, usable_type(*decl, name_loc));
     return Store::make(grid, index, numeric(rhs), loc);
@@ -159,7 +160,10 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
                          "one element; subscript each dimension by its own loop "
                          "variable or a constant");
   for (size_t n = loop_vars_.size(); n-- > 0;)
-    if (!seen.count(loop_vars_[n]) && !(in_column_ && loop_vars_[n] == column_var_))
+    // A loop inside the point may write one element on every trip (`v(i, j)
+    // = v(i, j) + ...`), as a column may: the point's own.
+    if (!seen.count(loop_vars_[n]) && !(in_column_ && loop_vars_[n] == column_var_) &&
+        !inner_loops_.count(loop_vars_[n]))
       fail(name_loc, "Assignment to '" + text_of(lhs_text) +
                          "' has no subscript in loop variable '" + loop_vars_[n] +
                          "', so every point of the DO loop over '" + loop_vars_[n] +

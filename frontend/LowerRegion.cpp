@@ -92,9 +92,10 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
     }
     k.column = column;
   }
-  Canonical canonical = k.column
-                            ? Canonical{k.body, {}, {}, {}}
-                            : canonicalize(lowered, {buffer_stores_, point_stores_, names_known()});
+  Canonical canonical =
+      k.column
+          ? Canonical{k.body, {}, {}, {}}
+          : canonicalize(lowered, {buffer_stores_, point_stores_, names_known(), inner_ended_});
   k.body = canonical.nest;
   // A line buffer substituted away is not passed: the library never reads
   // or fills it (frontend/PrivateTemps checks that nothing else reads it);

@@ -179,6 +179,8 @@ struct SubscriptUse {
   /// `var` added to a variable of the loops around in one subscript:
   /// `in(i+ii, j)`.
   bool beside_variable = false;
+  /// The same, with a variable of the nest's loops found so far.
+  bool beside_nest_var = false;
   /// An array assignment none of whose subscripts reads `var`.
   bool store_without = false;
   /// An assignment to a local array whose subscripts read nothing but
@@ -210,8 +212,10 @@ struct SubscriptUse {
     if (!n.names.count(var))
       return;
     for (const std::string &other : n.names)
-      if (other != var && !inner.count(other) && !lowering.constant_name(other))
+      if (other != var && !inner.count(other) && !lowering.constant_name(other)) {
         beside_variable = true;
+        beside_nest_var = beside_nest_var || lowering.is_nest_var(other);
+      }
   }
   bool Pre(const fp::FunctionReference &f) {
     element_subscripts(f, lowering, [&](const fp::Expr &e) { subscript(e); });
@@ -488,6 +492,10 @@ bool is_offset_loop(const fp::DoConstruct &d, const fp::Block &body,
   // unrolling refuses bounds that are not constants, with the fix.
   if (use.store_without && use.beside_variable)
     return true;
+  // A window whose radius is an argument (`do jj = -r, r` around `u(i +
+  // jj, j)`): a loop inside the point, kept as a loop.
+  if (use.beside_nest_var && !has_constant_bounds(d, lowering))
+    return true;
   if (fills_work_array(d, body, lowering))
     return true;
   if (!use.beside_variable && (fills_line_buffer(body, var, lowering) ||
@@ -509,6 +517,9 @@ Stmt unroll_offset_loop(const fp::DoConstruct &d, OffsetLoopLowering &lowering) 
                         ", where loops are unrolled");
   std::string var = text_of(b->name.thing.source);
   lowering.check_offset_var(var, lowering.position(b->name.thing.source));
+  // Bounds known only at run time: the loop stays a loop of the point.
+  if (!has_constant_bounds(d, lowering))
+    return lowering.lower_inner_loop(d);
   auto constant = [&](const fp::Expr &e, const char *what) {
     auto v = constant_value(e, lowering);
     if (!v)
