@@ -40,7 +40,10 @@ struct ForwardedBuffers {
 /// and fuses those loops into one. Refused with a UserError saying why (a
 /// read outside the filled range, a buffer filled from an array the nest
 /// writes, consumers that cannot be fused, ...). A nest without sibling
-/// loops comes back as it was.
-ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::string> &candidates);
+/// loops comes back as it was. Loops over `inner_loops` (loops inside the
+/// point with run-time trip counts, ast/InnerLoops) are statements of the
+/// point, never sibling loops of the nest.
+ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::string> &candidates,
+                                      const std::set<std::string> &inner_loops = {});
 
 } // namespace f2s

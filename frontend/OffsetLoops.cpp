@@ -492,9 +492,11 @@ bool is_offset_loop(const fp::DoConstruct &d, const fp::Block &body,
   // unrolling refuses bounds that are not constants, with the fix.
   if (use.store_without && use.beside_variable)
     return true;
-  // A window whose radius is an argument (`do jj = -r, r` around `u(i +
-  // jj, j)`): a loop inside the point, kept as a loop.
-  if (use.beside_nest_var && !has_constant_bounds(d, lowering))
+  // Beside a variable of the nest's loops, whatever its bounds: a window
+  // whose radius is an argument (`do jj = -r, r` around `u(i + jj, j)`) is a
+  // loop inside the point, kept as a loop; a constant loop around one (`do
+  // jj = -1, 1` around `do ii = -r, r`) is unrolled, the window in each copy.
+  if (use.beside_nest_var)
     return true;
   if (fills_work_array(d, body, lowering))
     return true;

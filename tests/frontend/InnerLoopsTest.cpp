@@ -79,6 +79,37 @@ TEST(InnerLoops, ANestedWindowAddedIntoThePointsElementIsTheWholePoint) {
   EXPECT_FALSE(find_dependence(ks[0])) << find_dependence(ks[0])->str();
 }
 
+// A constant loop around a window (`do jj = -1, 1` around `do ii = -r, r`)
+// is unrolled, each copy holding the window; the copies are statements of
+// the point, not line buffers side by side.
+TEST(InnerLoops, AConstantLoopAroundAWindowIsUnrolledAroundIt) {
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, window(R"(      s = 0
+      do jj = -1, 1
+        do ii = -r, r
+          s = s + u(i + ii, j + jj)
+        end do
+      end do
+      v(i, j) = s
+)"));
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(print_stmt(ks[0].body), "for j = 1, m {\n"
+                                    "  for i = 1, n {\n"
+                                    "    s = 0\n"
+                                    "    for ii = -r, r {\n"
+                                    "      s = s + u(i + ii, j - 1)\n"
+                                    "    }\n"
+                                    "    for ii = -r, r {\n"
+                                    "      s = s + u(i + ii, j)\n"
+                                    "    }\n"
+                                    "    for ii = -r, r {\n"
+                                    "      s = s + u(i + ii, j + 1)\n"
+                                    "    }\n"
+                                    "    v(i, j) = s\n"
+                                    "  }\n"
+                                    "}\n");
+}
+
 TEST(InnerLoops, ALoopCountingDownKeepsItsOrderAndItsVariableInArithmetic) {
   TempDir dir;
   std::vector<Kernel> ks = lower_text(dir, window(R"(      s = u(i, j)
