@@ -21,7 +21,7 @@ TEST(InnerLoopsOnTheGpu, WindowsWithARunTimeRadiusMatchTheOriginal) {
   ASSERT_FALSE(exe.empty());
   for (std::vector<std::string> size : std::vector<std::vector<std::string>>{
            {}, {"1", "1"}, {"2", "3"}, {"33", "17"}, {"301", "3"}, {"5", "67"}})
-    test::expect_gpu_passes(exe, {"window_x", "window_box", "window_damp"}, size);
+    test::expect_gpu_passes(exe, {"window_x", "window_box", "window_damp", "window_band"}, size);
 }
 
 } // namespace

@@ -62,3 +62,25 @@ subroutine damp_y(nx, ny, rad, q, qd)
     end do
   end do
 end subroutine damp_y
+
+! A band three rows high, the rows unrolled and each row's window a loop.
+subroutine smooth_band(nx, ny, rad, qb, qs)
+  implicit none
+  integer, intent(in) :: nx, ny, rad
+  real(8), intent(in) :: qb(1-rad:nx+rad, 0:ny+1)
+  real(8), intent(inout) :: qs(nx, ny)
+  integer :: i, j, ii, jj
+  real(8) :: acc
+  !$f2s stencil name(window_band)
+  do j = 1, ny
+    do i = 1, nx
+      acc = qs(i, j)
+      do jj = -1, 1
+        do ii = -rad, rad
+          acc = acc + qb(i + ii, j + jj) / dble(2 + abs(jj))
+        end do
+      end do
+      qs(i, j) = acc
+    end do
+  end do
+end subroutine smooth_band
