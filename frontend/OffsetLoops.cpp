@@ -170,6 +170,15 @@ template <typename F> void element_subscripts(const fp::ArrayElement &a, F f) {
       f(i->thing.value());
 }
 
+/// Whether an expression reads an array element or calls a function.
+struct References {
+  bool found = false;
+  template <typename T> bool Pre(const T &) { return !found; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::FunctionReference &) { return !(found = true); }
+  bool Pre(const fp::ArrayElement &) { return !(found = true); }
+};
+
 /// How the variable `var` of a DO loop is used in the subscripts of its body.
 struct SubscriptUse {
   const std::string &var;
@@ -211,10 +220,14 @@ struct SubscriptUse {
     fp::Walk(e, n);
     if (!n.names.count(var))
       return;
+    // The argument of a statement function (`div(cx(i, j), ...)`) reads
+    // elements; it is no subscript that adds two variables.
+    References refs;
+    fp::Walk(e, refs);
     for (const std::string &other : n.names)
       if (other != var && !inner.count(other) && !lowering.constant_name(other)) {
         beside_variable = true;
-        beside_nest_var = beside_nest_var || lowering.is_nest_var(other);
+        beside_nest_var = beside_nest_var || (!refs.found && lowering.is_nest_var(other));
       }
   }
   bool Pre(const fp::FunctionReference &f) {
