@@ -230,7 +230,10 @@ Index source_index(const Index &ix, const std::vector<SourceStride> &strides) {
   for (const SourceStride &s : strides)
     if (s.var == ix.var && !ix.var.empty() && ix.coeff % s.step == 0) {
       int64_t c = ix.coeff / s.step;
-      return Index{ix.var, c, ix.offset - c * s.lo};
+      Index out = ix;
+      out.coeff = c;
+      out.offset = ix.offset - c * s.lo;
+      return out;
     }
   return ix;
 }

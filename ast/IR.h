@@ -93,6 +93,12 @@ struct Var : ExprNode {
 /// offset -1): a plane of the array at a position only the call knows.
 /// Consumers that reason about elements from `var` and `offset` alone must
 /// handle it or refuse the kernel (ast/Planes.h says which do what).
+///
+/// `inner` adds the variable of a loop inside the point, one kept as a loop
+/// because its trip count is known only at run time (`do jj = -r, r` around
+/// `u(i + jj, j)`: var "i", inner "jj"; `w(jj)`: var empty, inner "jj"), times
+/// `inner_coeff`. Such a subscript reaches a range of elements per point that
+/// only the call knows; ast/InnerLoops.h says which consumers handle it.
 struct Index {
   // A constructor rather than an aggregate, so that the many `Index{v, c, o}`
   // of the passes need not spell the rarely set `sym`.
@@ -101,10 +107,14 @@ struct Index {
   std::string var;
   int64_t coeff = 1;
   int64_t offset = 0;
-  std::string sym; ///< + sym, a scalar argument; empty for none
+  std::string sym;   ///< + sym, a scalar argument; empty for none
+  std::string inner; ///< + inner_coeff*inner, a loop inside the point; empty for none
+  int64_t inner_coeff = 1;
   bool operator==(const Index &) const = default;
   /// At a run-time position: its element is not known from the loops.
   bool at_runtime() const { return !sym.empty(); }
+  /// Moves with a loop inside the point (Index::inner).
+  bool in_inner_loop() const { return !inner.empty(); }
 };
 
 struct GridRef : ExprNode {

@@ -161,13 +161,18 @@ std::string print_float_literal(double v, Type t) {
 }
 
 std::string print_index(const Index &ix) {
-  if (ix.var.empty() && ix.sym.empty())
+  if (ix.var.empty() && ix.sym.empty() && ix.inner.empty())
     return std::to_string(ix.offset);
   std::string s = ix.var.empty()  ? ""
                   : ix.coeff == 1 ? ix.var
                                   : std::to_string(ix.coeff) + "*" + ix.var;
   if (!ix.sym.empty())
     s += (s.empty() ? "" : " + ") + ix.sym;
+  if (!ix.inner.empty()) {
+    int64_t c = ix.inner_coeff;
+    std::string term = (c == 1 || c == -1 ? "" : std::to_string(c < 0 ? -c : c) + "*") + ix.inner;
+    s += s.empty() ? (c < 0 ? "-" : "") + term : (c < 0 ? " - " : " + ") + term;
+  }
   if (ix.offset > 0)
     s += " + " + std::to_string(ix.offset);
   else if (ix.offset < 0)

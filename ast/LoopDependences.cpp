@@ -721,6 +721,10 @@ private:
         if (ix.at_runtime())
           at = affine(Var::make(ix.sym, Type::Int32), names_);
         std::string plus_at = at ? " + " + at->front().aff : "";
+        // The variable of a loop inside the point (Index::inner): a
+        // dimension of the instance like a nest loop's.
+        if (ix.in_inner_loop())
+          plus_at += " + " + std::to_string(ix.inner_coeff) + "*" + isl_name(ix.inner);
         if (ix.at_runtime() && !at) {
           r = "f2s_any" + std::to_string(d);
           a.exact = false;

@@ -11,9 +11,10 @@ namespace f2s {
 Canonical canonicalize(const Stmt &nest, const LocalArrays &locals) {
   PrivateArrays point = privatize_point_arrays(nest, locals.point_arrays, locals.taken);
   ForwardedBuffers forwarded =
-      forward_line_buffers(point.nest, locals.buffer_candidates, locals.loops);
+      forward_line_buffers(point.nest, locals.buffer_candidates, locals.loops, locals.inner_loops);
   // A scalar between the loops read from a buffer would see the last row's.
-  return {fold_if_extrema(fold_constants(sink_scalars(forwarded.nest, nullptr, forwarded.buffers))),
+  return {fold_if_extrema(fold_constants(
+              sink_scalars(forwarded.nest, nullptr, forwarded.buffers, locals.inner_loops))),
           std::move(forwarded.buffers), std::move(point.arrays), std::move(point.temps)};
 }
 

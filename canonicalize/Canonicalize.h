@@ -26,6 +26,9 @@ struct LocalArrays {
   /// The DO loops side by side as the source writes them
   /// (canonicalize/ForwardLineBuffers refuses those it cannot substitute).
   std::vector<SourceLoop> loops;
+  /// The variables of the loops inside the point that stay loops (run-time
+  /// trip counts, ast/InnerLoops): the nest ends above them.
+  std::set<std::string> inner_loops = {};
 };
 
 struct Canonical {

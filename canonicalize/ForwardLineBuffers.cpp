@@ -338,7 +338,8 @@ void check_siblings(const std::vector<const For *> &siblings,
 } // namespace
 
 ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::string> &candidates,
-                                      const std::vector<SourceLoop> &source) {
+                                      const std::vector<SourceLoop> &source,
+                                      const std::set<std::string> &inner_loops) {
   // Down the nest to the loop whose body holds several loops.
   std::vector<const For *> loops;
   const For *level = nullptr;
@@ -347,7 +348,7 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
     const For *inner = nullptr;
     int count = 0;
     for (const Stmt &s : statements(f->body))
-      if (const For *g = as<For>(s)) {
+      if (const For *g = as<For>(s); g && !inner_loops.count(g->var)) {
         inner = g;
         ++count;
       }

@@ -52,8 +52,12 @@ struct ForwardedBuffers {
 /// loop over another variable than the last, or with a step other than 1 in
 /// the source, as `source` says; a read outside the filled range, a buffer
 /// filled from an array the nest writes, consumers that cannot be fused,
-/// ...). A nest without sibling loops comes back as it was.
+/// ...). A nest without sibling loops comes back as it was. Loops over
+/// `inner_loops` (loops inside the point with run-time trip counts,
+/// ast/InnerLoops) are statements of the point, never sibling loops of the
+/// nest.
 ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::string> &candidates,
-                                      const std::vector<SourceLoop> &source = {});
+                                      const std::vector<SourceLoop> &source = {},
+                                      const std::set<std::string> &inner_loops = {});
 
 } // namespace f2s

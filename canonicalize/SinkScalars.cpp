@@ -82,14 +82,21 @@ bool add_between(const Stmt &s, size_t level, std::vector<Between> &between) {
 
 } // namespace
 
-Stmt sink_scalars(const Stmt &nest, const Stmt &hidden, const std::vector<std::string> &buffers) {
+Stmt sink_scalars(const Stmt &nest, const Stmt &hidden, const std::vector<std::string> &buffers,
+                  const std::set<std::string> &inner_loops) {
+  auto holds_inner_loop = [&](const Stmt &body) {
+    for (const Stmt &s : statements(body))
+      if (const For *f = as<For>(s); f && inner_loops.count(f->var))
+        return true;
+    return false;
+  };
   // Down the nest: the loops, and the assignments before each inner loop.
   std::vector<const For *> loops;
   std::vector<Between> between;
   std::vector<Stmt> moved;
   for (const For *f = as<For>(nest); f;) {
     loops.push_back(f);
-    if (!contains_for(f->body))
+    if (!contains_for(f->body) || holds_inner_loop(f->body))
       break;
     const For *inner = nullptr;
     for (const Stmt &s : statements(f->body)) {

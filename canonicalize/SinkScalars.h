@@ -10,6 +10,7 @@
 
 #include "ast/IR.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,11 @@ namespace f2s {
 /// statements): what it assigns and writes counts as the point's, and so do
 /// the arrays `written` names (line buffers the nest filled before
 /// canonicalize/ForwardLineBuffers substituted them). A nest that is already
-/// perfect comes back as it was.
+/// perfect comes back as it was. A loop over one of `inner_loops` (a loop
+/// inside the point with a run-time trip count, ast/InnerLoops) is part of
+/// the point: the nest ends at the loop whose body holds it.
 Stmt sink_scalars(const Stmt &nest, const Stmt &hidden = nullptr,
-                  const std::vector<std::string> &written = {});
+                  const std::vector<std::string> &written = {},
+                  const std::set<std::string> &inner_loops = {});
 
 } // namespace f2s

@@ -89,7 +89,7 @@ public:
 
   /// One subscript: `i + 1`, `2*i`, `3`.
   static std::string subscript(const Index &ix) {
-    if (ix.var.empty() && ix.sym.empty())
+    if (ix.var.empty() && ix.sym.empty() && ix.inner.empty())
       return std::to_string(ix.offset);
     std::string term = ix.var.empty()  ? ""
                        : ix.coeff == 1 ? c_name(ix.var)
@@ -97,6 +97,12 @@ public:
     // A plane at a run-time position (Index::sym): the scalar argument.
     if (!ix.sym.empty())
       term += (term.empty() ? "" : " + ") + c_name(ix.sym);
+    // The variable of a loop inside the point (Index::inner).
+    if (!ix.inner.empty())
+      term +=
+          (term.empty() ? "" : " + ") +
+          (ix.inner_coeff == 1 ? c_name(ix.inner)
+                               : "(" + std::to_string(ix.inner_coeff) + ")*" + c_name(ix.inner));
     if (ix.offset)
       term += (ix.offset > 0 ? " + " : " - ") + std::to_string(std::abs(ix.offset));
     return term;
@@ -108,6 +114,7 @@ public:
     std::string key = grid;
     for (size_t d = 1; d < index.size(); ++d)
       key += "|" + index[d].var + "*" + std::to_string(index[d].coeff) + "+" + index[d].sym + "+" +
+             std::to_string(index[d].inner_coeff) + "*" + index[d].inner + "+" +
              std::to_string(index[d].offset);
     return key;
   }

@@ -2,6 +2,7 @@
 
 #include "ast/IRPrinter.h"
 #include "ast/IRVisitor.h"
+#include "ast/InnerLoops.h"
 #include "ast/Planes.h"
 #include "codegen/CExpr.h"
 
@@ -565,6 +566,13 @@ HaloPlan plan_halo_exchange(const Kernel &k, const KernelFacts &facts) {
                    "' is accessed at a run-time position (a plane such as a periodic face), "
                    "which a rank's part of the array may not hold; exchange the halos yourself "
                    "and call the kernel";
+    return plan;
+  }
+  // A window whose width only the call knows has no halo of constant width.
+  if (auto inner = first_inner_loop(k)) {
+    plan.refusal = "its DO loop over '" + inner->var +
+                   "' inside the point reaches a window whose width is known only at run time; "
+                   "exchange the halos yourself and call the kernel";
     return plan;
   }
   std::vector<const For *> loops = perfect_nest(k.body);

@@ -248,8 +248,10 @@ private:
     std::set<std::string> written;
     void note(const std::string &g, const std::vector<Index> &ix) {
       bool point = true;
+      // A subscript that moves with a loop inside the point (Index::inner)
+      // is no constant offset from the point.
       for (const Index &i : ix)
-        point = point && !i.var.empty() && i.coeff == 1;
+        point = point && !i.var.empty() && i.coeff == 1 && !i.in_inner_loop();
       auto [it, fresh] = at.emplace(g, point ? std::optional(ix) : std::nullopt);
       if (!fresh && it->second) {
         for (size_t d = 0; d < ix.size() && it->second; ++d)

@@ -130,8 +130,9 @@ Stmt RegionLowering::lower_store(const fp::Name &name, const std::vector<const f
   // fills it before reading it (canonicalize/PointArrays makes scalars of its
   // elements, and refuses it otherwise). A column's point keeps the form it
   // has, and storage that EQUIVALENCE shares is no element of one array.
-  bool constant = std::all_of(index.begin(), index.end(),
-                              [](const Index &ix) { return ix.var.empty() && !ix.at_runtime(); });
+  bool constant = std::all_of(index.begin(), index.end(), [](const Index &ix) {
+    return ix.var.empty() && !ix.at_runtime() && !ix.in_inner_loop();
+  });
   if (constant && column_dos_.empty() && !decl->equivalence && is_local_array(*decl)) {
     point_stores_.emplace(grid, usable_type(*decl, name_loc));
     return Store::make(grid, index, numeric(rhs), loc);

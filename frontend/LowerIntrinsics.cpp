@@ -147,7 +147,8 @@ Expr RegionLowering::lower_bound_inquiry(const std::string &fn, const fp::Call &
     fail(loc, "The first argument of '" + fn + "' must be an array inside a " + kRegion);
   auto a = dim ? affine(*dim) : std::nullopt;
   size_t rank = array_rank(*decl, loc);
-  if (!a || a->coeff != 0 || a->offset < 1 || a->offset > static_cast<int64_t>(rank))
+  if (!a || a->coeff != 0 || a->inner_coeff != 0 || a->offset < 1 ||
+      a->offset > static_cast<int64_t>(rank))
     fail(loc, "Intrinsic '" + fn + "' needs a constant DIM argument from 1 to " +
                   std::to_string(rank) + " inside a " + kRegion);
   usable_type(*decl, loc);

@@ -136,6 +136,10 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
     return arg->second;
   if (auto offset = offsets_.find(name); offset != offsets_.end())
     return IntImm::make(offset->second, loc);
+  if (inner_ended_.count(name) && !is_loop_var(name))
+    fail(loc, "Loop variable '" + name +
+                  "' is read after its DO loop inside the point, whose trip count is known only "
+                  "at run time; use another variable there");
   if (is_loop_var(name)) {
     // An inner loop's bounds may use the outer loops' variables (a triangle,
     // a wedge): canonicalize/BoundingBox makes the nest rectangular.

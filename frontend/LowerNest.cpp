@@ -353,6 +353,85 @@ Stmt RegionLowering::lower_column_loop(const fp::DoConstruct &d) {
                        backward);
 }
 
+bool RegionLowering::is_nest_var(const std::string &name) const {
+  if (outer_)
+    for (const fp::DoConstruct *d : *outer_)
+      if (text_of(loop_bounds(*d).name.thing.source) == name)
+        return true;
+  return is_loop_var(name) && !inner_loops_.count(name);
+}
+
+/// A DO loop inside the point whose trip count only the call knows (`do jj =
+/// -r, r` with the radius an argument): a serial For of the point, its
+/// variable a term of the subscripts it reaches (Index::inner). Its bounds
+/// read constants and INTEGER scalars the region does not assign, so that
+/// every point runs the same trips and the analyses (ast/LoopDependences,
+/// harness/ProblemSize) know them from the call's arguments.
+Stmt RegionLowering::lower_inner_loop(const fp::DoConstruct &d) {
+  const auto &bounds = loop_bounds(d);
+  SourceLoc loc = at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source);
+  std::string var = text_of(bounds.name.thing.source);
+  int64_t step = 1;
+  if (bounds.step) {
+    const fp::Expr &step_expr = bounds.step->thing.value();
+    const IntImm *c = as<IntImm>(fold_constants(lower_bound(step_expr, var)));
+    if (!c || c->value == 0 || c->value < -1)
+      fail(at(step_expr.source), "The step of the DO loop over '" + var +
+                                     "' inside the point of a " + kRegion +
+                                     " must be a positive INTEGER constant or -1, as its bounds "
+                                     "are known only at run time" +
+                                     constant_fix(step_expr));
+    step = c->value;
+  }
+  auto bound = [&](const fp::Expr &e) {
+    Expr x = lower_bound(e, var);
+    struct Reads : IRVisitor {
+      std::vector<std::string> names;
+      void visit_var(const Var *op) override { names.push_back(op->name); }
+    } reads;
+    reads.visit(x);
+    for (const std::string &n : reads.names)
+      if (is_loop_var(n) || assigned_.count(n) || inner_ended_.count(n))
+        fail(at(e.source), "The bounds of the DO loop over '" + var + "' inside the point of a " +
+                               kRegion + " read '" + n +
+                               "'; a loop inside the point whose bounds are not constants may "
+                               "read only INTEGER arguments the region does not assign, so that "
+                               "every point runs the same trips");
+    return x;
+  };
+  Expr lo = bound(bounds.lower.thing.value());
+  Expr hi = bound(bounds.upper.thing.value());
+  if (step == -1)
+    std::swap(lo, hi);
+  inner_ended_.erase(var);
+  loop_vars_.push_back(var);
+  inner_loops_.insert(var);
+  Stmt body;
+  try {
+    body = lower_block(std::get<fp::Block>(d.t), loc, true);
+  } catch (...) {
+    loop_vars_.pop_back();
+    inner_loops_.erase(var);
+    throw;
+  }
+  loop_vars_.pop_back();
+  inner_loops_.erase(var);
+  inner_ended_.insert(var);
+  // An INTEGER temporary defined from the variable holds nothing known after
+  // the loop.
+  for (auto it = integer_defs_.begin(); it != integer_defs_.end();)
+    if (it->second.inner == var) {
+      integer_unknown_[it->first] = "'" + it->first + "' was assigned from the variable of the " +
+                                    "DO loop over '" + var + "' inside the point";
+      it = integer_defs_.erase(it);
+    } else {
+      ++it;
+    }
+  return For::reversed(
+      For::make(var, lo, hi, IntImm::make(step == -1 ? 1 : step, loc), LoopExec::Serial, body, loc),
+      step == -1);
+}
+
 /// `lo + mod(e, 2)` (or `mod(e, 2) + lo`) as the start of a stride-2 loop,
 /// with lo free of the loops and e an INTEGER expression of the outer loop
 /// variables and the region's scalars.

@@ -111,10 +111,10 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
       }
       source_loops.push_back(l);
     }
-  Canonical canonical =
-      k.column
-          ? Canonical{k.body, {}, {}, {}}
-          : canonicalize(lowered, {buffer_stores_, point_stores_, names_known(), source_loops});
+  Canonical canonical = k.column
+                            ? Canonical{k.body, {}, {}, {}}
+                            : canonicalize(lowered, {buffer_stores_, point_stores_, names_known(),
+                                                     source_loops, inner_ended_});
   k.body = canonical.nest;
   // A line buffer substituted away is not passed: the library never reads
   // or fills it (frontend/PrivateTemps checks that nothing else reads it);

@@ -53,6 +53,11 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
     // the subscript like a loop's, which ast/LoopDependences models.
     if (in_column_ && a && a->coeff == 0 && a->sym == column_var_)
       fail(at(s->source), column_var_outside());
+    if (a && a->inner_coeff != 0 && a->sym_coeff != 0)
+      fail(at(s->source), "Subscript '" + text_of(s->source) + "' of '" + grid +
+                              "' adds variable '" + a->sym + "' to the variable '" + a->inner +
+                              "' of a DO loop inside the point; only loop variables and "
+                              "constants may be added to it");
     if (in_column_ && a && a->coeff == 0 && a->sym_coeff != 0) {
       use_free(*lookup(a->sym), at(s->source));
       out.push_back(Index{a->sym, a->sym_coeff, a->offset});
@@ -126,6 +131,10 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
     ix.offset = a->offset;
     if (plane)
       ix.sym = a->sym;
+    if (a->inner_coeff != 0) {
+      ix.inner = a->inner;
+      ix.inner_coeff = a->inner_coeff;
+    }
     out.push_back(ix);
   }
   return out;
@@ -156,6 +165,8 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
             return Affine{"", 0, offset->second};
           if (auto def = integer_defs_.find(n); def != integer_defs_.end())
             return symbolic_ || def->second.sym_coeff == 0 ? R(def->second) : std::nullopt;
+          if (inner_loops_.count(n))
+            return Affine{"", 0, 0, "", 0, n, 1};
           if (is_loop_var(n)) {
             auto stride = strides_.find(n);
             if (stride == strides_.end())
@@ -179,6 +190,7 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
             a->coeff = -a->coeff;
             a->offset = -a->offset;
             a->sym_coeff = -a->sym_coeff;
+            a->inner_coeff = -a->inner_coeff;
           }
           return a;
         } else if constexpr (std::is_same_v<T, fp::Expr::Add> ||
@@ -192,24 +204,36 @@ std::optional<Affine> RegionLowering::affine(const fp::Expr &e) const {
             return std::nullopt;
           if (a->sym_coeff != 0 && b->sym_coeff != 0 && a->sym != b->sym)
             return std::nullopt;
-          Affine r{a->coeff != 0 ? a->var : b->var, a->coeff + sign * b->coeff,
-                   a->offset + sign * b->offset, a->sym_coeff != 0 ? a->sym : b->sym,
-                   a->sym_coeff + sign * b->sym_coeff};
+          if (a->inner_coeff != 0 && b->inner_coeff != 0 && a->inner != b->inner)
+            return std::nullopt;
+          Affine r{a->coeff != 0 ? a->var : b->var,       a->coeff + sign * b->coeff,
+                   a->offset + sign * b->offset,          a->sym_coeff != 0 ? a->sym : b->sym,
+                   a->sym_coeff + sign * b->sym_coeff,    a->inner_coeff != 0 ? a->inner : b->inner,
+                   a->inner_coeff + sign * b->inner_coeff};
           if (r.coeff == 0)
             r.var.clear();
           if (r.sym_coeff == 0)
             r.sym.clear();
+          if (r.inner_coeff == 0)
+            r.inner.clear();
           return r;
         } else if constexpr (std::is_same_v<T, fp::Expr::Multiply>) {
           R a = affine(std::get<0>(x.t).value());
           R b = affine(std::get<1>(x.t).value());
-          auto constant = [](const Affine &x) { return x.coeff == 0 && x.sym_coeff == 0; };
+          auto constant = [](const Affine &x) {
+            return x.coeff == 0 && x.sym_coeff == 0 && x.inner_coeff == 0;
+          };
           if (!a || !b || (!constant(*a) && !constant(*b)))
             return std::nullopt;
           if (constant(*a))
             std::swap(a, b);
-          return Affine{a->var, a->coeff * b->offset, a->offset * b->offset, a->sym,
-                        a->sym_coeff * b->offset};
+          return Affine{a->var,
+                        a->coeff * b->offset,
+                        a->offset * b->offset,
+                        a->sym,
+                        a->sym_coeff * b->offset,
+                        a->inner,
+                        a->inner_coeff * b->offset};
         } else {
           return std::nullopt;
         }

@@ -2,6 +2,7 @@
 // its body the sweeps (each DO nest lowered as a region of its own), array
 // copies (lowered to sweeps), scalar assignments and IF (...) EXIT.
 #include "ast/IRVisitor.h"
+#include "ast/InnerLoops.h"
 #include "ast/Planes.h"
 #include "frontend/ParseTree.h"
 
@@ -191,6 +192,15 @@ private:
     // Whether a sweep may hold what the nest has is ast/Planes' question.
     if (auto refusal = find_plane_in_sweep(k))
       throw UserError(refusal->loc, refusal->message);
+    // Nor a loop inside the point whose window only the call knows
+    // (ast/InnerLoops): time tiles and halos are constant widths.
+    if (auto inner = first_inner_loop(k))
+      throw UserError(inner->loc, "The DO loop over '" + inner->var +
+                                      "' inside the point has a trip count known only at run "
+                                      "time, which a sweep of a " +
+                                      kTimeRegion +
+                                      " cannot hold; annotate each nest of the loop with a "
+                                      "'!$f2s stencil' of its own, without TIMESTEPS");
     k.time_loop = name_;
     TimeStmt s;
     s.kind = TimeStmtKind::Sweep;

@@ -170,6 +170,15 @@ template <typename F> void element_subscripts(const fp::ArrayElement &a, F f) {
       f(i->thing.value());
 }
 
+/// Whether an expression reads an array element or calls a function.
+struct References {
+  bool found = false;
+  template <typename T> bool Pre(const T &) { return !found; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::FunctionReference &) { return !(found = true); }
+  bool Pre(const fp::ArrayElement &) { return !(found = true); }
+};
+
 /// How the variable `var` of a DO loop is used in the subscripts of its body.
 struct SubscriptUse {
   const std::string &var;
@@ -179,6 +188,8 @@ struct SubscriptUse {
   /// `var` added to a variable of the loops around in one subscript:
   /// `in(i+ii, j)`.
   bool beside_variable = false;
+  /// The same, with a variable of the nest's loops found so far.
+  bool beside_nest_var = false;
   /// An array assignment none of whose subscripts reads `var`.
   bool store_without = false;
   /// An assignment to a local array whose subscripts read nothing but
@@ -209,9 +220,15 @@ struct SubscriptUse {
     fp::Walk(e, n);
     if (!n.names.count(var))
       return;
+    // The argument of a statement function (`div(cx(i, j), ...)`) reads
+    // elements; it is no subscript that adds two variables.
+    References refs;
+    fp::Walk(e, refs);
     for (const std::string &other : n.names)
-      if (other != var && !inner.count(other) && !lowering.constant_name(other))
+      if (other != var && !inner.count(other) && !lowering.constant_name(other)) {
         beside_variable = true;
+        beside_nest_var = beside_nest_var || (!refs.found && lowering.is_nest_var(other));
+      }
   }
   bool Pre(const fp::FunctionReference &f) {
     element_subscripts(f, lowering, [&](const fp::Expr &e) { subscript(e); });
@@ -488,6 +505,12 @@ bool is_offset_loop(const fp::DoConstruct &d, const fp::Block &body,
   // unrolling refuses bounds that are not constants, with the fix.
   if (use.store_without && use.beside_variable)
     return true;
+  // Beside a variable of the nest's loops, whatever its bounds: a window
+  // whose radius is an argument (`do jj = -r, r` around `u(i + jj, j)`) is a
+  // loop inside the point, kept as a loop; a constant loop around one (`do
+  // jj = -1, 1` around `do ii = -r, r`) is unrolled, the window in each copy.
+  if (use.beside_nest_var)
+    return true;
   if (fills_work_array(d, body, lowering))
     return true;
   if (!use.beside_variable && (fills_line_buffer(body, var, lowering) ||
@@ -509,6 +532,9 @@ Stmt unroll_offset_loop(const fp::DoConstruct &d, OffsetLoopLowering &lowering) 
                         ", where loops are unrolled");
   std::string var = text_of(b->name.thing.source);
   lowering.check_offset_var(var, lowering.position(b->name.thing.source));
+  // Bounds known only at run time: the loop stays a loop of the point.
+  if (!has_constant_bounds(d, lowering))
+    return lowering.lower_inner_loop(d);
   auto constant = [&](const fp::Expr &e, const char *what) {
     auto v = constant_value(e, lowering);
     if (!v)

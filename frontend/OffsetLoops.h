@@ -59,6 +59,12 @@ public:
   /// Ends the loop over `var`: after it, `var` reads as `value`, the value
   /// Fortran's loop leaves.
   virtual void end_offset_loop(const std::string &var, int64_t value) = 0;
+  /// Whether `name` is the variable of a loop of the nest around the point
+  /// (found so far, while the nest is being found).
+  virtual bool is_nest_var(const std::string &name) const = 0;
+  /// Lowers `d`, whose bounds are not constants, as a loop inside the point
+  /// that stays a loop (a For whose variable subscripts as Index::inner).
+  virtual Stmt lower_inner_loop(const fp::DoConstruct &d) = 0;
 
   /// The copies of the point's statements that the offset loops being
   /// unrolled around the current one make: the product of their trip counts.
@@ -93,8 +99,10 @@ bool has_constant_bounds(const fp::DoConstruct &d, const OffsetLoopLowering &low
 /// statements other than scalar assignments before it share `body`; and
 /// the loops inside it have constant bounds too (a loop over the grid inside
 /// makes it an outer loop of a nest, as `do l = 1, 2` around `do j`). With
-/// both of the first two, whatever its bounds (the unrolling then refuses
-/// bounds that are not constants, with the fix). A loop that fills a work
+/// both of the first two, whatever its bounds; and a loop whose bounds are
+/// not constants belongs inside the point when its variable is beside a
+/// variable of the nest's loops in a subscript (`u(i + jj, j)` under `do jj
+/// = -r, r`): it stays a loop there (see unroll_offset_loop). A loop that fills a work
 /// array of the point belongs inside it too: with constant bounds (at most
 /// kMaxWorkArrayTrips trips), it assigns an element of a local array (see
 /// OffsetLoopLowering::is_local_array) whose subscripts read none of the
@@ -110,9 +118,11 @@ bool is_offset_loop(const fp::DoConstruct &d, const fp::Block &body,
 
 /// Unrolls the DO loop `d` inside the point: its body lowered once per value
 /// of its variable, in the order Fortran takes them (any nonzero constant
-/// step, none for an empty range), spliced into one Block. Throws a
-/// UserError for bounds that are not constants (with the fix), a zero step,
-/// a DO WHILE or DO CONCURRENT, or more than kMaxOffsetCopies copies.
+/// step, none for an empty range), spliced into one Block. A loop whose
+/// bounds are not constants (`do jj = -r, r` with the radius an argument)
+/// stays a loop: OffsetLoopLowering::lower_inner_loop. Throws a UserError
+/// for a zero step, a DO WHILE or DO CONCURRENT, or more than
+/// kMaxOffsetCopies copies.
 Stmt unroll_offset_loop(const fp::DoConstruct &d, OffsetLoopLowering &lowering);
 
 } // namespace f2s::fe

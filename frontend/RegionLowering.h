@@ -41,6 +41,10 @@ struct Affine {
   /// (`r(2*j - d)`): only while lowering the subscripts of a read.
   std::string sym;
   int64_t sym_coeff = 0;
+  /// The variable of a loop inside the point with a run-time trip count,
+  /// inner_coeff*inner (Index::inner).
+  std::string inner;
+  int64_t inner_coeff = 0;
 };
 
 /// Lowers one annotated DO construct to a kernel.
@@ -80,6 +84,8 @@ private:
     return lower_block(body, loc, true);
   }
   void end_offset_loop(const std::string &var, int64_t value) override { offsets_[var] = value; }
+  bool is_nest_var(const std::string &name) const override;
+  Stmt lower_inner_loop(const fp::DoConstruct &d) override;
 
   // Where is this? ------------------------------------------------------
   SourceLoc at(fp::CharBlock b) const;
@@ -407,6 +413,10 @@ private:
   /// or after the loop, the value the loop left.
   std::map<std::string, int64_t> offsets_;
   std::set<std::string> unrolling_; ///< the offset loops being unrolled
+  /// The variables of the loops inside the point that stay loops
+  /// (lower_inner_loop) being lowered, and those whose loop has ended, which
+  /// the point may not read after it (their value is the call's).
+  std::set<std::string> inner_loops_, inner_ended_;
   /// While a statement function's expression is lowered: its dummy
   /// arguments, each the value of the actual argument.
   std::map<std::string, Expr> stmt_function_args_;

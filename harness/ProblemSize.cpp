@@ -58,6 +58,17 @@ void visit_with_loop_range(const For *op, const LoopRanges &loops,
     ranges.erase(op->var);
 }
 
+/// Adds the range of a loop inside the point (Index::inner) to an access's.
+void widen_by_inner(const Index &ix,
+                    const std::map<std::string, std::pair<int64_t, int64_t>> &ranges,
+                    int64_t &first, int64_t &last) {
+  if (!ix.in_inner_loop())
+    return;
+  auto [lo, hi] = ranges.at(ix.inner);
+  first += std::min(ix.inner_coeff * lo, ix.inner_coeff * hi);
+  last += std::max(ix.inner_coeff * lo, ix.inner_coeff * hi);
+}
+
 class BoundsChecker : public IRVisitor {
 public:
   BoundsChecker(const Kernel &k, const std::map<std::string, int64_t> &ints,
@@ -98,6 +109,7 @@ private:
         first = std::min(ix.coeff * rlo, ix.coeff * rhi) + ix.offset;
         last = std::max(ix.coeff * rlo, ix.coeff * rhi) + ix.offset;
       }
+      widen_by_inner(ix, ranges_, first, last);
       if (first < *lo || last > *hi)
         throw UserError(loc, "'" + grid + "' is accessed at " + print_index(ix) + " from " +
                                  std::to_string(first) + " to " + std::to_string(last) +
@@ -151,6 +163,7 @@ private:
         first = std::min(ix.coeff * lo, ix.coeff * hi) + ix.offset;
         last = std::max(ix.coeff * lo, ix.coeff * hi) + ix.offset;
       }
+      widen_by_inner(ix, ranges_, first, last);
       auto [it, fresh] = extent.try_emplace({grid, d}, first, last);
       if (!fresh)
         it->second = {std::min(it->second.first, first), std::max(it->second.second, last)};
@@ -260,6 +273,36 @@ void column_levels(const Kernel &k, ProblemSize &size,
   }
 }
 
+/// The loops inside the point with run-time trip counts (ast/InnerLoops):
+/// the scalars their bounds read that nothing set yet (`r` of `do jj = -r,
+/// r`) take a small radius, which decides the window the grids must hold;
+/// each loop gets its range.
+void inner_loop_ranges(const Kernel &k, ProblemSize &size, LoopRanges &loops) {
+  constexpr int64_t kInnerRadius = 2;
+  struct Inner : IRVisitor {
+    const Kernel &k;
+    std::vector<const For *> nest, found;
+    explicit Inner(const Kernel &kk) : k(kk), nest(perfect_nest(kk.body)) {}
+    void visit_for(const For *op) override {
+      if (std::find(nest.begin(), nest.end(), op) == nest.end() &&
+          !(k.column && op->var == k.column->var))
+        found.push_back(op);
+      IRVisitor::visit_for(op);
+    }
+  } inner(k);
+  inner.visit(k.body);
+  for (const For *f : inner.found) {
+    for (const Expr &b : {f->lo, f->hi})
+      for (const std::string &n : vars_of(b))
+        size.ints.try_emplace(n, kInnerRadius);
+    auto lo = eval_int(f->lo, size.ints), hi = eval_int(f->hi, size.ints);
+    if (!lo || !hi)
+      throw UserError(f->loc, "The bounds of the DO loop over '" + f->var +
+                                  "' inside the point cannot be evaluated at a tuning size");
+    loops[f] = {std::min(*lo, *hi), std::max(*lo, *hi)};
+  }
+}
+
 } // namespace
 
 int64_t ProblemSize::points() const {
@@ -358,6 +401,7 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
   LoopRanges column_loops;
   if (k.column)
     column_levels(k, size, ranges, column_loops);
+  inner_loop_ranges(k, size, column_loops);
 
   std::set<std::string> in_bounds;
   for (const Variable &v : k.args)

@@ -1,5 +1,6 @@
 #include "strategy/CpuEngine.h"
 
+#include "ast/InnerLoops.h"
 #include "ast/Planes.h"
 #include "strategy/MachineModel.h"
 #include "strategy/PerformanceModel.h"
@@ -192,6 +193,7 @@ SearchSpace enumerate_cpu(const Kernel &k, const KernelFacts &facts,
   static const char *const thread_axis[] = {"tx", "ty", "tz"};
 
   const bool planes = has_planes(k);
+  const bool inner_loops = has_inner_loops(k);
   size_t parallel = find_or_add(space, parallel_variant);
   for (int t : thread_counts(machine)) {
     ++space.considered;
@@ -207,6 +209,13 @@ SearchSpace enumerate_cpu(const Kernel &k, const KernelFacts &facts,
     // to reuse in a block, and only the plain nest's code is checked for it.
     if (planes) {
       ++space.pruned["block decompositions of a nest with planes at run-time positions"];
+      continue;
+    }
+    // A loop inside the point with a run-time trip count (ast/InnerLoops):
+    // a block's reach and the register blocks' shifts read offsets as
+    // constants, and the window is not one.
+    if (inner_loops) {
+      ++space.pruned["block decompositions of a nest with a loop inside the point"];
       continue;
     }
     // A column's statements run in order with its own work arrays: blocks

@@ -1,5 +1,6 @@
 #include "strategy/GpuEngine.h"
 
+#include "ast/InnerLoops.h"
 #include "ast/Planes.h"
 #include "transforms/CudaMapping.h"
 #include "transforms/CudaPlaneSums.h"
@@ -111,6 +112,7 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
   // sum of one grid whose planes share many terms (the 27-point box).
   const bool sums_pay = o.reassociate && depth == 3 && plane_sums_pay(k);
   const bool planes = has_planes(k);
+  const bool inner_loops = has_inner_loops(k);
   for (const Shape &shape : every_shape()) {
     const auto [bx, by, px, py, sz, sh, sum] = shape;
     ++e.considered;
@@ -118,6 +120,14 @@ CudaEnumeration enumerate_cuda(SearchSpace &space, const Kernel &k, const Kernel
     // variable plus a constant; a plane at a run-time position is not one.
     if (planes && (sz || sh || sum)) {
       prune("z streams, staging or plane sums of a nest with planes at run-time positions");
+      continue;
+    }
+    // A loop inside the point with a run-time trip count (ast/InnerLoops):
+    // its window is no constant halo to stage, and the points of a thread
+    // would each run it; one point per thread, unstaged.
+    if (inner_loops && (sz || sh || sum || px > 1 || py > 1)) {
+      prune("z streams, staging, plane sums or points per thread of a nest with a loop inside "
+            "the point");
       continue;
     }
     if (k.ordered && (sz || sh || sum)) {

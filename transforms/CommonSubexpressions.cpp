@@ -42,6 +42,7 @@ public:
       std::string s = "g" + t + ":" + versioned(g->grid) + "(";
       for (const Index &ix : g->index)
         s += versioned(ix.var) + "*" + std::to_string(ix.coeff) + "+" + ix.sym + "+" +
+             std::to_string(ix.inner_coeff) + "*" + versioned(ix.inner) + "+" +
              std::to_string(ix.offset) + ",";
       return s + ")";
     }

@@ -31,7 +31,8 @@ protected:
   void visit_var(const Var *op) override { found |= vars_.count(op->name) > 0; }
   void visit_grid_ref(const GridRef *op) override {
     for (const Index &ix : op->index)
-      found |= vars_.count(ix.var) > 0 || vars_.count(ix.sym) > 0; // a plane's scalar too
+      found |= vars_.count(ix.var) > 0 || vars_.count(ix.sym) > 0 || // a plane's scalar too
+               vars_.count(ix.inner) > 0;
   }
 
 private:

@@ -26,7 +26,8 @@ protected:
   void visit_var(const Var *op) override { found |= op->name == name; }
   void visit_grid_ref(const GridRef *op) override {
     for (const Index &ix : op->index)
-      found |= ix.var == name || ix.sym == name; // a plane's scalar too
+      found |= ix.var == name || ix.sym == name || // a plane's scalar too
+               ix.inner == name;
   }
 };
 

@@ -235,6 +235,34 @@ end subroutine
   EXPECT_EQ(free_loops(d), "i");
 }
 
+// A window whose radius is an argument stays a loop inside the point
+// (ast/InnerLoops): its variable is a dimension of the instances, and the
+// subscript `i + jj` an exact affine access. The sum into the temporary is
+// carried by jj alone; the nest's loops are free.
+TEST(LoopDependences, AWindowWithARunTimeRadiusIsModelledExactly) {
+  LoopDependences d = analyze(R"(subroutine win(n, r, w, u, v)
+  integer :: n, r, i, jj
+  real(8) :: w(-r:r), u(1-r:n+r), v(n), s
+  !$f2s stencil
+  do i = 1, n
+    s = 0
+    do jj = -r, r
+      s = s + w(jj)*u(i + jj)
+    end do
+    v(i) = s
+  end do
+end subroutine
+)");
+  ASSERT_EQ(d.statements.size(), 3u);
+  EXPECT_EQ(d.statements[1].domain, "[r, n] -> { S1[i, jj] : 0 < i <= n and -r <= jj <= r }");
+  std::string relations;
+  for (const AccessInfo &a : d.accesses)
+    if (a.array == "u")
+      relations += a.relation;
+  EXPECT_EQ(relations, "[r, n] -> { S1[i, jj] -> u[i + jj] : 0 < i <= n and -r <= jj <= r }");
+  EXPECT_EQ(free_loops(d), "i");
+}
+
 TEST(LoopDependences, ATemporaryReadBeforeItsAssignmentIsCarried) {
   LoopDependences d = analyze(R"(subroutine tmp(n, u, v)
   integer :: n, i

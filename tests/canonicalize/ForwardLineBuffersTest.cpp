@@ -353,3 +353,48 @@ TEST(ForwardLineBuffers, RefusesAnArrayFilledLikeABufferThatIsNoCandidate) {
 
 } // namespace
 } // namespace f2s
+
+namespace f2s {
+namespace {
+
+using namespace irb;
+
+// Loops inside the point with run-time trip counts (ast/InnerLoops) side by
+// side, the copies of an unrolled `do jj = -1, 1` around `do ii = -r, r`: no
+// line buffers, the nest comes back as it was; taken for sibling loops of the
+// nest they would be refused for filling none.
+TEST(ForwardLineBuffers, LoopsInsideThePointAreNoSiblingLoops) {
+  auto window = [](int64_t dj) {
+    Index x("i", 1, 0);
+    x.inner = "ii";
+    Stmt sum = Assign::make("s", add(var("s", Type::Float64), ref("u", {x, Index("j", 1, dj)})));
+    return For::make("ii", Unary::make(UnaryOp::Neg, var("r")), var("r"), i32(1), LoopExec::Serial,
+                     sum);
+  };
+  Stmt before = loop("j", i32(1), var("n"),
+                     loop("i", i32(1), var("n"),
+                          Block::make({Assign::make("s", r8(0)), window(-1), window(0), window(1),
+                                       Store::make("v", ij(0, 0), var("s", Type::Float64))})));
+  EXPECT_EQ(print_stmt(before), "for j = 1, n {\n"
+                                "  for i = 1, n {\n"
+                                "    s = 0.0d0\n"
+                                "    for ii = -r, r {\n"
+                                "      s = s + u(i + ii, j - 1)\n"
+                                "    }\n"
+                                "    for ii = -r, r {\n"
+                                "      s = s + u(i + ii, j)\n"
+                                "    }\n"
+                                "    for ii = -r, r {\n"
+                                "      s = s + u(i + ii, j + 1)\n"
+                                "    }\n"
+                                "    v(i, j) = s\n"
+                                "  }\n"
+                                "}\n");
+  ForwardedBuffers after = forward_line_buffers(before, {}, {}, {"ii"});
+  EXPECT_EQ(after.nest, before);
+  EXPECT_TRUE(after.buffers.empty());
+  EXPECT_THROW(forward_line_buffers(before, {}), UserError);
+}
+
+} // namespace
+} // namespace f2s

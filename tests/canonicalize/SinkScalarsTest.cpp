@@ -65,6 +65,42 @@ TEST(SinkScalars, MovesAssignmentsBetweenLoopsIntoThePointInSourceOrder) {
   EXPECT_EQ(sink_scalars(after), after);
 }
 
+// A loop inside the point with a run-time trip count (ast/InnerLoops) is
+// part of the point: the scalar before it starts the point's sum, and the
+// nest ends at the loop over i, not at the window's loop over jj.
+TEST(SinkScalars, TheNestEndsAboveALoopInsideThePoint) {
+  Index shifted("i", 1, 0);
+  shifted.inner = "jj";
+  Stmt window =
+      For::make("jj", Unary::make(UnaryOp::Neg, var("r")), var("r"), i32(1), LoopExec::Serial,
+                Assign::make("s", add(var("s", Type::Float64), u("a", {shifted})), line(6)));
+  Stmt before = loop(
+      "j",
+      Block::make(
+          {Assign::make("w", mul(r8(2), var("q", Type::Float64)), line(3)),
+           loop("i", Block::make({Assign::make("s", var("w", Type::Float64), line(5)), window}))}));
+  EXPECT_EQ(print_stmt(before), "for j = 1, n {\n"
+                                "  w = 2.0d0*q\n"
+                                "  for i = 1, n {\n"
+                                "    s = w\n"
+                                "    for jj = -r, r {\n"
+                                "      s = s + a(i + jj)\n"
+                                "    }\n"
+                                "  }\n"
+                                "}\n");
+  Stmt after = sink_scalars(before, nullptr, {}, {"jj"});
+  EXPECT_EQ(print_stmt(after), "for j = 1, n {\n"
+                               "  for i = 1, n {\n"
+                               "    w = 2.0d0*q\n"
+                               "    s = w\n"
+                               "    for jj = -r, r {\n"
+                               "      s = s + a(i + jj)\n"
+                               "    }\n"
+                               "  }\n"
+                               "}\n");
+  EXPECT_EQ(perfect_nest(after).size(), 2u);
+}
+
 // A level's damping factor set under an IF (`damp = 0`, then `if (z > zs)
 // damp = ...`), and a metric read from an array the nest does not write:
 // both move into the point in source order.

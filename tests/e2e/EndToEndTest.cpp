@@ -377,6 +377,18 @@ TEST(EndToEnd, WorkArraysOfThePointMatchTheOriginal) {
       EXPECT_FALSE(k.contains("ordered")) << k.dump();
 }
 
+// Loops inside the point with a run-time trip count (issue 38): a window
+// along x summed into a scalar, a 2D box added into the field, and a damped
+// difference whose loop counts down, the radius an argument; each stays a
+// loop of the point, bitwise the original at radii 0, 1 and 3, untuned and
+// tuned, on both CPU targets. The CUDA run is InnerLoopsTest's.
+TEST(EndToEnd, LoopsInsideThePointWithARunTimeRadiusMatchTheOriginal) {
+  std::vector<nlohmann::json> records = expect_input_matches_untuned_and_tuned("window2d", 2);
+  ASSERT_EQ(records.size(), 2u);
+  for (const nlohmann::json &k : records.back()["kernels"])
+    EXPECT_FALSE(k.contains("ordered")) << k.dump();
+}
+
 // Arguments u, u_n, u_ref, tolerance and terms: the tuning harness names
 // each argument's buffers apart from the others' and from its own locals
 // (it failed to compile before).

@@ -264,18 +264,23 @@ TEST(OffsetLoops, AnOffsetLoopInPlaceIsSeenByTheDependenceAnalysis) {
       << d.str();
 }
 
-TEST(OffsetLoops, BoundsThatAreNotConstantsAreRefusedWithTheFix) {
-  std::string src = nest2(R"(      do jj = -r, r
+// Bounds that are not constants: the loop is not unrolled but stays a loop
+// of the point (InnerLoopsTest).
+TEST(OffsetLoops, BoundsThatAreNotConstantsKeepTheLoop) {
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, nest2(R"(      do jj = -r, r
         v(i,j) = v(i,j) + u(i,j+jj)
       end do
 )",
-                          "  integer :: r\n");
-  TempDir dir;
-  Diagnostic d = error_of(dir, src);
-  EXPECT_EQ(d.message, "The lower bound '-r' of the DO loop over 'jj' must be an INTEGER "
-                       "constant, as f2stencil unrolls the loops inside the point of a '!$f2s "
-                       "stencil' region; make 'r' a named constant (PARAMETER)");
-  EXPECT_EQ(line_col(d.loc), loc_of(src, "-r, r"));
+                                                 "  integer :: r\n"));
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(print_stmt(ks[0].body), "for j = 1, n {\n"
+                                    "  for i = 1, n {\n"
+                                    "    for jj = -r, r {\n"
+                                    "      v(i, j) = v(i, j) + u(i, j + jj)\n"
+                                    "    }\n"
+                                    "  }\n"
+                                    "}\n");
 }
 
 TEST(OffsetLoops, ALoopVariableAssignedInTheRegionIsRefused) {

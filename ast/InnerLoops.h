@@ -1,0 +1,47 @@
+// Loops inside the point with run-time trip counts (issue 38): `do jj = -r,
+// r` around `s = s + w(jj)*u(i + jj, j)` with the radius an argument stays a
+// serial For inside the point (frontend/OffsetLoops unrolls only loops of
+// constant bounds), and its variable is a term of the subscripts it reaches
+// (Index::inner). Each point then reads a window whose width only the call
+// knows; this file holds the predicate that passes and targets ask before
+// they apply.
+//
+// Who handles Index::inner, and how (grep `\.inner\b`):
+//  - printed by IRPrinter and codegen/CExpr (the loop's variable in the
+//    index), so every plain C, pthreads and CUDA nest computes it, with the
+//    loop printed as a loop of the point by every target;
+//  - ast/LoopDependences models the loop and the term exactly (the loop's
+//    bounds are affine in the kernel's INTEGER arguments), so the nest's
+//    loops are free or carried for what the window really touches;
+//  - ast/Analysis counts the window as its centre (offset alone): the
+//    footprint is a model of traffic, not of legality;
+//  - harness/ProblemSize gives the arguments of the loop's bounds a small
+//    value and sizes the grids for the window;
+//  - transforms/CommonSubexpressions keys an access by the term too;
+//  - strategy/ keeps only the plain parallel nest (CPU) and plain CUDA
+//    mappings: blocks and register blocks read a point's reach from the
+//    offsets, and shared-memory staging, z streams and plane sums read
+//    subscripts as loop variables plus constants;
+//  - time loops, time tiling and MPI halo exchanges refuse such kernels
+//    (their halos are constant widths).
+#pragma once
+
+#include "ast/IR.h"
+
+#include <optional>
+
+namespace f2s {
+
+/// Whether the point holds a loop that is neither one of the nest's nor a
+/// column's (Kernel::column): a loop inside the point with a run-time trip
+/// count.
+bool has_inner_loops(const Kernel &k);
+
+/// The first such loop, for messages: its variable and position.
+struct InnerLoop {
+  std::string var;
+  SourceLoc loc;
+};
+std::optional<InnerLoop> first_inner_loop(const Kernel &k);
+
+} // namespace f2s
