@@ -374,7 +374,8 @@ Stmt RegionLowering::lower_inner_loop(const fp::DoConstruct &d) {
   int64_t step = 1;
   if (bounds.step) {
     const fp::Expr &step_expr = bounds.step->thing.value();
-    const IntImm *c = as<IntImm>(fold_constants(lower_bound(step_expr, var)));
+    const Expr folded = fold_constants(lower_bound(step_expr, var)); // keeps `c` alive
+    const IntImm *c = as<IntImm>(folded);
     if (!c || c->value == 0 || c->value < -1)
       fail(at(step_expr.source), "The step of the DO loop over '" + var +
                                      "' inside the point of a " + kRegion +
