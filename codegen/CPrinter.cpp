@@ -568,6 +568,16 @@ bool reads_only_scalar_args(const Kernel &k, const Expr &e) {
 
 } // namespace
 
+std::string print_c_scalar_locals(const Kernel &k, const std::string &from,
+                                  const std::string &pad) {
+  std::string out;
+  for (const Variable &v : k.args)
+    if (!v.is_grid() && !k.find_reduction(v.name))
+      out += pad + "const " + c_type(v.type) + " " + c_name(v.name) + " = " + from +
+             c_name(v.name) + ";\n" + pad + "(void)" + c_name(v.name) + ";\n";
+  return out;
+}
+
 std::string print_c_call_size(const Kernel &k, const std::string &from, const std::string &pad) {
   std::string out = pad + "struct f2s_call_size f2s_size = {0, {0}, 0};\n";
   std::vector<const For *> loops = perfect_nest(k.body);
@@ -582,11 +592,7 @@ std::string print_c_call_size(const Kernel &k, const std::string &from, const st
   std::ostringstream o;
   o << out << pad << "if (f2s_env()->profile) { /* the size of this call, for F2S_PROFILE */\n";
   if (!from.empty())
-    for (const Variable &v : k.args)
-      if (!v.is_grid() && !k.find_reduction(v.name))
-        o << in << "const " << c_type(v.type) << " " << c_name(v.name) << " = " << from
-          << c_name(v.name) << ";\n"
-          << in << "(void)" << c_name(v.name) << ";\n";
+    o << print_c_scalar_locals(k, from, in);
   o << in << "f2s_size.rank = " << loops.size() << ";\n";
   for (size_t d = 0; d < loops.size(); ++d) {
     const For *f = loops[loops.size() - 1 - d];

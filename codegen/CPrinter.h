@@ -83,6 +83,10 @@ std::string print_c_entry_head(const Kernel &k, const std::string &symbol, Entry
 std::string print_c_call(const Kernel &k, const std::string &variant, const std::string &tune,
                          int threads, AliasedCalls aliased, const std::string &pad);
 
+/// `const T F_x = <from>F_x; (void)F_x;` at indentation `pad` for each scalar
+/// argument of `k` (reductions, whose field is an address, left out).
+std::string print_c_scalar_locals(const Kernel &k, const std::string &from, const std::string &pad);
+
 /// The statements (at indentation `pad`) that declare `struct f2s_call_size
 /// f2s_size` (runtime/f2s_calls.c) and, under F2S_PROFILE, fill it with the
 /// call's size: the trips of the kernel's perfect nest, innermost first, and

@@ -531,11 +531,7 @@ void print_locals(const Kernel &k, const std::string &src, bool layout, std::ost
   CExprPrinter exprs(k);
   // A reduction's field is the address of its result (on the host), or in
   // the kernel the device array of the blocks' partials: no local copy.
-  for (const Variable &v : k.args)
-    if (!v.is_grid() && !k.find_reduction(v.name))
-      out << "  const " << c_type(v.type) << " " << c_name(v.name) << " = " << src << c_name(v.name)
-          << ";\n"
-          << "  (void)" << c_name(v.name) << ";\n";
+  out << print_c_scalar_locals(k, src, "  ");
   if (!layout)
     return;
   for (const Variable &v : k.args) {
