@@ -1,5 +1,6 @@
 // f2stencil: annotated Fortran stencils in, a tuned library out.
 #include "driver/Pipeline.h"
+#include "harness/Process.h"
 #include "report/Report.h"
 #include "targets/Targets.h"
 
@@ -234,6 +235,12 @@ int main(int argc, char **argv) {
                "mpicc");
   app.add_flag("--keep-work", o.keep_work, "Keep the generated harnesses (their path is printed)");
   app.add_flag("-q,--quiet", o.quiet, "Print errors only");
+  std::string march;
+  app.add_option("--march", march,
+                 "CPU the library's C is compiled for, as gcc's -march (default native, the CPU "
+                 "f2stencil runs on): the compute nodes' (x86-64-v4, sapphirerapids, znver4) when "
+                 "building on a login node of another kind; tuning still runs here, so give "
+                 "--no-tune where this CPU cannot run that code");
   bool sanitize = false;
   app.add_flag("--sanitize", sanitize,
                "Debugging: build the tuning harnesses and the library's C with AddressSanitizer "
@@ -268,6 +275,24 @@ int main(int argc, char **argv) {
   // Stop at the first report: a candidate whose accesses go out of bounds
   // then fails (and is never chosen) even when its results happen to match.
   o.data_regions = !no_data_regions;
+  if (!march.empty()) {
+    // Ask the compiler now: a name it does not know would otherwise fail
+    // every candidate's build and then the library's, pages later.
+    f2s::Command probe;
+    std::istringstream cc(f2s::c_compiler());
+    for (std::string w; cc >> w;)
+      probe.argv.push_back(w);
+    probe.argv.insert(probe.argv.end(),
+                      {"-march=" + march, "-x", "c", "-fsyntax-only", "/dev/null"});
+    const f2s::ProcessResult r = f2s::run_process(probe);
+    if (!r.ok()) {
+      std::cerr << "f2stencil: error: the C compiler '" << f2s::c_compiler()
+                << "' does not take -march=" << march << ": "
+                << f2s::first_line(r.err.empty() ? r.describe() : r.err) << "\n";
+      return 1;
+    }
+    o.cflags = {"-march=" + march};
+  }
   if (sanitize)
     o.cflags.insert(o.cflags.end(), {"-fsanitize=address,undefined",
                                      "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"});

@@ -9,6 +9,8 @@
 #                            (the rewritten source is built as the OpenMP one,
 #                            with -fopenmp: the loops f2stencil refuses keep
 #                            their !$omp lines, as in the user's build)
+#   out/bin/<app>_pthreads_v4  the same with --march=x86-64-v4 (the Fortran's
+#                            level) instead of this machine's -march=native
 #   out/bin/<app>_cuda       f2stencil --target=pthreads,cuda --rewrite, per-nest
 #                            annotations only, no data directive
 #   out/bin/poisson19_cudatime  the same with the iteration loop annotated
@@ -59,7 +61,7 @@ git rev-parse --short HEAD > $O/commit.txt
 "$F2S" --version > $O/f2stencil-version.txt 2>&1 || true
 : > $O/variants.txt
 
-# lib_variant APP VARIANT TARGETS [-DNAME...]: f2stencil --rewrite into
+# [F2S_EXTRA=...] lib_variant APP VARIANT TARGETS [-DNAME...]: f2stencil --rewrite into
 # out/lib/APP_VARIANT, the rewritten source linked into out/bin/APP_VARIANT,
 # and its objects kept in out/tune/APP_VARIANT for a relink on the device.
 lib_variant() {
@@ -67,8 +69,9 @@ lib_variant() {
   local src=$(src_of $app) fl=$(flags_of $app) L=$O/lib/${app}_$var T=$O/tune/${app}_$var
   local libname=f2s_$app extra=""
   [ "$targets" != pthreads ] && extra="$CUDA_LIBS"
-  echo "== $app $var: f2stencil --target=$targets --no-tune --rewrite $*"
-  if ! "$F2S" --target=$targets --no-tune --rewrite --lib=$libname -o $L "$@" $src \
+  local f2s_extra=${F2S_EXTRA:-}
+  echo "== $app $var: f2stencil --target=$targets --no-tune --rewrite $f2s_extra $*"
+  if ! "$F2S" --target=$targets --no-tune --rewrite --lib=$libname -o $L $f2s_extra "$@" $src \
        > $O/logs/${app}_$var.f2s.log 2>&1; then
     cat $O/logs/${app}_$var.f2s.log; echo "f2stencil FAILED for $app $var"; return 1
   fi
@@ -80,7 +83,7 @@ lib_variant() {
   cp $L/$libname.f90 $T/
   $FC $FFLAGS -fopenmp -o $O/bin/${app}_$var $T/$app.o $L/lib$libname.a -lpthread -lm $extra $LDF
   # what tune_device.sh runs there: f2stencil's arguments, and the link line
-  echo "--target=$targets --rewrite --lib=$libname $* $src" > $T/f2s_args.txt
+  echo "--target=$targets --rewrite --lib=$libname $f2s_extra $* $src" > $T/f2s_args.txt
   echo "$extra" > $T/link_libs.txt
   rm -f $T/*.mod $L/*.so
   echo "$app $var" >> $O/variants.txt
@@ -95,6 +98,9 @@ for app in $APPS; do
   echo "$app serial" >> $O/variants.txt
   echo "$app omp" >> $O/variants.txt
   lib_variant $app pthreads pthreads
+  # the library's C for the Fortran's CPU level instead of this machine's
+  # (-march=native here is AMD's; the GPU machine's host is an Intel Xeon)
+  F2S_EXTRA=--march=x86-64-v4 lib_variant $app pthreads_v4 pthreads
   lib_variant $app cuda pthreads,cuda
   [ $app = poisson19 ] && lib_variant $app cudatime pthreads,cuda -DTIMELOOP
 done

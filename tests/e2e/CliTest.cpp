@@ -290,6 +290,7 @@ TEST(Cli, RefusesBadOptionsAndFiles) {
                                              {"--tune-size=4,4,4:8,8", good},
                                              {"--tune-size=8,4,4:4,8,4", good},
                                              {"--tune-size=4,4:8,8", good},
+                                             {"--march=no-such-cpu", good},
                                              {}}) {
     std::string shown;
     for (const std::string &a : args)
@@ -300,6 +301,19 @@ TEST(Cli, RefusesBadOptionsAndFiles) {
     EXPECT_NE(r.err.find("error"), std::string::npos) << shown << r.err;
     EXPECT_FALSE(fs::exists(dir.path() / "out")) << shown;
   }
+}
+
+// A library built on a login node for compute nodes of another kind: the
+// C is compiled for the CPU named, and the record says so.
+TEST(Cli, MarchNamesTheCpuTheLibraryIsCompiledFor) {
+  test::ScratchDir dir;
+  fs::path out = dir.path() / "out";
+  ProcessResult r = f2stencil({"--target=c", "--no-tune", "--march=x86-64-v2", "-q", "-o",
+                               out.string(), test::source("examples/laplacian/laplacian.f90")});
+  ASSERT_TRUE(r.ok()) << r.describe() << r.err;
+  std::ifstream record(out / "f2s_laplacian.json");
+  nlohmann::json j = nlohmann::json::parse(record);
+  EXPECT_EQ(j["cflags"], nlohmann::json::array({"-march=x86-64-v2"})) << j["cflags"];
 }
 
 TEST(Cli, SeveralTuneSizesErrorsSayWhatIsWrong) {
