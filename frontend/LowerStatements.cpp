@@ -6,6 +6,8 @@
 
 #include "flang/Parser/parse-tree-visitor.h"
 
+#include <algorithm>
+
 namespace f2s::fe::lowering {
 
 namespace {
@@ -23,6 +25,45 @@ const fp::IfStmt *jump_if(const fp::ExecutionPartConstruct &c) {
   if ((cycle && !cycle->value().v) || std::holds_alternative<fc::Indirection<fp::GotoStmt>>(u))
     return &i->value();
   return nullptr;
+}
+
+/// A CYCLE statement of the innermost DO loop (no construct name).
+bool is_cycle(const fp::ExecutionPartConstruct &c) {
+  const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+  const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
+  const auto *cycle =
+      action ? std::get_if<fc::Indirection<fp::CycleStmt>>(&action->statement.u) : nullptr;
+  return cycle && !cycle->value().v;
+}
+
+/// Whether a block holds a CYCLE of the loop around it: in an IF construct
+/// or an IF statement at any depth, not inside a DO loop of its own (whose
+/// CYCLE is that loop's).
+bool cycles(const fp::Block &b);
+
+bool cycles(const fp::ExecutionPartConstruct &c) {
+  if (is_cycle(c))
+    return true;
+  if (const fp::IfStmt *jump = jump_if(c))
+    return std::holds_alternative<fc::Indirection<fp::CycleStmt>>(
+        std::get<fp::UnlabeledStatement<fp::ActionStmt>>(jump->t).statement.u);
+  const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+  const auto *i = exec ? std::get_if<fc::Indirection<fp::IfConstruct>>(&exec->u) : nullptr;
+  if (!i)
+    return false;
+  const fp::IfConstruct &construct = i->value();
+  if (cycles(std::get<fp::Block>(construct.t)))
+    return true;
+  for (const fp::IfConstruct::ElseIfBlock &e :
+       std::get<std::list<fp::IfConstruct::ElseIfBlock>>(construct.t))
+    if (cycles(std::get<fp::Block>(e.t)))
+      return true;
+  const auto &e = std::get<std::optional<fp::IfConstruct::ElseBlock>>(construct.t);
+  return e && cycles(std::get<fp::Block>(e->t));
+}
+
+bool cycles(const fp::Block &b) {
+  return std::any_of(b.begin(), b.end(), [](const auto &c) { return cycles(c); });
 }
 
 /// The statement of `first .. last` labelled `label`, or `last`.
@@ -64,16 +105,34 @@ Stmt RegionLowering::lower_block(const fp::Block &b, const SourceLoc &loc, bool 
 }
 
 /// The statements `first .. last` of a block; `loop_body` when they end the
-/// body of a DO loop, so that CYCLE skips them. A forward jump skips the
-/// statements up to its target: they run under the negated condition, which
-/// is what the jump means (`IF (kmt(i,j) < k) GO TO 100` ... `100 CONTINUE`).
+/// body of a DO loop, so that CYCLE skips them, and `rest` the statements of
+/// that body after them (the rest of the body after the IF construct that
+/// holds them). A forward jump skips the statements up to its target: they
+/// run under the negated condition, which is what the jump means (`IF
+/// (kmt(i,j) < k) GO TO 100` ... `100 CONTINUE`). A CYCLE ends the range and
+/// what follows it in the body; an IF construct that holds one takes the
+/// rest of the body into each of its branches, where it runs after the
+/// branches that do not cycle (`if (kmt(i,j) == 0) then; t(i,j) = 0; cycle;
+/// end if` masks land points as production ocean codes do): the control flow
+/// as written, in IFs, without a flag.
 Stmt RegionLowering::lower_range(fp::Block::const_iterator first, fp::Block::const_iterator last,
-                                 const SourceLoc &loc, bool loop_body) {
+                                 const SourceLoc &loc, bool loop_body, const Rest &rest) {
   std::vector<Stmt> stmts;
+  auto done = [&] { return Block::make(std::move(stmts), loc); };
   for (auto it = first; it != last; ++it) {
     const fp::ExecutionPartConstruct &c = *it;
     if (is_continue(c))
       continue;
+    if (loop_body && is_cycle(c))
+      return done(); // what follows in the body does not run
+    if (loop_body && !jump_if(c) && cycles(c)) {
+      const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+      const auto &construct = std::get<fc::Indirection<fp::IfConstruct>>(exec->u).value();
+      Rest after{{std::next(it), last}};
+      after.insert(after.end(), rest.begin(), rest.end());
+      problems_.attempt([&] { stmts.push_back(lower_if_construct(construct, &after)); });
+      return done();
+    }
     if (const fp::IfStmt *jump = jump_if(c)) {
       const auto &action = std::get<fp::UnlabeledStatement<fp::ActionStmt>>(jump->t);
       const auto *go_to = std::get_if<fc::Indirection<fp::GotoStmt>>(&action.statement.u);
@@ -94,10 +153,14 @@ Stmt RegionLowering::lower_range(fp::Block::const_iterator first, fp::Block::con
       SourceLoc if_loc = at_node(c);
       Expr cond = lower_condition(std::get<fp::ScalarLogicalExpr>(jump->t));
       ++in_if_;
-      Stmt rest = lower_range(std::next(it), target, if_loc, loop_body && !go_to);
+      Stmt skipped =
+          go_to ? lower_range(std::next(it), target, if_loc, false)
+                : lower_range(std::next(it), last, if_loc, loop_body, rest); // the rest too
       --in_if_;
       stmts.push_back(
-          IfThenElse::make(Unary::make(UnaryOp::Not, cond, if_loc), rest, nullptr, if_loc));
+          IfThenElse::make(Unary::make(UnaryOp::Not, cond, if_loc), skipped, nullptr, if_loc));
+      if (!go_to)
+        return done();
       if (target == last)
         break;
       it = std::prev(target);
@@ -119,7 +182,20 @@ Stmt RegionLowering::lower_range(fp::Block::const_iterator first, fp::Block::con
       in_dims_ = in_dims;
     }
   }
-  return Block::make(std::move(stmts), loc);
+  // Fell off the end: the rest of the loop body runs.
+  if (!rest.empty()) {
+    Stmt after = lower_rest(rest, loc);
+    const auto &more = as<Block>(after)->stmts;
+    stmts.insert(stmts.end(), more.begin(), more.end());
+  }
+  return done();
+}
+
+Stmt RegionLowering::lower_rest(const Rest &rest, const SourceLoc &loc) {
+  if (rest.empty())
+    return Block::make({}, loc);
+  return lower_range(rest.front().first, rest.front().second, loc, true,
+                     Rest(std::next(rest.begin()), rest.end()));
 }
 
 Stmt RegionLowering::lower_statement(const fp::ExecutionPartConstruct &c) {
@@ -160,7 +236,10 @@ Stmt RegionLowering::lower_action(const fp::ActionStmt &a, const SourceLoc &loc,
 
 /// IF ... ELSE IF ... ELSE ... END IF: each ELSE IF is an IF in the else case
 /// of the one before.
-Stmt RegionLowering::lower_if_construct(const fp::IfConstruct &c) {
+/// With `rest` (an IF construct that holds a CYCLE of the loop, see
+/// lower_range), each branch runs the rest of the loop body after it unless
+/// it cycles, and a missing ELSE is the rest alone.
+Stmt RegionLowering::lower_if_construct(const fp::IfConstruct &c, const Rest *rest) {
   const auto &if_then = std::get<fp::Statement<fp::IfThenStmt>>(c.t);
   SourceLoc loc = at(if_then.source);
   Expr cond = lower_condition(std::get<fp::ScalarLogicalExpr>(if_then.statement.t));
@@ -169,6 +248,9 @@ Stmt RegionLowering::lower_if_construct(const fp::IfConstruct &c) {
     explicit InIf(int &d) : depth(++d) {}
     ~InIf() { --depth; }
   } in_if(in_if_);
+  auto lower_block = [&](const fp::Block &b, const SourceLoc &at) {
+    return rest ? lower_range(b.begin(), b.end(), at, true, *rest) : this->lower_block(b, at);
+  };
   Stmt then_case = lower_block(std::get<fp::Block>(c.t), loc);
   struct Arm {
     Expr cond;
@@ -187,6 +269,8 @@ Stmt RegionLowering::lower_if_construct(const fp::IfConstruct &c) {
   if (const auto &e = std::get<std::optional<fp::IfConstruct::ElseBlock>>(c.t))
     else_case = lower_block(std::get<fp::Block>(e->t),
                             at(std::get<fp::Statement<fp::ElseStmt>>(e->t).source));
+  else if (rest)
+    else_case = lower_rest(*rest, loc);
   for (auto arm = arms.rbegin(); arm != arms.rend(); ++arm)
     else_case = IfThenElse::make(arm->cond, arm->body, else_case, arm->loc);
   return IfThenElse::make(cond, then_case, else_case, loc);

@@ -266,11 +266,16 @@ private:
   // Statements ---------------------------------------------------------------
   Stmt lower_statement(const fp::ExecutionPartConstruct &c);
   Stmt lower_block(const fp::Block &b, const SourceLoc &loc, bool loop_body = false);
+  /// The statements that follow a range in the body of the innermost DO
+  /// loop, in order: what runs after the range falls off its end, and what
+  /// a CYCLE inside it skips.
+  using Rest = std::vector<std::pair<fp::Block::const_iterator, fp::Block::const_iterator>>;
   Stmt lower_range(fp::Block::const_iterator first, fp::Block::const_iterator last,
-                   const SourceLoc &loc, bool loop_body);
+                   const SourceLoc &loc, bool loop_body, const Rest &rest = {});
+  Stmt lower_rest(const Rest &rest, const SourceLoc &loc);
   Stmt lower_action(const fp::ActionStmt &a, const SourceLoc &loc,
                     const fp::ExecutableConstruct *construct);
-  Stmt lower_if_construct(const fp::IfConstruct &c);
+  Stmt lower_if_construct(const fp::IfConstruct &c, const Rest *rest = nullptr);
   Expr lower_condition(const fp::ScalarLogicalExpr &e);
   Stmt lower_assignment(const fp::AssignmentStmt &a, const SourceLoc &loc);
   Stmt lower_store(const fp::Name &name, const std::vector<const fp::Expr *> &subs,

@@ -677,6 +677,12 @@ TEST(EndToEnd, BoundsComputedBetweenTheLoopsMatchTheOriginal) {
   expect_input_matches_untuned_and_tuned("blimit2d", 2, ".f90", kE2eInputs, {}, "default");
 }
 
+// CYCLE inside IF constructs (issue 38): land points set and skipped, a
+// CYCLE in ELSE IF and ELSE branches, untuned and tuned on both CPU targets.
+TEST(EndToEnd, CycleInsideIfConstructsMatchesTheOriginal) {
+  expect_input_matches_untuned_and_tuned("cycle2d", 2);
+}
+
 // Blind survey nest 7: a sponge layer's damping factor set under an IF
 // between the k and j loops, and neighbour rows in INTEGER temporaries
 // between the loops, untuned and tuned (at 30 x 20 x 12).
