@@ -1,5 +1,7 @@
 #include "codegen/CSizeDispatch.h"
 
+#include "codegen/CPrinter.h"
+
 #include <cassert>
 #include <cmath>
 #include <cstdio>
@@ -65,10 +67,7 @@ std::string print_c_size_selector(const Kernel &k, const std::string &args_of,
          "scale: cache levels are factors apart, so the bounds are the geometric means of "
          "neighbouring sizes' working sets. */\n";
   out << "static int " << selector << "(const struct f2s_" << args_of << "_args *a) {\n";
-  for (const Variable &v : k.args)
-    if (!v.is_grid() && !k.find_reduction(v.name))
-      out << "  const " << c_type(v.type) << " " << c_name(v.name) << " = a->" << c_name(v.name)
-          << ";\n  (void)" << c_name(v.name) << ";\n";
+  out << print_c_scalar_locals(k, "a->", "  ");
   out << "  double points = 1;\n";
   for (const For *f : loops)
     out << "  { /* loop '" << f->var << "' */\n    const long trips = (long)("
