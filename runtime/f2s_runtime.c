@@ -532,6 +532,22 @@ __attribute__((unused)) static void f2s_parallel_run(int nthreads, f2s_task_fn f
   pthread_mutex_unlock(&p->run_lock);
 }
 
+/* The processors online, read once: glibc's sysconf reads
+ * /sys/devices/system/cpu/online at every call (an open, a read and a close,
+ * 5 to 8 us), which every call of a kernel would pay: a multigrid V-cycle
+ * makes a hundred calls on its coarse levels, each a few microseconds of work. */
+static long f2s_online_cpus_(void) {
+  static long online = 0;
+  long n = __atomic_load_n(&online, __ATOMIC_RELAXED);
+  if (n == 0) {
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+      n = 1;
+    __atomic_store_n(&online, n, __ATOMIC_RELAXED);
+  }
+  return n;
+}
+
 __attribute__((unused)) static int f2s_num_threads(int fallback) {
   const char *env = getenv("F2S_NUM_THREADS");
   long n;
@@ -541,7 +557,7 @@ __attribute__((unused)) static int f2s_num_threads(int fallback) {
     if (end != env && *end == '\0' && n > 0 && n <= F2S_MAX_THREADS)
       return (int)n;
   }
-  n = fallback > 0 ? fallback : sysconf(_SC_NPROCESSORS_ONLN);
+  n = fallback > 0 ? fallback : f2s_online_cpus_();
 #ifdef CPU_SETSIZE
   /* Under MPI, at most the threads of this rank's share. */
   pthread_once(&f2s_pool_once_, f2s_pool_init_);
