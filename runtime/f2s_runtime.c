@@ -433,6 +433,48 @@ static void f2s_rank_init_(void) {
 }
 #endif
 
+#ifdef CPU_SETSIZE
+/* A library's placement is its build machine's (CpuModel::placement there).
+ * Run on another machine, as when a login node builds for compute nodes or
+ * one machine builds the programs another runs, it names other CPUs: the 2
+ * of a build machine, on a node of 16, leave 14 of 16 threads unpinned,
+ * free to move, where an OpenMP program with OMP_PROC_BIND pins all of
+ * them. A placement that is not exactly this node's online CPUs gives way
+ * to those CPUs in core order (each core's first CPU, then the second ones:
+ * OMP_PLACES=cores with OMP_PROC_BIND=close), said once under F2S_VERBOSE.
+ * No placement (a harness that pins nothing) stays none. */
+static int f2s_node_cpus_[CPU_SETSIZE];
+
+static void f2s_fit_placement_(void) {
+  static int cpus[CPU_SETSIZE];
+  static long core[CPU_SETSIZE];
+  struct f2s_pool *p = &f2s_pool_;
+  int n = 0, i, cpu, exclusive, fits, configured = (int)sysconf(_SC_NPROCESSORS_CONF);
+  const char *verbose = getenv("F2S_VERBOSE");
+  if (p->ncpus <= 0 || configured < 1)
+    return;
+  if (configured > CPU_SETSIZE)
+    configured = CPU_SETSIZE;
+  for (cpu = 0; cpu < configured; ++cpu)
+    if (f2s_cpu_online_(cpu)) {
+      cpus[n] = cpu;
+      core[n++] = f2s_core_of_(cpu);
+    }
+  fits = p->ncpus == n;
+  for (i = 0; fits && i < p->ncpus; ++i)
+    fits = p->cpus[i] >= 0 && p->cpus[i] < configured && f2s_cpu_online_(p->cpus[i]);
+  if (fits || n == 0)
+    return;
+  if (verbose && *verbose && strcmp(verbose, "0") != 0)
+    fprintf(stderr,
+            "f2stencil: the library's thread placement was made for a machine with %d CPUs; "
+            "this one has %d online: threads go to its cores in order\n",
+            p->ncpus, n);
+  p->ncpus = f2s_rank_slice_(cpus, core, n, 0, 1, f2s_node_cpus_, &exclusive);
+  p->cpus = f2s_node_cpus_;
+}
+#endif
+
 static void f2s_pool_init_(void) {
   pthread_atfork(NULL, NULL, f2s_pool_after_fork_);
 #ifdef CPU_SETSIZE
@@ -448,6 +490,8 @@ static void f2s_pool_init_(void) {
       CPU_ZERO(&f2s_allowed_);
       for (i = 0; i < f2s_rank_.n; ++i)
         CPU_SET(f2s_rank_.cpus[i], &f2s_allowed_);
+    } else {
+      f2s_fit_placement_(); /* the library's placement, set by its constructor */
     }
   }
 #endif

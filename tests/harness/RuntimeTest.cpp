@@ -263,6 +263,35 @@ int main(void) {
 }
 )";
 
+/* A library built on another machine: its placement names 64 CPUs, of
+ * which this machine has fewer; the pool pins to this machine's cores in
+ * order instead of leaving threads unpinned. */
+const char *kForeignPlacementProgram = R"(
+#include <sched.h>
+#include <stdio.h>
+
+static void record(int tid, int nthreads, void *p) {
+  (void)nthreads;
+  pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), (cpu_set_t *)p + tid);
+}
+
+int main(void) {
+  static int foreign[64];
+  cpu_set_t allowed, mask[2];
+  sched_getaffinity(0, sizeof allowed, &allowed);
+  if (CPU_COUNT(&allowed) < 2 || CPU_COUNT(&allowed) >= 64) {
+    printf("SKIP: %d CPUs\n", CPU_COUNT(&allowed));
+    return 0;
+  }
+  for (int i = 0; i < 64; ++i)
+    foreign[i] = 63 - i;
+  f2s_set_placement(foreign, 64);
+  f2s_parallel_run(2, record, mask);
+  printf("%d %d\n", CPU_COUNT(&mask[0]), CPU_COUNT(&mask[1]));
+  return 0;
+}
+)";
+
 /* An OpenMP program with OMP_PROC_BIND binds its main thread to one core
  * before it calls the library: the pool must still spread over the machine. */
 const char *kBoundCallerProgram = R"(
@@ -494,6 +523,16 @@ TEST_F(Runtime, PoolThreadsDoNotInheritACallersBinding) {
   if (r.out.rfind("SKIP", 0) == 0)
     GTEST_SKIP() << r.out;
   EXPECT_EQ(r.out, "1\n");
+}
+
+TEST_F(Runtime, APlacementOfAnotherMachineGivesWayToThisMachinesCores) {
+  ASSERT_EQ(compile(kForeignPlacementProgram, "foreign"), "");
+  ProcessResult r = run("foreign", {{"F2S_VERBOSE", "1"}});
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+  if (r.out.rfind("SKIP", 0) == 0)
+    GTEST_SKIP() << r.out;
+  EXPECT_EQ(r.out, "1 1\n"); // each thread pinned to one CPU
+  EXPECT_NE(r.err.find("made for a machine with 64 CPUs"), std::string::npos) << r.err;
 }
 
 TEST_F(Runtime, PinningIsOffWithF2sPin0) {
