@@ -346,8 +346,6 @@ void RegionLowering::size_assumed_arrays(const Kernel &k,
       why = "a time loop, whose sweeps share the array";
     } else if (copying_) {
       why = "an array assignment";
-    } else if (shifted_.count({name, last})) {
-      why = "its last subscript offset by a variable";
     } else {
       if (!boxed)
         boxed = bound_box(k).body;

@@ -193,7 +193,13 @@ Stmt RegionLowering::place_variable_offsets(const Stmt &lowered) {
     if (var.factor == 0)
       continue; // constant offsets and planes only
     bool buffer = buffer_stores_.count(grid) > 0;
-    if (!shifts.other && (buffer || !written.count(grid))) {
+    // The last dimension of an assumed-size array keeps its offset too: its
+    // upper bound is the region's reach (frontend/AssumedSize), which the
+    // offset is part of.
+    const Decl *decl = lookup(grid);
+    auto assumed = decl && decl->shape ? assumed_size_dims(*decl->shape) : std::nullopt;
+    bool assumed_last = assumed && dim == assumed->leading->size();
+    if (!shifts.other && !assumed_last && (buffer || !written.count(grid))) {
       shifted_.insert(at_dim);
       continue;
     }

@@ -67,6 +67,28 @@ TEST(SubscriptOffsets, OffsetsThatDifferStayInTheSubscripts) {
   EXPECT_TRUE(ks[0].subscript_offsets.empty());
 }
 
+// The last dimension of an assumed-size array keeps its offset, read or
+// written: the region's reach, which becomes the array's last upper bound,
+// holds it.
+TEST(SubscriptOffsets, TheLastDimensionOfAnAssumedSizeArrayKeepsItsOffset) {
+  test::TempDir dir;
+  std::vector<Kernel> ks = test::lower_text(dir, R"(subroutine s(nx, ny, d, ld, a, b)
+  integer :: nx, ny, d, ld, i, j
+  real(8) :: a(ld, *), b(ld, *)
+  !$f2s stencil
+  do j = 1, ny
+    do i = 1, nx
+      b(i, j + d) = b(i, j + d) + 0.5d0*a(i, j + d)
+    end do
+  end do
+end subroutine
+)");
+  ASSERT_EQ(ks.size(), 1u);
+  std::string ir = print_kernel(ks[0]);
+  EXPECT_NE(ir.find("a: f64(1:ld, 1:ny + d), b: f64(1:ld, 1:ny + d)"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("b(i, j + d) = b(i, j + d) + 0.5d0*a(i, j + d)"), std::string::npos) << ir;
+}
+
 // A line buffer is replaced by the values its fill computes, which needs
 // one offset in all its accesses.
 TEST(SubscriptOffsets, ALineBufferWithOffsetsThatDifferIsRefused) {
