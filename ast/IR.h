@@ -88,11 +88,16 @@ struct Var : ExprNode {
 /// multigrid transfers scale them by small factors (`r(2*i - 1)`), and a loop
 /// with a step s > 1 becomes a unit-step counter t with its variable s*t + lo.
 ///
-/// `sym` adds a region-invariant INTEGER scalar argument to a subscript
-/// without a loop variable (`u(n1 - 1, i2, i3)`: var empty, sym "n1",
-/// offset -1): a plane of the array at a position only the call knows.
-/// Consumers that reason about elements from `var` and `offset` alone must
-/// handle it or refuse the kernel (ast/Planes.h says which do what).
+/// `sym` adds `sym_coeff` times a region-invariant INTEGER scalar argument
+/// to a subscript: without a loop variable (`u(n1 - 1, i2, i3)`: var empty,
+/// sym "n1", offset -1) a plane of the array at a position only the call
+/// knows; with one (`a(i + d)`: var "i", sym "d") an offset only the call
+/// knows, which the front end keeps in the subscript where it cannot move it
+/// into the array's bounds (a written array, or offsets that differ between
+/// accesses; frontend/LowerSubscripts.cpp says why). Either way the element
+/// is at a run-time position. Consumers that reason about elements from
+/// `var` and `offset` alone must handle it or refuse the kernel
+/// (ast/Planes.h says which do what).
 ///
 /// `inner` adds the variable of a loop inside the point, one kept as a loop
 /// because its trip count is known only at run time (`do jj = -r, r` around
@@ -107,12 +112,15 @@ struct Index {
   std::string var;
   int64_t coeff = 1;
   int64_t offset = 0;
-  std::string sym;   ///< + sym, a scalar argument; empty for none
+  std::string sym;   ///< + sym_coeff*sym, a scalar argument; empty for none
   std::string inner; ///< + inner_coeff*inner, a loop inside the point; empty for none
   int64_t inner_coeff = 1;
+  int64_t sym_coeff = 1;
   bool operator==(const Index &) const = default;
   /// At a run-time position: its element is not known from the loops.
   bool at_runtime() const { return !sym.empty(); }
+  /// A plane at a run-time position: `sym` without a loop variable.
+  bool is_plane() const { return !sym.empty() && var.empty(); }
   /// Moves with a loop inside the point (Index::inner).
   bool in_inner_loop() const { return !inner.empty(); }
 };

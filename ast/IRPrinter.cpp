@@ -166,8 +166,11 @@ std::string print_index(const Index &ix) {
   std::string s = ix.var.empty()  ? ""
                   : ix.coeff == 1 ? ix.var
                                   : std::to_string(ix.coeff) + "*" + ix.var;
-  if (!ix.sym.empty())
-    s += (s.empty() ? "" : " + ") + ix.sym;
+  if (!ix.sym.empty()) {
+    int64_t c = ix.sym_coeff;
+    std::string term = (c == 1 || c == -1 ? "" : std::to_string(c < 0 ? -c : c) + "*") + ix.sym;
+    s += s.empty() ? (c < 0 ? "-" : "") + term : (c < 0 ? " - " : " + ") + term;
+  }
   if (!ix.inner.empty()) {
     int64_t c = ix.inner_coeff;
     std::string term = (c == 1 || c == -1 ? "" : std::to_string(c < 0 ? -c : c) + "*") + ix.inner;

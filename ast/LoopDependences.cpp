@@ -715,12 +715,15 @@ private:
         s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
         a.info.subscript += (d ? "," : "") + s;
         std::string r;
-        // A plane at a run-time position (Index::sym): its scalar is a
-        // parameter of the sets, like a loop bound's.
+        // A plane or an offset at a run-time position (Index::sym): its
+        // scalar is a parameter of the sets, like a loop bound's, so that
+        // `a(i) = a(i + d)` depends on what d may be (any value the bounds
+        // allow: a dependence for some d is one).
         std::optional<Pieces> at;
         if (ix.at_runtime())
           at = affine(Var::make(ix.sym, Type::Int32), names_);
-        std::string plus_at = at ? " + " + at->front().aff : "";
+        std::string plus_at =
+            at ? " + " + std::to_string(ix.sym_coeff) + "*(" + at->front().aff + ")" : "";
         // The variable of a loop inside the point (Index::inner): a
         // dimension of the instance like a nest loop's.
         if (ix.in_inner_loop())

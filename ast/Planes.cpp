@@ -40,8 +40,14 @@ private:
   }
 };
 
-bool at_plane(const std::vector<Index> &index) {
+bool at_runtime(const std::vector<Index> &index) {
   return std::any_of(index.begin(), index.end(), [](const Index &ix) { return ix.at_runtime(); });
+}
+
+/// At a plane proper (Index::is_plane), not only at an offset of a loop
+/// variable by a scalar.
+bool at_plane(const std::vector<Index> &index) {
+  return std::any_of(index.begin(), index.end(), [](const Index &ix) { return ix.is_plane(); });
 }
 
 } // namespace
@@ -52,7 +58,7 @@ std::set<std::string> grids_at_planes(const Kernel &k) {
   std::set<std::string> out;
   for (const auto &[g, list] : scan.of)
     for (const Access &a : list)
-      if (at_plane(a.index))
+      if (at_runtime(a.index))
         out.insert(g);
   return out;
 }
@@ -67,7 +73,7 @@ std::optional<PlaneAccess> first_plane(const Kernel &k) {
         if (ix.at_runtime() &&
             (!first || a.loc.line < first->loc.line ||
              (a.loc.line == first->loc.line && a.loc.column < first->loc.column)))
-          first = PlaneAccess{g, print_index(ix), a.loc};
+          first = PlaneAccess{g, print_index(ix), a.loc, ix.is_plane()};
   return first;
 }
 
@@ -76,7 +82,8 @@ std::optional<Diagnostic> find_plane_in_sweep(const Kernel &sweep) {
   if (!plane)
     return std::nullopt;
   return Diagnostic{plane->loc, "'" + plane->grid + "' is accessed at '" + plane->subscript +
-                                    "', a plane at a run-time position, which a sweep of a "
+                                    "', " + (plane->plane ? "a plane" : "an offset") +
+                                    " at a run-time position, which a sweep of a "
                                     "'!$f2s stencil timesteps' loop cannot hold; annotate each "
                                     "nest of the loop with a '!$f2s stencil' of its own, without "
                                     "TIMESTEPS"};
@@ -101,7 +108,7 @@ std::optional<Diagnostic> plane_conflict(const Kernel &k) {
       continue;
     std::string sym;
     for (const Index &ix : plane->index)
-      if (ix.at_runtime())
+      if (ix.is_plane())
         sym = ix.sym;
     std::string why = "; as '" + g + "' is also accessed at a run-time position ('" + sym +
                       "'), every access of it must have the same subscript in each dimension "
@@ -123,6 +130,11 @@ std::optional<Diagnostic> plane_conflict(const Kernel &k) {
       for (size_t d : loop_dims) {
         const Index &w = write->index[d], &o = a.index[d];
         if (w == o)
+          continue;
+        // An offset at a run-time position (`f(1, j + k0)`) is isl's to
+        // decide (ast/LoopDependences, the scalar a parameter), which names
+        // the dependence it finds rather than this rule's shape.
+        if ((w.at_runtime() && !w.is_plane()) || (o.at_runtime() && !o.is_plane()))
           continue;
         std::string loop = !w.var.empty() ? w.var : o.var;
         std::string what =

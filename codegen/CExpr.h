@@ -94,9 +94,12 @@ public:
     std::string term = ix.var.empty()  ? ""
                        : ix.coeff == 1 ? c_name(ix.var)
                                        : std::to_string(ix.coeff) + "*" + c_name(ix.var);
-    // A plane at a run-time position (Index::sym): the scalar argument.
+    // A plane or an offset at a run-time position (Index::sym): the scalar
+    // argument, times its factor.
     if (!ix.sym.empty())
-      term += (term.empty() ? "" : " + ") + c_name(ix.sym);
+      term += (term.empty() ? "" : " + ") +
+              (ix.sym_coeff == 1 ? c_name(ix.sym)
+                                 : "(" + std::to_string(ix.sym_coeff) + ")*" + c_name(ix.sym));
     // The variable of a loop inside the point (Index::inner).
     if (!ix.inner.empty())
       term +=
@@ -113,7 +116,8 @@ public:
   static std::string row_key(const std::string &grid, const std::vector<Index> &index) {
     std::string key = grid;
     for (size_t d = 1; d < index.size(); ++d)
-      key += "|" + index[d].var + "*" + std::to_string(index[d].coeff) + "+" + index[d].sym + "+" +
+      key += "|" + index[d].var + "*" + std::to_string(index[d].coeff) + "+" +
+             std::to_string(index[d].sym_coeff) + "*" + index[d].sym + "+" +
              std::to_string(index[d].inner_coeff) + "*" + index[d].inner + "+" +
              std::to_string(index[d].offset);
     return key;

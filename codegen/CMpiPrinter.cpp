@@ -563,9 +563,9 @@ HaloPlan plan_halo_exchange(const Kernel &k, const KernelFacts &facts) {
   // of the array can be known to hold.
   if (std::set<std::string> planes = grids_at_planes(k); !planes.empty()) {
     plan.refusal = "'" + *planes.begin() +
-                   "' is accessed at a run-time position (a plane such as a periodic face), "
-                   "which a rank's part of the array may not hold; exchange the halos yourself "
-                   "and call the kernel";
+                   "' is accessed at a run-time position (a plane such as a periodic face, or "
+                   "an offset by a scalar), which a rank's part of the array may not hold; "
+                   "exchange the halos yourself and call the kernel";
     return plan;
   }
   // A window whose width only the call knows has no halo of constant width.

@@ -253,9 +253,12 @@ private:
       for (const Index &i : ix)
         point = point && !i.var.empty() && i.coeff == 1 && !i.in_inner_loop();
       auto [it, fresh] = at.emplace(g, point ? std::optional(ix) : std::nullopt);
+      // Accesses at different scalars (`v(i + d1)`, `v(i + d2)`, Index::sym)
+      // are no constant offset from one another either.
       if (!fresh && it->second) {
         for (size_t d = 0; d < ix.size() && it->second; ++d)
-          if (!point || ix[d].var != (*it->second)[d].var)
+          if (!point || ix[d].var != (*it->second)[d].var || ix[d].sym != (*it->second)[d].sym ||
+              ix[d].sym_coeff != (*it->second)[d].sym_coeff)
             it->second = std::nullopt;
       }
     }
@@ -289,7 +292,9 @@ private:
     std::string offset;
     std::string g = "f2s_" + c_name(grid);
     for (size_t d = 0; d < ix.size(); ++d) {
-      if (ix[d].var != base->second.point[d].var || ix[d].coeff != 1)
+      if (ix[d].var != base->second.point[d].var || ix[d].coeff != 1 ||
+          ix[d].sym != base->second.point[d].sym ||
+          ix[d].sym_coeff != base->second.point[d].sym_coeff)
         return std::nullopt;
       int64_t o = ix[d].offset;
       if (!o)

@@ -76,6 +76,8 @@ private:
     }
     if (!ix.sym.empty()) {
       Expr sym = Var::make(ix.sym, Type::Int32, loc);
+      if (ix.sym_coeff != 1)
+        sym = Binary::make(BinaryOp::Mul, IntImm::make(ix.sym_coeff, loc), sym, loc);
       base = base ? Binary::make(BinaryOp::Add, base, sym, loc) : sym;
     }
     if (!base) {

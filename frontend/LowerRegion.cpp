@@ -78,6 +78,7 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   // would refuse what the source does not say (a reading loop that reads
   // nothing), in place of the statement's own problem.
   problems_.throw_if_any();
+  lowered = place_variable_offsets(lowered);
   if (!column_dos_.empty()) {
     // The point is a column; its work arrays are the column's own, not
     // arguments (ast/Dependence checks, with ast/LoopDependences, that each
@@ -256,10 +257,12 @@ void RegionLowering::finish(Kernel &k, size_t depth) {
       dims[n] = lower_dims(*decl);
   // An array read at `2*j - d` is, to the kernel, one whose bounds in that
   // dimension are d higher, read at `2*j`: the same elements, a constant
-  // offset in the subscript, and a halo that its declared bounds give.
-  for (const auto &[at_dim, shift] : sym_shifts_) {
+  // offset in the subscript, and a halo that its declared bounds give
+  // (place_variable_offsets says where).
+  for (const auto &at_dim : shifted_) {
     const auto &[grid, dim] = at_dim;
-    if (shift.factor == 0 || !dims.count(grid))
+    const SymShift &shift = sym_shifts_.at(at_dim).first;
+    if (!dims.count(grid))
       continue;
     Dim &d = dims[grid][dim];
     if (std::find(k.subscript_offsets.begin(), k.subscript_offsets.end(), shift.sym) ==
@@ -343,9 +346,6 @@ void RegionLowering::size_assumed_arrays(const Kernel &k,
       why = "a time loop, whose sweeps share the array";
     } else if (copying_) {
       why = "an array assignment";
-    } else if (auto s = sym_shifts_.find({name, last});
-               s != sym_shifts_.end() && s->second.factor != 0) {
-      why = "its last subscript offset by a variable";
     } else {
       if (!boxed)
         boxed = bound_box(k).body;

@@ -1,7 +1,9 @@
 // Lowering array elements: each subscript read as an integer multiple of a
-// loop variable plus a constant (or a loop-invariant INTEGER scalar, for a
-// plane or an offset that moves into the array's bounds), and the declared
-// bounds of the arrays the region uses, which become the kernel's.
+// loop variable plus a constant and a multiple of a loop-invariant INTEGER
+// scalar (a plane, or an offset that stays in the subscript or moves into
+// the array's bounds: place_variable_offsets), and the declared bounds of the
+// arrays the region uses, which become the kernel's.
+#include "ast/IRVisitor.h"
 #include "frontend/RegionLowering.h"
 
 #include <cstdlib>
@@ -44,9 +46,6 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
       throw;
     }
     symbolic_ = false;
-    // `r(2*j - d)` with d fixed in the nest: every access to r in this
-    // dimension must have the same -d, which then moves into r's declared
-    // bounds (lower()), so that the subscript keeps a constant offset.
     size_t dim = out.size();
     // In a column, a subscript may be a loop-invariant INTEGER scalar plus a
     // constant (`t(i,j,nz) = dp(nz)`, the bottom of a column): a variable of
@@ -70,38 +69,21 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
     const Decl *buffer = filling_ ? lookup(grid) : nullptr;
     bool plane = a && a->coeff == 0 && a->sym_coeff == 1 && !(buffer && is_local_1d(*buffer)) &&
                  !directive_.sweep_of_time_loop;
+    // Any other subscript with a scalar, `r(2*j - d)` or `u(i, j + joff)`:
+    // an offset at a run-time position, lowered as written (Index::sym);
+    // place_variable_offsets then moves it into the array's bounds where
+    // that renumbers the elements of an array the region only reads.
     SymShift here{plane || !a ? std::string() : a->sym,
                   plane || !a ? 0 : a->sym_coeff,
                   at(s->source),
                   text_of(s->source),
                   constant_fix(*s),
                   plane};
-    auto [seen, first] = sym_shifts_.try_emplace({grid, dim}, here);
-    if (plane) {
+    auto [seen, first] = sym_shifts_.try_emplace({grid, dim}, SymShifts{here, std::nullopt});
+    if (a && !first && !seen->second.other && !seen->second.first.same(here))
+      seen->second.other = here;
+    if (a && a->sym_coeff != 0)
       use_free(*lookup(a->sym), here.loc);
-    } else if (a && a->sym_coeff != 0) {
-      // A line buffer (a local 1D array filled beside the loop that reads
-      // it) is substituted away: an offset shared by all its accesses
-      // (checked below) only renumbers its elements.
-      if (storing_ && !(buffer && is_local_1d(*buffer)))
-        fail(here.loc, "Subscript '" + here.text + "' of '" + grid + "' is offset by variable '" +
-                           a->sym + "'; such an offset is accepted only in arrays the " + kRegion +
-                           " does not write" + here.fix);
-      use_free(*lookup(a->sym), here.loc);
-    }
-    if (a && !first && (seen->second.sym != here.sym || seen->second.factor != here.factor)) {
-      // Said at the access with the variable offset, naming the other.
-      const SymShift &var = here.factor != 0 ? here : seen->second;
-      const SymShift &other = here.factor != 0 ? seen->second : here;
-      fail(var.loc, "Subscript '" + var.text + "' of '" + grid + "' is offset by variable '" +
-                        var.sym + "', but another subscript of '" + grid +
-                        "' in this dimension, '" + other.text + "', is " +
-                        (other.factor != 0 ? "offset by variable '" + other.sym + "'"
-                         : other.plane     ? std::string("a plane at a run-time position")
-                                           : std::string("offset by constants only")) +
-                        "; a variable offset must be the same in every access to an array" +
-                        var.fix);
-    }
     // A 1D array in a nest of several loops is most often a grid whose
     // index the code linearises by hand (`u(i + (j-1)*nx)`).
     std::string linearised =
@@ -129,8 +111,10 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
       ix.coeff = a->coeff;
     }
     ix.offset = a->offset;
-    if (plane)
+    if (a->sym_coeff != 0) {
       ix.sym = a->sym;
+      ix.sym_coeff = a->sym_coeff;
+    }
     if (a->inner_coeff != 0) {
       ix.inner = a->inner;
       ix.inner_coeff = a->inner_coeff;
@@ -138,6 +122,105 @@ std::vector<Index> RegionLowering::lower_subscripts(const std::string &grid,
     out.push_back(ix);
   }
   return out;
+}
+
+namespace {
+
+/// The grids a lowered region stores to.
+std::set<std::string> stored_grids(const Stmt &body) {
+  struct Stores : IRVisitor {
+    std::set<std::string> grids;
+    void visit_store(const Store *s) override {
+      grids.insert(s->grid);
+      IRVisitor::visit_store(s);
+    }
+  } stores;
+  stores.visit(body);
+  return stores.grids;
+}
+
+/// Drops the scalar (Index::sym) from the subscripts of the given array
+/// dimensions, whose declared bounds take it instead.
+class DropOffsets : public IRMutator {
+public:
+  explicit DropOffsets(const std::set<std::pair<std::string, size_t>> &dims) : dims_(dims) {}
+
+protected:
+  Expr visit_grid_ref(const GridRef *g, const Expr &self) override {
+    std::vector<Index> index = dropped(g->grid, g->index);
+    return index == g->index ? self : GridRef::make(g->grid, std::move(index), g->type, g->loc);
+  }
+  Stmt visit_store(const Store *s, const Stmt &self) override {
+    Expr value = mutate(s->value);
+    std::vector<Index> index = dropped(s->grid, s->index);
+    if (index == s->index && value == s->value)
+      return self;
+    return Store::make(s->grid, std::move(index), value, s->loc);
+  }
+
+private:
+  std::vector<Index> dropped(const std::string &grid, std::vector<Index> index) const {
+    for (size_t d = 0; d < index.size(); ++d)
+      if (dims_.count({grid, d})) {
+        index[d].sym.clear();
+        index[d].sym_coeff = 1;
+      }
+    return index;
+  }
+  const std::set<std::pair<std::string, size_t>> &dims_;
+};
+
+} // namespace
+
+/// Where an array dimension's subscripts add a scalar `d` (`r(2*j - d)`),
+/// either the offset moves into the array's bounds or it stays in the
+/// subscripts. It moves where the array is only read (or is a line buffer,
+/// which the substitution takes away) and every access adds the same
+/// multiple of the same scalar: to the kernel, an array whose bounds in that
+/// dimension are d higher, read at `2*j`, the same elements at constant
+/// offsets, so that every target's blocks, staging and halos apply as to
+/// any stencil. Elsewhere it stays (Index::sym), and the scalar is a
+/// parameter of the dependence analysis: an array the region writes keeps
+/// its own numbering, so that a dependence is named at the subscripts as
+/// written and aliased arguments are compared element for element
+/// (ast/Aliasing); and offsets that differ (`a(i) = a(i + d)`) are isl's to
+/// decide, for every value of the scalars (ast/LoopDependences).
+Stmt RegionLowering::place_variable_offsets(const Stmt &lowered) {
+  std::set<std::string> written = stored_grids(lowered);
+  for (const auto &[at_dim, shifts] : sym_shifts_) {
+    const auto &[grid, dim] = at_dim;
+    const SymShift &var = shifts.first.factor != 0 || !shifts.other ? shifts.first : *shifts.other;
+    if (var.factor == 0)
+      continue; // constant offsets and planes only
+    bool buffer = buffer_stores_.count(grid) > 0;
+    // The last dimension of an assumed-size array keeps its offset too: its
+    // upper bound is the region's reach (frontend/AssumedSize), which the
+    // offset is part of.
+    const Decl *decl = lookup(grid);
+    auto assumed = decl && decl->shape ? assumed_size_dims(*decl->shape) : std::nullopt;
+    bool assumed_last = assumed && dim == assumed->leading->size();
+    if (!shifts.other && !assumed_last && (buffer || !written.count(grid))) {
+      shifted_.insert(at_dim);
+      continue;
+    }
+    // A line buffer is substituted by the values its fill computes, which
+    // needs to know which element each read takes (ForwardLineBuffers).
+    if (buffer && shifts.other) {
+      const SymShift &other = &var == &shifts.first ? *shifts.other : shifts.first;
+      fail(var.loc, "Subscript '" + var.text + "' of line buffer '" + grid +
+                        "' is offset by variable '" + var.sym + "', but another subscript of '" +
+                        grid + "', '" + other.text + "', is " +
+                        (other.factor != 0 ? "offset by variable '" + other.sym + "'"
+                         : other.plane     ? std::string("a plane at a run-time position")
+                                           : std::string("offset by constants only")) +
+                        "; every access to a line buffer must have the same offset, so that it "
+                        "can be replaced by the values it holds" +
+                        var.fix);
+    }
+  }
+  if (shifted_.empty())
+    return lowered;
+  return DropOffsets(shifted_).mutate(lowered);
 }
 
 /// Reads a subscript as coeff*loop_var + offset. Named constants count as

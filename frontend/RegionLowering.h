@@ -394,16 +394,27 @@ private:
   /// INTEGER scalar) and a store's target (where it may not).
   mutable bool symbolic_ = false;
   bool storing_ = false;
-  /// The variable part of each array dimension's subscripts, (name, factor):
-  /// one for every access (name empty for constant offsets).
+  /// The variable part of one subscript, (name, factor) (name empty for
+  /// constant offsets and planes).
   struct SymShift {
     std::string sym;    ///< empty for constant offsets
     int64_t factor = 0; ///< of sym
-    SourceLoc loc;      ///< the first such access, for messages
+    SourceLoc loc;      ///< the access, for messages
     std::string text, fix;
     bool plane = false; ///< a plane at a run-time position (Index::sym)
+    bool same(const SymShift &o) const { return sym == o.sym && factor == o.factor; }
   };
-  std::map<std::pair<std::string, size_t>, SymShift> sym_shifts_;
+  /// Per array dimension: the variable part of its first access, and the
+  /// first access whose variable part differs from it, if any.
+  struct SymShifts {
+    SymShift first;
+    std::optional<SymShift> other;
+  };
+  std::map<std::pair<std::string, size_t>, SymShifts> sym_shifts_;
+  /// The array dimensions whose variable offset moved into the bounds
+  /// (place_variable_offsets).
+  std::set<std::pair<std::string, size_t>> shifted_;
+  Stmt place_variable_offsets(const Stmt &lowered);
   /// Local 1D arrays stored in such loops: line buffers, if
   /// canonicalize/ForwardLineBuffers can substitute them.
   std::set<std::string> buffer_stores_;

@@ -102,12 +102,12 @@ private:
       int64_t first = ix.offset, last = ix.offset;
       if (ix.at_runtime()) {
         assert(ints_.count(ix.sym) && "every plane's scalar has a value");
-        first = last = ix.offset + ints_.at(ix.sym);
+        first = last = ix.offset + ix.sym_coeff * ints_.at(ix.sym);
       }
       if (!ix.var.empty()) {
         auto [rlo, rhi] = ranges_.at(ix.var);
-        first = std::min(ix.coeff * rlo, ix.coeff * rhi) + ix.offset;
-        last = std::max(ix.coeff * rlo, ix.coeff * rhi) + ix.offset;
+        first += std::min(ix.coeff * rlo, ix.coeff * rhi);
+        last += std::max(ix.coeff * rlo, ix.coeff * rhi);
       }
       widen_by_inner(ix, ranges_, first, last);
       if (first < *lo || last > *hi)
@@ -156,12 +156,12 @@ private:
         auto value = ints_ ? ints_->find(ix.sym) : std::map<std::string, int64_t>::const_iterator{};
         if (!ints_ || value == ints_->end())
           continue;
-        first = last = ix.offset + value->second;
+        first = last = ix.offset + ix.sym_coeff * value->second;
       }
       if (!ix.var.empty()) {
         auto [lo, hi] = ranges_.at(ix.var);
-        first = std::min(ix.coeff * lo, ix.coeff * hi) + ix.offset;
-        last = std::max(ix.coeff * lo, ix.coeff * hi) + ix.offset;
+        first += std::min(ix.coeff * lo, ix.coeff * hi);
+        last += std::max(ix.coeff * lo, ix.coeff * hi);
       }
       widen_by_inner(ix, ranges_, first, last);
       auto [it, fresh] = extent.try_emplace({grid, d}, first, last);
@@ -174,12 +174,12 @@ private:
   const std::map<std::string, int64_t> *ints_;
 };
 
-/// The scalars of planes at run-time positions (Index::sym), each with the
-/// plane accesses that add it: (grid, dimension, offset).
+/// The scalars of planes and offsets at run-time positions (Index::sym),
+/// each with the accesses that add it: (grid, dimension, the subscript).
 struct PlaneUse {
   std::string grid;
   size_t dim;
-  int64_t offset;
+  Index index;
 };
 std::map<std::string, std::vector<PlaneUse>> plane_uses(const Stmt &body) {
   struct Scan : IRVisitor {
@@ -187,7 +187,7 @@ std::map<std::string, std::vector<PlaneUse>> plane_uses(const Stmt &body) {
     void note(const std::string &g, const std::vector<Index> &index) {
       for (size_t d = 0; d < index.size(); ++d)
         if (index[d].at_runtime())
-          uses[index[d].sym].push_back({g, d, index[d].offset});
+          uses[index[d].sym].push_back({g, d, index[d]});
     }
     void visit_grid_ref(const GridRef *op) override { note(op->grid, op->index); }
     void visit_store(const Store *op) override {
@@ -412,19 +412,31 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
   // A plane at a run-time position (`f(m + 1, j)`) whose scalar no bound
   // mentions: a few elements in from the lowest that the grid's declared
   // lower bounds allow, so that the planes of one face copy are distinct
-  // (a value that sizes the grid is chosen with its bounds, below).
+  // (a value that sizes the grid is chosen with its bounds, below). An
+  // offset at a run-time position (`u(i, j + joff)`), whose loop already
+  // spans the grid: the smallest value from 0 up that keeps every access
+  // at or above the lower bounds (0 where the loops alone stay inside).
   constexpr int64_t kPlaneInset = 4;
   std::map<std::string, std::vector<PlaneUse>> planes = plane_uses(k.body);
   for (const auto &[sym, uses] : planes) {
     if (size.ints.count(sym) || in_bounds.count(sym))
       continue;
-    int64_t value = 1;
+    bool offset = std::any_of(uses.begin(), uses.end(),
+                              [](const PlaneUse &u) { return !u.index.var.empty(); });
+    int64_t value = offset ? 0 : 1;
     for (const PlaneUse &u : uses) {
       const Variable *g = k.find_arg(u.grid);
       auto lo = g ? eval_int(g->dims[u.dim].lo, size.ints) : std::nullopt;
-      value = std::max(value, (lo ? *lo : 1) - u.offset);
+      int64_t first = u.index.offset, c = u.index.sym_coeff;
+      if (auto r = ranges.find(u.index.var); !u.index.var.empty() && r != ranges.end())
+        first += std::min(u.index.coeff * r->second.first, u.index.coeff * r->second.second);
+      // lo <= first + c*value: a lower limit on value where c > 0; where
+      // c < 0 an upper one, which 0 or the other accesses' limits meet.
+      int64_t room = (lo ? *lo : 1) - first;
+      if (c > 0)
+        value = std::max(value, room >= 0 ? (room + c - 1) / c : -(-room / c));
     }
-    size.ints[sym] = value + kPlaneInset;
+    size.ints[sym] = value + (offset ? 0 : kPlaneInset);
   }
 
   // The bounds of an assumed-shape or allocatable grid that the loops do

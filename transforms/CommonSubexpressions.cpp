@@ -41,9 +41,9 @@ public:
       const GridRef *g = as<GridRef>(e);
       std::string s = "g" + t + ":" + versioned(g->grid) + "(";
       for (const Index &ix : g->index)
-        s += versioned(ix.var) + "*" + std::to_string(ix.coeff) + "+" + ix.sym + "+" +
-             std::to_string(ix.inner_coeff) + "*" + versioned(ix.inner) + "+" +
-             std::to_string(ix.offset) + ",";
+        s += versioned(ix.var) + "*" + std::to_string(ix.coeff) + "+" +
+             std::to_string(ix.sym_coeff) + "*" + ix.sym + "+" + std::to_string(ix.inner_coeff) +
+             "*" + versioned(ix.inner) + "+" + std::to_string(ix.offset) + ",";
       return s + ")";
     }
     case ExprKind::Unary:

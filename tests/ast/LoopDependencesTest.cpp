@@ -437,6 +437,102 @@ TEST(LoopDependences, AShiftWithinOneArrayIsRefusedForItsDependence) {
       << refused->message;
 }
 
+// Offsets at run-time positions (Index::sym): the scalars are parameters
+// of the access maps, and a dependence that exists for some of their values
+// is one. `a(i) = a(i + d)` meets another iteration for every d but 0
+// (flow where d < 0, anti where d > 0): refused, named by both subscripts as
+// written and the loop that carries it.
+TEST(LoopDependences, AnOffsetByAScalarIsAParameterOfTheAccesses) {
+  test::TempDir dir;
+  std::vector<Kernel> ks = test::lower_text(dir, R"(subroutine s(n, d, a)
+  integer :: n, d, i
+  real(8) :: a(n)
+  !$f2s stencil
+  do i = 1, n
+    a(i) = 0.5d0*a(i + d)
+  end do
+end subroutine
+)");
+  ASSERT_EQ(ks.size(), 1u);
+  LoopDependences d = analyze_dependences(ks[0]);
+  ASSERT_EQ(d.accesses.size(), 2u);
+  EXPECT_EQ(d.accesses[0].relation, "[n, d] -> { S0[i] -> a[d + i] : 0 < i <= n }");
+  EXPECT_EQ(print_dependences(d),
+            "flow S0 -> S0 on 'a' (i) -> (i+d) carried by i distance (*): [n, d] -> { S0[i] -> "
+            "S0[i' = -d + i] : d < 0 and 0 < i <= n + d }\n"
+            "anti S0 -> S0 on 'a' (i+d) -> (i) carried by i distance (*): [n, d] -> { S0[i] -> "
+            "S0[i' = d + i] : d >= 0 and 0 < i <= n - d }\n");
+  EXPECT_EQ(free_loops(d), "");
+  std::optional<Diagnostic> refused = find_dependence(ks[0]);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->message, "'a' is written at (i) and read at (i+d) in the same sweep, so the "
+                              "result depends on the loop order; the only loop carries it");
+  EXPECT_EQ(refused->loc.line, 6);
+}
+
+// Two offsets of one array that only differ in their reads, and a written
+// array whose every access has its offset: no two iterations meet, for any
+// value of the scalars. Free.
+TEST(LoopDependences, OffsetsByScalarsWithoutACarriedDependenceAreFree) {
+  test::TempDir dir;
+  std::vector<Kernel> ks = test::lower_text(dir, R"(subroutine s(n, m, d1, d2, ioff, joff, a, b, u)
+  integer :: n, m, d1, d2, ioff, joff, i, j
+  real(8) :: a(-1:n+2, m), b(n, m), u(0:n+1, 0:m+1)
+  !$f2s stencil
+  do j = 1, m
+    do i = 1, n
+      b(i, j) = a(i + d1, j) - a(i + d2, j)
+      u(i + ioff, j + joff) = u(i + ioff, j + joff) + b(i, j)
+    end do
+  end do
+end subroutine
+)");
+  ASSERT_EQ(ks.size(), 1u);
+  LoopDependences d = analyze_dependences(ks[0]);
+  EXPECT_EQ(d.accesses[3].relation, "[n, m, ioff, joff] -> { S1[j, i] -> u[ioff + i, joff + j] "
+                                    ": 0 < j <= m and 0 < i <= n }");
+  EXPECT_EQ(print_dependences(d),
+            "flow S0 -> S1 on 'b' (i,j) -> (i,j) loop-independent distance (0,0): [n, m, ioff, "
+            "joff] -> { S0[j, i] -> S1[j' = j, i' = i] : 0 < j <= m and 0 < i <= n }\n"
+            "anti S1 -> S1 on 'u' (i+ioff,j+joff) -> (i+ioff,j+joff) loop-independent distance "
+            "(0,0): [n, m, ioff, joff] -> { S1[j, i] -> S1[j' = j, i' = i] : 0 < j <= m and 0 < "
+            "i <= n }\n");
+  EXPECT_EQ(free_loops(d), "j i");
+  EXPECT_FALSE(find_dependence(ks[0]));
+}
+
+// Two offsets of one written array that meet for some values of the
+// scalars only along j (`u(i, j + d1)` written, `u(i, j + d2)` read): the
+// dependence is carried by j alone, which then runs in order.
+TEST(LoopDependences, OffsetsThatMeetAlongOneLoopOrderIt) {
+  test::TempDir dir;
+  std::vector<Kernel> ks = test::lower_text(dir, R"(subroutine s(n, m, d1, d2, u, v)
+  integer :: n, m, d1, d2, i, j
+  real(8) :: u(n, -1:m+2), v(n, m)
+  !$f2s stencil
+  do j = 1, m
+    do i = 1, n
+      u(i, j + d1) = u(i, j + d2) + v(i, j)
+    end do
+  end do
+end subroutine
+)");
+  ASSERT_EQ(ks.size(), 1u);
+  LoopDependences d = analyze_dependences(ks[0]);
+  EXPECT_EQ(print_dependences(d),
+            "flow S0 -> S0 on 'u' (i,j+d1) -> (i,j+d2) carried by j distance (*,0): [n, m, d2, "
+            "d1] -> { S0[j, i] -> S0[j' = -d2 + d1 + j, i' = i] : d1 > d2 and 0 < j <= m + d2 - "
+            "d1 and 0 < i <= n }\n"
+            "anti S0 -> S0 on 'u' (i,j+d2) -> (i,j+d1) carried by j distance (*,0): [n, m, d1, "
+            "d2] -> { S0[j, i] -> S0[j' = -d1 + d2 + j, i' = i] : d2 >= d1 and 0 < j <= m + d1 "
+            "- d2 and 0 < i <= n }\n");
+  EXPECT_EQ(free_loops(d), "i");
+  Ordering o = find_ordering(ks[0]);
+  EXPECT_FALSE(o.refusal);
+  ASSERT_TRUE(o.ordered);
+  EXPECT_EQ(o.ordered->var, "j");
+}
+
 // The same shift as a sweep of a time loop: find_ordering, which the driver
 // asks of every kernel, refuses it at the statement.
 TEST(LoopDependences, AShiftInATimeLoopIsRefusedAtItsStatement) {

@@ -128,4 +128,26 @@ TEST(CudaStaging, StreamKeepsColumnsReadAlongZInRegisters) {
   EXPECT_EQ(print_kernel(staged).find("registers"), std::string::npos);
 }
 
+// Accesses of one grid at different scalars (`a(i, j + d1)` and
+// `a(i, j + d2)`, Index::sym) are no constant offset from one pointer at the
+// point: each keeps its own index.
+TEST(CudaStaging, AccessesAtDifferentScalarsKeepTheirOwnIndex) {
+  test::ScratchDir dir;
+  Kernel k = test::lower_text(dir, R"(subroutine s(n, m, d1, d2, a, b)
+  integer :: n, m, d1, d2, i, j
+  real(8) :: a(n, -1:m+2), b(n, m)
+  !$f2s stencil
+  do j = 1, m
+    do i = 1, n
+      b(i, j) = a(i, j + d1) - a(i, j + d2)
+    end do
+  end do
+end subroutine
+)");
+  std::string cuda = print_cuda_variant(map_cuda(k, {32, 8, 1, 1, 0}), "cuda_t");
+  EXPECT_EQ(cuda.find("f2s_at_F_a"), std::string::npos) << cuda;
+  EXPECT_NE(cuda.find("F_j + F_d1 - f2s_F_a_lo1"), std::string::npos) << cuda;
+  EXPECT_NE(cuda.find("F_j + F_d2 - f2s_F_a_lo1"), std::string::npos) << cuda;
+}
+
 } // namespace f2s

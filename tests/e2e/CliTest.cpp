@@ -668,7 +668,7 @@ TEST(Cli, ReportsEveryProblemOfEveryRegionOfEveryFileInOneRun) {
   do k = 1, n
     do j = 1, n
       do i = 1, n
-        r = u(i+m, j, k) - u(i-1, j, k)
+        r = u(m*i, j, k) - u(i-1, j, k)
         s = erf(r)
         call clip(s)
         v(i, j, k) = w*s + q*f(i, j, k)
@@ -728,11 +728,9 @@ end subroutine
                  const std::string &message) {
     return path + ":" + position(text, needle) + ": error: " + message + "\n";
   };
-  EXPECT_EQ(lines[0], line(relax_path, relax, "i+m",
-                           "Subscript 'i+m' of 'u' is offset by variable 'm', but another "
-                           "subscript of 'u' in this dimension, 'i-1', is offset by constants "
-                           "only; a variable offset must be the same in every access to an "
-                           "array; make 'm' a named constant (PARAMETER)"));
+  EXPECT_EQ(lines[0], line(relax_path, relax, "m*i",
+                           "Subscript 'm*i' of 'u' is not an integer multiple of a loop "
+                           "variable plus a constant; make 'm' a named constant (PARAMETER)"));
   EXPECT_EQ(lines[1],
             line(relax_path, relax, "erf",
                  "'erf' is an unknown function, so what it reads and writes cannot be known; "

@@ -1,7 +1,8 @@
 // Planes at run-time positions (issue 38) on the GPU, and assumed-size
 // arrays (at the end): the periodic face
 // copies of planes3d.f (NPB MG's comm3, F77) and planes2d.f90 (module sizes,
-// (0:m+1) ghost layers, a row the caller picks) through a library built for
+// (0:m+1) ghost layers, a row the caller picks, a row written at a column
+// offset the caller gives) through a library built for
 // pthreads and cuda, every call on the GPU (F2S_TARGET=cuda), against
 // gfortran's build of the original loops, bit for bit, at odd sizes. The
 // CUDA runs under the CPU emulation (tests/cuda/emulation) with the grid
@@ -33,7 +34,7 @@ TEST(PlanesOnTheGpu, PeriodicModuleArraysAndACallersRowMatchTheOriginal) {
   ASSERT_FALSE(exe.empty());
   for (std::vector<std::string> size :
        std::vector<std::vector<std::string>>{{}, {"2", "2"}, {"301", "3"}, {"5", "67"}})
-    expect_gpu_passes(exe, {"pl_bc_x", "pl_bc_y", "pl_row"}, size);
+    expect_gpu_passes(exe, {"pl_bc_x", "pl_bc_y", "pl_row", "pl_shift"}, size);
 }
 
 // Assumed-size dummies (issue 38) on the GPU: each call copies the elements

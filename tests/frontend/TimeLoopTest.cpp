@@ -88,9 +88,9 @@ TEST(TimeLoops, SweepsCopiesScalarsAndExitBecomeOneLoop) {
 
 // A plane at a run-time position (ast/Planes) in a sweep: the time loop's
 // printers and time tiling read subscripts as loop variables plus
-// constants, so a sweep lowers such a subscript as before planes (an offset
-// by a variable, which a written array cannot have) and is refused so.
-// (The fix it names does not fit a multigrid: issue 38.)
+// constants, so a sweep takes such a subscript only where it moves into the
+// bounds of an array the sweep reads; in an array it writes it stays in the
+// subscript, and the sweep is refused with the rewrite that runs it.
 TEST(TimeLoops, APlaneAtARunTimePositionInASweepIsRefused) {
   test::ScratchDir dir;
   LoweredFiles l = lower(dir, heat(kSweep + "    do j = 1, ny\n"
@@ -98,10 +98,9 @@ TEST(TimeLoops, APlaneAtARunTimePositionInASweepIsRefused) {
                                             "    end do\n"));
   EXPECT_EQ(problems(l),
             (std::vector<std::string>{
-                "17:18: Subscript 'nx' of 'u' is offset by variable 'nx', but another subscript "
-                "of 'u' in this dimension, '0', is offset by constants only; a variable offset "
-                "must be the same in every access to an array; make 'nx' a named constant "
-                "(PARAMETER)"}));
+                "17:16: 'u' is accessed at 'nx', a plane at a run-time position, which a sweep "
+                "of a '!$f2s stencil timesteps' loop cannot hold; annotate each nest of the loop "
+                "with a '!$f2s stencil' of its own, without TIMESTEPS"}));
 }
 
 TEST(TimeLoops, WholeArrayCopyCoversTheDeclaredBounds) {

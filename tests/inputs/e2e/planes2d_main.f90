@@ -1,15 +1,17 @@
 ! Calls the original periodic boundaries and row mix and the library's
 ! kernels on the same random data (m and n from the command line, at least
 ! 2), with the row k0 at the first ghost row, inside and at the last
-! interior row, and requires bitwise equal results.
+! interior row, and the shifted row at column offsets -1, 0 and 1 from
+! differences of v at offsets -1, 0 and 1, and requires bitwise equal
+! results.
 program planes2d_check
   use planes_state, only: m, n, g
-  use planes_ops, only: periodic, row_mix
-  use f2s_planes2d, only: pl_bc_x, pl_bc_y, pl_row
+  use planes_ops, only: periodic, row_mix, shift_row
+  use f2s_planes2d, only: pl_bc_x, pl_bc_y, pl_row, pl_shift
   implicit none
-  real(8), allocatable :: ref(:,:), out(:,:), gref(:,:)
+  real(8), allocatable :: ref(:,:), out(:,:), gref(:,:), v(:)
   real(8) :: err
-  integer :: k0, pick
+  integer :: k0, pick, ioff, d1, d2
   character(len=32) :: arg
   m = 37
   n = 11
@@ -35,6 +37,21 @@ program planes2d_check
     out = g
     g = gref
     call row_mix(k0)
+    err = max(err, maxval(abs(out - g)))
+  end do
+  allocate(v(0:m+1))
+  call random_number(v)
+  do pick = 1, 3
+    ioff = pick - 2
+    d1 = mod(pick, 3) - 1
+    d2 = mod(pick + 1, 3) - 1
+    k0 = merge(0, merge(n/2, n + 1, pick == 2), pick == 1)
+    call random_number(g)
+    gref = g
+    call pl_shift(ioff=ioff, d1=d1, d2=d2, k0=k0, v=v, m=m, g=g)
+    out = g
+    g = gref
+    call shift_row(ioff, d1, d2, k0, v)
     err = max(err, maxval(abs(out - g)))
   end do
   print '(a, es10.3)', 'planes2d: largest difference ', err
