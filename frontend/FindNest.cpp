@@ -109,23 +109,23 @@ const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
       return nullptr;
     }
   }
+  // One inner DO loop: the statements before and after it are statements
+  // of the outer loop's level, lowered as written (canonicalize/SinkScalars
+  // runs each once per outer iteration, at the first or last point of the
+  // inner loops; ast/LoopDependences decides whether that is legal).
+  if (dos.size() == 1)
+    return dos.back();
   bool before = true;
   for (const fp::ExecutionPartConstruct &c : b) {
     const fp::DoConstruct *d = nest_do(c);
     if (d)
       before = false;
-    else if (!is_continue(c) && !(before && is_scalar_assignment(c)) && dos.size() > 1)
-      fail(at_node(c), std::string("The DO loops of a ") + kRegion +
-                           " must be perfectly nested; inner DO loops side by side (line buffers "
-                           "filled, then read) may have only assignments to scalars before them");
-    else if (!is_continue(c) && !(before && is_scalar_assignment(c, true)))
-      fail(at_node(c),
-           std::string("The DO loops of a ") + kRegion +
-               " must be perfectly nested; only assignments to scalars may come between them, "
-               "before the inner DO loop; annotate the inner nest at line " +
-               std::to_string(
-                   at(std::get<fp::Statement<fp::NonLabelDoStmt>>(dos.front()->t).source).line) +
-               " instead");
+    else if (!is_continue(c) && !(before && is_scalar_assignment(c)))
+      fail(at_node(c), std::string("Inner DO loops side by side in a ") + kRegion +
+                           " are line buffers filled, then read, which may have only "
+                           "assignments to scalars before them; move this statement into one "
+                           "of the loops, or annotate each loop with a '!$f2s stencil' of its "
+                           "own");
   }
   if (dos.size() > 1)
     siblings_[dos.back()] = dos;

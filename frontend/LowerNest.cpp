@@ -266,14 +266,21 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
   }
   Stmt body;
   if (!innermost) {
-    // Scalar assignments before the inner loop stay there, as written.
-    std::vector<Stmt> stmts;
+    // The statements before and after the inner loop stay there, as
+    // written: statements of this loop's level (canonicalize/SinkScalars
+    // moves them into the point).
+    std::vector<Stmt> stmts, after;
     const fp::DoConstruct *inner = nest[level + 1];
-    for (const fp::ExecutionPartConstruct &c : std::get<fp::Block>(d.t)) {
+    const fp::Block &block = std::get<fp::Block>(d.t);
+    auto inner_at = block.end();
+    for (auto it = block.begin(); it != block.end(); ++it) {
+      const fp::ExecutionPartConstruct &c = *it;
       const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
       const auto *dc = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
-      if (dc && &dc->value() == inner)
+      if (dc && &dc->value() == inner) {
+        inner_at = it;
         break;
+      }
       if (is_continue(c))
         continue;
       if (dc) {
@@ -305,8 +312,15 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
       stmts.push_back(under_stride_guards(s));
     }
     body = lower_nest(nest, level + 1);
-    if (!stmts.empty()) {
+    // After the inner loop: lowered once the inner loop is, so that what
+    // they assign changes no bound of it.
+    if (inner_at != block.end())
+      for (auto it = std::next(inner_at); it != block.end(); ++it)
+        if (!is_continue(*it))
+          after.push_back(under_stride_guards(lower_statement(*it)));
+    if (!stmts.empty() || !after.empty()) {
       stmts.push_back(body);
+      stmts.insert(stmts.end(), after.begin(), after.end());
       body = Block::make(std::move(stmts), loc);
     }
   } else {

@@ -223,9 +223,10 @@ INSTANTIATE_TEST_SUITE_P(
     end do
 )",
                 "",
-                "The DO loops of a '!$f2s stencil' region must be perfectly nested; inner DO "
-                "loops side by side (line buffers filled, then read) may have only assignments "
-                "to scalars before them",
+                "Inner DO loops side by side in a '!$f2s stencil' region are line buffers "
+                "filled, then read, which may have only assignments to scalars before them; "
+                "move this statement into one of the loops, or annotate each loop with a "
+                "'!$f2s stencil' of its own",
                 "r(1, j) = 0"},
         // A step of 2.
         Refused{R"(    do i = 0, n + 1, 2
