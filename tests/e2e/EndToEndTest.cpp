@@ -672,8 +672,9 @@ TEST(EndToEnd, AssumedSizeArraysMatchTheOriginal) {
 
 // Statements between the DO loops (issue 38): a boundary element of each
 // row before the inner loop and one after it that reads what the inner loop
-// wrote (2D), statements between the k, j and i loops, one under an IF on
-// the loop variable (3D), each once per iteration of its loops, also where
+// wrote (2D), one that reads the previous row's (the loop over j ordered),
+// statements between the k, j and i loops, one under an IF on the loop
+// variable (3D), each once per iteration of its loops, also where
 // the inner loop runs no trip ("2" and "1" along x), untuned and tuned.
 // ImperfectNestsTest.cpp runs them on the GPU.
 TEST(EndToEnd, StatementsBetweenTheLoopsMatchTheOriginal) {

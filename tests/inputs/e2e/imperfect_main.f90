@@ -2,7 +2,7 @@
 ! the same random data (nx, ny, nz from the command line; nx at least 2 in
 ! 2D, as the rows read a(2, j)) and requires bitwise equal results.
 program imperfect_check
-  use f2s_imperfect, only: imp_rows, imp_planes
+  use f2s_imperfect, only: imp_rows, imp_edge, imp_planes
   implicit none
   real(8), allocatable :: a(:,:), b(:,:), a2(:,:), b2(:,:)
   real(8), allocatable :: u(:,:,:), v(:,:,:), w(:,:), v2(:,:,:), w2(:,:)
@@ -30,6 +30,13 @@ program imperfect_check
   call rows_orig(n2, ny, a, b)
   call imp_rows(nx=n2, ny=ny, a=a2, b=b2)
   err = max(maxval(abs(a - a2)), maxval(abs(b - b2)))
+  call random_number(a)
+  call random_number(b)
+  a2 = a
+  b2 = b
+  call edge_orig(n2, ny, a, b)
+  call imp_edge(nx=n2, ny=ny, a=a2, b=b2)
+  err = max(err, maxval(abs(a - a2)), maxval(abs(b - b2)))
   allocate(u(0:nx+1, 0:ny+1, nz), v(0:nx+1, 0:ny+1, nz), w(ny, nz))
   allocate(v2(0:nx+1, 0:ny+1, nz), w2(ny, nz))
   call random_number(u)
