@@ -578,10 +578,10 @@ struct PointArray {
 /// the level of the loops around it (`a(1, j) = a(2, j)` before the loop
 /// over i), which canonicalize/SinkScalars runs in the point once per
 /// iteration of those loops, at the first or last point of the loops inside
-/// it. One entry per assignment to an array element in such a statement:
-/// the points along the inner loops do not write it, only the outer ones.
+/// it. One entry per assignment in such a statement (an array element: the
+/// inner loops' points do not write it, only the outer ones; or a scalar).
 struct OuterStatement {
-  SourceLoc loc; ///< the Store
+  SourceLoc loc; ///< the Store or Assign
   int depth = 0; ///< the loops around it in the source, outermost first
 };
 

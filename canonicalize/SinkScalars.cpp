@@ -358,6 +358,10 @@ Stmt sink_scalars(const Stmt &nest, const Stmt &hidden, const std::vector<std::s
         out->push_back({st->loc, depth});
         IRVisitor::visit_store(st);
       }
+      void visit_assign(const Assign *a) override {
+        out->push_back({a->loc, depth});
+        IRVisitor::visit_assign(a);
+      }
     } stores;
     stores.out = outer;
     stores.depth = static_cast<int>(m.level) + 1;

@@ -36,7 +36,7 @@ namespace f2s {
 /// iteration of the loops around it, as the source runs it: with `outer`
 /// given, it moves into the point under a guard that holds at the first
 /// point of the loops inside its level (before the inner loop) or at their
-/// last point (after it), and `outer` receives each array assignment in it
+/// last point (after it), and `outer` receives each assignment in it
 /// (Kernel::outer_statements). Where an inner loop may run no trip (its
 /// bounds are not constants), the source still runs the statements of the
 /// levels around it: that loop then runs at least one trip, `hi` becoming

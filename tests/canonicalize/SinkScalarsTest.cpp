@@ -265,7 +265,7 @@ TEST(SinkScalars, OuterStatementsRunOncePerIterationOfTheirLoops) {
                                "    }\n"
                                "  }\n"
                                "}\n");
-  // Each array assignment moved, by level, with the loops around it.
+  // Each assignment moved, by level, with the loops around it.
   std::vector<std::pair<int, int>> lines_depths;
   for (const OuterStatement &o : outer)
     lines_depths.push_back({o.loc.line, o.depth});

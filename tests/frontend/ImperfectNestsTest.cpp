@@ -594,6 +594,35 @@ end subroutine
   EXPECT_EQ(line_col(d.loc), loc_of(src, "b(nx-1"));
 }
 
+// A maximum over the rows of what each row's last point wrote, after the
+// inner loop: a reduction updated once per row, its read of the row's own
+// element at a run-time position ('nx') decided by isl, not the planes' rule.
+TEST(ImperfectNests, AReductionAfterTheInnerLoopIsUpdatedOncePerRow) {
+  std::string src = R"(subroutine s(nx, ny, a, b, smax)
+  integer :: nx, ny, i, j
+  real(8) :: a(nx, ny), b(nx, ny), smax
+  !$f2s stencil
+  do j = 2, ny - 1
+    do i = 2, nx - 1
+      b(i, j) = a(i-1, j) + a(i+1, j)
+    end do
+    smax = max(smax, b(nx-1, j))
+  end do
+end subroutine
+)";
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, src);
+  ASSERT_EQ(ks.size(), 1u);
+  ASSERT_EQ(ks[0].reductions.size(), 1u);
+  EXPECT_EQ(ks[0].reductions[0].var, "smax");
+  EXPECT_NE(print_stmt(ks[0].body)
+                .find("    if i == max(nx - 1, 2) {\n"
+                      "      smax = max(smax, b(nx - 1, j))\n"),
+            std::string::npos)
+      << print_stmt(ks[0].body);
+  EXPECT_FALSE(find_dependence(ks[0]));
+}
+
 // After its loop, Fortran's loop variable is one past the last trip; the
 // point has no such value.
 TEST(ImperfectNests, AnInnerLoopVariableReadOutsideItsLoopIsRefused) {
