@@ -100,7 +100,11 @@ bool add_between(const Stmt &s, size_t level, std::vector<Between> &between) {
 /// that reads what another point wrote (`b(nx, j) = b(2, j)`) is a
 /// dependence carried by the inner loop, which the analysis orders or
 /// refuses like any other. An inner loop that may run no trip would leave
-/// no point to hold the statement, so it runs at least one.
+/// no point to hold the statement, so it runs at least one. (Statements kept
+/// at their level in the IR would need every target to run code between
+/// loops it spreads over threads: a CPU chunk of the loop over i, or a CUDA
+/// thread, would have to ask whether it holds the row's first point, which
+/// is this guard, printed once instead of by each target.)
 class OuterLevels {
 public:
   OuterLevels(const std::vector<const For *> &loops, const std::vector<int> &guarded_levels)
