@@ -623,6 +623,36 @@ end subroutine
   EXPECT_FALSE(find_dependence(ks[0]));
 }
 
+// A jump between the loops would skip the inner loop for some rows, which
+// no statement of the point can say: refused with the rewrite (the IF
+// around the statements it skips), also as the label that ends the loop.
+TEST(ImperfectNests, AJumpBetweenTheLoopsIsRefusedWithItsRewrite) {
+  for (const char *jump : {"if (m(j)) cycle", "if (m(j)) go to 100"}) {
+    SCOPED_TRACE(jump);
+    std::string src = std::string(R"(subroutine s(n, a, b, m)
+  integer :: n, i, j
+  real(8) :: a(n, n), b(n, n)
+  logical :: m(n)
+  !$f2s stencil
+  do 100 j = 1, n
+    )") + jump + R"(
+    do i = 1, n
+      b(i, j) = a(i, j)
+    end do
+100 continue
+end subroutine
+)";
+    TempDir dir;
+    Diagnostic d = error_of(dir, src);
+    EXPECT_EQ(d.message, "A jump (CYCLE, EXIT, GO TO) between the DO loops of a '!$f2s stencil' "
+                         "region skips the inner DO loop or the statements after it for some "
+                         "iterations of the loop around it, which f2stencil cannot run as "
+                         "written; put IF (.NOT. (...)) around each statement it skips instead, "
+                         "inside the inner DO loop for that loop's body");
+    EXPECT_EQ(line_col(d.loc), loc_of(src, std::string(jump).substr(10)));
+  }
+}
+
 // After its loop, Fortran's loop variable is one past the last trip; the
 // point has no such value.
 TEST(ImperfectNests, AnInnerLoopVariableReadOutsideItsLoopIsRefused) {
