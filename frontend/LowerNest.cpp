@@ -347,20 +347,13 @@ struct FirstJump {
   template <typename T> bool Pre(const T &) { return !at; }
   template <typename T> void Post(const T &) {}
   bool Pre(const fp::DoConstruct &) { return false; }
-  bool Pre(const fp::Statement<fp::ActionStmt> &s) {
-    const auto &u = s.statement.u;
-    if (!at && (std::holds_alternative<fc::Indirection<fp::CycleStmt>>(u) ||
-                std::holds_alternative<fc::Indirection<fp::ExitStmt>>(u) ||
-                std::holds_alternative<fc::Indirection<fp::GotoStmt>>(u)))
-      at = s.source;
-    return !at;
-  }
-  bool Pre(const fp::UnlabeledStatement<fp::ActionStmt> &s) {
-    const auto &u = s.statement.u;
-    if (!at && (std::holds_alternative<fc::Indirection<fp::CycleStmt>>(u) ||
-                std::holds_alternative<fc::Indirection<fp::ExitStmt>>(u) ||
-                std::holds_alternative<fc::Indirection<fp::GotoStmt>>(u)))
-      at = s.source;
+  bool Pre(const fp::Statement<fp::ActionStmt> &s) { return note(s.statement, s.source); }
+  bool Pre(const fp::UnlabeledStatement<fp::ActionStmt> &s) { return note(s.statement, s.source); }
+  bool note(const fp::ActionStmt &a, fp::CharBlock source) {
+    if (!at && (std::holds_alternative<fc::Indirection<fp::CycleStmt>>(a.u) ||
+                std::holds_alternative<fc::Indirection<fp::ExitStmt>>(a.u) ||
+                std::holds_alternative<fc::Indirection<fp::GotoStmt>>(a.u)))
+      at = source;
     return !at;
   }
 };
