@@ -211,9 +211,9 @@ void RegionLowering::check_siblings(const std::vector<const fp::DoConstruct *> &
     for (const fp::DoConstruct *d : dos)
       if (last != nest.back() || only_do(std::get<fp::Block>(d->t)))
         fail(at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source),
-             std::string("The DO loops of a ") + kRegion +
-                 " must be perfectly nested; inner DO loops side by side (line buffers "
-                 "filled, then read) are accepted only as the innermost loops");
+             std::string("Inner DO loops side by side in a ") + kRegion +
+                 " (line buffers filled, then read) are accepted only as the innermost "
+                 "loops");
 }
 
 /// Whether `d` is an array of the procedure itself, which nothing outside

@@ -212,8 +212,8 @@ INSTANTIATE_TEST_SUITE_P(
     end do
 )",
                 "",
-                "The DO loops of a '!$f2s stencil' region must be perfectly nested; inner DO "
-                "loops side by side are accepted only when the first ones fill line buffers "
+                "Inner DO loops side by side in a '!$f2s stencil' region are accepted only "
+                "when the first ones fill line buffers "
                 "(local 1D arrays subscripted by the loop variable alone) that the later ones "
                 "read, and the DO loop at line 8 fills none",
                 "do i = 1, n\n      r(i, j) = r(i, j) +"},
