@@ -154,6 +154,9 @@ std::optional<Diagnostic> find_store_overlap(const Kernel &k) {
                             [&](const StoreSource &s) { return same(s.loc, st->loc); });
     if (src == k.store_sources.end())
       continue;
+    // A statement of an outer level runs at one point of the loops below
+    // it (Kernel::outer_statements): only the loops around it may repeat it.
+    size_t around = k.outer_depth(st->loc).value_or(static_cast<int>(loops.size()));
     std::set<std::string> seen;
     for (const Index &ix : st->index)
       if (!ix.var.empty() && !seen.insert(ix.var).second)
@@ -162,7 +165,7 @@ std::optional<Diagnostic> find_store_overlap(const Kernel &k) {
                                          "' in two subscripts, so points of the nest could write "
                                          "one element; subscript each dimension by its own loop "
                                          "variable or a constant"};
-    for (size_t n = loops.size(); n-- > 0;)
+    for (size_t n = std::min(around, loops.size()); n-- > 0;)
       if (!seen.count(loops[n]))
         return Diagnostic{src->name, "Assignment to '" + src->text +
                                          "' has no subscript in loop variable '" + loops[n] +
@@ -198,7 +201,10 @@ Ordering find_ordering(const Kernel &k) {
   // Planes at run-time positions (ast/Planes) have their rule, whose
   // refusal names the plane; isl, which reads their scalar as a parameter,
   // then agrees on what remains.
-  if (auto planes = plane_conflict(k))
+  // Statements of an outer level touch elements no point of the inner
+  // loops does (a boundary element of each row), which the rule cannot
+  // express: isl, with the plane's scalar as a parameter, decides alone.
+  if (auto planes = k.outer_statements.empty() ? plane_conflict(k) : std::nullopt)
     return {planes, std::nullopt};
   std::vector<Conflict> found = conflicts(ld);
   if (k.column) {

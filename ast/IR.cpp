@@ -238,6 +238,13 @@ Index source_index(const Index &ix, const std::vector<SourceStride> &strides) {
   return ix;
 }
 
+std::optional<int> Kernel::outer_depth(const SourceLoc &loc) const {
+  for (const OuterStatement &o : outer_statements)
+    if (o.loc.file == loc.file && o.loc.line == loc.line && o.loc.column == loc.column)
+      return o.depth;
+  return std::nullopt;
+}
+
 const Variable *Kernel::find_arg(const std::string &n) const {
   for (const Variable &v : args)
     if (v.name == n)

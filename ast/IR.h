@@ -582,6 +582,17 @@ struct PointArray {
   SourceLoc loc; ///< its first assignment in the point
 };
 
+/// A statement that the source writes between the DO loops of the nest, at
+/// the level of the loops around it (`a(1, j) = a(2, j)` before the loop
+/// over i), which canonicalize/SinkScalars runs in the point once per
+/// iteration of those loops, at the first or last point of the loops inside
+/// it. One entry per assignment in such a statement (an array element: the
+/// inner loops' points do not write it, only the outer ones; or a scalar).
+struct OuterStatement {
+  SourceLoc loc; ///< the Store or Assign
+  int depth = 0; ///< the loops around it in the source, outermost first
+};
+
 struct Kernel {
   std::string name;      ///< from the name(...) clause or <procedure>_<n>
   std::string procedure; ///< the enclosing Fortran procedure
@@ -643,6 +654,10 @@ struct Kernel {
   /// reads (`r(2*j - d)`): moved into those arrays' declared bounds, so each
   /// sizes no grid by itself (harness/ProblemSize gives it a fixed value).
   std::vector<std::string> subscript_offsets;
+  /// The region's assignments at an outer level, moved into the point.
+  std::vector<OuterStatement> outer_statements;
+  /// The depth of the statement at `loc` if it is one of outer_statements.
+  std::optional<int> outer_depth(const SourceLoc &loc) const;
   /// Where the nest is in its source file (see SourceRegion).
   SourceRegion source;
   /// A sweep of a time loop (ast/TimeLoop.h): the loop's name. Its nest is

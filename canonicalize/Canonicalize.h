@@ -36,13 +36,16 @@ struct Canonical {
   std::vector<std::string> line_buffers; ///< local arrays that no longer appear in it
   std::vector<PointArray> point_arrays;  ///< local arrays now temporaries of each point
   std::vector<Variable> point_temps;     ///< those temporaries, one per element
+  /// The statements of outer levels moved into the point (SinkScalars).
+  std::vector<OuterStatement> outer_statements;
 };
 
 /// Runs the canonicalization passes on a region's lowered loop nest, in
 /// order: the work arrays of the point become temporaries of each point
 /// (canonicalize/PointArrays), line buffers are substituted into the loop
 /// that reads them (canonicalize/ForwardLineBuffers), then scalars assigned
-/// between the loops sink into the point (canonicalize/SinkScalars), constant
+/// between the loops sink into the point, and the other statements of outer
+/// levels run there once per outer iteration (canonicalize/SinkScalars), constant
 /// subexpressions are folded as gfortran folds them
 /// (canonicalize/FoldConstants), and maxima and minima written as IFs become
 /// MAX and MIN (canonicalize/IfExtrema), so that ast/Reductions sees them as

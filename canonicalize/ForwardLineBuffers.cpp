@@ -365,13 +365,12 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
     if (const For *f = as<For>(s)) {
       siblings.push_back(f);
       if (contains_for(f->body))
-        throw UserError(f->loc, std::string("The DO loops of a ") + kRegion +
-                                    " must be perfectly nested; inner DO loops side by side "
-                                    "are accepted only as the innermost loops");
+        throw UserError(f->loc, std::string("Inner DO loops side by side in a ") + kRegion +
+                                    " are accepted only as the innermost loops");
     } else if (!siblings.empty()) {
-      throw UserError(s->loc, std::string("The DO loops of a ") + kRegion +
-                                  " must be perfectly nested; only DO loops may follow the "
-                                  "inner DO loop that fills line buffers");
+      throw UserError(s->loc, std::string("Only DO loops may follow the inner DO loop that "
+                                          "fills line buffers in a ") +
+                                  kRegion);
     } else {
       before.push_back(s);
     }
@@ -400,9 +399,8 @@ ForwardedBuffers forward_line_buffers(const Stmt &nest, const std::set<std::stri
   const For *first = siblings.front();
   if (fillers == 0)
     throw UserError(siblings[1]->loc,
-                    std::string("The DO loops of a ") + kRegion +
-                        " must be perfectly nested; inner DO loops side by side are accepted "
-                        "only when the first ones fill line buffers (local 1D arrays "
+                    std::string("Inner DO loops side by side in a ") + kRegion +
+                        " are accepted only when the first ones fill line buffers (local 1D arrays "
                         "subscripted by the loop variable alone) that the later ones read, "
                         "and the DO loop " +
                         at_line(first->loc) + " fills none");

@@ -22,8 +22,7 @@ namespace f2s {
 /// only outer loop variables, scalars that the nest does not change and
 /// arrays that it does not write, and the scalar is assigned nowhere else in
 /// the nest (but between the same two loops): those conditions are checked,
-/// and a UserError at the assignment says which one fails. A statement after
-/// the inner loop, or anything else before it, is refused too. `hidden`, if
+/// and a UserError at the assignment says which one fails. `hidden`, if
 /// any, is more of the point that `nest` does not show (a column's
 /// statements): what it assigns and writes counts as the point's, and so do
 /// the arrays `written` names (line buffers the nest filled before
@@ -31,8 +30,23 @@ namespace f2s {
 /// perfect comes back as it was. A loop over one of `inner_loops` (a loop
 /// inside the point with a run-time trip count, ast/InnerLoops) is part of
 /// the point: the nest ends at the loop whose body holds it.
+///
+/// Every other statement of an outer level (an assignment to an array
+/// element, an IF around one; anything after the inner loop) runs once per
+/// iteration of the loops around it, as the source runs it: with `outer`
+/// given, it moves into the point under a guard that holds at the first
+/// point of the loops inside its level (before the inner loop) or at their
+/// last point (after it), and `outer` receives each assignment in it
+/// (Kernel::outer_statements). Where an inner loop may run no trip (its
+/// bounds are not constants), the source still runs the statements of the
+/// levels around it: that loop then runs at least one trip, `hi` becoming
+/// MAX(hi, lo), and the statements of its own level and below run under
+/// `var <= hi`. Whether the moved statements may run in parallel with the
+/// points is ast/LoopDependences' to decide, as for any statement of the
+/// point. Without `outer` (a column's nest), such statements are refused.
 Stmt sink_scalars(const Stmt &nest, const Stmt &hidden = nullptr,
                   const std::vector<std::string> &written = {},
-                  const std::set<std::string> &inner_loops = {});
+                  const std::set<std::string> &inner_loops = {},
+                  std::vector<OuterStatement> *outer = nullptr);
 
 } // namespace f2s

@@ -1,6 +1,7 @@
 // Finding the loops of the nest: the DO constructs nested one in the other
-// from the annotated one down (statements between them only where
-// canonicalize/SinkScalars can move them into the point), the inner loops
+// from the annotated one down (statements beside an inner loop are
+// statements of its outer loop's level, canonicalize/SinkScalars' to move
+// into the point), the inner loops
 // side by side that fill line buffers and read them, and the DO loops of a
 // column (a tridiagonal solve per column), which end the nest and run inside
 // the point.
@@ -29,14 +30,14 @@ bool is_continue(const fp::ExecutionPartConstruct &c) {
 
 namespace {
 
-/// Whether `a` assigns a scalar, alone or (`with_ifs`) as the action of a
-/// one-line IF.
-bool is_scalar_action(const fp::ActionStmt &a, bool with_ifs) {
-  if (const auto *i = std::get_if<fc::Indirection<fp::IfStmt>>(&a.u))
-    return with_ifs &&
-           is_scalar_action(
-               std::get<fp::UnlabeledStatement<fp::ActionStmt>>(i->value().t).statement, false);
-  const auto *as = std::get_if<fc::Indirection<fp::AssignmentStmt>>(&a.u);
+/// Whether `c` assigns a scalar: what may come before inner DO loops side
+/// by side (line buffers), `joff = mod(j + k, 2)` (canonicalize/SinkScalars
+/// moves it into the point).
+bool is_scalar_assignment(const fp::ExecutionPartConstruct &c) {
+  const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+  const auto *action = exec ? std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u) : nullptr;
+  const auto *as =
+      action ? std::get_if<fc::Indirection<fp::AssignmentStmt>>(&action->statement.u) : nullptr;
   if (!as)
     return false;
   const auto *d =
@@ -45,44 +46,13 @@ bool is_scalar_action(const fp::ActionStmt &a, bool with_ifs) {
   return ref && std::holds_alternative<fp::Name>(ref->u);
 }
 
-/// Whether `c` assigns scalars only: `joff = mod(j + k, 2)` may come between
-/// the loops (canonicalize/SinkScalars moves it into the point), and before
-/// a single inner loop (`with_ifs`), also the damping factor of a level set
-/// under IF (`if (z > zs) damp = ...`, or an IF construct of such
-/// assignments).
-bool is_scalar_assignment(const fp::ExecutionPartConstruct &c, bool with_ifs = false) {
-  const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
-  if (!exec)
-    return false;
-  if (const auto *i = std::get_if<fc::Indirection<fp::IfConstruct>>(&exec->u)) {
-    if (!with_ifs)
-      return false;
-    auto only_scalars = [](const fp::Block &b) {
-      return std::all_of(b.begin(), b.end(), [](const fp::ExecutionPartConstruct &s) {
-        return is_continue(s) || is_scalar_assignment(s, true);
-      });
-    };
-    const fp::IfConstruct &ic = i->value();
-    if (!only_scalars(std::get<fp::Block>(ic.t)))
-      return false;
-    for (const fp::IfConstruct::ElseIfBlock &e :
-         std::get<std::list<fp::IfConstruct::ElseIfBlock>>(ic.t))
-      if (!only_scalars(std::get<fp::Block>(e.t)))
-        return false;
-    const auto &e = std::get<std::optional<fp::IfConstruct::ElseBlock>>(ic.t);
-    return !e || only_scalars(std::get<fp::Block>(e->t));
-  }
-  const auto *action = std::get_if<fp::Statement<fp::ActionStmt>>(&exec->u);
-  return action && is_scalar_action(action->statement, with_ifs);
-}
-
 } // namespace
 
-/// The DO construct that is the whole of `b` (CONTINUE and scalar assignments
-/// before it aside), if any; a DO construct next to other statements makes
-/// the nest imperfect. Several DO constructs side by side are line buffers
-/// filled and then read (canonicalize/ForwardLineBuffers): the last is the
-/// one the nest goes on with, and siblings_ keeps them all.
+/// The DO construct of `b` that the nest goes on with, if any: the only
+/// one, whatever statements come before and after it (statements of the
+/// outer level). Several DO constructs side by side are line buffers filled
+/// and then read (canonicalize/ForwardLineBuffers): the last is the one the
+/// nest goes on with, and siblings_ keeps them all.
 const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
   // A loop over offsets belongs to the point: it is unrolled there, and
   // beside the nest's loops it is a statement between them.
@@ -109,23 +79,23 @@ const fp::DoConstruct *RegionLowering::only_do(const fp::Block &b) const {
       return nullptr;
     }
   }
+  // One inner DO loop: the statements before and after it are statements
+  // of the outer loop's level, lowered as written (canonicalize/SinkScalars
+  // runs each once per outer iteration, at the first or last point of the
+  // inner loops; ast/LoopDependences decides whether that is legal).
+  if (dos.size() == 1)
+    return dos.back();
   bool before = true;
   for (const fp::ExecutionPartConstruct &c : b) {
     const fp::DoConstruct *d = nest_do(c);
     if (d)
       before = false;
-    else if (!is_continue(c) && !(before && is_scalar_assignment(c)) && dos.size() > 1)
-      fail(at_node(c), std::string("The DO loops of a ") + kRegion +
-                           " must be perfectly nested; inner DO loops side by side (line buffers "
-                           "filled, then read) may have only assignments to scalars before them");
-    else if (!is_continue(c) && !(before && is_scalar_assignment(c, true)))
-      fail(at_node(c),
-           std::string("The DO loops of a ") + kRegion +
-               " must be perfectly nested; only assignments to scalars may come between them, "
-               "before the inner DO loop; annotate the inner nest at line " +
-               std::to_string(
-                   at(std::get<fp::Statement<fp::NonLabelDoStmt>>(dos.front()->t).source).line) +
-               " instead");
+    else if (!is_continue(c) && !(before && is_scalar_assignment(c)))
+      fail(at_node(c), std::string("Inner DO loops side by side in a ") + kRegion +
+                           " are line buffers filled, then read, which may have only "
+                           "assignments to scalars before them; move this statement into one "
+                           "of the loops, or annotate each loop with a '!$f2s stencil' of its "
+                           "own");
   }
   if (dos.size() > 1)
     siblings_[dos.back()] = dos;
@@ -241,9 +211,9 @@ void RegionLowering::check_siblings(const std::vector<const fp::DoConstruct *> &
     for (const fp::DoConstruct *d : dos)
       if (last != nest.back() || only_do(std::get<fp::Block>(d->t)))
         fail(at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source),
-             std::string("The DO loops of a ") + kRegion +
-                 " must be perfectly nested; inner DO loops side by side (line buffers "
-                 "filled, then read) are accepted only as the innermost loops");
+             std::string("Inner DO loops side by side in a ") + kRegion +
+                 " (line buffers filled, then read) are accepted only as the innermost "
+                 "loops");
 }
 
 /// Whether `d` is an array of the procedure itself, which nothing outside

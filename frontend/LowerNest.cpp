@@ -8,6 +8,8 @@
 #include "canonicalize/FoldConstants.h"
 #include "frontend/RegionLowering.h"
 
+#include "flang/Parser/parse-tree-visitor.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
@@ -266,14 +268,21 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
   }
   Stmt body;
   if (!innermost) {
-    // Scalar assignments before the inner loop stay there, as written.
-    std::vector<Stmt> stmts;
+    // The statements before and after the inner loop stay there, as
+    // written: statements of this loop's level (canonicalize/SinkScalars
+    // moves them into the point).
+    std::vector<Stmt> stmts, after;
     const fp::DoConstruct *inner = nest[level + 1];
-    for (const fp::ExecutionPartConstruct &c : std::get<fp::Block>(d.t)) {
+    const fp::Block &block = std::get<fp::Block>(d.t);
+    auto inner_at = block.end();
+    for (auto it = block.begin(); it != block.end(); ++it) {
+      const fp::ExecutionPartConstruct &c = *it;
       const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
       const auto *dc = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
-      if (dc && &dc->value() == inner)
+      if (dc && &dc->value() == inner) {
+        inner_at = it;
         break;
+      }
       if (is_continue(c))
         continue;
       if (dc) {
@@ -300,13 +309,23 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
         strides_ = std::move(strides);
         continue;
       }
+      refuse_outer_jump(c);
       Stmt s = lower_statement(c);
       record_between(s);
       stmts.push_back(under_stride_guards(s));
     }
     body = lower_nest(nest, level + 1);
-    if (!stmts.empty()) {
+    // After the inner loop: lowered once the inner loop is, so that what
+    // they assign changes no bound of it.
+    if (inner_at != block.end())
+      for (auto it = std::next(inner_at); it != block.end(); ++it)
+        if (!is_continue(*it)) {
+          refuse_outer_jump(*it);
+          after.push_back(under_stride_guards(lower_statement(*it)));
+        }
+    if (!stmts.empty() || !after.empty()) {
       stmts.push_back(body);
+      stmts.insert(stmts.end(), after.begin(), after.end());
       body = Block::make(std::move(stmts), loc);
     }
   } else {
@@ -317,6 +336,44 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
   stride_guards_.resize(outer_guards);
   return For::reversed(For::make(var, lo, hi, IntImm::make(1, loc), LoopExec::Serial, body, loc),
                        backward);
+}
+
+namespace {
+
+/// The first CYCLE, EXIT or GO TO of a statement, outside DO loops of its
+/// own (whose CYCLE and EXIT are theirs).
+struct FirstJump {
+  std::optional<fp::CharBlock> at;
+  template <typename T> bool Pre(const T &) { return !at; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::DoConstruct &) { return false; }
+  bool Pre(const fp::Statement<fp::ActionStmt> &s) { return note(s.statement, s.source); }
+  bool Pre(const fp::UnlabeledStatement<fp::ActionStmt> &s) { return note(s.statement, s.source); }
+  bool note(const fp::ActionStmt &a, fp::CharBlock source) {
+    if (!at && (std::holds_alternative<fc::Indirection<fp::CycleStmt>>(a.u) ||
+                std::holds_alternative<fc::Indirection<fp::ExitStmt>>(a.u) ||
+                std::holds_alternative<fc::Indirection<fp::GotoStmt>>(a.u)))
+      at = source;
+    return !at;
+  }
+};
+
+} // namespace
+
+/// A statement of an outer level is lowered alone and runs at one point of
+/// the inner loops (canonicalize/SinkScalars): a jump in it would skip the
+/// inner loop or the statements after it for some outer iterations, which
+/// no statement of the point can say.
+void RegionLowering::refuse_outer_jump(const fp::ExecutionPartConstruct &c) const {
+  FirstJump jump;
+  fp::Walk(c, jump);
+  if (jump.at)
+    fail(at(*jump.at),
+         std::string("A jump (CYCLE, EXIT, GO TO) between the DO loops of a ") + kRegion +
+             " skips the inner DO loop or the statements after it for some iterations of the "
+             "loop around it, which f2stencil cannot run as written; put IF (.NOT. (...)) "
+             "around each statement it skips instead, inside the inner DO loop for that loop's "
+             "body");
 }
 
 /// A DO loop of a column (Kernel::column): serial inside the point, in the

@@ -113,10 +113,11 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
       source_loops.push_back(l);
     }
   Canonical canonical = k.column
-                            ? Canonical{k.body, {}, {}, {}}
+                            ? Canonical{k.body, {}, {}, {}, {}}
                             : canonicalize(lowered, {buffer_stores_, point_stores_, names_known(),
                                                      source_loops, inner_ended_});
   k.body = canonical.nest;
+  k.outer_statements = canonical.outer_statements;
   // A line buffer substituted away is not passed: the library never reads
   // or fills it (frontend/PrivateTemps checks that nothing else reads it);
   // nor is a work array of the point, whose elements are now temporaries

@@ -201,6 +201,16 @@ private:
                                       kTimeRegion +
                                       " cannot hold; annotate each nest of the loop with a "
                                       "'!$f2s stencil' of its own, without TIMESTEPS");
+    // Nor a statement between the loops, which runs at one point of the
+    // inner loops (canonicalize/SinkScalars): time tiles compute points in
+    // another order, and halos from the points' offsets.
+    if (!k.outer_statements.empty())
+      throw UserError(k.outer_statements.front().loc,
+                      "This statement between the DO loops runs once per iteration of the loops "
+                      "around it, which a sweep of a " +
+                          std::string(kTimeRegion) +
+                          " cannot hold; annotate each nest of the loop with a '!$f2s stencil' "
+                          "of its own, without TIMESTEPS");
     k.time_loop = name_;
     TimeStmt s;
     s.kind = TimeStmtKind::Sweep;

@@ -244,6 +244,7 @@ private:
   bool is_local_array(const Decl &d) const;
   bool is_local_1d(const Decl &d) const;
   Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
+  void refuse_outer_jump(const fp::ExecutionPartConstruct &c) const;
   /// The start of a stride loop that changes from row to row or from call
   /// to call, and the loop's first index, which no start falls below: `lo +
   /// MOD(e, 2)` starts at lo. `below` is set when some start may lie a whole

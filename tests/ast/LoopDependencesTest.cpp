@@ -567,3 +567,65 @@ end subroutine
 
 } // namespace
 } // namespace f2s
+
+namespace f2s {
+namespace {
+
+/// The nest of a row with a statement before its inner loop and one after:
+/// `do j = 2, m; a(1, j) = a(2, j); do i = 2, n - 1; b(i, j) = a(i-1, j) +
+/// a(i, j-1); end do; b(n, j) = <last>; end do`.
+const char *const kRow = R"(subroutine row(n, m, a, b)
+  integer :: n, m, i, j
+  real(8) :: a(n, m), b(n, m)
+  !$f2s stencil
+  do j = 2, m
+    a(1, j) = a(2, j)
+    do i = 2, n - 1
+      b(i, j) = a(i-1, j) + a(i, j-1)
+    end do
+    b(n, j) = LAST
+  end do
+end subroutine
+)";
+
+std::string row_with(const std::string &last) {
+  std::string s = kRow;
+  return s.replace(s.find("LAST"), 4, last);
+}
+
+// Statements of an outer level (issue 38): the front end's nest runs them
+// at the first and last point of the inner loop (canonicalize/SinkScalars),
+// so isl sees the outer loop's iterations alone in their domains (the inner
+// variable pinned), and the dependences between them and the inner loop's
+// statement exactly. Reading what the same row wrote is within one point
+// (b(n-1, j) at the last point) or carried by nothing; reading the first
+// point's element from the last (b(2, j)) is carried by i.
+TEST(LoopDependences, OuterStatementsDependOnTheInnerLoopOfTheirRowOnly) {
+  LoopDependences d = analyze(row_with("b(n-1, j)"));
+  // S0, S2 and S4 are the guards' conditions.
+  ASSERT_EQ(d.statements.size(), 6u);
+  EXPECT_EQ(d.statements[1].domain, "[n, m] -> { S1[j, i = 2] : 2 <= j <= m }");
+  EXPECT_EQ(d.statements[3].domain, "[n, m] -> { S3[j, i] : 2 <= j <= m and 2 <= i < n }");
+  // After a loop that may run no trip: at its last trip, or at the one it
+  // runs then.
+  EXPECT_EQ(d.statements[5].domain, "[n, m] -> { S5[j, i = 2] : n <= 2 and 2 <= j <= m; "
+                                    "S5[j, i = -1 + n] : n >= 3 and 2 <= j <= m }");
+  EXPECT_EQ(print_dependences(d),
+            "flow S1 -> S3 on 'a' (1,j) -> (i-1,j) loop-independent distance (0,0): [n, m] -> { "
+            "S1[j, i = 2] -> S3[j' = j, i' = 2] : n >= 3 and 2 <= j <= m }\n"
+            "flow S3 -> S5 on 'b' (i,j) -> (n-1,j) loop-independent distance (0,0): [n, m] -> { "
+            "S3[j, i = -1 + n] -> S5[j' = j, i' = -1 + n] : n >= 3 and 2 <= j <= m }\n");
+  EXPECT_EQ(free_loops(d), "j i");
+  LoopDependences far = analyze(row_with("b(2, j)"));
+  EXPECT_EQ(print_dependences(far),
+            "flow S1 -> S3 on 'a' (1,j) -> (i-1,j) loop-independent distance (0,0): [n, m] -> { "
+            "S1[j, i = 2] -> S3[j' = j, i' = 2] : n >= 3 and 2 <= j <= m }\n"
+            "flow S3 -> S5 on 'b' (i,j) -> (2,j) carried by i distance (0,*): [n, m] -> { S3[j, "
+            "i = 2] -> S5[j' = j, i' = -1 + n] : n >= 3 and 2 <= j <= m }\n"
+            "anti S5 -> S5 on 'b' (2,j) -> (n,j) loop-independent distance (0,0): [n, m] -> { "
+            "S5[j, i = 2] -> S5[j' = j, i' = 2] : n = 2 and 2 <= j <= m }\n");
+  EXPECT_EQ(free_loops(far), "j");
+}
+
+} // namespace
+} // namespace f2s

@@ -209,13 +209,67 @@ TEST(SinkScalars, RefusesWhatWouldChangeTheValueAtSomePoints) {
                                                loop("i", Store::make("b", ijk(), var("t")))}))}));
   EXPECT_EQ(refusal(twice), "4: 't' is assigned twice between the DO loops of the '!$f2s "
                             "stencil' region; assign it in one place, inside the innermost loop");
-  // Anything after the inner loop.
+  // Anything after the inner loop, where statements of an outer level may
+  // not move (a column's nest: no `outer` given).
   Stmt after =
       loop("j", Block::make({loop("i", Store::make("b", {{"i", 1, 0}, {"j", 1, 0}}, i32(0))),
                              Assign::make("t", i32(1), line(5))}));
-  EXPECT_EQ(refusal(after), "5: The DO loops of a '!$f2s stencil' region must be perfectly "
-                            "nested; only assignments to scalars may come between them, before "
-                            "the inner DO loop");
+  EXPECT_EQ(refusal(after), "5: Only assignments to scalars may come between the DO loops of a "
+                            "'!$f2s stencil' region whose point is a column, before the inner DO "
+                            "loop; move the statement into the column");
+}
+
+// Statements of an outer level that are not scalar assignments run once per
+// iteration of their loops: before the inner loop at its first point, after
+// it at its last (the first point of a loop that runs backward is its top),
+// a scalar beside them at every point in source order. An inner loop whose
+// bounds are not constants may run no trip: it runs at least one, and the
+// statements of its level and below only at its own trips.
+TEST(SinkScalars, OuterStatementsRunOncePerIterationOfTheirLoops) {
+  Stmt before = loop(
+      "k",
+      Block::make(
+          {Store::make("c", {{"", 1, 1}, {"k", 1, 0}}, r8(0), line(2)),
+           loop("j", Block::make(
+                         {Assign::make("t", var("k"), line(4)),
+                          Store::make("c", {{"j", 1, 0}, {"k", 1, 0}}, var("t"), line(5)),
+                          For::reversed(For::make("i", i32(1), i32(8), i32(1), LoopExec::Serial,
+                                                  Store::make("b", ijk(), var("t"))),
+                                        true),
+                          Store::make("d", {{"j", 1, 0}, {"k", 1, 0}},
+                                      u("b", {{"", 1, 1}, {"j", 1, 0}, {"k", 1, 0}}), line(9))})),
+           Store::make("c", {{"", 1, 2}, {"k", 1, 0}}, r8(1), line(11))}));
+  std::vector<OuterStatement> outer;
+  Stmt after = sink_scalars(before, nullptr, {}, {}, &outer);
+  EXPECT_EQ(print_stmt(after), "for k = 1, n {\n"
+                               "  for j = 1, max(n, 1) {\n"
+                               "    reverse for i = 1, 8 {\n"
+                               "      if j == 1 .and. i == 8 {\n"
+                               "        c(1, k) = 0.0d0\n"
+                               "      }\n"
+                               "      if j <= n {\n"
+                               "        t = k\n"
+                               "      }\n"
+                               "      if j <= n .and. i == 8 {\n"
+                               "        c(j, k) = t\n"
+                               "      }\n"
+                               "      if j <= n {\n"
+                               "        b(i, j, k) = t\n"
+                               "      }\n"
+                               "      if j <= n .and. i == 1 {\n"
+                               "        d(j, k) = b(1, j, k)\n"
+                               "      }\n"
+                               "      if j == max(n, 1) .and. i == 1 {\n"
+                               "        c(2, k) = 1.0d0\n"
+                               "      }\n"
+                               "    }\n"
+                               "  }\n"
+                               "}\n");
+  // Each assignment moved, by level, with the loops around it.
+  std::vector<std::pair<int, int>> lines_depths;
+  for (const OuterStatement &o : outer)
+    lines_depths.push_back({o.loc.line, o.depth});
+  EXPECT_EQ(lines_depths, (std::vector<std::pair<int, int>>{{2, 1}, {11, 1}, {5, 2}, {9, 2}}));
 }
 
 } // namespace

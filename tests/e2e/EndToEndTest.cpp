@@ -670,6 +670,17 @@ TEST(EndToEnd, AssumedSizeArraysMatchTheOriginal) {
   expect_input_matches_untuned_and_tuned("assumed3d", 3, ".f", kE2eInputs, {}, "default");
 }
 
+// Statements between the DO loops (issue 38): a boundary element of each
+// row before the inner loop and one after it that reads what the inner loop
+// wrote (2D), one that reads the previous row's (the loop over j ordered),
+// statements between the k, j and i loops, one under an IF on the loop
+// variable (3D), each once per iteration of its loops, also where
+// the inner loop runs no trip ("2" and "1" along x), untuned and tuned.
+// ImperfectNestsTest.cpp runs them on the GPU.
+TEST(EndToEnd, StatementsBetweenTheLoopsMatchTheOriginal) {
+  expect_input_matches_untuned_and_tuned("imperfect", 3, ".f90", kE2eInputs, {}, "default");
+}
+
 // Loop bounds computed between the loops (issue 38): a boundary width set
 // under an IF on a LOGICAL argument, and a column range chosen by IF ... ELSE,
 // every combination of the flags, untuned and tuned.

@@ -368,21 +368,22 @@ C$F2S STENCIL
   EXPECT_EQ(error_at(small("C$F2S STENCIL TILE(4)")),
             "3:15: Unknown clause 'tile' in a '!$f2s stencil' directive; expected NAME, "
             "TUNE_SIZE or TIMESTEPS");
-  // Statements between the loops of a label nest.
+  // A statement between the loops of a label nest that reads the inner
+  // loop's variable after the loop.
   EXPECT_EQ(error_at(R"(      SUBROUTINE S(N, A)
       REAL A(N,N)
 C$F2S STENCIL
       DO 20 J = 1, N
-      A(1,J) = 0.0
       DO 10 I = 1, N
          A(I,J) = 0.0
    10 CONTINUE
+      A(N,J) = A(I-1,J)
    20 CONTINUE
       END
 )"),
-            "5:7: The DO loops of a '!$f2s stencil' region must be perfectly nested; only "
-            "assignments to scalars may come between them, before the inner DO loop; annotate the "
-            "inner nest at line 6 instead");
+            "8:16: Loop variable 'i' is read after its DO loop, between the DO loops of the "
+            "'!$f2s stencil' region, where it has no value of the loop's; write the element with "
+            "the bound of the loop instead");
 }
 
 } // namespace

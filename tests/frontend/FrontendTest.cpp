@@ -866,13 +866,15 @@ TEST(FrontendErrors, UnknownFunction) {
                "erf");
 }
 
-TEST(FrontendErrors, NonPerfectNest) {
+// A statement between the loops runs once per outer iteration
+// (canonicalize/SinkScalars), where the inner loop's variable has no value.
+TEST(FrontendErrors, StatementBeforeTheInnerLoopReadsItsVariable) {
   const std::string src = R"(subroutine s(n, a)
   integer :: n, i, j
   real :: a(n, n), t
   !$f2s stencil
   do j = 1, n
-    a(1, j) = t
+    a(i, j) = t
     do i = 1, n
       a(i, j) = t
     end do
@@ -880,30 +882,33 @@ TEST(FrontendErrors, NonPerfectNest) {
 end subroutine
 )";
   expect_error(src,
-               "The DO loops of a '!$f2s stencil' region must be perfectly nested; only "
-               "assignments to scalars may come between them, before the inner DO loop; annotate "
-               "the inner nest at line 7 instead",
-               "a(1, j) = t");
+               "Loop variable 'i' is read before its DO loop, between the DO loops of the '!$f2s "
+               "stencil' region, where it has no value of the loop's; write the element with the "
+               "bound of the loop instead",
+               "a(i, j) = t");
 }
 
-TEST(FrontendErrors, StatementAfterInnerLoop) {
+// After the inner loop, a statement that rewrites an element of the row
+// (carried by i) and reads the previous row's last (carried by j): refused
+// for its dependence, by ast/LoopDependences.
+TEST(FrontendErrors, StatementAfterTheInnerLoopCarriedByBothLoops) {
   const std::string src = R"(subroutine s(n, a)
   integer :: n, i, j
   real :: a(n, n)
   !$f2s stencil
-  do j = 1, n
+  do j = 2, n
     do i = 1, n
       a(i, j) = 0.0
     end do
-    a(1, j) = 1.0
+    a(1, j) = a(n, j-1)
   end do
 end subroutine
 )";
-  expect_error(src,
-               "The DO loops of a '!$f2s stencil' region must be perfectly nested; only "
-               "assignments to scalars may come between them, before the inner DO loop; annotate "
-               "the inner nest at line 6 instead",
-               "a(1, j)");
+  Diagnostic d = refusal(src);
+  EXPECT_EQ(d.message, "'a' is written at (i,j) by one point and at (1,j) by another, so the "
+                       "result depends on the loop order; every loop of the nest carries a "
+                       "dependence ('j', 'i'), so none can run in parallel");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "a(1, j)"));
 }
 
 TEST(FrontendErrors, StepThatIsNotAPositiveConstant) {

@@ -1,6 +1,9 @@
-// Nests that are imperfect as written and perfect in substance: scalars
-// assigned between the loops (canonicalize/SinkScalars) and the red-black
-// start that reads one (`do i = 2 + joff, n - 1, 2`).
+// Nests that are imperfect as written: scalars assigned between the loops
+// (canonicalize/SinkScalars) and the red-black start that reads one (`do i
+// = 2 + joff, n - 1, 2`); statements of an outer level that run once per
+// outer iteration (a boundary element of each row, before or after the
+// inner loop), moved into the point under a guard, their legality isl's.
+#include "ast/Dependence.h"
 #include "ast/IRPrinter.h"
 
 #include "frontend/FrontendTestUtil.h"
@@ -457,6 +460,219 @@ end subroutine
                        "and arrays the nest does not write may be read there, so move the "
                        "assignment into the innermost loop");
   EXPECT_EQ(line_col(d.loc), loc_of(src, "row(1)"));
+}
+
+// The brief's row: a boundary element before the inner loop and one after
+// it, which reads what the inner loop wrote in the same row. Each runs at
+// one point of the row, in the source's order with the inner loop's; the
+// inner loop may run no trip (nx = 2), so it runs at least one, and its own
+// statement only where it is at one of its trips.
+TEST(ImperfectNests, StatementsBeforeAndAfterTheInnerLoopRunOncePerRow) {
+  std::string src = R"(subroutine s(nx, ny, a, b)
+  integer :: nx, ny, i, j
+  real(8) :: a(nx, ny), b(nx, ny)
+  !$f2s stencil
+  do j = 2, ny - 1
+    a(1, j) = a(2, j)
+    do i = 2, nx - 1
+      b(i, j) = 0.25d0*(a(i-1, j) + a(i+1, j) + a(i, j-1) + a(i, j+1))
+    end do
+    b(nx, j) = b(nx-1, j)
+  end do
+end subroutine
+)";
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, src);
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(print_stmt(ks[0].body),
+            "for j = 2, ny - 1 {\n"
+            "  for i = 2, max(nx - 1, 2) {\n"
+            "    if i == 2 {\n"
+            "      a(1, j) = a(2, j)\n"
+            "    }\n"
+            "    if i <= nx - 1 {\n"
+            "      b(i, j) = 0.25d0*(a(i - 1, j) + a(i + 1, j) + a(i, j - 1) + a(i, j + 1))\n"
+            "    }\n"
+            "    if i == max(nx - 1, 2) {\n"
+            "      b(nx, j) = b(nx - 1, j)\n"
+            "    }\n"
+            "  }\n"
+            "}\n");
+  ASSERT_EQ(ks[0].outer_statements.size(), 2u);
+  EXPECT_EQ(line_col(ks[0].outer_statements[0].loc), loc_of(src, "a(1, j) ="));
+  EXPECT_EQ(ks[0].outer_statements[1].depth, 1);
+  // Every point touches its own elements: both loops run in parallel.
+  EXPECT_FALSE(find_dependence(ks[0]));
+}
+
+// 3D: a statement per row between the j and i loops beside a scalar (which
+// runs at every point, as before), one per plane under an IF on the plane's
+// loop variable, and one after the j loop. (Inner loops of constant bounds
+// beside statements are loops over offsets, unrolled in the point.)
+TEST(ImperfectNests, StatementsAtEachLevelOfA3DNest) {
+  std::string src = R"(subroutine s(n, nz, u, v)
+  integer :: n, nz, i, j, k
+  real(8) :: u(0:n+1, 0:n+1, nz), v(0:n+1, 0:n+1, nz), s1
+  !$f2s stencil
+  do k = 1, nz
+    if (k == 1) v(0, 0, k) = 0d0
+    do j = 1, n
+      s1 = u(0, j, k)
+      v(0, j, k) = s1
+      do i = 1, n
+        v(i, j, k) = s1*u(i, j, k)
+      end do
+    end do
+    v(n+1, n+1, k) = v(n, n, k)
+  end do
+end subroutine
+)";
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, src);
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(print_stmt(ks[0].body), "for k = 1, nz {\n"
+                                    "  for j = 1, max(n, 1) {\n"
+                                    "    for i = 1, max(n, 1) {\n"
+                                    "      if j == 1 .and. i == 1 {\n"
+                                    "        if k == 1 {\n"
+                                    "          v(0, 0, k) = 0.0d0\n"
+                                    "        }\n"
+                                    "      }\n"
+                                    "      if j <= n {\n"
+                                    "        s1 = u(0, j, k)\n"
+                                    "      }\n"
+                                    "      if j <= n .and. i == 1 {\n"
+                                    "        v(0, j, k) = s1\n"
+                                    "      }\n"
+                                    "      if j <= n .and. i <= n {\n"
+                                    "        v(i, j, k) = s1*u(i, j, k)\n"
+                                    "      }\n"
+                                    "      if j == max(n, 1) .and. i == max(n, 1) {\n"
+                                    "        v(n + 1, n + 1, k) = v(n, n, k)\n"
+                                    "      }\n"
+                                    "    }\n"
+                                    "  }\n"
+                                    "}\n");
+  std::vector<int> depths;
+  for (const OuterStatement &o : ks[0].outer_statements)
+    depths.push_back(o.depth);
+  EXPECT_EQ(depths, (std::vector<int>{1, 1, 2}));
+  EXPECT_FALSE(find_dependence(ks[0]));
+}
+
+// What an outer statement reads from another row is a dependence like any
+// other: carried by j alone, the rows run in order (the loop over j is
+// ordered); carried by both loops (the last point of the previous row),
+// refused for it, with both subscripts and the loops.
+TEST(ImperfectNests, AnOuterStatementsDependenceIsTheAnalysiss) {
+  auto row = [](const std::string &first) {
+    return R"(subroutine s(nx, ny, a, b)
+  integer :: nx, ny, i, j
+  real(8) :: a(nx, ny), b(nx, ny)
+  !$f2s stencil
+  do j = 2, ny
+    a(1, j) = )" +
+           first + R"(
+    do i = 2, nx - 1
+      b(i, j) = a(i-1, j)
+    end do
+  end do
+end subroutine
+)";
+  };
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, row("0.5d0*a(1, j-1)"));
+  ASSERT_EQ(ks.size(), 1u);
+  ASSERT_TRUE(ks[0].ordered);
+  EXPECT_EQ(ks[0].ordered->var, "j");
+  EXPECT_EQ(ks[0].ordered->reason, "'a' is written at (1,j) and read at (1,j-1) in the same sweep");
+  std::string src = row("b(nx-1, j-1)");
+  Diagnostic d = refusal(src);
+  EXPECT_EQ(d.message, "'b' is written at (i,j) and read at (nx-1,j-1) in the same sweep, so the "
+                       "result depends on the loop order; every loop of the nest carries a "
+                       "dependence ('j', 'i'), so none can run in parallel");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "b(nx-1"));
+}
+
+// A maximum over the rows of what each row's last point wrote, after the
+// inner loop: a reduction updated once per row, its read of the row's own
+// element at a run-time position ('nx') decided by isl, not the planes' rule.
+TEST(ImperfectNests, AReductionAfterTheInnerLoopIsUpdatedOncePerRow) {
+  std::string src = R"(subroutine s(nx, ny, a, b, smax)
+  integer :: nx, ny, i, j
+  real(8) :: a(nx, ny), b(nx, ny), smax
+  !$f2s stencil
+  do j = 2, ny - 1
+    do i = 2, nx - 1
+      b(i, j) = a(i-1, j) + a(i+1, j)
+    end do
+    smax = max(smax, b(nx-1, j))
+  end do
+end subroutine
+)";
+  TempDir dir;
+  std::vector<Kernel> ks = lower_text(dir, src);
+  ASSERT_EQ(ks.size(), 1u);
+  ASSERT_EQ(ks[0].reductions.size(), 1u);
+  EXPECT_EQ(ks[0].reductions[0].var, "smax");
+  EXPECT_NE(print_stmt(ks[0].body)
+                .find("    if i == max(nx - 1, 2) {\n"
+                      "      smax = max(smax, b(nx - 1, j))\n"),
+            std::string::npos)
+      << print_stmt(ks[0].body);
+  EXPECT_FALSE(find_dependence(ks[0]));
+}
+
+// A jump between the loops would skip the inner loop for some rows, which
+// no statement of the point can say: refused with the rewrite (the IF
+// around the statements it skips), also as the label that ends the loop.
+TEST(ImperfectNests, AJumpBetweenTheLoopsIsRefusedWithItsRewrite) {
+  for (const char *jump : {"if (m(j)) cycle", "if (m(j)) go to 100"}) {
+    SCOPED_TRACE(jump);
+    std::string src = std::string(R"(subroutine s(n, a, b, m)
+  integer :: n, i, j
+  real(8) :: a(n, n), b(n, n)
+  logical :: m(n)
+  !$f2s stencil
+  do 100 j = 1, n
+    )") + jump + R"(
+    do i = 1, n
+      b(i, j) = a(i, j)
+    end do
+100 continue
+end subroutine
+)";
+    TempDir dir;
+    Diagnostic d = error_of(dir, src);
+    EXPECT_EQ(d.message, "A jump (CYCLE, EXIT, GO TO) between the DO loops of a '!$f2s stencil' "
+                         "region skips the inner DO loop or the statements after it for some "
+                         "iterations of the loop around it, which f2stencil cannot run as "
+                         "written; put IF (.NOT. (...)) around each statement it skips instead, "
+                         "inside the inner DO loop for that loop's body");
+    EXPECT_EQ(line_col(d.loc), loc_of(src, std::string(jump).substr(10)));
+  }
+}
+
+// After its loop, Fortran's loop variable is one past the last trip; the
+// point has no such value.
+TEST(ImperfectNests, AnInnerLoopVariableReadOutsideItsLoopIsRefused) {
+  std::string src = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real(8) :: a(n, n)
+  !$f2s stencil
+  do j = 1, n
+    do i = 1, n - 1
+      a(i, j) = 0d0
+    end do
+    a(n, j) = a(i - 1, j)
+  end do
+end subroutine
+)";
+  Diagnostic d = refusal(src);
+  EXPECT_EQ(d.message, "Loop variable 'i' is read after its DO loop, between the DO loops of the "
+                       "'!$f2s stencil' region, where it has no value of the loop's; write the "
+                       "element with the bound of the loop instead");
+  EXPECT_EQ(line_col(d.loc), loc_of(src, "a(i - 1"));
 }
 
 } // namespace

@@ -212,8 +212,8 @@ INSTANTIATE_TEST_SUITE_P(
     end do
 )",
                 "",
-                "The DO loops of a '!$f2s stencil' region must be perfectly nested; inner DO "
-                "loops side by side are accepted only when the first ones fill line buffers "
+                "Inner DO loops side by side in a '!$f2s stencil' region are accepted only "
+                "when the first ones fill line buffers "
                 "(local 1D arrays subscripted by the loop variable alone) that the later ones "
                 "read, and the DO loop at line 8 fills none",
                 "do i = 1, n\n      r(i, j) = r(i, j) +"},
@@ -223,9 +223,10 @@ INSTANTIATE_TEST_SUITE_P(
     end do
 )",
                 "",
-                "The DO loops of a '!$f2s stencil' region must be perfectly nested; inner DO "
-                "loops side by side (line buffers filled, then read) may have only assignments "
-                "to scalars before them",
+                "Inner DO loops side by side in a '!$f2s stencil' region are line buffers "
+                "filled, then read, which may have only assignments to scalars before them; "
+                "move this statement into one of the loops, or annotate each loop with a "
+                "'!$f2s stencil' of its own",
                 "r(1, j) = 0"},
         // A step of 2.
         Refused{R"(    do i = 0, n + 1, 2

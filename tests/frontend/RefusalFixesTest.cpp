@@ -60,9 +60,10 @@ end subroutine
   EXPECT_EQ(problems_of(src),
             std::vector<std::string>{
                 loc_of(src, "v(1, j)") +
-                ": The DO loops of a '!$f2s stencil' region must be perfectly nested; inner DO "
-                "loops side by side (line buffers filled, then read) may have only assignments "
-                "to scalars before them"});
+                ": Inner DO loops side by side in a '!$f2s stencil' region are line buffers "
+                "filled, then read, which may have only assignments to scalars before them; "
+                "move this statement into one of the loops, or annotate each loop with a "
+                "'!$f2s stencil' of its own"});
 }
 
 // Assumed-size dummies, as the survey's F77 nest declares them: each last

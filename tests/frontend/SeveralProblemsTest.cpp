@@ -226,9 +226,9 @@ end subroutine
   std::vector<std::string> got = problems_of(src);
   ASSERT_EQ(got.size(), 3u);
   EXPECT_EQ(got[0], at(src, "b(1, j)",
-                       "The DO loops of a '!$f2s stencil' region must be perfectly nested; only "
-                       "assignments to scalars may come between them, before the inner DO loop; "
-                       "annotate the inner nest at line 8 instead"));
+                       "Assignment to 'b(1, j)' has no subscript in loop variable 'it', so every "
+                       "point of the DO loop over 'it' writes the same element; subscript 'b' "
+                       "with 'it' too"));
   EXPECT_EQ(got[1], at(src, "nb\n",
                        "The step of the DO loop over 'i' must be a positive INTEGER constant or -1 "
                        "in a '!$f2s stencil' region; make 'nb' a named constant (PARAMETER)"));

@@ -103,6 +103,24 @@ TEST(TimeLoops, APlaneAtARunTimePositionInASweepIsRefused) {
                 "with a '!$f2s stencil' of its own, without TIMESTEPS"}));
 }
 
+// A statement between the loops of a sweep runs at one point of the inner
+// loop (canonicalize/SinkScalars), which time tiles do not keep: refused at
+// the statement, with the fix.
+TEST(TimeLoops, AStatementBetweenTheLoopsOfASweepIsRefused) {
+  test::ScratchDir dir;
+  LoweredFiles l = lower(dir, heat("    do j = 1, ny\n"
+                                   "      unew(0,j) = u(1,j)\n"
+                                   "      do i = 1, nx\n"
+                                   "        unew(i,j) = u(i,j) + alpha*u(i-1,j)\n"
+                                   "      end do\n"
+                                   "    end do\n"));
+  EXPECT_EQ(problems(l), (std::vector<std::string>{
+                             "12:7: This statement between the DO loops runs once per iteration "
+                             "of the loops around it, which a sweep of a '!$f2s stencil "
+                             "timesteps' loop cannot hold; annotate each nest of the loop with a "
+                             "'!$f2s stencil' of its own, without TIMESTEPS"}));
+}
+
 TEST(TimeLoops, WholeArrayCopyCoversTheDeclaredBounds) {
   test::ScratchDir dir;
   LoweredFiles l = lower(dir, heat(kSweep + "    u = unew\n"));
