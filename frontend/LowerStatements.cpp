@@ -146,12 +146,28 @@ Stmt RegionLowering::lower_range(fp::Block::const_iterator first, fp::Block::con
                    "CONTINUE that ends the DO loop; put the statements it skips in an IF "
                    "construct instead");
       } else if (!loop_body) {
-        fail(at(action.source), std::string("CYCLE inside an IF construct of a ") + kRegion +
-                                    " skips the rest of the loop body; write it as IF (...) "
-                                    "CYCLE directly in the body of the DO loop");
+        fail(at(action.source), std::string("A CYCLE at this place of a ") + kRegion +
+                                    " (not in the body of a DO loop of the region) cannot be "
+                                    "lowered as written; put IF (.NOT. (...)) around the "
+                                    "statements it skips instead");
       }
       SourceLoc if_loc = at_node(c);
       Expr cond = lower_condition(std::get<fp::ScalarLogicalExpr>(jump->t));
+      if (go_to && loop_body &&
+          std::any_of(std::next(it), target, [](const auto &s) { return cycles(s); })) {
+        // A CYCLE among the statements the jump skips skips the label's
+        // statements too: they and the rest of the body run after the
+        // skipped ones that do not cycle, or alone where the jump is taken.
+        Rest after{{target, last}};
+        after.insert(after.end(), rest.begin(), rest.end());
+        ++in_if_;
+        Stmt skipped = lower_range(std::next(it), target, if_loc, true, after);
+        Stmt taken = lower_rest(after, if_loc);
+        --in_if_;
+        stmts.push_back(
+            IfThenElse::make(Unary::make(UnaryOp::Not, cond, if_loc), skipped, taken, if_loc));
+        return done();
+      }
       ++in_if_;
       Stmt skipped =
           go_to ? lower_range(std::next(it), target, if_loc, false)

@@ -290,6 +290,39 @@ end subroutine
                                       "  }\n");
 }
 
+// A CYCLE among the statements an IF (...) GO TO skips skips the label's
+// statements too: they run after the skipped ones that do not cycle, and
+// alone where the jump is taken.
+TEST(FrontendConditionals, CycleAmongTheStatementsAGoToSkips) {
+  TempDir dir;
+  auto kernels = lower_text(dir, R"(      SUBROUTINE S(N, A, B)
+      INTEGER N, I
+      REAL A(N), B(N)
+C$F2S STENCIL
+      DO 100 I = 1, N
+        IF (A(I) .LT. 0.0) GO TO 50
+        IF (A(I) .GT. 1.0) CYCLE
+        B(I) = 1.0
+   50   B(I) = B(I) + A(I)
+  100 CONTINUE
+      END
+)",
+                            "input.f");
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(print_kernel(kernels[0]), "kernel s_1(n: i32, a: f32(1:n), b: f32(1:n))\n"
+                                      "  tune_size(1048576)\n"
+                                      "  for i = 1, n {\n"
+                                      "    if .not. a(i) < 0.0 {\n"
+                                      "      if .not. a(i) > 1.0 {\n"
+                                      "        b(i) = 1.0\n"
+                                      "        b(i) = b(i) + a(i)\n"
+                                      "      }\n"
+                                      "    } else {\n"
+                                      "      b(i) = b(i) + a(i)\n"
+                                      "    }\n"
+                                      "  }\n");
+}
+
 // F77 statement functions: each reference is the function's expression with
 // the dummies reading as the actual arguments (lowered where the reference
 // is), one statement function referencing another.

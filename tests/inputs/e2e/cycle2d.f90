@@ -56,3 +56,22 @@ subroutine cyc_branches(nx, ny, kmt, t, tn)
     end do
   end do
 end subroutine cyc_branches
+
+! A CYCLE among the statements an IF (...) GO TO skips: it skips the
+! labelled statement too.
+subroutine cyc_goto(nx, ny, kmt, t, tn)
+  implicit none
+  integer, intent(in) :: nx, ny, kmt(nx, ny)
+  real(8), intent(in) :: t(nx, ny)
+  real(8), intent(inout) :: tn(nx, ny)
+  integer :: i, j
+  !$f2s stencil name(cyc_c)
+  do j = 2, ny - 1
+    do i = 2, nx - 1
+      if (kmt(i, j) == 3) go to 10
+      if (t(i, j) > 0.75d0) cycle
+      tn(i, j) = t(i-1, j)
+10    tn(i, j) = tn(i, j) + t(i, j+1)
+    end do
+  end do
+end subroutine cyc_goto

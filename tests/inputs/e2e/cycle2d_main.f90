@@ -1,7 +1,7 @@
 ! Checks the regions of cycle2d.f90 against the library at the size given
 ! (nx ny), on random fields and masks, bit for bit.
 program cycle2d_check
-  use f2s_cycle2d, only: cyc_a, cyc_b
+  use f2s_cycle2d, only: cyc_a, cyc_b, cyc_c
   implicit none
   integer :: nx = 13, ny = 9, bad
   integer, allocatable :: kmt(:,:)
@@ -24,6 +24,9 @@ program cycle2d_check
   call cyc_branches(nx, ny, kmt, t, p)
   call cyc_b(nx, ny, kmt, t, q)
   call check('cyc_b')
+  call cyc_goto(nx, ny, kmt, t, p)
+  call cyc_c(nx, ny, kmt, t, q)
+  call check('cyc_c')
   if (bad > 0) then
     print '(a)', 'FAILED'
     stop 1
