@@ -279,9 +279,7 @@ int main(int argc, char **argv) {
     // Ask the compiler now: a name it does not know would otherwise fail
     // every candidate's build and then the library's, pages later.
     f2s::Command probe;
-    std::istringstream cc(f2s::c_compiler());
-    for (std::string w; cc >> w;)
-      probe.argv.push_back(w);
+    probe.argv = f2s::compiler_words();
     probe.argv.insert(probe.argv.end(),
                       {"-march=" + march, "-x", "c", "-fsyntax-only", "/dev/null"});
     const f2s::ProcessResult r = f2s::run_process(probe);

@@ -128,8 +128,7 @@ Stmt RegionLowering::lower_range(fp::Block::const_iterator first, fp::Block::con
     if (loop_body && !jump_if(c) && cycles(c)) {
       const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
       const auto &construct = std::get<fc::Indirection<fp::IfConstruct>>(exec->u).value();
-      Rest after{{std::next(it), last}};
-      after.insert(after.end(), rest.begin(), rest.end());
+      Rest after = followed_by(std::next(it), last, rest);
       problems_.attempt([&] { stmts.push_back(lower_if_construct(construct, &after)); });
       return done();
     }
@@ -158,8 +157,7 @@ Stmt RegionLowering::lower_range(fp::Block::const_iterator first, fp::Block::con
         // A CYCLE among the statements the jump skips skips the label's
         // statements too: they and the rest of the body run after the
         // skipped ones that do not cycle, or alone where the jump is taken.
-        Rest after{{target, last}};
-        after.insert(after.end(), rest.begin(), rest.end());
+        Rest after = followed_by(target, last, rest);
         ++in_if_;
         Stmt skipped = lower_range(std::next(it), target, if_loc, true, after);
         Stmt taken = lower_rest(after, if_loc);
@@ -205,6 +203,15 @@ Stmt RegionLowering::lower_range(fp::Block::const_iterator first, fp::Block::con
     stmts.insert(stmts.end(), more.begin(), more.end());
   }
   return done();
+}
+
+/// `first .. last`, then `rest`: what follows a statement of the loop body.
+RegionLowering::Rest RegionLowering::followed_by(fp::Block::const_iterator first,
+                                                 fp::Block::const_iterator last,
+                                                 const RegionLowering::Rest &rest) {
+  RegionLowering::Rest after{{first, last}};
+  after.insert(after.end(), rest.begin(), rest.end());
+  return after;
 }
 
 Stmt RegionLowering::lower_rest(const Rest &rest, const SourceLoc &loc) {

@@ -274,6 +274,8 @@ private:
   Stmt lower_range(fp::Block::const_iterator first, fp::Block::const_iterator last,
                    const SourceLoc &loc, bool loop_body, const Rest &rest = {});
   Stmt lower_rest(const Rest &rest, const SourceLoc &loc);
+  static Rest followed_by(fp::Block::const_iterator first, fp::Block::const_iterator last,
+                          const Rest &rest);
   Stmt lower_action(const fp::ActionStmt &a, const SourceLoc &loc,
                     const fp::ExecutableConstruct *construct);
   Stmt lower_if_construct(const fp::IfConstruct &c, const Rest *rest = nullptr);

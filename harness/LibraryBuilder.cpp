@@ -104,16 +104,6 @@ void run_step(const Command &cmd) {
                    (output.empty() ? "" : ":\n" + output));
 }
 
-/// $CC may carry words of its own ("ccache gcc", "gcc -m64"); split on blanks
-/// as make would.
-std::vector<std::string> compiler_words() {
-  std::istringstream in(c_compiler());
-  std::vector<std::string> words;
-  for (std::string w; in >> w;)
-    words.push_back(w);
-  return words;
-}
-
 /// Compiles the library in `tmp`; returns whether the Fortran module was
 /// compiled (it is where gfortran is in PATH).
 bool compile(const LibraryFiles &files, const fs::path &tmp) {

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <thread>
 
 #include <fcntl.h>
@@ -299,6 +300,14 @@ std::string first_line(const std::string &text) {
 std::string c_compiler() {
   const char *cc = std::getenv("CC");
   return cc && *cc ? std::string(cc) : std::string("cc");
+}
+
+std::vector<std::string> compiler_words() {
+  std::istringstream in(c_compiler());
+  std::vector<std::string> words;
+  for (std::string w; in >> w;)
+    words.push_back(w);
+  return words;
 }
 
 const std::vector<std::string> &c_rounding_flags() {

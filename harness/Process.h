@@ -45,6 +45,10 @@ std::string first_line(const std::string &text);
 /// The system C compiler: $CC if set, else cc.
 std::string c_compiler();
 
+/// c_compiler() as a command's first words: $CC may carry words of its own
+/// ("ccache gcc", "gcc -m64"), split on blanks as make would.
+std::vector<std::string> compiler_words();
+
 /// The flags every C the library and its harnesses compile from must have,
 /// so that it rounds as the Fortran does: no contraction into FMAs, and the
 /// inexact libm functions (sin, exp, log, pow, ...) always called, never

@@ -324,6 +324,18 @@ static int f2s_cpu_online_(int cpu) {
   return on;
 }
 
+/* The node's online CPUs (of the first `configured`) into cpus[], with
+ * the core of each in core[]; returns how many. */
+static int f2s_online_cores_(int configured, int *cpus, long *core) {
+  int n = 0, cpu;
+  for (cpu = 0; cpu < configured; ++cpu)
+    if (f2s_cpu_online_(cpu)) {
+      cpus[n] = cpu;
+      core[n++] = f2s_core_of_(cpu);
+    }
+  return n;
+}
+
 /* Rank `rank` of `size` ranks on CPUs cpus[0..n) (core[i] the core of
  * cpus[i]; both are sorted here): the CPUs of its slice of the cores, cores
  * [rank*C/size, (rank+1)*C/size) of the C in order, their first CPUs first
@@ -421,11 +433,7 @@ static void f2s_rank_init_(void) {
       f2s_rank_.limit = n / sharers > 0 ? n / sharers : 1;
     }
   } else {
-    for (cpu = 0; cpu < configured; ++cpu)
-      if (f2s_cpu_online_(cpu)) {
-        cpus[n] = cpu;
-        core[n++] = f2s_core_of_(cpu);
-      }
+    n = f2s_online_cores_(configured, cpus, core);
     f2s_rank_.n = f2s_rank_slice_(cpus, core, n, rank, size, f2s_rank_.cpus, &exclusive);
     f2s_rank_.pin = exclusive;
     f2s_rank_.limit = f2s_rank_.n;
@@ -449,17 +457,13 @@ static void f2s_fit_placement_(void) {
   static int cpus[CPU_SETSIZE];
   static long core[CPU_SETSIZE];
   struct f2s_pool *p = &f2s_pool_;
-  int n = 0, i, cpu, exclusive, fits, configured = (int)sysconf(_SC_NPROCESSORS_CONF);
+  int n, i, exclusive, fits, configured = (int)sysconf(_SC_NPROCESSORS_CONF);
   const char *verbose = getenv("F2S_VERBOSE");
   if (p->ncpus <= 0 || configured < 1)
     return;
   if (configured > CPU_SETSIZE)
     configured = CPU_SETSIZE;
-  for (cpu = 0; cpu < configured; ++cpu)
-    if (f2s_cpu_online_(cpu)) {
-      cpus[n] = cpu;
-      core[n++] = f2s_core_of_(cpu);
-    }
+  n = f2s_online_cores_(configured, cpus, core);
   fits = p->ncpus == n;
   for (i = 0; fits && i < p->ncpus; ++i)
     fits = p->cpus[i] >= 0 && p->cpus[i] < configured && f2s_cpu_online_(p->cpus[i]);
