@@ -459,22 +459,34 @@ void check_time_loops(const std::vector<TimeLoop> &loops, const std::vector<Kern
 
 // -------------------------------------------- enumerate, transform, tune
 
-/// The sizes to tune `k` at, each x first: --tune-size's, or the clause's,
-/// in the order of their working sets (the library's dispatch order).
+/// The sizes to tune `k` at, each x first: --tune-size's of the nest's depth,
+/// else the clause's, in the order of their working sets (the library's
+/// dispatch order). --tune-size may list sizes of several depths, one set for
+/// the 3D kernels of a multigrid code and one for its 2D face copies; a nest
+/// of a depth it does not list keeps its clause (check_tune_size_depths says
+/// so once per depth).
 std::vector<std::vector<int64_t>> tuning_sizes(const Kernel &k, const DriverOptions &o) {
-  std::vector<std::vector<int64_t>> sizes = !o.tune_sizes.empty() ? o.tune_sizes
-                                            : k.tune_sizes.empty()
-                                                ? std::vector<std::vector<int64_t>>{k.tune_size}
-                                                : k.tune_sizes;
   const size_t depth = static_cast<size_t>(k.loop_depth());
-  for (std::vector<int64_t> &s : sizes) {
-    // A time loop's boundary sweep takes the last values, as its clause's.
-    if (!o.tune_sizes.empty() && !k.time_loop.empty() && s.size() > depth)
-      s.erase(s.begin(), s.end() - static_cast<long>(depth));
-    if (!o.tune_sizes.empty() && s.size() != depth)
-      throw usage_error("--tune-size has " + std::to_string(s.size()) + " values but '" + k.name +
-                        "' has " + std::to_string(depth) + " loops");
+  std::vector<std::vector<int64_t>> sizes;
+  for (const std::vector<int64_t> &s : o.tune_sizes)
+    if (s.size() == depth)
+      sizes.push_back(s);
+  // A time loop's boundary sweep takes the last values of the time loop's
+  // own sizes, as its clause's: of the least depth above its own.
+  if (sizes.empty() && !k.time_loop.empty()) {
+    size_t deeper = SIZE_MAX;
+    for (const std::vector<int64_t> &s : o.tune_sizes)
+      if (s.size() > depth)
+        deeper = std::min(deeper, s.size());
+    for (const std::vector<int64_t> &s : o.tune_sizes)
+      if (s.size() == deeper) {
+        std::vector<int64_t> last(s.end() - static_cast<long>(depth), s.end());
+        if (std::find(sizes.begin(), sizes.end(), last) == sizes.end())
+          sizes.push_back(last);
+      }
   }
+  if (sizes.empty())
+    sizes = k.tune_sizes.empty() ? std::vector<std::vector<int64_t>>{k.tune_size} : k.tune_sizes;
   // Every grid element a point touches counts alike at every size, so the
   // points order the sizes as their working sets do.
   auto points = [](const std::vector<int64_t> &s) {
@@ -485,6 +497,11 @@ std::vector<std::vector<int64_t>> tuning_sizes(const Kernel &k, const DriverOpti
   };
   std::stable_sort(sizes.begin(), sizes.end(),
                    [&](const auto &a, const auto &b) { return points(a) < points(b); });
+  // Sizes a sweep took the last values of may meet in one working set, which
+  // the library could never tell apart.
+  sizes.erase(std::unique(sizes.begin(), sizes.end(),
+                          [&](const auto &a, const auto &b) { return points(a) == points(b); }),
+              sizes.end());
   return sizes;
 }
 
@@ -552,6 +569,47 @@ void say_choices(const DriverOptions &o, const std::vector<KernelBuild> &builds)
   }
 }
 
+/// --tune-size's depths against the run's nests: a depth no nest has is a
+/// mistake (an error before anything is done); a nest of a depth it does not
+/// list is tuned at its own clause, said once per nest when tuning.
+void check_tune_size_depths(const DriverOptions &o, const std::vector<Kernel> &kernels, bool tune) {
+  if (o.tune_sizes.empty())
+    return;
+  std::set<size_t> depths;
+  for (const Kernel &k : kernels)
+    depths.insert(static_cast<size_t>(k.loop_depth()));
+  std::set<size_t> listed;
+  for (const std::vector<int64_t> &s : o.tune_sizes)
+    listed.insert(s.size());
+  for (size_t n : listed) {
+    // A time loop's sweeps of fewer loops take the last values.
+    bool used = depths.count(n) > 0;
+    for (const Kernel &k : kernels)
+      used |= !k.time_loop.empty() && static_cast<size_t>(k.loop_depth()) < n;
+    if (used || kernels.empty())
+      continue;
+    std::string have;
+    for (size_t d : depths)
+      have += (have.empty() ? "" : " or ") + std::to_string(d);
+    throw usage_error("--tune-size has a size of " + std::to_string(n) +
+                      " values, but the nests of this run have " + have +
+                      " loops; give each size one value per loop, innermost first");
+  }
+  if (!tune)
+    return;
+  for (const Kernel &k : kernels) {
+    const size_t depth = static_cast<size_t>(k.loop_depth());
+    if (listed.count(depth) || !k.time_loop.empty())
+      continue;
+    std::string at;
+    for (const std::vector<int64_t> &s : tuning_sizes(k, o))
+      at += (at.empty() ? "" : ", ") + size_name(s);
+    progress(o, "'" + k.name + "' has " + std::to_string(depth) +
+                    (depth == 1 ? " loop" : " loops") +
+                    " and --tune-size no size of as many values: tuned at its tune_size, " + at);
+  }
+}
+
 fs::path make_work_dir() {
   std::string pattern = (fs::temp_directory_path() / "f2stencil-XXXXXX").string();
   if (!mkdtemp(pattern.data()))
@@ -586,6 +644,7 @@ int run_pipeline(const DriverOptions &o) {
     check_kernels(kernels, lib_name, targets, o.mpi, problems);
     check_time_loops(time_loops, kernels, lib_name, targets, problems);
     problems.throw_if_any(o.files);
+    check_tune_size_depths(o, kernels, o.tune && o.emit.empty());
     // Before anything is tuned: a region that cannot be rewritten stops the
     // run at once.
     std::vector<std::pair<std::string, std::string>> rewritten;

@@ -160,7 +160,8 @@ int main(int argc, char **argv) {
   app.add_option("--tune-size", tune_size,
                  "Problem size to tune at, n1,n2[,n3] (innermost first), or several separated "
                  "by ':' (64,64,64:256,256,256), each tuned and dispatched to by the call's size; "
-                 "overrides tune_size(...)");
+                 "overrides tune_size(...) of the nests with as many loops as a size has values, "
+                 "so sizes of several depths serve 3D and 2D nests at once (256,256,256:256,256)");
   app.add_option("-j,--jobs", o.jobs, "Compilations at once (default: one per processor)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--reps", o.reps, "Timed runs per candidate, median reported (default 5)")
@@ -321,11 +322,9 @@ int main(int argc, char **argv) {
       }
       size.push_back(v);
     }
-    const auto &first = o.tune_sizes.empty() ? size : o.tune_sizes.front();
-    if (size.empty() || size.size() != first.size()) {
-      std::cerr << "f2stencil: error: --tune-size wants the same number of values in every size, "
-                   "got '"
-                << tune_size << "'\n";
+    if (size.empty()) {
+      std::cerr << "f2stencil: error: --tune-size wants positive integers, got '" << tune_size
+                << "'\n";
       return 1;
     }
     auto points = [](const std::vector<int64_t> &s) {
@@ -339,8 +338,10 @@ int main(int argc, char **argv) {
                 << "' twice; give each size once\n";
       return 1;
     }
+    // Sizes of another depth are for other nests (a multigrid code's 2D
+    // face copies beside its 3D kernels).
     for (const std::vector<int64_t> &other : o.tune_sizes)
-      if (points(other) == points(size)) {
+      if (other.size() == size.size() && points(other) == points(size)) {
         std::cerr << "f2stencil: error: --tune-size sizes '" << one
                   << "' and another have as many points, and the library tells sizes apart by "
                      "their working set; give one of them another number of points\n";

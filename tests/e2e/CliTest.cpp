@@ -335,8 +335,8 @@ TEST(Cli, SeveralTuneSizesErrorsSayWhatIsWrong) {
             "the library tells sizes apart by their working set; give one of them another "
             "number of points\n");
   EXPECT_EQ(error_of("--tune-size=4,4,4:8,8"),
-            "f2stencil: error: --tune-size wants the same number of values in every size, got "
-            "'4,4,4:8,8'\n");
+            "f2stencil: error: --tune-size has a size of 2 values, but the nests of this run have "
+            "3 loops; give each size one value per loop, innermost first\n");
   // Separated by ';' as in the directive, the sizes are the same.
   ProcessResult r = f2stencil({"--tune-size=4,4,4;8,8,8", "--emit=ir", good});
   EXPECT_TRUE(r.ok()) << r.err;

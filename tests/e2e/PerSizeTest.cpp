@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace f2s {
@@ -113,6 +114,41 @@ TEST(PerSize, LibraryDispatchesToTheNearestTunedSizeAndMatchesTheOriginal) {
   std::string text((std::istreambuf_iterator<char>(report)), {});
   for (const char *s : {"size 1 of 3, 6x6x6", "size 2 of 3, 14x12x10", "size 3 of 3, 40x36x32"})
     EXPECT_NE(text.find(s), std::string::npos) << s << "\n" << text;
+}
+
+// --tune-size with sizes of two depths, as a multigrid code needs for its 3D
+// kernels and its 2D face copies: each nest is tuned at the sizes of its own
+// depth, and a nest of a depth not listed at its clause, said once.
+TEST(PerSize, SizesOfSeveralDepthsGoToTheNestsOfAsManyLoops) {
+  test::ScratchDir dir;
+  fs::path out = dir.path() / "out";
+  ProcessResult r = f2stencil(
+      {"--reps=1", "--budget=1", "--target=c", "--tune-size=6,5,4:9,7:12,10,8", "-o", out.string(),
+       "--tuning-db", (dir.path() / "db").string(), source("tests/inputs/e2e/tune_depths.f90")});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  EXPECT_NE(r.err.find("f2stencil: 'td_edge' has 1 loop and --tune-size no size of as many "
+                       "values: tuned at its tune_size, 300\n"),
+            std::string::npos)
+      << r.err;
+  nlohmann::json rec = nlohmann::json::parse(std::ifstream(out / "f2s_tune_depths.json"));
+  std::map<std::string, nlohmann::json> by_name;
+  for (const nlohmann::json &k : rec["kernels"])
+    by_name[k["name"]] = k;
+  const nlohmann::json &smooth = by_name["td_smooth"];
+  ASSERT_EQ(smooth["sizes"].size(), 2u) << smooth.dump(2);
+  EXPECT_EQ(smooth["sizes"][0]["extents"], nlohmann::json::parse("[6, 5, 4]"));
+  EXPECT_EQ(smooth["sizes"][1]["extents"], nlohmann::json::parse("[12, 10, 8]"));
+  EXPECT_EQ(by_name["td_faces"]["tune_size"], nlohmann::json::parse("[9, 7]"));
+  EXPECT_EQ(by_name["td_edge"]["tune_size"], nlohmann::json::parse("[300]"));
+
+  // A depth no nest has is a mistake, refused before anything is written.
+  r = f2stencil({"--target=c", "--tune-size=6,5,4:9,7,3,2", "-o", (dir.path() / "bad").string(),
+                 source("tests/inputs/e2e/tune_depths.f90")});
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_EQ(r.err, "f2stencil: error: --tune-size has a size of 4 values, but the nests of this "
+                   "run have 1 or 2 or 3 loops; give each size one value per loop, innermost "
+                   "first\n");
+  EXPECT_FALSE(fs::exists(dir.path() / "bad"));
 }
 
 } // namespace
