@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
 
 namespace f2s {
@@ -87,8 +88,11 @@ public:
         summaries_(summaries) {}
 
   /// The edits (none: no array to enter); throws NoRegion saying why the
-  /// unit gets none.
-  std::vector<Edit> plan();
+  /// unit gets none. `wide`: the region spans every call of a procedure that
+  /// holds library calls, those outside loops too (a program's set-up and
+  /// final calls before and after its iteration loop, which otherwise copy
+  /// their arrays each); else only those in loops place it.
+  std::vector<Edit> plan(bool wide);
   /// The updates "if present" of a procedure that brings its arrays itself
   /// (ProcedureSummary::updates_itself, summary `q`): around each host
   /// statement of its whole body, with no enter or exit.
@@ -132,8 +136,15 @@ private:
   }
 
   /// The entered arrays a host statement (or construct, merged) may read
-  /// and may define.
-  void touches(const HostStmt &merged, Names &reads, Names &defines) const;
+  /// and may define. `after`: a statement after the region, where a
+  /// procedure's library calls read their arrays from the host (inside, a
+  /// statement that does more than call such a procedure is refused).
+  void touches(const HostStmt &merged, Names &reads, Names &defines, bool after = false) const;
+  /// The arrays the region wrote that nothing after its end reads, so its
+  /// exit frees them without copying them back: in the main program, whose
+  /// end ends them, when the region is at the top of its body and nothing
+  /// after it jumps back; empty elsewhere.
+  Names dead_after(const std::vector<HostStmt> &block, size_t hi) const;
 
   /// The statements block[lo..hi], which hold calls or are between them.
   void device_block(const std::vector<HostStmt> &block, size_t lo, size_t hi, int parent_last);
@@ -191,21 +202,23 @@ private:
   /// The end of the region: arrays a call may have written are copied back
   /// (exit); the others are current on the host (every host definition was
   /// sent to the device, never the reverse) and are only freed (delete).
-  std::string exits(const std::string &indent) const {
+  /// `dead`: written arrays nothing reads afterwards, freed too.
+  std::string exits(const std::string &indent, const Names &dead = {}) const {
     if (self_)
       return ""; // nothing entered: a caller's region exits
     Names kept;
     for (const std::string &a : entered_)
-      if (!written_.count(a))
+      if (!written_.count(a) || dead.count(a))
         kept.insert(a);
     std::string out;
     for (const std::string &a : entered_order_)
-      out += written_.count(a) ? call("exit", a, indent) : call("delete", a, indent);
-    used_.insert("exit");
+      out += kept.count(a) ? call("delete", a, indent) : call("exit", a, indent);
+    // Each exit (the region's end, each jump out of it) adds what it calls:
+    // the set it frees may differ.
+    if (kept.size() < entered_.size())
+      used_.insert("exit");
     if (!kept.empty())
       used_.insert("delete");
-    if (kept.size() == entered_.size())
-      used_.erase("exit");
     return out;
   }
   std::string indent(const HostStmt &s) const {
@@ -239,7 +252,7 @@ private:
   Names library_procedures_;
 };
 
-void UnitRegion::touches(const HostStmt &m, Names &reads, Names &defines) const {
+void UnitRegion::touches(const HostStmt &m, Names &reads, Names &defines, bool after) const {
   for (const std::string &n : m.names)
     if (entered_.count(n))
       reads.insert(n);
@@ -249,7 +262,7 @@ void UnitRegion::touches(const HostStmt &m, Names &reads, Names &defines) const 
   for (const HostStmt::Call &c : m.calls) {
     const std::string &p = c.procedure;
     if (entered_.count(p) || unit_.arrays.count(p) || unit_.statement_functions.count(p) ||
-        library_procedures_.count(p) || p.rfind(module_ + "_data_", 0) == 0)
+        (library_procedures_.count(p) && !after) || p.rfind(module_ + "_data_", 0) == 0)
       continue;
     if (!c.statement && intrinsic_functions().count(p))
       continue;
@@ -262,12 +275,14 @@ void UnitRegion::touches(const HostStmt &m, Names &reads, Names &defines) const 
       // A procedure of the files given: what its code may touch, mapped to
       // this unit's names (its library calls are the device's).
       for (const std::string &a : names_here(q->passes, c, *q, true))
-        if (entered_.count(a))
+        if (entered_.count(a) && after)
+          reads.insert(a);
+        else if (entered_.count(a))
           refuse(m.line, "'" + p + "', called at line " + std::to_string(m.line) +
                              ", runs library calls on '" + a +
                              "' inside a statement that does more than CALL it");
       for (const std::string &a : names_here(q->allocates, c, *q, true))
-        if (entered_.count(a))
+        if (entered_.count(a) && !after)
           refuse(m.line, "'" + a + "' may be allocated or deallocated by '" + p +
                              "', called at line " + std::to_string(m.line) +
                              " between the calls that keep it on the device");
@@ -521,6 +536,37 @@ bool jumps(const HostStmt &s) {
   return false;
 }
 
+/// Whether `s` or a statement inside it may go to a label (GO TO, an
+/// assigned GO TO, an I/O statement's ERR= or END=).
+bool goes_to_labels(const HostStmt &s) {
+  if (s.jump == HostStmt::Jump::GoTo || s.jump == HostStmt::Jump::Unknown ||
+      !s.branch_labels.empty())
+    return true;
+  for (const auto &b : s.blocks)
+    for (const HostStmt &i : b)
+      if (goes_to_labels(i))
+        return true;
+  return false;
+}
+
+Names UnitRegion::dead_after(const std::vector<HostStmt> &block, size_t hi) const {
+  if (!unit_.is_program || &block != &unit_.body)
+    return {};
+  Names reads, defines;
+  for (size_t i = hi + 1; i < block.size(); ++i) {
+    if (goes_to_labels(block[i]))
+      return {};
+    HostStmt merged;
+    merge(block[i], merged);
+    touches(merged, reads, defines, true);
+  }
+  Names dead;
+  for (const std::string &a : written_)
+    if (!reads.count(a))
+      dead.insert(a);
+  return dead;
+}
+
 void UnitRegion::device_block(const std::vector<HostStmt> &block, size_t lo, size_t hi,
                               int parent_last) {
   // On a straight path, an array brought to the host stays current there
@@ -726,7 +772,7 @@ std::vector<Edit> UnitRegion::plan_self(const ProcedureSummary &q) {
   return edits_;
 }
 
-std::vector<Edit> UnitRegion::plan() {
+std::vector<Edit> UnitRegion::plan(bool wide) {
   for (const RegionCall *c : calls_) {
     nest_lines_.insert(c->region.do_line);
     nest_calls_[c->region.do_line] = c;
@@ -761,8 +807,9 @@ std::vector<Edit> UnitRegion::plan() {
   // nothing from it).
   std::vector<const HostStmt *> in_loops, procedure_calls;
   find_library_procedure_calls(unit_.body, false, in_loops, procedure_calls);
-  if (calls_.empty() && in_loops.empty())
+  if (calls_.empty() && in_loops.empty() && (!wide || procedure_calls.size() < 2))
     return {};
+  const std::vector<const HostStmt *> &placing = wide ? procedure_calls : in_loops;
   // The region: the outermost DO around every call, else the statements
   // from the first that holds a call to the last.
   std::vector<Path> paths;
@@ -773,7 +820,7 @@ std::vector<Edit> UnitRegion::plan() {
                                            " is inside a construct --rewrite does not follow");
     paths.push_back(p);
   }
-  for (const HostStmt *s : in_loops) {
+  for (const HostStmt *s : placing) {
     Path p;
     if (!find_do(unit_.body, s->line, p) || &at(p.back()) != s)
       refuse(s->line, "the CALL at line " + std::to_string(s->line) +
@@ -816,7 +863,8 @@ std::vector<Edit> UnitRegion::plan() {
   // A call alone, in no loop: a region would only make it run on the GPU
   // with its copies each time. Without one it runs as before (on the GPU if
   // a caller's region holds its arrays already).
-  if (calls_.size() == 1 && in_loops.empty() && lo == hi && is_region_nest((*block)[lo]))
+  if (calls_.size() + (wide ? procedure_calls.size() : 0) == 1 && in_loops.empty() && lo == hi &&
+      is_region_nest((*block)[lo]))
     return {};
   // The arrays of the procedures called inside: those the unit can name
   // and the data procedures can take whole (the others are copied by the
@@ -903,7 +951,7 @@ std::vector<Edit> UnitRegion::plan() {
   if (last.do_terminal)
     refuse(last.line, "the code around the calls ends on the statement a label DO loop ends on");
   edits_.push_back(Edit{enter_at, enter_at, calls("enter", entered_, indent(first)), -20});
-  edits_.push_back(Edit{exit_at, exit_at, exits(indent(first)), -25});
+  edits_.push_back(Edit{exit_at, exit_at, exits(indent(first), dead_after(*block, hi)), -25});
   return edits_;
 }
 
@@ -985,12 +1033,29 @@ DataRegionEdits data_region_edits(const Lines &lines, const std::string &path, b
       continue;
     static const std::vector<const RegionCall *> none;
     const std::vector<const RegionCall *> &unit_calls = own == by_unit.end() ? none : own->second;
-    UnitRegion region(lines, fixed, module, unit, unit_calls, summaries);
     const ProcedureSummary *self = summaries ? summaries->find(unit.name) : nullptr;
     if (self && (self->unit != &unit || !self->updates_itself))
       self = nullptr;
+    // The widest region first, around the calls outside loops too; where it
+    // cannot be written (an ALLOCATE between the calls, a jump into them),
+    // the one around the loops, which may still be.
+    std::optional<UnitRegion> region;
+    std::vector<Edit> wide;
+    if (!self && summaries) {
+      region.emplace(lines, fixed, module, unit, unit_calls, summaries);
+      try {
+        wide = region->plan(true);
+      } catch (const NoRegion &) {
+      }
+      if (wide.empty())
+        region.reset();
+    }
     try {
-      std::vector<Edit> edits = self ? region.plan_self(*self) : region.plan();
+      if (!region)
+        region.emplace(lines, fixed, module, unit, unit_calls, summaries);
+      std::vector<Edit> edits = self            ? region->plan_self(*self)
+                                : !wide.empty() ? wide
+                                                : region->plan(false);
       if (edits.empty())
         continue;
       if (unit_calls.empty() && unit.use_after_line < 0)
@@ -999,9 +1064,9 @@ DataRegionEdits data_region_edits(const Lines &lines, const std::string &path, b
                                         "cannot add the USE of the data procedures after it"};
       out.edits.insert(out.edits.end(), edits.begin(), edits.end());
       if (unit_calls.empty())
-        out.edits.push_back(use_edit(lines, fixed, unit, module, region.uses()));
+        out.edits.push_back(use_edit(lines, fixed, unit, module, region->uses()));
       else
-        out.uses[unit_calls.front()->region.unit_line] = region.uses();
+        out.uses[unit_calls.front()->region.unit_line] = region->uses();
     } catch (const NoRegion &no) {
       // Its callers' regions count on its updates: none may be written.
       if (self)

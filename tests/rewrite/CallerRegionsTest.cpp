@@ -88,7 +88,8 @@ TEST(CallerRegions, AMainProgramKeepsTheModuleArraysOfItsCalleesOnTheDevice) {
   // calls find the arrays present) and a host routine of the module between
   // them, which gets updates of the one array it receives. `w`, which no
   // library call passes, is not entered; the write of the result reads `u`
-  // after the region.
+  // after the region, which comes back; `v`, which nothing reads after it,
+  // is freed.
   TempDir dir;
   auto r = rewrite_all(dir, {{"kernels.f90", kModules}, {"main.f90", R"(program main
   use state
@@ -113,7 +114,8 @@ end program main
   EXPECT_EQ(r["main.f90"].text, R"(program main
   use state
   use kernels
-  use f2s_lib, only: f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, f2s_lib_data_exit
+  use f2s_lib, only: f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, f2s_lib_data_exit, &
+      f2s_lib_data_delete
   use, intrinsic :: iso_c_binding, only: c_size_t
   implicit none
   integer :: it
@@ -133,7 +135,7 @@ end program main
     w(1) = w(1) + 1
   end do
   call f2s_lib_data_exit(u, size(u, kind=c_size_t) * storage_size(u) / 8)
-  call f2s_lib_data_exit(v, size(v, kind=c_size_t) * storage_size(v) / 8)
+  call f2s_lib_data_delete(v, size(v, kind=c_size_t) * storage_size(v) / 8)
   print *, u(3), w(1)
 end program main
 )");
@@ -458,7 +460,8 @@ end subroutine bc
 TEST(CallerRegions, ACalleeInAnotherFileGivenOnTheSameCommandLine) {
   // The procedure with the library call is in one file, its caller's loop
   // in another: the caller's file, which has no region of its own, gets
-  // the region and the USE of the data procedures.
+  // the region and the USE of the data procedures. Only `a` is read after
+  // it.
   TempDir dir;
   auto r = rewrite_all(dir, {{"main.f90", R"(program main
   implicit none
@@ -487,7 +490,7 @@ end subroutine relax
 )"}});
   EXPECT_TRUE(r["main.f90"].warnings.empty());
   EXPECT_EQ(r["main.f90"].text, R"(program main
-  use f2s_lib, only: f2s_lib_data_enter, f2s_lib_data_exit
+  use f2s_lib, only: f2s_lib_data_enter, f2s_lib_data_exit, f2s_lib_data_delete
   use, intrinsic :: iso_c_binding, only: c_size_t
   implicit none
   real(8) :: a(0:41), b(0:41)
@@ -501,7 +504,7 @@ end subroutine relax
     call relax(40, b, a)
   end do
   call f2s_lib_data_exit(a, size(a, kind=c_size_t) * storage_size(a) / 8)
-  call f2s_lib_data_exit(b, size(b, kind=c_size_t) * storage_size(b) / 8)
+  call f2s_lib_data_delete(b, size(b, kind=c_size_t) * storage_size(b) / 8)
   print *, a(5)
 end program main
 )");
@@ -510,7 +513,8 @@ end program main
 TEST(CallerRegions, ACalleeNoFileDefinesIsAHostCallThatMayTouchEverything) {
   // `report` is defined nowhere given: it may read and define the array it
   // receives and any module array, so the entered module arrays come to
-  // the host before it and go back after it.
+  // the host before it and go back after it. Nothing reads them after the
+  // loop, at the main program's end: its exit frees them.
   TempDir dir;
   auto r = rewrite_all(dir, {{"kernels.f90", kModules}, {"main.f90", R"(program main
   use state
@@ -531,7 +535,7 @@ end program main
   EXPECT_EQ(r["main.f90"].text, R"(program main
   use state
   use kernels
-  use f2s_lib, only: f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, f2s_lib_data_exit
+  use f2s_lib, only: f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, f2s_lib_data_delete
   use, intrinsic :: iso_c_binding, only: c_size_t
   implicit none
   integer :: it
@@ -550,10 +554,161 @@ end program main
     call f2s_lib_data_update_device(v, size(v, kind=c_size_t) * storage_size(v) / 8)
     call back(0.5d0)
   end do
-  call f2s_lib_data_exit(u, size(u, kind=c_size_t) * storage_size(u) / 8)
-  call f2s_lib_data_exit(v, size(v, kind=c_size_t) * storage_size(v) / 8)
+  call f2s_lib_data_delete(u, size(u, kind=c_size_t) * storage_size(u) / 8)
+  call f2s_lib_data_delete(v, size(v, kind=c_size_t) * storage_size(v) / 8)
 end program main
 )");
+}
+
+TEST(CallerRegions, SetUpAndFinalCallsOutsideTheLoopJoinTheRegion) {
+  // A program's set-up call before its iteration loop and its final call
+  // after it hold library calls too: the region spans them all, so they run
+  // on the device without copies of their own; the host statement between
+  // (`w = 2`) touches no entered array. After the region only `v` is read:
+  // it comes back, `u` is freed.
+  TempDir dir;
+  auto r = rewrite_all(dir, {{"kernels.f90", kModules}, {"main.f90", R"(program main
+  use state
+  use kernels
+  implicit none
+  integer :: it
+  n = 20
+  allocate(u(0:n+1), v(0:n+1), w(n))
+  call back(1d0)
+  w = 2
+  do it = 1, 5
+    call smooth
+    call back(0.5d0)
+  end do
+  call smooth
+  print *, v(3), w(1)
+end program main
+)"}});
+  EXPECT_TRUE(r["main.f90"].warnings.empty());
+  EXPECT_EQ(r["main.f90"].text, R"(program main
+  use state
+  use kernels
+  use f2s_lib, only: f2s_lib_data_enter, f2s_lib_data_exit, f2s_lib_data_delete
+  use, intrinsic :: iso_c_binding, only: c_size_t
+  implicit none
+  integer :: it
+  n = 20
+  allocate(u(0:n+1), v(0:n+1), w(n))
+  call f2s_lib_data_enter(u, size(u, kind=c_size_t) * storage_size(u) / 8)
+  call f2s_lib_data_enter(v, size(v, kind=c_size_t) * storage_size(v) / 8)
+  call back(1d0)
+  w = 2
+  do it = 1, 5
+    call smooth
+    call back(0.5d0)
+  end do
+  call smooth
+  call f2s_lib_data_delete(u, size(u, kind=c_size_t) * storage_size(u) / 8)
+  call f2s_lib_data_exit(v, size(v, kind=c_size_t) * storage_size(v) / 8)
+  print *, v(3), w(1)
+end program main
+)");
+}
+
+TEST(CallerRegions, AnAllocateBetweenTheCallsKeepsTheRegionAroundTheLoop) {
+  // `v` is allocated after the set-up call, so no region can span both:
+  // the region is the loop's, and the set-up call copies its arrays itself.
+  TempDir dir;
+  auto r = rewrite_all(dir, {{"kernels.f90", kModules}, {"main.f90", R"(program main
+  use state
+  use kernels
+  implicit none
+  integer :: it
+  n = 20
+  allocate(u(0:n+1), w(n))
+  u = 1
+  call smooth_w
+  allocate(v(0:n+1))
+  do it = 1, 5
+    call smooth
+    call back(0.5d0)
+  end do
+  print *, u(3)
+contains
+  subroutine smooth_w
+    call smooth
+  end subroutine smooth_w
+end program main
+)"}});
+  EXPECT_EQ(r["main.f90"].text, R"(program main
+  use state
+  use kernels
+  use f2s_lib, only: f2s_lib_data_enter, f2s_lib_data_exit, f2s_lib_data_delete
+  use, intrinsic :: iso_c_binding, only: c_size_t
+  implicit none
+  integer :: it
+  n = 20
+  allocate(u(0:n+1), w(n))
+  u = 1
+  call smooth_w
+  allocate(v(0:n+1))
+  call f2s_lib_data_enter(u, size(u, kind=c_size_t) * storage_size(u) / 8)
+  call f2s_lib_data_enter(v, size(v, kind=c_size_t) * storage_size(v) / 8)
+  do it = 1, 5
+    call smooth
+    call back(0.5d0)
+  end do
+  call f2s_lib_data_exit(u, size(u, kind=c_size_t) * storage_size(u) / 8)
+  call f2s_lib_data_delete(v, size(v, kind=c_size_t) * storage_size(v) / 8)
+  print *, u(3)
+contains
+  subroutine smooth_w
+    call smooth
+  end subroutine smooth_w
+end program main
+)");
+}
+
+TEST(CallerRegions, WhatTheCodeAfterTheRegionMayReadComesBack) {
+  // After the loop, a procedure no file defines receives `w`, and may read
+  // any module array: every written array comes back. And a GO TO after
+  // the region may go back before it: everything comes back too.
+  TempDir dir;
+  for (const char *after : {"  call report(w)\n", "10 continue\n  if (n < 0) go to 10\n"}) {
+    auto r = rewrite_all(dir, {{"kernels.f90", kModules}, {"main.f90", std::string(R"(program main
+  use state
+  use kernels
+  implicit none
+  integer :: it
+  n = 20
+  allocate(u(0:n+1), v(0:n+1), w(n))
+  u = 1
+  do it = 1, 5
+    call smooth
+    call back(0.5d0)
+  end do
+)") + after + "end program main\n"}});
+    const std::string &text = r["main.f90"].text;
+    EXPECT_NE(text.find("call f2s_lib_data_exit(u"), std::string::npos) << after << text;
+    EXPECT_NE(text.find("call f2s_lib_data_exit(v"), std::string::npos) << after << text;
+    EXPECT_EQ(text.find("call f2s_lib_data_delete"), std::string::npos) << after << text;
+  }
+}
+
+TEST(CallerRegions, ASubroutinesRegionCopiesBackWhatItsCallerMaySee) {
+  // Outside the main program the caller may read the module arrays after
+  // the call: they come back whatever the subroutine reads after its loop.
+  TempDir dir;
+  auto r = rewrite_all(dir, {{"kernels.f90", kModules}, {"drive.f90", R"(subroutine drive(steps)
+  use state
+  use kernels
+  implicit none
+  integer, intent(in) :: steps
+  integer :: it
+  do it = 1, steps
+    call smooth
+    call back(0.5d0)
+  end do
+end subroutine drive
+)"}});
+  const std::string &text = r["drive.f90"].text;
+  EXPECT_NE(text.find("call f2s_lib_data_exit(u"), std::string::npos) << text;
+  EXPECT_NE(text.find("call f2s_lib_data_exit(v"), std::string::npos) << text;
 }
 
 } // namespace

@@ -204,7 +204,8 @@ TEST(DataRegions, ModuleArraysAnInternalProcedureAndAnAllocateBeforeTheLoop) {
   // nothing comes to the host before it (no call writes a), b comes before
   // the statement that reads it, and a goes to the device after the run of
   // host statements, at the loop's end; the ALLOCATE comes before the
-  // region, which starts at the loop.
+  // region, which starts at the loop; after it only `a` is read, and b is
+  // freed without coming back.
   TempDir dir;
   RewrittenSource r = with_regions(dir, "mod.f90", R"(module fields
   implicit none
@@ -249,8 +250,7 @@ end module fields
 
 program main
   use fields
-  use f2s_lib, only: jac, f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, f2s_lib_data_exit, &
-      f2s_lib_data_delete
+  use f2s_lib, only: jac, f2s_lib_data_enter, f2s_lib_data_update_host, f2s_lib_data_update_device, f2s_lib_data_delete
   use, intrinsic :: iso_c_binding, only: c_size_t
   implicit none
   integer :: i, j, it
@@ -273,7 +273,7 @@ program main
     call f2s_lib_data_update_device(a, size(a, kind=c_size_t) * storage_size(a) / 8)
   end do
   call f2s_lib_data_delete(a, size(a, kind=c_size_t) * storage_size(a) / 8)
-  call f2s_lib_data_exit(b, size(b, kind=c_size_t) * storage_size(b) / 8)
+  call f2s_lib_data_delete(b, size(b, kind=c_size_t) * storage_size(b) / 8)
   print *, sum(a)
 contains
   subroutine boundary()
