@@ -1,5 +1,5 @@
 #!/bin/bash
-# The session batch of 2026-12-07 17:38 UTC (bench/RESULTS.md): the A/B of the early CUDA start and the staged copies, the bounds, poisson19 tuned at its run size, a checked timing round of every variant and a profile round; about 5 minutes on a warm H100. Run with bench/apps/out carried, built by build.sh.
+# The session batch of 2026-12-07 17:37 UTC (bench/RESULTS.md): the A/B of the early CUDA start and the staged copies, the bounds, poisson19 tuned at its run size, a checked timing round of every variant and a profile round; about 5 minutes on a warm H100. Run with bench/apps/out carried, built by build.sh.
 export PATH=/usr/local/cuda/bin:$PATH
 A=bench/apps; P="F2S_CUDA_EARLY=0 F2S_CUDA_STAGE=0"; Q="F2S_CUDA_EARLY=1 F2S_CUDA_STAGE=1"
 export LD_LIBRARY_PATH=$PWD/$A/out/fortlibs
