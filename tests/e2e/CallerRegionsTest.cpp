@@ -124,6 +124,24 @@ TEST_F(CallerRegionsEmulated, AMainProgramCallingModuleProceduresPrintsTheOrigin
       << r.out;
 }
 
+TEST_F(CallerRegionsEmulated, SetUpAndFinalCallsJoinTheRegionAndOnlyWhatIsReadAfterComesBack) {
+  rewrite({"kernels.f90", "setup_main.f90"});
+  std::string program = rewritten("setup_main.f90");
+  // The region starts at the first set-up call and ends after the last
+  // call, where u, which the print reads, comes back and v is freed.
+  EXPECT_LT(program.find("call f2s_cr_data_enter(u, "), program.find("  call smooth\n")) << program;
+  EXPECT_NE(program.find("call f2s_cr_data_exit(u, "), std::string::npos) << program;
+  EXPECT_NE(program.find("call f2s_cr_data_delete(v, "), std::string::npos) << program;
+  ProcessResult r = build_and_run("setup", program);
+  ASSERT_TRUE(r.ok()) << r.out << r.err;
+  EXPECT_EQ(numbers(r.out), original_output());
+  // u, v and f in; v to the host for the read of v(n/2) and `halo` (one
+  // update, then back to the device after `halo`), per step (25) v to the
+  // host for `halo` and back; u back at the end.
+  EXPECT_NE(r.out.find("transfers " + std::to_string(3 + 2 + 25 * 2 + 1) + "\n"), std::string::npos)
+      << r.out;
+}
+
 TEST_F(CallerRegionsEmulated, WithoutTheUpdateBeforeTheHostRoutineItWouldReadStaleValues) {
   // The update of v to the host before `call halo(v)`, taken out: halo then
   // copies the device's old v into the host's, which goes back to the
