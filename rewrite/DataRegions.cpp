@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <optional>
 #include <set>
 
 namespace f2s {
@@ -1036,26 +1035,27 @@ DataRegionEdits data_region_edits(const Lines &lines, const std::string &path, b
     const ProcedureSummary *self = summaries ? summaries->find(unit.name) : nullptr;
     if (self && (self->unit != &unit || !self->updates_itself))
       self = nullptr;
-    // The widest region first, around the calls outside loops too; where it
-    // cannot be written (an ALLOCATE between the calls, a jump into them),
-    // the one around the loops, which may still be.
-    std::optional<UnitRegion> region;
-    std::vector<Edit> wide;
-    if (!self && summaries) {
-      region.emplace(lines, fixed, module, unit, unit_calls, summaries);
-      try {
-        wide = region->plan(true);
-      } catch (const NoRegion &) {
-      }
-      if (wide.empty())
-        region.reset();
-    }
+    // The region around the loops; then, where there is one, the wider one
+    // that takes in the calls outside them too, if it can be written (not
+    // across an ALLOCATE between the calls or a jump into them). A unit
+    // without the first gets none: its calls outside loops run where their
+    // arrays are (the CPU, or the device inside a caller's region), rather
+    // than copying them each time the unit is called.
+    UnitRegion narrow(lines, fixed, module, unit, unit_calls, summaries),
+        wider(lines, fixed, module, unit, unit_calls, summaries);
+    const UnitRegion *region = &narrow;
     try {
-      if (!region)
-        region.emplace(lines, fixed, module, unit, unit_calls, summaries);
-      std::vector<Edit> edits = self            ? region->plan_self(*self)
-                                : !wide.empty() ? wide
-                                                : region->plan(false);
+      std::vector<Edit> edits = self ? narrow.plan_self(*self) : narrow.plan(false);
+      if (!self && summaries && !edits.empty()) {
+        try {
+          std::vector<Edit> wide = wider.plan(true);
+          if (!wide.empty()) {
+            edits = std::move(wide);
+            region = &wider;
+          }
+        } catch (const NoRegion &) {
+        }
+      }
       if (edits.empty())
         continue;
       if (unit_calls.empty() && unit.use_after_line < 0)
