@@ -130,6 +130,59 @@ std::string quoted_list(const std::vector<std::string> &loops, const std::set<st
   return names;
 }
 
+/// A dependence of the source's order that running loops of the source's
+/// nest inside the point reverses (LoopDependences::reversed), as a
+/// refusal at its later access: the array, both subscripts as written, the
+/// loops that carry it in the source, and the loops moved.
+std::optional<Diagnostic> reversed_by_interchange(const Kernel &k, const LoopDependences &ld) {
+  if (ld.reversed.empty())
+    return std::nullopt;
+  const Dependence &d = ld.reversed.front();
+  const AccessInfo &first = ld.accesses[d.source], &then = ld.accesses[d.sink];
+  std::vector<std::string> nest;
+  for (const For *f : perfect_nest(k.body))
+    nest.push_back(f->var);
+  std::vector<std::string> moved;
+  for (const std::string &v : k.source_order)
+    if (std::find(nest.begin(), nest.end(), v) == nest.end())
+      moved.push_back(v);
+  struct Loops : IRVisitor {
+    std::map<std::string, SourceLoc> at;
+    void visit_for(const For *f) override {
+      at.try_emplace(f->var, f->loc);
+      IRVisitor::visit_for(f);
+    }
+  } loops;
+  loops.visit(k.body);
+  auto quoted = [](const std::vector<std::string> &vs) {
+    std::string out;
+    for (size_t n = 0; n < vs.size(); ++n)
+      out += std::string(n == 0 ? "" : n + 1 == vs.size() ? " and " : ", ") + "'" + vs[n] + "'";
+    return out;
+  };
+  std::string what;
+  if (d.storage == Storage::Private)
+    what = "'" + d.array + "' is read here with the value it was assigned at line " +
+           std::to_string(first.loc.line) + " in another iteration of the loops";
+  else if (d.kind == DepKind::Flow)
+    what = "'" + d.array + "' is written at " + first.subscript + " and read at " + then.subscript;
+  else if (d.kind == DepKind::Anti)
+    what = "'" + d.array + "' is read at " + first.subscript + " and written at " + then.subscript;
+  else
+    what = "'" + d.array + "' is written at " + first.subscript + " and again at " + then.subscript;
+  std::string lines;
+  for (const std::string &v : moved)
+    lines += std::string(lines.empty() ? "" : ", ") + std::to_string(loops.at[v].line);
+  return Diagnostic{then.loc,
+                    what + ", a dependence that the loops over " + quoted(loops_carrying(ld, d)) +
+                        " carry in the source's order (" + quoted(k.source_order) +
+                        "), but f2stencil runs the DO " + (moved.size() > 1 ? "loops" : "loop") +
+                        " over " + quoted(moved) + " (line " + lines +
+                        ") inside each point of its nest over " + quoted(nest) +
+                        ", which would reverse it; annotate the nest inside the DO loop over '" +
+                        moved.back() + "' instead"};
+}
+
 } // namespace
 
 std::optional<Diagnostic> find_store_overlap(const Kernel &k) {
@@ -191,6 +244,10 @@ Ordering find_ordering(const Kernel &k) {
   for (const For *f : perfect_nest(k.body))
     loops.push_back(f->var);
   LoopDependences ld = analyze_dependences(k);
+  // A program other than the source's first: the loops the kernel runs
+  // inside the point must keep the source's dependences.
+  if (auto d = reversed_by_interchange(k, ld))
+    return {d, std::nullopt};
   if (auto d = array_assignment_dependence(k, ld))
     return {d, std::nullopt};
   if (auto d = carried_value(k, ld, false))

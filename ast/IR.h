@@ -614,6 +614,14 @@ struct Kernel {
   /// size. Empty with one size.
   std::vector<std::vector<int64_t>> tune_sizes;
   std::vector<SourceStride> strides; ///< the source's loops with steps > 1, outermost first
+  /// Where the front end moved DO loops that the source writes around loops
+  /// of the nest into the point (a component loop `do m = 1, nvar` around
+  /// `do k; do j; do i`, which then runs inside each point): the nest's
+  /// loops and those, outermost first, as the source nests them, by
+  /// variable. Empty where the kernel keeps the source's order.
+  /// ast/LoopDependences checks that the kernel's order keeps every
+  /// dependence of this one.
+  std::vector<std::string> source_order;
   /// Code-shape attributes that the per-point passes set and the printers
   /// honour (they change how points are addressed and stored, not what is
   /// computed).

@@ -274,6 +274,12 @@ std::string print_kernel(const Kernel &k) {
   // The loop over a strided variable counts trips; the source's value is this.
   for (const SourceStride &st : k.strides)
     out << "  source " << st.var << " = " << print_index(Index{st.var, st.step, st.lo}) << "\n";
+  if (!k.source_order.empty()) {
+    out << "  source order";
+    for (size_t n = 0; n < k.source_order.size(); ++n)
+      out << (n ? ", " : " ") << k.source_order[n];
+    out << "\n";
+  }
   if (k.ordered)
     out << "  ordered " << k.ordered->var << ": " << k.ordered->reason << "\n";
   // The point is a column: its statements run in order, loops over `var` too.

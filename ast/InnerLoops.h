@@ -4,7 +4,15 @@
 // constant bounds), and its variable is a term of the subscripts it reaches
 // (Index::inner). Each point then reads a window whose width only the call
 // knows; this file holds the predicate that passes and targets ask before
-// they apply.
+// they apply. The loops of a nest deeper than three beyond the kernel's
+// three take the same form (frontend/NestLoops): a component loop `do m =
+// 1, nvar` runs inside each point, and the point then also stores at
+// subscripts in its variable (`q(i,j,k,m)`, several elements per point),
+// which every user below takes as it takes a read: the C and CUDA printers
+// index with it, the dependence analysis models the store over the loop's
+// trips, harness/ProblemSize sizes the grid for them, and the passes that
+// would read the store as one element per point are the ones the tuning
+// leaves out.
 //
 // Who handles Index::inner, and how (grep `\.inner\b`):
 //  - printed by IRPrinter and codegen/CExpr (the loop's variable in the

@@ -398,6 +398,7 @@ public:
   LoopDependences run() {
     build();
     compute();
+    reversed_by_interchange();
     return std::move(out_);
   }
 
@@ -996,6 +997,145 @@ private:
     std::sort(out_.reads_without_source.begin(), out_.reads_without_source.end());
   }
 
+  // ------------------------------------------------ the source's loop order
+
+  /// Where the front end moved loops of the source's nest into the point
+  /// (Kernel::source_order), the instances under them run in the kernel's
+  /// order, the moved loops inside the nest's. Only their order changes:
+  /// statements outside the moved loops run, in both orders, before or
+  /// after every instance of them in the same iterations of the loops
+  /// around (canonicalize/SinkScalars), and the front end refuses a
+  /// statement between the loops a moved loop encloses. So each access
+  /// under all of Kernel::source_order's loops gets a second schedule, the
+  /// source's: its time with the pairs (position, variable) of those loops
+  /// in the source's order (their positions are the same for every such
+  /// access, the loops being the same). A pair of such instances that one
+  /// order runs one way round and the other the other way is a dependence
+  /// the interchange breaks; so is, for a private array, a value the
+  /// source's order carries between iterations of those loops (the
+  /// kernel's order may give the read another write's value).
+  void reversed_by_interchange() {
+    const std::vector<std::string> &order = k_.source_order;
+    const size_t n = order.size();
+    if (n == 0)
+      return;
+    size_t width = 0;
+    for (const Access &a : accesses_)
+      width = std::max(width, a.time.size());
+    // The loop ids of the first n levels, as the first access under them
+    // has them: every other access must be under the same loops.
+    std::optional<std::vector<int>> ids;
+    std::map<int, isl::map> source_schedule;
+    for (const Access &a : accesses_) {
+      if (!a.schedule || a.synthetic || a.loops.size() < n || a.info.storage == Storage::Reduction)
+        continue;
+      std::vector<int> first(a.loops.begin(), a.loops.begin() + static_cast<long>(n));
+      std::vector<std::string> vars;
+      for (int l : first)
+        vars.push_back(out_.loops[l].var);
+      if (!std::is_permutation(vars.begin(), vars.end(), order.begin()))
+        continue;
+      if (!ids)
+        ids = first;
+      if (*ids != first)
+        continue;
+      std::vector<std::string> t = a.time;
+      t.resize(width, "0");
+      std::vector<std::string> o;
+      for (const std::string &v : order) {
+        size_t p = std::find(vars.begin(), vars.end(), v) - vars.begin();
+        o.push_back(t[2 * p]);
+        o.push_back(t[2 * p + 1]);
+      }
+      o.insert(o.end(), t.begin() + static_cast<long>(2 * n), t.end());
+      std::string dims, range;
+      for (int l : a.loops)
+        dims += std::string(dims.empty() ? "" : ", ") + isl_name(out_.loops[l].var);
+      for (const std::string &x : o)
+        range += (range.empty() ? "" : ", ") + x;
+      source_schedule.emplace(a.index, read<isl::map>(ctx_.get(), "{ " + a.tuple + "[" + dims +
+                                                                      "] -> [" + range + "] }"));
+    }
+    if (!ids)
+      return;
+    auto under = [&](const Access &a) { return source_schedule.count(a.index) > 0; };
+    isl::union_map kernel = none(), source = none();
+    for (const auto &[index, m] : source_schedule) {
+      kernel = kernel.unite(isl::union_map(*accesses_[index].schedule));
+      source = source.unite(isl::union_map(m));
+    }
+    // The instances the source runs first on the left.
+    auto source_first_kernel_after = [&](const isl::union_map &pairs) {
+      isl::union_map in_source = in_order(pairs, source);
+      isl::union_map from = kernel.intersect_domain(in_source.domain());
+      isl::union_map to = kernel.intersect_domain(in_source.range());
+      return in_source.intersect(
+          isl::manage(isl_union_map_lex_gt_union_map(from.release(), to.release())));
+    };
+    auto shared = [&](const Access &a) { return under(a) && a.info.storage == Storage::Shared; };
+    isl::union_map writes = relation_of([&](const Access &a) { return shared(a) && a.info.write; });
+    isl::union_map reads = relation_of([&](const Access &a) { return shared(a) && !a.info.write; });
+    std::vector<Dependence> found;
+    auto keep = [&](DepKind kind, const isl::union_map &deps, bool all) {
+      deps.foreach_map([&](isl::map m) {
+        Dependence d = dependence(kind, m);
+        bool differs = all;
+        for (size_t p = 0; p < n && !differs; ++p)
+          differs = d.carried[p];
+        if (differs)
+          found.push_back(std::move(d));
+      });
+    };
+    keep(DepKind::Flow, source_first_kernel_after(writes.apply_range(reads.reverse())), true);
+    keep(DepKind::Anti, source_first_kernel_after(reads.apply_range(writes.reverse())), true);
+    keep(DepKind::Output, source_first_kernel_after(writes.apply_range(writes.reverse())), true);
+    // Private arrays: the value each read takes in the source's order.
+    auto private_access = [&](const Access &a) {
+      return under(a) && a.info.storage == Storage::Private;
+    };
+    isl::union_map private_reads =
+        relation_of([&](const Access &a) { return private_access(a) && !a.info.write; });
+    if (!private_reads.is_empty()) {
+      auto must = [&](const Access &a) {
+        return private_access(a) && a.info.write && a.exact && a.branches.empty();
+      };
+      isl::union_flow f = isl::union_access_info(private_reads)
+                              .set_must_source(relation_of(must))
+                              .set_may_source(relation_of([&](const Access &a) {
+                                return private_access(a) && a.info.write && !must(a);
+                              }))
+                              .set_schedule_map(source)
+                              .compute_flow();
+      keep(DepKind::Flow, f.may_dependence(), false);
+    }
+    // The source's order of the loops, for the dependences' common loops.
+    for (Dependence &d : found) {
+      std::vector<int> common;
+      std::vector<bool> carried;
+      std::vector<std::optional<int64_t>> distance;
+      for (const std::string &v : order) {
+        size_t p = 0;
+        while (out_.loops[d.common[p]].var != v)
+          ++p;
+        common.push_back(d.common[p]);
+        carried.push_back(d.carried[p]);
+        distance.push_back(d.distance[p]);
+      }
+      for (size_t p = n; p < d.common.size(); ++p) {
+        common.push_back(d.common[p]);
+        carried.push_back(d.carried[p]);
+        distance.push_back(d.distance[p]);
+      }
+      d.common = std::move(common);
+      d.carried = std::move(carried);
+      d.distance = std::move(distance);
+    }
+    std::sort(found.begin(), found.end(), [](const Dependence &a, const Dependence &b) {
+      return std::tuple(a.sink, a.source, a.kind) < std::tuple(b.sink, b.source, b.kind);
+    });
+    out_.reversed = std::move(found);
+  }
+
   /// The pairs of `pairs` whose first instance runs before the second.
   /// The order is built between the accesses that appear in `pairs` only:
   /// a statement that reads one array 5000 times would make the order
@@ -1016,29 +1156,33 @@ private:
     return "S" + std::to_string(accesses_[access].info.stmt);
   }
 
+  /// The dependence of the pairs of instances `m` (access A<source> ->
+  /// access A<sink>), along the loops around both in the kernel's order.
+  Dependence dependence(DepKind kind, const isl::map &m) const {
+    Dependence d;
+    d.kind = kind;
+    d.source = index_of(m, isl_dim_in);
+    d.sink = index_of(m, isl_dim_out);
+    const Access &src = accesses_[d.source], &snk = accesses_[d.sink];
+    d.array = src.info.array;
+    d.storage = src.info.storage;
+    isl::map same = m;
+    for (size_t p = 0; p < src.loops.size() && p < snk.loops.size(); ++p) {
+      if (src.loops[p] != snk.loops[p])
+        break;
+      d.common.push_back(src.loops[p]);
+      d.carried.push_back(differ_at(m, static_cast<int>(p)));
+      same = isl::manage(isl_map_equate(same.release(), isl_dim_in, p, isl_dim_out, p));
+      d.distance.push_back(constant_distance(m, static_cast<int>(p)));
+    }
+    d.same_iteration = !same.is_empty();
+    d.relation = to_text(simplest(rename_tuples(m, stmt_name(d.source), stmt_name(d.sink))));
+    return d;
+  }
+
   void collect(DepKind kind, const isl::union_map &deps) {
     std::vector<Dependence> found;
-    deps.foreach_map([&](isl::map m) {
-      Dependence d;
-      d.kind = kind;
-      d.source = index_of(m, isl_dim_in);
-      d.sink = index_of(m, isl_dim_out);
-      const Access &src = accesses_[d.source], &snk = accesses_[d.sink];
-      d.array = src.info.array;
-      d.storage = src.info.storage;
-      isl::map same = m;
-      for (size_t p = 0; p < src.loops.size() && p < snk.loops.size(); ++p) {
-        if (src.loops[p] != snk.loops[p])
-          break;
-        d.common.push_back(src.loops[p]);
-        d.carried.push_back(differ_at(m, static_cast<int>(p)));
-        same = isl::manage(isl_map_equate(same.release(), isl_dim_in, p, isl_dim_out, p));
-        d.distance.push_back(constant_distance(m, static_cast<int>(p)));
-      }
-      d.same_iteration = !same.is_empty();
-      d.relation = to_text(simplest(rename_tuples(m, stmt_name(d.source), stmt_name(d.sink))));
-      found.push_back(std::move(d));
-    });
+    deps.foreach_map([&](isl::map m) { found.push_back(dependence(kind, m)); });
     std::sort(found.begin(), found.end(), [](const Dependence &a, const Dependence &b) {
       return std::pair(a.sink, a.source) < std::pair(b.sink, b.source);
     });
@@ -1241,7 +1385,12 @@ std::optional<Diagnostic> array_assignment_dependence(const Kernel &k, const Loo
 
 std::string print_dependences(const LoopDependences &ld) {
   std::string out;
-  for (const Dependence &d : ld.dependences) {
+  auto all = ld.dependences;
+  for (const Dependence &d : ld.reversed) {
+    all.push_back(d);
+    all.back().relation = "reversed by the kernel's order: " + d.relation;
+  }
+  for (const Dependence &d : all) {
     const AccessInfo &src = ld.accesses[d.source], &snk = ld.accesses[d.sink];
     auto stmt = [&](const AccessInfo &a) {
       return ld.statements[a.stmt].name + (a.end_of_if ? " (end of IF)" : "");

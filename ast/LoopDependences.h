@@ -128,6 +128,17 @@ struct LoopDependences {
   /// What was over-approximated, one sentence each ("the subscript 'm' of
   /// 'f' is not affine: the whole dimension").
   std::vector<std::string> approximations;
+  /// Where the kernel runs loops inside the point that the source writes
+  /// around loops of the nest (Kernel::source_order): the dependences of
+  /// the source's order between instances under those loops that the
+  /// kernel's order runs the other way round (on a shared array, a pair of
+  /// instances that touch one element, one a write; on a private one, a
+  /// value the source carries from another iteration of those loops). Each
+  /// with `source` and `sink` as the source orders them, `common` the
+  /// loops of Kernel::source_order in the source's order, then the loops
+  /// inside them; `relation` relates the instances by the kernel's loops.
+  /// Empty where the kernel keeps every dependence of the source's order.
+  std::vector<Dependence> reversed;
 };
 
 /// Builds the domains and accesses of every statement of `k.body` and

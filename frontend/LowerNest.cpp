@@ -272,7 +272,9 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
     // written: statements of this loop's level (canonicalize/SinkScalars
     // moves them into the point).
     std::vector<Stmt> stmts, after;
-    const fp::DoConstruct *inner = nest[level + 1];
+    // The DO loop the source nests here: the nest's next, or one that runs
+    // inside each point (moved_), around it.
+    const fp::DoConstruct *inner = chain_.empty() ? nest[level + 1] : next_in_chain(&d);
     const fp::Block &block = std::get<fp::Block>(d.t);
     auto inner_at = block.end();
     for (auto it = block.begin(); it != block.end(); ++it) {
@@ -285,6 +287,7 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
       }
       if (is_continue(c))
         continue;
+      refuse_inside_moved(d, c);
       if (dc) {
         // An inner loop beside the last one: line buffers filled, or read
         // before the last loop reads them too. It is lowered as written,
@@ -314,12 +317,21 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
       record_between(s);
       stmts.push_back(under_stride_guards(s));
     }
+    // A loop that runs inside each point holds the nest's next loop alone.
+    for (const fp::DoConstruct *m = inner; m != nest[level + 1]; m = next_in_chain(m))
+      for (const fp::ExecutionPartConstruct &c : std::get<fp::Block>(m->t)) {
+        const auto *exec = std::get_if<fp::ExecutableConstruct>(&c.u);
+        const auto *dc = exec ? std::get_if<fc::Indirection<fp::DoConstruct>>(&exec->u) : nullptr;
+        if (!is_continue(c) && !(dc && &dc->value() == next_in_chain(m)))
+          refuse_inside_moved(*m, c);
+      }
     body = lower_nest(nest, level + 1);
     // After the inner loop: lowered once the inner loop is, so that what
     // they assign changes no bound of it.
     if (inner_at != block.end())
       for (auto it = std::next(inner_at); it != block.end(); ++it)
         if (!is_continue(*it)) {
+          refuse_inside_moved(d, *it);
           refuse_outer_jump(*it);
           after.push_back(under_stride_guards(lower_statement(*it)));
         }
@@ -330,7 +342,7 @@ Stmt RegionLowering::lower_nest(const std::vector<const fp::DoConstruct *> &nest
     }
   } else {
     in_column_ = !column_dos_.empty();
-    body = under_stride_guards(lower_block(std::get<fp::Block>(d.t), loc, true));
+    body = under_stride_guards(lower_point(d, loc));
     in_column_ = false;
   }
   stride_guards_.resize(outer_guards);
@@ -425,21 +437,38 @@ bool RegionLowering::is_nest_var(const std::string &name) const {
 /// every point runs the same trips and the analyses (ast/LoopDependences,
 /// harness/ProblemSize) know them from the call's arguments.
 Stmt RegionLowering::lower_inner_loop(const fp::DoConstruct &d) {
+  PointLoop h = point_loop_header(d, std::string(" inside the point of a ") + kRegion);
+  loop_vars_.push_back(h.var);
+  inner_loops_.insert(h.var);
+  Stmt body;
+  try {
+    body = lower_block(std::get<fp::Block>(d.t), h.loc, true);
+  } catch (...) {
+    loop_vars_.pop_back();
+    inner_loops_.erase(h.var);
+    throw;
+  }
+  loop_vars_.pop_back();
+  return end_point_loop(h, body);
+}
+
+RegionLowering::PointLoop RegionLowering::point_loop_header(const fp::DoConstruct &d,
+                                                            const std::string &where, bool moved) {
   const auto &bounds = loop_bounds(d);
-  SourceLoc loc = at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source);
-  std::string var = text_of(bounds.name.thing.source);
-  int64_t step = 1;
+  PointLoop h;
+  h.loc = at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d.t).source);
+  h.var = text_of(bounds.name.thing.source);
+  const std::string &var = h.var;
   if (bounds.step) {
     const fp::Expr &step_expr = bounds.step->thing.value();
     const Expr folded = fold_constants(lower_bound(step_expr, var)); // keeps `c` alive
     const IntImm *c = as<IntImm>(folded);
     if (!c || c->value == 0 || c->value < -1)
-      fail(at(step_expr.source), "The step of the DO loop over '" + var +
-                                     "' inside the point of a " + kRegion +
-                                     " must be a positive INTEGER constant or -1, as its bounds "
-                                     "are known only at run time" +
+      fail(at(step_expr.source), "The step of the DO loop over '" + var + "'" + where +
+                                     " must be a positive INTEGER constant or -1" +
+                                     (moved ? "" : ", as its bounds are known only at run time") +
                                      constant_fix(step_expr));
-    step = c->value;
+    h.step = c->value;
   }
   auto bound = [&](const fp::Expr &e) {
     Expr x = lower_bound(e, var);
@@ -450,44 +479,41 @@ Stmt RegionLowering::lower_inner_loop(const fp::DoConstruct &d) {
     reads.visit(x);
     for (const std::string &n : reads.names)
       if (is_loop_var(n) || assigned_.count(n) || inner_ended_.count(n))
-        fail(at(e.source), "The bounds of the DO loop over '" + var + "' inside the point of a " +
-                               kRegion + " read '" + n +
+        fail(at(e.source), "The bounds of the DO loop over '" + var + "'" + where + " read '" + n +
                                "'; a loop inside the point whose bounds are not constants may "
                                "read only INTEGER arguments the region does not assign, so that "
                                "every point runs the same trips");
     return x;
   };
-  Expr lo = bound(bounds.lower.thing.value());
-  Expr hi = bound(bounds.upper.thing.value());
-  if (step == -1)
-    std::swap(lo, hi);
-  inner_ended_.erase(var);
-  loop_vars_.push_back(var);
-  inner_loops_.insert(var);
-  Stmt body;
-  try {
-    body = lower_block(std::get<fp::Block>(d.t), loc, true);
-  } catch (...) {
-    loop_vars_.pop_back();
-    inner_loops_.erase(var);
-    throw;
+  h.lo = bound(bounds.lower.thing.value());
+  h.hi = bound(bounds.upper.thing.value());
+  h.reverse = h.step == -1;
+  if (h.reverse) {
+    std::swap(h.lo, h.hi);
+    h.step = 1;
   }
-  loop_vars_.pop_back();
-  inner_loops_.erase(var);
-  inner_ended_.insert(var);
+  inner_ended_.erase(var);
+  return h;
+}
+
+/// The For of a loop inside the point, whose variable `h.var` the point no
+/// longer reads after it.
+Stmt RegionLowering::end_point_loop(const PointLoop &h, const Stmt &body) {
+  inner_loops_.erase(h.var);
+  inner_ended_.insert(h.var);
   // An INTEGER temporary defined from the variable holds nothing known after
   // the loop.
   for (auto it = integer_defs_.begin(); it != integer_defs_.end();)
-    if (it->second.inner == var) {
+    if (it->second.inner == h.var) {
       integer_unknown_[it->first] = "'" + it->first + "' was assigned from the variable of the " +
-                                    "DO loop over '" + var + "' inside the point";
+                                    "DO loop over '" + h.var + "' inside the point";
       it = integer_defs_.erase(it);
     } else {
       ++it;
     }
   return For::reversed(
-      For::make(var, lo, hi, IntImm::make(step == -1 ? 1 : step, loc), LoopExec::Serial, body, loc),
-      step == -1);
+      For::make(h.var, h.lo, h.hi, IntImm::make(h.step, h.loc), LoopExec::Serial, body, h.loc),
+      h.reverse);
 }
 
 /// `lo + mod(e, 2)` (or `mod(e, 2) + lo`) as the start of a stride-2 loop,

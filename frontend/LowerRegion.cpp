@@ -29,19 +29,44 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   finding_nest_ = true;
   while (const fp::DoConstruct *inner = only_do(std::get<fp::Block>(nest.back()->t))) {
     // Inside three loops, a loop with constant bounds is unrolled in the point.
-    if (nest.size() == 3 && has_constant_bounds(*inner, *this))
+    if (nest.size() >= 3 && has_constant_bounds(*inner, *this))
       break;
     nest.push_back(inner);
   }
   finding_nest_ = false;
   if (nest.size() > 3) {
-    auto do_stmt = [](const fp::DoConstruct *d) {
-      return std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source;
+    // A component loop around the stencil's three (`do m = 1, nvar` around
+    // `do k; do j; do i`) or inside them: the kernel keeps three loops, and
+    // the others run inside each point, in the source's order among
+    // themselves (NestLoops.cpp says which three).
+    chain_ = nest;
+    nest = choose_nest_loops(chain_);
+    for (const fp::DoConstruct *d : chain_) {
+      if (d == nest.back())
+        break;
+      if (std::find(nest.begin(), nest.end(), d) == nest.end())
+        moved_.push_back(d);
+    }
+    auto do_stmt = [&](const fp::DoConstruct *d) {
+      return at(std::get<fp::Statement<fp::NonLabelDoStmt>>(d->t).source);
     };
-    fail(at(do_stmt(nest[3])),
-         std::string("A ") + kRegion + " must be a nest of 1, 2 or 3 DO loops, not " +
-             std::to_string(nest.size()) + "; annotate the inner nest at line " +
-             std::to_string(at(do_stmt(nest[nest.size() - 3])).line) + " instead");
+    if (!moved_.empty() && !column_dos_.empty())
+      fail(column_loc_, std::string("The DO loops of a column cannot be inside a DO loop that "
+                                    "runs inside each point of a ") +
+                            kRegion + " (the DO loop over '" +
+                            text_of(loop_bounds(*moved_.front()).name.thing.source) + "' at line " +
+                            std::to_string(do_stmt(moved_.front()).line) +
+                            "); annotate the nest inside it instead");
+    if (!moved_.empty() && !siblings_.empty())
+      fail(do_stmt(siblings_.begin()->second.front()),
+           std::string("Inner DO loops side by side (line buffers filled, then read) cannot be "
+                       "inside a DO loop that runs inside each point of a ") +
+               kRegion + " (the DO loop over '" +
+               text_of(loop_bounds(*moved_.front()).name.thing.source) + "' at line " +
+               std::to_string(do_stmt(moved_.front()).line) +
+               "); annotate the nest inside it "
+               "instead");
+    outer_ = &nest;
   }
   check_siblings(nest);
   for (const fp::DoConstruct *d : nest) {
@@ -62,7 +87,7 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
                      "Loop variable '" + var + "' must be an INTEGER scalar; declare it INTEGER"});
   }
   AssignedScalars assigned;
-  fp::Walk(std::get<fp::Block>(nest.front()->t), assigned);
+  fp::Walk(std::get<fp::Block>(outer.t), assigned);
   for (const std::string &n : assigned.names)
     if (!is_loop_var(n))
       assigned_.insert(n);
@@ -73,6 +98,14 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
                                     [](const Scope &s) { return s.is_procedure; });
   k.procedure = proc.name;
   k.loc = directive_.loc;
+  // The loops down to the kernel's innermost as the source nests them: the
+  // order whose dependences the kernel's must keep (ast/LoopDependences).
+  if (!moved_.empty())
+    for (const fp::DoConstruct *d : chain_) {
+      k.source_order.push_back(text_of(loop_bounds(*d).name.thing.source));
+      if (d == nest.back())
+        break;
+    }
   Stmt lowered = lower_nest(nest, 0);
   // A nest with a statement refused lacks that statement: canonicalizing it
   // would refuse what the source does not say (a reading loop that reads

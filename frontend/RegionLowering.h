@@ -244,6 +244,35 @@ private:
   bool is_local_array(const Decl &d) const;
   bool is_local_1d(const Decl &d) const;
   Stmt lower_nest(const std::vector<const fp::DoConstruct *> &nest, size_t level);
+  /// The kernel's three loops among the DO loops of a deeper nest (`chain`,
+  /// outermost first), in source order (NestLoops.cpp).
+  std::vector<const fp::DoConstruct *>
+  choose_nest_loops(const std::vector<const fp::DoConstruct *> &chain) const;
+  /// The DO loop the source nests directly in `d`, one of chain_, if any.
+  const fp::DoConstruct *next_in_chain(const fp::DoConstruct *d) const;
+  /// Refuses a statement of a loop of the nest that a moved loop
+  /// (moved_) encloses in the source: it would run outside that loop.
+  void refuse_inside_moved(const fp::DoConstruct &d, const fp::ExecutionPartConstruct &c) const;
+  /// The innermost loop's body, inside the moved loops (moved_).
+  Stmt lower_point(const fp::DoConstruct &innermost, const SourceLoc &loc);
+  /// A DO loop that runs inside the point, by its header: its variable,
+  /// bounds (known only at run time, or constants) and step.
+  struct PointLoop {
+    std::string var;
+    Expr lo, hi;
+    int64_t step = 1;
+    bool reverse = false;
+    SourceLoc loc;
+  };
+  /// `d`'s header as a loop inside the point; `where` says where the loop
+  /// runs, for messages (" inside the point of a '!$f2s stencil' region"),
+  /// and `moved` whether the source writes it around loops of the nest.
+  PointLoop point_loop_header(const fp::DoConstruct &d, const std::string &where,
+                              bool moved = false);
+  Stmt end_point_loop(const PointLoop &h, const Stmt &body);
+  /// Why a moved loop is inside the point: "which runs inside each point
+  /// of the ... region, whose nest is the DO loops over 'k', 'j' and 'i'".
+  std::string moved_where(const fp::DoConstruct &m) const;
   void refuse_outer_jump(const fp::ExecutionPartConstruct &c) const;
   /// The start of a stride loop that changes from row to row or from call
   /// to call, and the loop's first index, which no start falls below: `lo +
@@ -378,6 +407,12 @@ private:
   /// The nest's loops found so far, outermost first, while lower() looks
   /// for them (a column needs one).
   const std::vector<const fp::DoConstruct *> *outer_ = nullptr;
+  /// Every DO loop of a nest of more than three (outermost first), and
+  /// those of them that are not the kernel's three but enclose one of them
+  /// in the source: they run inside each point, an interchange that
+  /// ast/LoopDependences checks against the source's order
+  /// (Kernel::source_order). Empty for nests of up to three loops.
+  std::vector<const fp::DoConstruct *> chain_, moved_;
   /// Inner DO loops side by side, in source order, under the last of them.
   mutable std::map<const fp::DoConstruct *, std::vector<const fp::DoConstruct *>> siblings_;
   /// Set while lowering an inner loop beside the last one.

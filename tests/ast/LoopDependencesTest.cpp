@@ -629,3 +629,77 @@ TEST(LoopDependences, OuterStatementsDependOnTheInnerLoopOfTheirRowOnly) {
 
 } // namespace
 } // namespace f2s
+
+namespace f2s {
+namespace {
+
+// A component loop around the grid's loops runs inside each point
+// (Kernel::source_order): the dependences isl finds in the source's order
+// must run the same way round in the kernel's. A recurrence along the
+// component keeps its order inside the point; reading the previous
+// component at a neighbour another point writes later does not.
+std::string component_nest(const std::string &read) {
+  return R"(subroutine comp(n, nvar, q)
+  integer :: n, nvar, i, j, k, m
+  real(8) :: q(0:n+1, 0:n+1, n, nvar)
+  !$f2s stencil
+  do m = 2, nvar
+    do k = 1, n
+      do j = 1, n
+        do i = 1, n
+          q(i, j, k, m) = )" +
+         read + R"(
+        end do
+      end do
+    end do
+  end do
+end subroutine
+)";
+}
+
+TEST(LoopDependences, AMovedLoopKeepsARecurrenceAlongIt) {
+  LoopDependences d = analyze(R"(subroutine comp(n, nvar, r, q)
+  integer :: n, nvar, i, j, k, m
+  real(8) :: r(0:n+1, 0:n+1, 0:n+1, nvar), q(0:n+1, 0:n+1, n, nvar)
+  !$f2s stencil
+  do m = 2, nvar
+    do k = 1, n
+      do j = 1, n
+        do i = 1, n
+          q(i, j, k, m) = q(i, j, k, m-1) + r(i+1, j, k+1, m)
+        end do
+      end do
+    end do
+  end do
+end subroutine
+)");
+  EXPECT_EQ(d.reversed.size(), 0u);
+  EXPECT_EQ(print_dependences(d),
+            "flow S0 -> S0 on 'q' (i,j,k,m) -> (i,j,k,m-1) carried by m distance (0,0,0,1): "
+            "[nvar, n] -> { S0[k, j, i, m] -> S0[k' = k, j' = j, i' = i, m' = 1 + m] : 0 < k <= n "
+            "and 0 < j <= n and 0 < i <= n and 2 <= m < nvar }\n");
+  EXPECT_EQ(free_loops(d), "k j i");
+}
+
+TEST(LoopDependences, AMovedLoopThatReversesAFlowIsFound) {
+  LoopDependences d = analyze(component_nest("q(i+1, j, k, m-1) + q(i, j+1, k, m)"));
+  ASSERT_EQ(d.reversed.size(), 1u) << print_dependences(d);
+  // In the kernel's order (k, j, i, m) the read of the neighbour's previous
+  // component comes before its write: an anti dependence carried by i, the
+  // only loop of the nest that carries one. In the source's (m, k, j, i) it
+  // is a flow carried by m, reversed.
+  EXPECT_EQ(print_dependences(d),
+            "anti S0 -> S0 on 'q' (i+1,j,k,m-1) -> (i,j,k,m) carried by i m distance (0,0,1,-1): "
+            "[nvar, n] -> { S0[k, j, i, m] -> S0[k' = k, j' = j, i' = 1 + i, m' = -1 + m] : 0 < k "
+            "<= n and 0 < j <= n and 0 < i < n and 3 <= m <= nvar }\n"
+            "anti S0 -> S0 on 'q' (i,j+1,k,m) -> (i,j,k,m) carried by j distance (0,1,0,0): "
+            "[nvar, n] -> { S0[k, j, i, m] -> S0[k' = k, j' = 1 + j, i' = i, m' = m] : 0 < k <= "
+            "n and 0 < j < n and 0 < i <= n and 2 <= m <= nvar }\n"
+            "flow S0 -> S0 on 'q' (i,j,k,m) -> (i+1,j,k,m-1) carried by m i distance (1,0,0,-1): "
+            "reversed by the kernel's order: [nvar, n] -> { S0[k, j, i, m] -> S0[k' = k, j' = j, "
+            "i' = -1 + i, m' = 1 + m] : 0 < k <= n and 0 < j <= n and 2 <= i <= n and 2 <= m < "
+            "nvar }\n");
+}
+
+} // namespace
+} // namespace f2s

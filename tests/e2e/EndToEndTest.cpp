@@ -389,6 +389,19 @@ TEST(EndToEnd, LoopsInsideThePointWithARunTimeRadiusMatchTheOriginal) {
     EXPECT_FALSE(k.contains("ordered")) << k.dump();
 }
 
+// Nests of more than three DO loops: a component loop (its count an
+// argument) around, between or inside the grid's three loops, runs inside
+// each point; with 3, 1 and no components, bitwise the original, untuned
+// and tuned, on both CPU targets; and five loops in fixed form, two of them
+// moved. The CUDA runs are InnerLoopsTest's.
+TEST(EndToEnd, ComponentLoopsAroundAndInsideTheGridMatchTheOriginal) {
+  std::vector<nlohmann::json> records = expect_input_matches_untuned_and_tuned("deepnest4d", 3);
+  ASSERT_EQ(records.size(), 2u);
+  for (const nlohmann::json &k : records.back()["kernels"])
+    EXPECT_FALSE(k.contains("ordered")) << k.dump();
+  EXPECT_EQ(expect_input_matches_untuned_and_tuned("deepnest5d", 3, ".f").size(), 2u);
+}
+
 // Arguments u, u_n, u_ref, tolerance and terms: the tuning harness names
 // each argument's buffers apart from the others' and from its own locals
 // (it failed to compile before).

@@ -24,5 +24,24 @@ TEST(InnerLoopsOnTheGpu, WindowsWithARunTimeRadiusMatchTheOriginal) {
     test::expect_gpu_passes(exe, {"window_x", "window_box", "window_damp", "window_band"}, size);
 }
 
+// Nests of more than three DO loops on the GPU: the component loops of
+// deepnest4d.f90 (around, between and inside the grid's loops) and
+// deepnest5d.f (two around them, fixed form) run inside each CUDA thread's
+// point, with several and no components, bitwise the original.
+TEST(InnerLoopsOnTheGpu, ComponentLoopsInsideEachPointMatchTheOriginal) {
+  test::ScratchDir dir;
+  std::string exe = test::build_emulated(dir.path(), "deepnest4d", ".f90");
+  ASSERT_FALSE(exe.empty());
+  for (std::vector<std::string> size : std::vector<std::vector<std::string>>{
+           {}, {"1", "1", "1"}, {"33", "17", "5"}, {"2", "3", "40"}})
+    test::expect_gpu_passes(exe, {"comp_outer", "comp_inner", "comp_ikj", "comp_sum"}, size);
+  test::ScratchDir five;
+  exe = test::build_emulated(five.path(), "deepnest5d", ".f");
+  ASSERT_FALSE(exe.empty());
+  for (std::vector<std::string> size :
+       std::vector<std::vector<std::string>>{{}, {"1", "1", "1"}, {"33", "5", "3"}})
+    test::expect_gpu_passes(exe, {"chem5d"}, size);
+}
+
 } // namespace
 } // namespace f2s

@@ -955,28 +955,6 @@ end subroutine
   EXPECT_NE(ir.find("reverse for k = 1, n - 1 {"), std::string::npos) << ir;
 }
 
-TEST(FrontendErrors, FourLoops) {
-  const std::string src = R"(subroutine s(n, a)
-  integer :: n, i, j, k, l
-  real :: a(n, n, n, n)
-  !$f2s stencil
-  do l = 1, n
-    do k = 1, n
-      do j = 1, n
-        do i = 1, n
-          a(i, j, k, l) = 0.0
-        end do
-      end do
-    end do
-  end do
-end subroutine
-)";
-  expect_error(src,
-               "A '!$f2s stencil' region must be a nest of 1, 2 or 3 DO loops, not 4; annotate "
-               "the inner nest at line 6 instead",
-               "do i");
-}
-
 TEST(FrontendErrors, BoundDependsOnLoopVariable) {
   const std::string src = R"(subroutine s(n, a)
   integer :: n, i, j
