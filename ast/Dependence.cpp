@@ -185,6 +185,28 @@ std::optional<Diagnostic> reversed_by_interchange(const Kernel &k, const LoopDep
 
 } // namespace
 
+/// Whether anything in `body` reads loop variable `v`: a subscript, an
+/// expression, a bound.
+bool reads_var(const Stmt &body, const std::string &v) {
+  struct Reads : IRVisitor {
+    const std::string &v;
+    bool found = false;
+    explicit Reads(const std::string &var) : v(var) {}
+    void visit_var(const Var *op) override { found |= op->name == v; }
+    void visit_grid_ref(const GridRef *op) override {
+      for (const Index &ix : op->index)
+        found |= ix.var == v || ix.inner == v;
+    }
+    void visit_store(const Store *op) override {
+      for (const Index &ix : op->index)
+        found |= ix.var == v || ix.inner == v;
+      IRVisitor::visit_store(op);
+    }
+  } reads(v);
+  reads.visit(body);
+  return reads.found;
+}
+
 std::optional<Diagnostic> find_store_overlap(const Kernel &k) {
   std::vector<std::string> loops;
   for (const For *f : perfect_nest(k.body))
@@ -220,11 +242,18 @@ std::optional<Diagnostic> find_store_overlap(const Kernel &k) {
                                          "variable or a constant"};
     for (size_t n = std::min(around, loops.size()); n-- > 0;)
       if (!seen.count(loops[n]))
-        return Diagnostic{src->name, "Assignment to '" + src->text +
-                                         "' has no subscript in loop variable '" + loops[n] +
-                                         "', so every point of the DO loop over '" + loops[n] +
-                                         "' writes the same element; subscript '" + st->grid +
-                                         "' with '" + loops[n] + "' too"};
+        return Diagnostic{src->name,
+                          "Assignment to '" + src->text + "' has no subscript in loop variable '" +
+                              loops[n] + "', so every point of the DO loop over '" + loops[n] +
+                              "' writes the same element; " +
+                              (reads_var(k.body, loops[n])
+                                   ? "subscript '" + st->grid + "' with '" + loops[n] + "' too"
+                                   // Nothing reads it: the loop repeats the nest, as a
+                                   // time loop does.
+                                   : "the DO loop over '" + loops[n] +
+                                         "' only repeats what it holds, so annotate the nest "
+                                         "inside it instead, or make it a time loop "
+                                         "('!$f2s stencil timesteps', docs/time-loops.md)")};
   }
   return std::nullopt;
 }

@@ -691,8 +691,7 @@ TEST(Cli, ReportsEveryProblemOfEveryRegionOfEveryFileInOneRun) {
 end subroutine
 )";
   // A time loop around the nest, and a sweep in which every loop carries a
-  // dependence: the first refused by the front end, the second by the
-  // analysis of what lowered.
+  // dependence: both refused by the analysis of what lowered.
   const std::string sweep = R"(subroutine sweep(n, nt, a, b)
   integer :: n, nt, i, j, k, it
   real(8) :: a(n, n, n), b(n, n, n)
@@ -754,10 +753,12 @@ end subroutine
                            "The step of the DO loop over 'i' must be a positive INTEGER constant "
                            "or -1 in a " +
                                region + "; make 'nb' a named constant (PARAMETER)"));
-  EXPECT_EQ(lines[5], line(sweep_path, sweep, "do i =",
-                           "A " + region +
-                               " must be a nest of 1, 2 or 3 DO loops, not 4; annotate the inner "
-                               "nest at line 6 instead"));
+  EXPECT_EQ(lines[5], line(sweep_path, sweep, "b(i, j, k) =",
+                           "Assignment to 'b(i, j, k)' has no subscript in loop variable 'it', so "
+                           "every point of the DO loop over 'it' writes the same element; the DO "
+                           "loop over 'it' only repeats what it holds, so annotate the nest inside "
+                           "it instead, or make it a time loop ('!$f2s stencil timesteps', "
+                           "docs/time-loops.md)"));
   // The dependence's wording is the analysis's; its position is one of the
   // statement's reads, and no loop can be the ordered one.
   std::string statement = position(sweep, "a(i-1, j, k)");

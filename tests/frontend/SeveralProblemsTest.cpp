@@ -227,8 +227,9 @@ end subroutine
   ASSERT_EQ(got.size(), 3u);
   EXPECT_EQ(got[0], at(src, "b(1, j)",
                        "Assignment to 'b(1, j)' has no subscript in loop variable 'it', so every "
-                       "point of the DO loop over 'it' writes the same element; subscript 'b' "
-                       "with 'it' too"));
+                       "point of the DO loop over 'it' writes the same element; the DO loop over "
+                       "'it' only repeats what it holds, so annotate the nest inside it instead, "
+                       "or make it a time loop ('!$f2s stencil timesteps', docs/time-loops.md)"));
   EXPECT_EQ(got[1], at(src, "nb\n",
                        "The step of the DO loop over 'i' must be a positive INTEGER constant or -1 "
                        "in a '!$f2s stencil' region; make 'nb' a named constant (PARAMETER)"));
@@ -350,7 +351,9 @@ TEST(SeveralProblems, AFourDeepNestWithRepeatLoopsNamesTheStore) {
                             "  integer :: it, l\n");
   expect_fix(src, "b(i, j) =",
              "Assignment to 'b(i, j)' has no subscript in loop variable 'l', so every point of the "
-             "DO loop over 'l' writes the same element; subscript 'b' with 'l' too");
+             "DO loop over 'l' writes the same element; the DO loop over 'l' only repeats what it "
+             "holds, so annotate the nest inside it instead, or make it a time loop ('!$f2s "
+             "stencil timesteps', docs/time-loops.md)");
 }
 
 TEST(SeveralProblems, ANegativeStepIsSwapped) {
