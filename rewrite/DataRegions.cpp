@@ -806,7 +806,7 @@ std::vector<Edit> UnitRegion::plan(bool wide) {
   // nothing from it).
   std::vector<const HostStmt *> in_loops, procedure_calls;
   find_library_procedure_calls(unit_.body, false, in_loops, procedure_calls);
-  if (calls_.empty() && in_loops.empty() && (!wide || procedure_calls.size() < 2))
+  if (calls_.empty() && in_loops.empty())
     return {};
   const std::vector<const HostStmt *> &placing = wide ? procedure_calls : in_loops;
   // The region: the outermost DO around every call, else the statements
@@ -862,8 +862,7 @@ std::vector<Edit> UnitRegion::plan(bool wide) {
   // A call alone, in no loop: a region would only make it run on the GPU
   // with its copies each time. Without one it runs as before (on the GPU if
   // a caller's region holds its arrays already).
-  if (calls_.size() + (wide ? procedure_calls.size() : 0) == 1 && in_loops.empty() && lo == hi &&
-      is_region_nest((*block)[lo]))
+  if (calls_.size() == 1 && in_loops.empty() && lo == hi && is_region_nest((*block)[lo]))
     return {};
   // The arrays of the procedures called inside: those the unit can name
   // and the data procedures can take whole (the others are copied by the
