@@ -47,11 +47,15 @@ struct f2s_prof {
   int rank;
   long sizes[F2S_PROF_SIZES][F2S_PROF_RANK];
   long long size_calls[F2S_PROF_SIZES], other_size_calls;
+  double size_seconds[F2S_PROF_SIZES], size_traffic[F2S_PROF_SIZES]; /* each size's share */
 };
 enum { F2S_PROF_ROWS = 512 };
 static struct f2s_prof f2s_prof_rows_[F2S_PROF_ROWS];
 static int f2s_prof_count_ = 0;
 static pthread_mutex_t f2s_prof_lock_ = PTHREAD_MUTEX_INITIALIZER;
+/* The time of this thread's last call (f2s_call_end), for its size's share
+ * (f2s_prof_size, which follows it). */
+static __thread double f2s_prof_last_s_ = 0;
 
 __attribute__((unused)) static double f2s_now_(void) {
   struct timespec t;
@@ -83,7 +87,8 @@ __attribute__((unused)) static void f2s_prof_print_(void) {
     if (sized) {
       fprintf(stderr, "f2stencil profile: per kernel, its compulsory traffic (each grid element "
                       "read once, written once) over its time, and the sizes its calls ran at "
-                      "(loop trips, innermost first; tune there: --tune-size or tune_size):\n");
+                      "(loop trips, innermost first; tune there: --tune-size or tune_size), "
+                      "each with its calls and its own rate:\n");
       for (int i = 0; i < f2s_prof_count_; ++i) {
         const struct f2s_prof *r = &f2s_prof_rows_[i];
         if (r->rank == 0)
@@ -108,7 +113,12 @@ __attribute__((unused)) static void f2s_prof_print_(void) {
           fprintf(stderr, "%s", o ? ", " : "");
           for (int d = 0; d < r->rank; ++d)
             fprintf(stderr, "%s%ld", d ? "x" : "", r->sizes[s][d]);
-          fprintf(stderr, " (%lld)", r->size_calls[s]);
+          /* A kernel's rate over all its sizes mixes the large calls, which
+           * show the bandwidth it reaches, with small ones bound by latency. */
+          const double size_rate =
+              r->size_seconds[s] > 0 ? 1e-9 * r->size_traffic[s] / r->size_seconds[s] : 0.0;
+          fprintf(stderr, size_rate >= 100 ? " (%lld, %.1f GB/s)" : " (%lld, %.3g GB/s)",
+                  r->size_calls[s], size_rate);
         }
         if (r->other_size_calls)
           fprintf(stderr, ", other sizes (%lld)", r->other_size_calls);
@@ -209,6 +219,8 @@ __attribute__((unused)) static void f2s_prof_size(const char *kernel, const char
     if (!row->size_calls[s])
       memcpy(row->sizes[s], trips, sizeof(long) * (size_t)rank);
     ++row->size_calls[s];
+    row->size_seconds[s] += f2s_prof_last_s_;
+    row->size_traffic[s] += points * bytes_per_point;
   }
   pthread_mutex_unlock(&f2s_prof_lock_);
 }
@@ -238,6 +250,7 @@ __attribute__((unused)) static void f2s_call_end(int *said, const char *kernel, 
     struct f2s_prof *row = f2s_prof_row(kernel, target);
     if (row) {
       double dt = f2s_now_() - t0;
+      f2s_prof_last_s_ = dt;
       pthread_mutex_lock(&f2s_prof_lock_);
       row->calls += 1;
       row->seconds += dt;

@@ -1,0 +1,43 @@
+#!/bin/bash
+# The session batches of 2026-12-07 22:00 UTC (bench/RESULTS.md), in two
+# device calls on one warm machine, bench/apps/out carried by the first only
+# (the second finds the tuned programs the first linked there):
+#   PART=1: the A/B of the background page population (F2S_CUDA_POPULATE),
+#           whether the kernel has it, poisson19 and swc tuned at their run
+#           sizes, and a profile round of the untuned and tuned cuda programs;
+#   PART=2: mg3d tuned at its run sizes, its profile round, and the checked
+#           timing round of every variant (medians of 2, interleaved).
+export PATH=/usr/local/cuda/bin:$PATH
+A=bench/apps
+export LD_LIBRARY_PATH=$PWD/$A/out/fortlibs
+T0=$SECONDS
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; lscpu | grep 'Model name'
+uname -r; cat $A/out/commit.txt
+mkdir -p $OUT/p
+if [ "${PART:-1}" = 1 ]; then
+  echo "== populate: what the kernel says"
+  F2S_VERBOSE=1 $A/out/bin/mg3d_cuda 64 64 64 2 2>&1 | grep -i 'fault\|RESULT'
+  echo "== A/B populate"
+  for p in "swc_cuda|2047 2047 1000 100" "mg3d_cuda|256 256 256 200" "poisson19_cuda|257 257 129 2037"; do
+    REPS=3 bash $A/ab_device.sh "${p%%|*}" "${p#*|}" F2S_CUDA_POPULATE=0 F2S_CUDA_POPULATE=1
+  done
+  echo "== tune ($((SECONDS-T0)) s)"
+  TUNE_OPTS='--budget=3' TUNE_OPTS_poisson19='--tune-size=255,255,127' \
+    TUNE_OPTS_swc='--tune-size=2047,2047:2047' timeout 330 bash $A/tune_device.sh poisson19_cuda swc_cuda 2>&1 | tail -12
+  echo "== profile ($((SECONDS-T0)) s)"
+  OUT=$OUT/p CHECK=0 F2S_PROFILE=1 VARIANTS='cuda cuda_tuned' REPS=1 APPS='poisson19 swc mg3d' \
+    POISSON19_ARGS='257 257 129 2037' MG3D_ARGS='256 256 256 200' SWC_ARGS='2047 2047 1000 100' \
+    timeout $((585 - (SECONDS-T0))) bash $A/run_device.sh > $OUT/p/stdout.txt 2>&1
+  tail -5 $OUT/p/stdout.txt
+else
+  echo "== tune mg3d"
+  TUNE_OPTS='--budget=3' TUNE_OPTS_mg3d='--tune-size=256,256,256:256,256' timeout 240 bash $A/tune_device.sh mg3d_cuda 2>&1 | tail -12
+  echo "== profile ($((SECONDS-T0)) s)"
+  OUT=$OUT/p CHECK=0 F2S_PROFILE=1 VARIANTS='cuda_tuned' REPS=1 APPS=mg3d MG3D_ARGS='256 256 256 200' \
+    timeout 60 bash $A/run_device.sh > $OUT/p/stdout.txt 2>&1
+  echo "== run ($((SECONDS-T0)) s)"; mkdir -p $OUT/t
+  OUT=$OUT/t CHECK=1 VARIANTS='omp pthreads cuda cuda_tuned' CUDA_ENV='' REPS=2 BUDGET_S=200 \
+    POISSON19_ARGS='257 257 129 2037' MG3D_ARGS='256 256 256 200' SWC_ARGS='2047 2047 1000 100' \
+    timeout $((585 - (SECONDS-T0))) bash $A/run_device.sh 2>&1 | tail -30
+fi
+echo "== end ($((SECONDS-T0)) s)"
