@@ -307,7 +307,8 @@ static long long f2s_populate_bytes = 0; /* made ready, for the tests */
 
 static void *f2s_populate_worker(void *unused) {
   (void)unused;
-  const size_t piece = (size_t)16 << 20;
+  const int mib = f2s_env_int_("F2S_CUDA_POPULATE_PIECE");
+  const size_t piece = (size_t)(mib > 0 ? mib : 2) << 20;
   pthread_mutex_lock(&f2s_populate_lock);
   for (;;) {
     while (f2s_populate_count == 0 && !f2s_populate_lo)
@@ -350,10 +351,13 @@ static void f2s_populate_host(const void *host, size_t bytes) {
   char *hi = (char *)(((uintptr_t)host + bytes) & ~(page - 1));
   if (bytes < f2s_stage_min || hi <= lo)
     return;
+  const int mode = f2s_env_int_("F2S_CUDA_POPULATE");
+  if (mode >= 2)
+    madvise(lo, (size_t)(hi - lo), MADV_HUGEPAGE);
   pthread_mutex_lock(&f2s_populate_lock);
   if (f2s_populate_state == 0) {
     f2s_populate_state = -1;
-    if (f2s_env_int_("F2S_CUDA_POPULATE") != 0) {
+    if (mode != 0 && mode != 2) {
       pthread_t t;
       pthread_attr_t attr;
       pthread_attr_init(&attr);

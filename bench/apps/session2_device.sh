@@ -29,14 +29,29 @@ if [ "${PART:-1}" = 1 ]; then
     POISSON19_ARGS='257 257 129 2037' MG3D_ARGS='256 256 256 200' SWC_ARGS='2047 2047 1000 100' \
     timeout $((585 - (SECONDS-T0))) bash $A/run_device.sh > $OUT/p/stdout.txt 2>&1
   tail -5 $OUT/p/stdout.txt
+elif [ "$PART" = 2 ]; then
+  # The populate modes of d69533a's follow-up: 0 none, 1 populate in 2 MiB
+  # pieces, 2 MADV_HUGEPAGE only, 3 both; the tuning cache of PART 1 carried.
+  cat /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag
+  echo "== A/B populate modes"
+  for p in "mg3d_cuda|256 256 256 200" "poisson19_cuda|257 257 129 2037" "swc_cuda|2047 2047 1000 100"; do
+    REPS=3 bash $A/ab_device.sh "${p%%|*}" "${p#*|}" F2S_CUDA_POPULATE=0 F2S_CUDA_POPULATE=1 \
+      F2S_CUDA_POPULATE=2 F2S_CUDA_POPULATE=3
+  done
+  echo "== tune ($((SECONDS-T0)) s)"
+  TUNING_DB=$PWD/$A/out/tuning.db TUNE_OPTS='--budget=3' TUNE_OPTS_poisson19='--tune-size=255,255,127' \
+    TUNE_OPTS_swc='--tune-size=2047,2047:2047' TUNE_OPTS_mg3d='--tune-size=256,256,256:256,256' \
+    timeout $((570 - (SECONDS-T0))) bash $A/tune_device.sh poisson19_cuda swc_cuda mg3d_cuda 2>&1 | grep -v "^f2stencil: '"
+  cp $A/out/tuning.db $OUT/tuning.db
 else
-  echo "== tune mg3d"
-  TUNE_OPTS='--budget=3' TUNE_OPTS_mg3d='--tune-size=256,256,256:256,256' timeout 240 bash $A/tune_device.sh mg3d_cuda 2>&1 | tail -12
+  # PART=3, right after PART=2 on the same machine, nothing carried:
+  # F2S_CUDA_POPULATE as exported by the caller.
   echo "== profile ($((SECONDS-T0)) s)"
-  OUT=$OUT/p CHECK=0 F2S_PROFILE=1 VARIANTS='cuda_tuned' REPS=1 APPS=mg3d MG3D_ARGS='256 256 256 200' \
-    timeout 60 bash $A/run_device.sh > $OUT/p/stdout.txt 2>&1
+  OUT=$OUT/p CHECK=0 F2S_PROFILE=1 CUDA_ENV='' VARIANTS='cuda cuda_tuned' REPS=1 \
+    POISSON19_ARGS='257 257 129 2037' MG3D_ARGS='256 256 256 200' SWC_ARGS='2047 2047 1000 100' \
+    timeout 90 bash $A/run_device.sh > $OUT/p/stdout.txt 2>&1
   echo "== run ($((SECONDS-T0)) s)"; mkdir -p $OUT/t
-  OUT=$OUT/t CHECK=1 VARIANTS='omp pthreads cuda cuda_tuned' CUDA_ENV='' REPS=2 BUDGET_S=200 \
+  OUT=$OUT/t CHECK=1 VARIANTS='omp pthreads cuda cuda_tuned' CUDA_ENV='' REPS=2 BUDGET_S=300 \
     POISSON19_ARGS='257 257 129 2037' MG3D_ARGS='256 256 256 200' SWC_ARGS='2047 2047 1000 100' \
     timeout $((585 - (SECONDS-T0))) bash $A/run_device.sh 2>&1 | tail -30
 fi
