@@ -275,121 +275,6 @@ static void f2s_cuda_copy(void *dst, const void *src, size_t bytes, cudaMemcpyKi
   pthread_mutex_unlock(&f2s_prof_lock_);
 }
 
-/* Host pages made ready, in the background, for the copies back. A data
- * region's arrays are often filled on the device (the set-up calls run
- * there), so the host has never written their pages: the copy at the
- * region's end then takes a page fault and the zeroing of a page for every
- * 4 KiB, and ran at 1.6 and 2.3 GB/s on an H100's host (bench/apps' mg3d and
- * swc, 295 and 302 MB), where the link does 25 GB/s and more. So each array
- * a region enters with a device copy, of at least f2s_stage_min bytes, has
- * its host pages faulted in for writing by one background thread while the
- * device computes: madvise(MADV_POPULATE_WRITE) (Linux 5.14), which changes
- * no byte, so a host statement or a copy may write the same pages at the
- * same time, and which only fails (harmlessly) where the program has freed
- * the memory meanwhile. Pieces of 16 MiB, so that an array's last exit stops
- * its work within one piece. A kernel without the advice turns it off for
- * the process (said under F2S_VERBOSE); so does F2S_CUDA_POPULATE=0. */
-#include <errno.h>
-#include <sys/mman.h>
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-enum { F2S_POPULATE_QUEUE = 256 };
-static pthread_mutex_t f2s_populate_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t f2s_populate_wake = PTHREAD_COND_INITIALIZER;
-static struct {
-  char *lo, *hi;
-} f2s_populate_queue[F2S_POPULATE_QUEUE]; /* page-aligned ranges, first come first */
-static int f2s_populate_count = 0;
-static char *f2s_populate_lo = NULL, *f2s_populate_hi = NULL; /* the worker's range */
-static int f2s_populate_state = 0; /* 0: no thread yet; 1: running; -1: off */
-static long long f2s_populate_bytes = 0; /* made ready, for the tests */
-
-static void *f2s_populate_worker(void *unused) {
-  (void)unused;
-  const int mib = f2s_env_int_("F2S_CUDA_POPULATE_PIECE");
-  const size_t piece = (size_t)(mib > 0 ? mib : 2) << 20;
-  pthread_mutex_lock(&f2s_populate_lock);
-  for (;;) {
-    while (f2s_populate_count == 0 && !f2s_populate_lo)
-      pthread_cond_wait(&f2s_populate_wake, &f2s_populate_lock);
-    if (!f2s_populate_lo) {
-      f2s_populate_lo = f2s_populate_queue[0].lo;
-      f2s_populate_hi = f2s_populate_queue[0].hi;
-      memmove(&f2s_populate_queue[0], &f2s_populate_queue[1],
-              sizeof f2s_populate_queue[0] * (size_t)--f2s_populate_count);
-    }
-    char *at = f2s_populate_lo;
-    const size_t n = (size_t)(f2s_populate_hi - at) < piece ? (size_t)(f2s_populate_hi - at) : piece;
-    pthread_mutex_unlock(&f2s_populate_lock);
-    const int failed = madvise(at, n, MADV_POPULATE_WRITE) != 0 ? errno : 0;
-    pthread_mutex_lock(&f2s_populate_lock);
-    if (failed == EINVAL) { /* no such advice in this kernel: nothing more is tried */
-      f2s_populate_state = -1;
-      f2s_populate_count = 0;
-      f2s_populate_lo = NULL;
-      pthread_mutex_unlock(&f2s_populate_lock);
-      if (f2s_env()->verbose)
-        fprintf(stderr, "f2stencil: this kernel cannot fault pages in ahead "
-                        "(MADV_POPULATE_WRITE): copies back into pages the host never "
-                        "wrote take their page faults\n");
-      return NULL;
-    }
-    if (!failed)
-      f2s_populate_bytes += (long long)n;
-    /* The range may have been forgotten (its array's last exit) meanwhile. */
-    if (f2s_populate_lo == at)
-      f2s_populate_lo = at + n < f2s_populate_hi ? at + n : NULL;
-  }
-  return NULL;
-}
-
-/* The host range of an array just entered: queued for the worker. */
-static void f2s_populate_host(const void *host, size_t bytes) {
-  const uintptr_t page = 4096;
-  char *lo = (char *)(((uintptr_t)host + page - 1) & ~(page - 1));
-  char *hi = (char *)(((uintptr_t)host + bytes) & ~(page - 1));
-  if (bytes < f2s_stage_min || hi <= lo)
-    return;
-  const int mode = f2s_env_int_("F2S_CUDA_POPULATE");
-  if (mode >= 2)
-    madvise(lo, (size_t)(hi - lo), MADV_HUGEPAGE);
-  pthread_mutex_lock(&f2s_populate_lock);
-  if (f2s_populate_state == 0) {
-    f2s_populate_state = -1;
-    if (mode != 0 && mode != 2) {
-      pthread_t t;
-      pthread_attr_t attr;
-      pthread_attr_init(&attr);
-      pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-      if (pthread_create(&t, &attr, f2s_populate_worker, NULL) == 0)
-        f2s_populate_state = 1;
-      pthread_attr_destroy(&attr);
-    }
-  }
-  if (f2s_populate_state == 1 && f2s_populate_count < F2S_POPULATE_QUEUE) {
-    f2s_populate_queue[f2s_populate_count].lo = lo;
-    f2s_populate_queue[f2s_populate_count++].hi = hi;
-    pthread_cond_signal(&f2s_populate_wake);
-  }
-  pthread_mutex_unlock(&f2s_populate_lock);
-}
-
-/* An array's last exit: its range is not worked on after the piece in hand
- * (the program may free the memory next). */
-static void f2s_populate_forget(const void *host, size_t bytes) {
-  const char *lo = (const char *)host, *hi = lo + bytes;
-  pthread_mutex_lock(&f2s_populate_lock);
-  for (int i = 0; i < f2s_populate_count;)
-    if (f2s_populate_queue[i].lo < hi && f2s_populate_queue[i].hi > lo)
-      f2s_populate_queue[i] = f2s_populate_queue[--f2s_populate_count];
-    else
-      ++i;
-  if (f2s_populate_lo && f2s_populate_lo < hi && f2s_populate_hi > lo)
-    f2s_populate_lo = NULL;
-  pthread_mutex_unlock(&f2s_populate_lock);
-}
-
 /* Whether this process has a GPU to use: asked once (no driver, no device,
  * a driver too old: none), said once under F2S_VERBOSE. Without one every
  * call runs its CPU code and the data regions keep nothing. */
@@ -698,10 +583,8 @@ static void f2s_cuda_enter(const void *host, size_t bytes) {
     exit(EXIT_FAILURE);
   }
   void *dev = f2s_cuda_alloc(bytes, "an array of a data region");
-  if (dev) {
+  if (dev)
     f2s_cuda_copy(dev, host, bytes, cudaMemcpyHostToDevice, "data enter (copy to the device)");
-    f2s_populate_host(host, bytes);
-  }
   f2s_present_table[f2s_present_count++] = (struct f2s_present){(const char *)host, bytes, dev, 1};
   pthread_mutex_unlock(&f2s_present_lock);
 }
@@ -791,7 +674,6 @@ static void f2s_cuda_exit(const void *host, size_t bytes, int copy_out) {
     f2s_cuda_check(cudaFree(e->dev), "data exit (free)");
   }
   if (e->refs == 0) {
-    f2s_populate_forget(e->host, e->bytes);
     *e = f2s_present_table[--f2s_present_count];
   }
   pthread_mutex_unlock(&f2s_present_lock);

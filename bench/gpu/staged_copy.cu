@@ -15,6 +15,8 @@
 #include "../../runtime/f2s_launcher.c"
 
 #include <algorithm>
+#include <sys/mman.h>
+#include <thread>
 #include <vector>
 
 static double median_gbs(size_t bytes, std::vector<double> seconds) {
@@ -76,6 +78,55 @@ int main(int argc, char **argv) {
         for (auto &v : s)
           v.clear();
     }
+    printf("%10zu", bytes >> 20);
+    for (auto &v : s)
+      printf(" %12.1f", median_gbs(bytes, v));
+    printf("\n");
+  }
+  /* A copy back into pages the host never wrote (a data region whose
+   * arrays the device filled): each rep maps fresh memory. "fresh" takes a
+   * page fault per 4 KiB inside the copy; "hugepage" is advised
+   * MADV_HUGEPAGE first (a fault per 2 MiB where the kernel grants them);
+   * "populated" has MADV_POPULATE_WRITE run first, timed apart ("populate"),
+   * so that the copy itself meets no fault; "populate x8" the same advice
+   * by 8 threads, each on an eighth. */
+  printf("%10s %12s %12s %12s %12s %12s  %s\n", "MiB", "fresh d2h", "hugepage d2h", "populate",
+         "populated d2h", "populate x8", "(GB/s; staged copies)");
+  for (size_t bytes = (size_t)256 << 20; bytes <= largest; bytes *= 2) {
+    std::vector<double> s[5];
+    for (int rep = 0; rep < 4; ++rep)
+      for (int form = 0; form < 4; ++form) {
+        char *fresh = (char *)mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (fresh == MAP_FAILED)
+          return 1;
+        if (form == 1)
+          madvise(fresh, bytes, MADV_HUGEPAGE);
+        double t0 = f2s_now_();
+        if (form == 3) {
+          std::vector<std::thread> team;
+          const size_t eighth = (bytes / 8) & ~(size_t)4095;
+          for (int k = 0; k < 8; ++k)
+            team.emplace_back([=] {
+              madvise(fresh + k * eighth, k == 7 ? bytes - 7 * eighth : eighth,
+                      MADV_POPULATE_WRITE);
+            });
+          for (auto &t : team)
+            t.join();
+          s[4].push_back(f2s_now_() - t0);
+          munmap(fresh, bytes);
+          continue;
+        }
+        if (form == 2) {
+          if (madvise(fresh, bytes, MADV_POPULATE_WRITE) != 0)
+            perror("madvise(MADV_POPULATE_WRITE)");
+          s[2].push_back(f2s_now_() - t0);
+          t0 = f2s_now_();
+        }
+        f2s_cuda_copy(fresh, dev, bytes, cudaMemcpyDeviceToHost, "fresh d2h");
+        s[form == 2 ? 3 : form].push_back(f2s_now_() - t0);
+        munmap(fresh, bytes);
+      }
     printf("%10zu", bytes >> 20);
     for (auto &v : s)
       printf(" %12.1f", median_gbs(bytes, v));
