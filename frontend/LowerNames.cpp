@@ -25,7 +25,49 @@ struct WholeNames {
   }
 };
 
+/// Whether an expression reads an array element or a scalar that `assigned`
+/// holds.
+struct PointValues {
+  const std::vector<Scope> &scopes;
+  const std::set<std::string> &assigned;
+  bool found = false;
+  bool is_array(const std::string &n) const {
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+      if (auto d = it->decls.find(n); d != it->decls.end())
+        return d->second.shape != nullptr;
+    return false;
+  }
+  template <typename T> bool Pre(const T &) { return !found; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::ArrayElement &) {
+    found = true;
+    return false;
+  }
+  // Before semantics, `kmt(i, j)` in an expression reads as a call.
+  bool Pre(const fp::FunctionReference &f) {
+    const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(f.v.t).u);
+    found |= name && is_array(text_of(name->source));
+    return !found;
+  }
+  bool Pre(const fp::Designator &d) {
+    const auto *ref = std::get_if<fp::DataRef>(&d.u);
+    if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr)
+      found |= assigned.count(text_of(name->source)) > 0;
+    return !found;
+  }
+};
+
 } // namespace
+
+bool RegionLowering::reads_point_values(const fp::Expr &e) const {
+  // While lower() looks for the nest's loops, assigned_ is not known yet.
+  AssignedScalars region;
+  if (assigned_.empty() && outer_ && !outer_->empty())
+    fp::Walk(std::get<fp::Block>(outer_->front()->t), region);
+  PointValues reads{scopes_, assigned_.empty() ? region.names : assigned_};
+  fp::Walk(e, reads);
+  return reads.found;
+}
 
 std::string RegionLowering::why_not_affine(const fp::Expr &e) const {
   WholeNames whole;
@@ -176,8 +218,8 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
       if (auto value = between_value(name))
         return *value;
     if (bound_of_ || in_dims_)
-      fail(loc, "'" + name + "' is assigned inside the " + kRegion +
-                    ", so it cannot be used in the bounds of its loops or arrays" +
+      fail(loc, "'" + name + "' is assigned inside the " + kRegion + ", so it cannot be used " +
+                    nest_bound_place() +
                     (bound_of_ && between_under_if_.count(name)
                          ? "; set it between the loops by assignments and IFs whose branches "
                            "assign it at most once each, from what the scalars held before the IF"

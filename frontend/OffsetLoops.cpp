@@ -495,6 +495,11 @@ bool is_offset_loop(const fp::DoConstruct &d, const fp::Block &body,
   const fp::LoopControl::Bounds *b = bounds_of(d);
   if (!b)
     return false;
+  // Bounds that differ from point to point (`do k = 1, kmt(i, j)`, `do k =
+  // 1, nk` after `nk = ...`): the point's loop, whatever it subscripts.
+  if (lowering.reads_point_values(b->lower.thing.value()) ||
+      lowering.reads_point_values(b->upper.thing.value()))
+    return true;
   std::string var = text_of(b->name.thing.source);
   LoopVars inner;
   fp::Walk(std::get<fp::Block>(d.t), inner);
