@@ -25,11 +25,23 @@ struct WholeNames {
   }
 };
 
-/// Whether an expression reads an array element or a scalar that `assigned`
-/// holds.
-struct PointValues {
+/// Whether an expression reads one of `names`.
+struct ReadsAny {
+  const std::set<std::string> &names;
+  bool found = false;
+  template <typename T> bool Pre(const T &) { return !found; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::Name &n) {
+    found |= names.count(text_of(n.source)) > 0;
+    return false;
+  }
+};
+
+/// Whether an expression reads an array element whose subscripts read one
+/// of `varying` (`kmt(i, j)`, not `m(2)`).
+struct ReadsVaryingElement {
   const std::vector<Scope> &scopes;
-  const std::set<std::string> &assigned;
+  const std::set<std::string> &varying;
   bool found = false;
   bool is_array(const std::string &n) const {
     for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
@@ -39,34 +51,77 @@ struct PointValues {
   }
   template <typename T> bool Pre(const T &) { return !found; }
   template <typename T> void Post(const T &) {}
-  bool Pre(const fp::ArrayElement &) {
-    found = true;
-    return false;
+  template <typename T> bool subscripts_vary(const T &subscripts) {
+    ReadsAny reads{varying};
+    fp::Walk(subscripts, reads);
+    return reads.found;
   }
   // Before semantics, `kmt(i, j)` in an expression reads as a call.
   bool Pre(const fp::FunctionReference &f) {
     const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(f.v.t).u);
-    found |= name && is_array(text_of(name->source));
-    return !found;
+    if (!name || !is_array(text_of(name->source)))
+      return true;
+    found |= subscripts_vary(std::get<std::list<fp::ActualArgSpec>>(f.v.t));
+    return false;
   }
-  bool Pre(const fp::Designator &d) {
-    const auto *ref = std::get_if<fp::DataRef>(&d.u);
+  bool Pre(const fp::ArrayElement &a) {
+    found |= subscripts_vary(a.subscripts);
+    return false;
+  }
+};
+
+/// The variables of a region's DO loops, and the right-hand side of every
+/// assignment to a scalar, by the scalar's name.
+struct RegionScalars {
+  std::set<std::string> do_vars;
+  std::map<std::string, std::vector<const fp::Expr *>> values;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::LoopControl::Bounds &b) {
+    do_vars.insert(text_of(b.name.thing.source));
+    return true;
+  }
+  bool Pre(const fp::AssignmentStmt &a) {
+    const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a.t).u);
+    const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
     if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr)
-      found |= assigned.count(text_of(name->source)) > 0;
-    return !found;
+      values[text_of(name->source)].push_back(&std::get<fp::Expr>(a.t));
+    return false;
   }
 };
 
 } // namespace
 
 bool RegionLowering::reads_point_values(const fp::Expr &e) const {
-  // While lower() looks for the nest's loops, assigned_ is not known yet.
-  AssignedScalars region;
-  if (assigned_.empty() && outer_ && !outer_->empty())
+  if (!outer_ || outer_->empty())
+    return false;
+  if (!point_scalars_) {
+    // The scalars that some assignment of the region sets from an array
+    // element at subscripts that vary, or from another such scalar.
+    RegionScalars region;
     fp::Walk(std::get<fp::Block>(outer_->front()->t), region);
-  PointValues reads{scopes_, assigned_.empty() ? region.names : assigned_};
-  fp::Walk(e, reads);
-  return reads.found;
+    point_scalars_.emplace();
+    varying_ = region.do_vars;
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const auto &[name, values] : region.values) {
+        if (point_scalars_->count(name) || region.do_vars.count(name))
+          continue;
+        for (const fp::Expr *v : values)
+          if (reads_point_values(*v)) {
+            point_scalars_->insert(name);
+            varying_.insert(name);
+            grew = true;
+            break;
+          }
+      }
+    }
+  }
+  ReadsAny scalars{*point_scalars_};
+  fp::Walk(e, scalars);
+  ReadsVaryingElement elements{scopes_, varying_};
+  fp::Walk(e, elements);
+  return scalars.found || elements.found;
 }
 
 std::string RegionLowering::why_not_affine(const fp::Expr &e) const {

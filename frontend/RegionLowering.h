@@ -443,6 +443,11 @@ private:
   mutable std::vector<std::string> column_work_;
   mutable std::string column_var_;
   mutable SourceLoc column_loc_;
+  /// The scalars the region assigns from an array element at subscripts
+  /// that vary, or from another such scalar, and those with the region's DO
+  /// variables (reads_point_values, once per region).
+  mutable std::optional<std::set<std::string>> point_scalars_;
+  mutable std::set<std::string> varying_;
   /// Set while lowering the statements of a column.
   bool in_column_ = false;
   /// Set while lower() looks for the nest's loops (where a column may end it).
