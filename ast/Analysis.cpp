@@ -111,8 +111,13 @@ protected:
       visit(op->else_case);
     --conditional_;
   }
-  // Loop bounds are integer work, not part of the point's computation.
-  void visit_for(const For *op) override { visit(op->body); }
+  // Loop bounds are integer work, no flops; but a loop inside the point
+  // bounded by an array element (`do k = 1, kmt(i, j)`) reads the grid.
+  void visit_for(const For *op) override {
+    visit(op->lo);
+    visit(op->hi);
+    visit(op->body);
+  }
 
 private:
   const std::vector<std::string> &loop_vars_;

@@ -18,13 +18,19 @@
 //  - printed by IRPrinter and codegen/CExpr (the loop's variable in the
 //    index), so every plain C, pthreads and CUDA nest computes it, with the
 //    loop printed as a loop of the point by every target;
-//  - ast/LoopDependences models the loop and the term exactly (the loop's
-//    bounds are affine in the kernel's INTEGER arguments), so the nest's
-//    loops are free or carried for what the window really touches;
+//  - ast/LoopDependences models the loop and the term exactly where the
+//    loop's bounds are affine in the kernel's INTEGER arguments and the
+//    loop variables, so the nest's loops are free or carried for what the
+//    window really touches; a bound that reads the point's values
+//    (`kmt(i, j)`, a temporary) is dropped, over-approximating the loop's
+//    trips, and read as an access where the loop starts;
 //  - ast/Analysis counts the window as its centre (offset alone): the
 //    footprint is a model of traffic, not of legality;
 //  - harness/ProblemSize gives the arguments of the loop's bounds a small
-//    value and sizes the grids for the window;
+//    value (or, where another loop's bounds read the point's values, the
+//    largest value the harness stores in an INTEGER array) and sizes the
+//    grids for the window, over the interval that a bound reading array
+//    elements or temporaries may take;
 //  - transforms/CommonSubexpressions keys an access by the term too;
 //  - strategy/ keeps only the plain parallel nest (CPU) and plain CUDA
 //    mappings: blocks and register blocks read a point's reach from the
@@ -44,6 +50,14 @@ namespace f2s {
 /// column's (Kernel::column): a loop inside the point with a run-time trip
 /// count.
 bool has_inner_loops(const Kernel &k);
+
+/// Whether such a loop's bounds read what the point computes or reads: an
+/// array element (`do k = 1, kmt(i, j)`, a column's depth at each point) or
+/// a temporary of the point (`do k = 1, nk`). Its trips then differ from
+/// point to point: ast/LoopDependences over-approximates its domain, and
+/// the tuning harness bounds it by the values of its own data
+/// (harness/ProblemSize).
+bool has_point_bounds(const Kernel &k);
 
 /// The first such loop, for messages: its variable and position.
 struct InnerLoop {

@@ -474,7 +474,30 @@ private:
     }
   }
 
+  /// Whether `e` reads a grid or a private scalar: a bound of a loop inside
+  /// the point that the point computes (`kmt(i, j)`, `nk`).
+  bool reads_point_values(const Expr &e) const {
+    struct Reads : IRVisitor {
+      const Kernel &k;
+      bool found = false;
+      explicit Reads(const Kernel &kk) : k(kk) {}
+      void visit_var(const Var *v) override {
+        found |= k.find_temp(v->name) || k.find_reduction(v->name);
+      }
+      void visit_grid_ref(const GridRef *) override { found = true; }
+    } r(k_);
+    r.visit(e);
+    return r.found;
+  }
+
   void walk_for(const For *f) {
+    // The bounds are read once, where the loop starts, in the loops around
+    // it: a statement of their own when they read what the point computes.
+    if (reads_point_values(f->lo) || reads_point_values(f->hi)) {
+      int n = statement(f->loc);
+      reads(f->lo, n);
+      reads(f->hi, n);
+    }
     int id = static_cast<int>(out_.loops.size());
     out_.loops.push_back(
         {f->var, static_cast<int>(loop_stack_.size()), nest_.count(f) > 0, f->reverse});

@@ -34,8 +34,13 @@ protected:
     acc_.written.insert(op->grid);
     IRVisitor::visit_store(op);
   }
-  // Loop bounds are scalar expressions.
-  void visit_for(const For *op) override { visit(op->body); }
+  // A loop inside the point may be bounded by an array element (`do k = 1,
+  // kmt(i, j)`): its bounds read the grid.
+  void visit_for(const For *op) override {
+    visit(op->lo);
+    visit(op->hi);
+    visit(op->body);
+  }
 
 private:
   Access &acc_;

@@ -25,7 +25,104 @@ struct WholeNames {
   }
 };
 
+/// Whether an expression reads one of `names`.
+struct ReadsAny {
+  const std::set<std::string> &names;
+  bool found = false;
+  template <typename T> bool Pre(const T &) { return !found; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::Name &n) {
+    found |= names.count(text_of(n.source)) > 0;
+    return false;
+  }
+};
+
+/// Whether an expression reads an array element whose subscripts read one
+/// of `varying` (`kmt(i, j)`, not `m(2)`).
+struct ReadsVaryingElement {
+  const std::vector<Scope> &scopes;
+  const std::set<std::string> &varying;
+  bool found = false;
+  bool is_array(const std::string &n) const {
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+      if (auto d = it->decls.find(n); d != it->decls.end())
+        return d->second.shape != nullptr;
+    return false;
+  }
+  template <typename T> bool Pre(const T &) { return !found; }
+  template <typename T> void Post(const T &) {}
+  template <typename T> bool subscripts_vary(const T &subscripts) {
+    ReadsAny reads{varying};
+    fp::Walk(subscripts, reads);
+    return reads.found;
+  }
+  // Before semantics, `kmt(i, j)` in an expression reads as a call.
+  bool Pre(const fp::FunctionReference &f) {
+    const auto *name = std::get_if<fp::Name>(&std::get<fp::ProcedureDesignator>(f.v.t).u);
+    if (!name || !is_array(text_of(name->source)))
+      return true;
+    found |= subscripts_vary(std::get<std::list<fp::ActualArgSpec>>(f.v.t));
+    return false;
+  }
+  bool Pre(const fp::ArrayElement &a) {
+    found |= subscripts_vary(a.subscripts);
+    return false;
+  }
+};
+
+/// The variables of a region's DO loops, and the right-hand side of every
+/// assignment to a scalar, by the scalar's name.
+struct RegionScalars {
+  std::set<std::string> do_vars;
+  std::map<std::string, std::vector<const fp::Expr *>> values;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::LoopControl::Bounds &b) {
+    do_vars.insert(text_of(b.name.thing.source));
+    return true;
+  }
+  bool Pre(const fp::AssignmentStmt &a) {
+    const auto *d = std::get_if<fc::Indirection<fp::Designator>>(&std::get<fp::Variable>(a.t).u);
+    const auto *ref = d ? std::get_if<fp::DataRef>(&d->value().u) : nullptr;
+    if (const auto *name = ref ? std::get_if<fp::Name>(&ref->u) : nullptr)
+      values[text_of(name->source)].push_back(&std::get<fp::Expr>(a.t));
+    return false;
+  }
+};
+
 } // namespace
+
+bool RegionLowering::reads_point_values(const fp::Expr &e) const {
+  if (!outer_ || outer_->empty())
+    return false;
+  if (!point_scalars_) {
+    // The scalars that some assignment of the region sets from an array
+    // element at subscripts that vary, or from another such scalar.
+    RegionScalars region;
+    fp::Walk(std::get<fp::Block>(outer_->front()->t), region);
+    point_scalars_.emplace();
+    varying_ = region.do_vars;
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const auto &[name, values] : region.values) {
+        if (point_scalars_->count(name) || region.do_vars.count(name))
+          continue;
+        for (const fp::Expr *v : values)
+          if (reads_point_values(*v)) {
+            point_scalars_->insert(name);
+            varying_.insert(name);
+            grew = true;
+            break;
+          }
+      }
+    }
+  }
+  ReadsAny scalars{*point_scalars_};
+  fp::Walk(e, scalars);
+  ReadsVaryingElement elements{scopes_, varying_};
+  fp::Walk(e, elements);
+  return scalars.found || elements.found;
+}
 
 std::string RegionLowering::why_not_affine(const fp::Expr &e) const {
   WholeNames whole;
@@ -176,8 +273,8 @@ Expr RegionLowering::lower_name(const fp::Name &n) {
       if (auto value = between_value(name))
         return *value;
     if (bound_of_ || in_dims_)
-      fail(loc, "'" + name + "' is assigned inside the " + kRegion +
-                    ", so it cannot be used in the bounds of its loops or arrays" +
+      fail(loc, "'" + name + "' is assigned inside the " + kRegion + ", so it cannot be used " +
+                    nest_bound_place() +
                     (bound_of_ && between_under_if_.count(name)
                          ? "; set it between the loops by assignments and IFs whose branches "
                            "assign it at most once each, from what the scalars held before the IF"

@@ -57,6 +57,17 @@ Expr RegionLowering::lower_bound(const fp::Expr &e, const std::string &loop_var)
   return x;
 }
 
+Expr RegionLowering::lower_point_bound(const fp::Expr &e, const std::string &loop_var) {
+  // bound_of_ stays unset: the point evaluates the bound where the loop
+  // starts, as it evaluates any expression, so it may read what the point
+  // reads (`do k = 1, kmt(i, j)`, `do k = 1, nk` after `nk = ...`).
+  Expr x = lower_expr(e);
+  if (x->type != Type::Int32)
+    fail(at(e.source),
+         "The bounds of the DO loop over '" + loop_var + "' must be INTEGER expressions");
+  return x;
+}
+
 namespace {
 
 /// Reads each scalar of `values` as its value there.
@@ -430,12 +441,13 @@ bool RegionLowering::is_nest_var(const std::string &name) const {
   return is_loop_var(name) && !inner_loops_.count(name);
 }
 
-/// A DO loop inside the point whose trip count only the call knows (`do jj =
-/// -r, r` with the radius an argument): a serial For of the point, its
-/// variable a term of the subscripts it reaches (Index::inner). Its bounds
-/// read constants and INTEGER scalars the region does not assign, so that
-/// every point runs the same trips and the analyses (ast/LoopDependences,
-/// harness/ProblemSize) know them from the call's arguments.
+/// A DO loop inside the point whose trip count only the run knows (`do jj =
+/// -r, r` with the radius an argument, `do k = 1, kmt(i, j)` with a column's
+/// depth per point): a serial For of the point, its variable a term of the
+/// subscripts it reaches (Index::inner). Its bounds are expressions of the
+/// point, evaluated where the loop starts: ast/LoopDependences models those
+/// it can and over-approximates the others, harness/ProblemSize bounds them
+/// for the tuning data.
 Stmt RegionLowering::lower_inner_loop(const fp::DoConstruct &d) {
   PointLoop h = point_loop_header(d, std::string(" inside the point of a ") + kRegion);
   loop_vars_.push_back(h.var);
@@ -449,7 +461,47 @@ Stmt RegionLowering::lower_inner_loop(const fp::DoConstruct &d) {
     throw;
   }
   loop_vars_.pop_back();
+  refuse_bound_changed_in_body(h, body);
   return end_point_loop(h, body);
+}
+
+/// Fortran counts a DO loop's trips once, where it starts; every target
+/// tests the bound at each trip, as C's `for` does. The two agree unless
+/// the body changes what the bounds read.
+void RegionLowering::refuse_bound_changed_in_body(const PointLoop &h, const Stmt &body) {
+  struct Reads : IRVisitor {
+    std::set<std::string> scalars, grids;
+    void visit_var(const Var *op) override { scalars.insert(op->name); }
+    void visit_grid_ref(const GridRef *op) override {
+      grids.insert(op->grid);
+      IRVisitor::visit_grid_ref(op);
+    }
+  } reads;
+  reads.visit(h.lo);
+  reads.visit(h.hi);
+  struct Writes : IRVisitor {
+    std::set<std::string> scalars, grids;
+    void visit_assign(const Assign *op) override {
+      scalars.insert(op->var);
+      IRVisitor::visit_assign(op);
+    }
+    void visit_store(const Store *op) override {
+      grids.insert(op->grid);
+      IRVisitor::visit_store(op);
+    }
+  } writes;
+  writes.visit(body);
+  auto changed = [&](const std::set<std::string> &read, const std::set<std::string> &written,
+                     const char *what) {
+    for (const std::string &n : read)
+      if (written.count(n))
+        fail(h.loc, "The DO loop over '" + h.var + "' inside the point " + what + " '" + n +
+                        "', which its bounds read; Fortran counts the trips once, before the "
+                        "loop, so copy the bound to a scalar the loop does not assign and bound "
+                        "the loop by it");
+  };
+  changed(reads.scalars, writes.scalars, "assigns");
+  changed(reads.grids, writes.grids, "stores into");
 }
 
 RegionLowering::PointLoop RegionLowering::point_loop_header(const fp::DoConstruct &d,
@@ -461,7 +513,8 @@ RegionLowering::PointLoop RegionLowering::point_loop_header(const fp::DoConstruc
   const std::string &var = h.var;
   if (bounds.step) {
     const fp::Expr &step_expr = bounds.step->thing.value();
-    const Expr folded = fold_constants(lower_bound(step_expr, var)); // keeps `c` alive
+    const Expr folded = fold_constants(
+        moved ? lower_bound(step_expr, var) : lower_point_bound(step_expr, var)); // keeps `c` alive
     const IntImm *c = as<IntImm>(folded);
     if (!c || c->value == 0 || c->value < -1)
       fail(at(step_expr.source), "The step of the DO loop over '" + var + "'" + where +
@@ -470,7 +523,12 @@ RegionLowering::PointLoop RegionLowering::point_loop_header(const fp::DoConstruc
                                      constant_fix(step_expr));
     h.step = c->value;
   }
+  // A loop the source writes around the nest's loops runs as often at every
+  // point: its bounds read what the region does not change. A loop inside
+  // the point is the point's: its bounds may read anything the point reads.
   auto bound = [&](const fp::Expr &e) {
+    if (!moved)
+      return lower_point_bound(e, var);
     Expr x = lower_bound(e, var);
     struct Reads : IRVisitor {
       std::vector<std::string> names;
@@ -480,9 +538,10 @@ RegionLowering::PointLoop RegionLowering::point_loop_header(const fp::DoConstruc
     for (const std::string &n : reads.names)
       if (is_loop_var(n) || assigned_.count(n) || inner_ended_.count(n))
         fail(at(e.source), "The bounds of the DO loop over '" + var + "'" + where + " read '" + n +
-                               "'; a loop inside the point whose bounds are not constants may "
-                               "read only INTEGER arguments the region does not assign, so that "
-                               "every point runs the same trips");
+                               "', which changes from point to point, where the loop runs "
+                               "around the nest's loops in the source; move the loop inside "
+                               "them, or bound it by INTEGER arguments the region does not "
+                               "assign");
     return x;
   };
   h.lo = bound(bounds.lower.thing.value());

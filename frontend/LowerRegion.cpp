@@ -3,6 +3,7 @@
 // arguments, tuning sizes and reductions taken from what its body uses; and
 // the entry points that the rest of the front end calls (ParseTree.h).
 #include "ast/IRVisitor.h"
+#include "ast/InnerLoops.h"
 #include "ast/Reductions.h"
 #include "canonicalize/BoundingBox.h"
 #include "canonicalize/Canonicalize.h"
@@ -264,7 +265,9 @@ void RegionLowering::finish(Kernel &k, size_t depth) {
              (directive_.tune_size_of_time_loop && directive_.tune_size.size() < depth)) {
     // About 16 M points in 3D and 1 M in 2D and 1D: well beyond the caches.
     // A column has tens of levels (harness/ProblemSize): fewer columns.
-    if (k.column)
+    // So has a loop inside the point that runs to a depth the point reads
+    // (`do k = 1, kmt(i, j)`): the harness's data makes it a hundred.
+    if (k.column || has_point_bounds(k))
       k.tune_size.assign(depth, depth == 1 ? 1 << 16 : depth == 2 ? 256 : 64);
     else
       k.tune_size.assign(depth, depth == 3 ? 256 : depth == 2 ? 1024 : 1 << 20);

@@ -16,10 +16,8 @@ Expr RegionLowering::lower_grid_ref(const Decl &decl, const fp::Name &name,
   if (bound_of_ && !in_dims_ && in_column_ && *bound_of_ == column_var_)
     fail(loc, column_bound_refusal("Array element of '" + decl.name + "'"));
   if (bound_of_ || in_dims_)
-    fail(loc, "Array element of '" + decl.name +
-                  "' cannot be used in the bounds of a loop or "
-                  "an array of a " +
-                  kRegion +
+    fail(loc, "Array element of '" + decl.name + "' cannot be used " + nest_bound_place() +
+                  " of a " + kRegion +
                   (bound_of_ && !bound_of_->empty() && !in_dims_
                        ? "; assign it to a scalar before the region and use the scalar"
                        : ""));

@@ -481,6 +481,25 @@ bool fills_line_buffer_inside(const fp::Block &block, const OffsetLoopLowering &
   return fills.found;
 }
 
+/// Whether a loop reads or assigns a local array (a column's work array, a
+/// line buffer).
+struct UsesLocalArray {
+  const OffsetLoopLowering &lowering;
+  bool found = false;
+  template <typename T> bool Pre(const T &) { return !found; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const fp::Name &n) {
+    found |= lowering.is_local_array(text_of(n.source));
+    return false;
+  }
+};
+
+bool uses_local_array(const fp::DoConstruct &d, const OffsetLoopLowering &lowering) {
+  UsesLocalArray uses{lowering};
+  fp::Walk(std::get<fp::Block>(d.t), uses);
+  return uses.found;
+}
+
 } // namespace
 
 bool has_constant_bounds(const fp::DoConstruct &d, const OffsetLoopLowering &lowering) {
@@ -495,6 +514,14 @@ bool is_offset_loop(const fp::DoConstruct &d, const fp::Block &body,
   const fp::LoopControl::Bounds *b = bounds_of(d);
   if (!b)
     return false;
+  // Bounds that differ from point to point (`do k = 1, kmt(i, j)`, `do k =
+  // 1, nk` after `nk = ...`): the point's loop, whatever it subscripts; but
+  // for the loops of a column that fill and read its work arrays, whose
+  // bounds the column form refuses with the rewrite.
+  if ((lowering.reads_point_values(b->lower.thing.value()) ||
+       lowering.reads_point_values(b->upper.thing.value())) &&
+      !uses_local_array(d, lowering))
+    return true;
   std::string var = text_of(b->name.thing.source);
   LoopVars inner;
   fp::Walk(std::get<fp::Block>(d.t), inner);

@@ -62,6 +62,10 @@ public:
   /// Whether `name` is the variable of a loop of the nest around the point
   /// (found so far, while the nest is being found).
   virtual bool is_nest_var(const std::string &name) const = 0;
+  /// Whether `e` reads what changes from point to point: an array element
+  /// or a scalar the region assigns. A DO loop bounded by such a value runs
+  /// inside the point (`do k = 1, kmt(i, j)`), never as a loop of the nest.
+  virtual bool reads_point_values(const fp::Expr &e) const = 0;
   /// Lowers `d`, whose bounds are not constants, as a loop inside the point
   /// that stays a loop (a For whose variable subscripts as Index::inner).
   virtual Stmt lower_inner_loop(const fp::DoConstruct &d) = 0;

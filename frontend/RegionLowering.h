@@ -85,6 +85,7 @@ private:
   }
   void end_offset_loop(const std::string &var, int64_t value) override { offsets_[var] = value; }
   bool is_nest_var(const std::string &name) const override;
+  bool reads_point_values(const fp::Expr &e) const override;
   Stmt lower_inner_loop(const fp::DoConstruct &d) override;
 
   // Where is this? ------------------------------------------------------
@@ -270,6 +271,7 @@ private:
   PointLoop point_loop_header(const fp::DoConstruct &d, const std::string &where,
                               bool moved = false);
   Stmt end_point_loop(const PointLoop &h, const Stmt &body);
+  void refuse_bound_changed_in_body(const PointLoop &h, const Stmt &body);
   /// Why a moved loop is inside the point: "which runs inside each point
   /// of the ... region, whose nest is the DO loops over 'k', 'j' and 'i'".
   std::string moved_where(const fp::DoConstruct &m) const;
@@ -292,6 +294,10 @@ private:
   std::vector<Expr> stride_guards_;
   Stmt under_stride_guards(const Stmt &s) const;
   Expr lower_bound(const fp::Expr &e, const std::string &loop_var);
+  /// A bound of the DO loop over `loop_var` inside the point: any INTEGER
+  /// expression of the point (its loop variables, temporaries assigned
+  /// before the loop, array elements), evaluated where the loop starts.
+  Expr lower_point_bound(const fp::Expr &e, const std::string &loop_var);
 
   // Statements ---------------------------------------------------------------
   Stmt lower_statement(const fp::ExecutionPartConstruct &c);
@@ -352,7 +358,20 @@ private:
   std::map<std::string, Stride> strides_;
   /// Set while lowering loop bounds and array bounds: the expression is
   /// evaluated once, before the nest, so it may not depend on the loops.
+  /// (A loop inside the point reads its bounds as any expression of the
+  /// point: lower_point_bound.)
   std::optional<std::string> bound_of_;
+  /// Where a bound that must hold for the whole region is being lowered,
+  /// for refusals: "in the bounds of the DO loop over 'i'" (one of the
+  /// nest's loops, whose bounds make the library's sizes), "in the bounds of
+  /// an array", or "in the bounds of its loops or arrays".
+  std::string nest_bound_place() const {
+    if (in_dims_)
+      return "in the bounds of an array";
+    if (bound_of_ && !bound_of_->empty())
+      return "in the bounds of the DO loop over '" + *bound_of_ + "'";
+    return "in the bounds of its loops or arrays";
+  }
   bool in_dims_ = false;
   std::map<std::string, const Decl *> free_;
   mutable std::map<std::tuple<std::string, int, bool>, std::string> bound_names_;
@@ -424,6 +443,11 @@ private:
   mutable std::vector<std::string> column_work_;
   mutable std::string column_var_;
   mutable SourceLoc column_loc_;
+  /// The scalars the region assigns from an array element at subscripts
+  /// that vary, or from another such scalar, and those with the region's DO
+  /// variables (reads_point_values, once per region).
+  mutable std::optional<std::set<std::string>> point_scalars_;
+  mutable std::set<std::string> varying_;
   /// Set while lowering the statements of a column.
   bool in_column_ = false;
   /// Set while lower() looks for the nest's loops (where a column may end it).

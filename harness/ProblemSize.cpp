@@ -3,6 +3,7 @@
 #include "ast/Evaluate.h"
 #include "ast/IRPrinter.h"
 #include "ast/IRVisitor.h"
+#include "ast/InnerLoops.h"
 
 #include <algorithm>
 #include <cassert>
@@ -273,34 +274,190 @@ void column_levels(const Kernel &k, ProblemSize &size,
   }
 }
 
+/// What the tuning harness stores in an element of an INTEGER grid: its
+/// random data (codegen/HarnessPrinter, f2s_fill_task) is `(int32_t)(v *
+/// 100)` with v in [0.5, 1.5), and 0 or 1 for a LOGICAL grid.
+constexpr std::pair<int64_t, int64_t> kIntGridValues{50, 149}, kLogicalGridValues{0, 1};
+
+using Range = std::pair<int64_t, int64_t>;
+
+/// The values an INTEGER expression of the point may take in the tuning
+/// harness: an interval, from the loops' ranges, the arguments' values, the
+/// harness's data for array elements (`do k = 1, kmt(i, j)`) and, for a
+/// temporary of the point (`nk = kmt(i, j)` before `do k = 1, nk`), every
+/// value the point assigns it. nullopt where the interval is not known.
+class PointRanges {
+public:
+  /// An INTEGER argument that nothing set yet takes `radius` (in `ints`).
+  PointRanges(const Kernel &k, std::map<std::string, int64_t> &ints,
+              std::map<std::string, Range> scope, int64_t radius)
+      : k_(k), ints_(ints), scope_(std::move(scope)), radius_(radius) {}
+
+  std::optional<Range> of(const Expr &e) {
+    if (const IntImm *i = as<IntImm>(e))
+      return Range{i->value, i->value};
+    if (const Var *v = as<Var>(e))
+      return of_var(v->name);
+    if (const GridRef *g = as<GridRef>(e)) {
+      const Variable *grid = k_.find_arg(g->grid);
+      if (!grid || (grid->type != Type::Int32 && grid->type != Type::Bool))
+        return std::nullopt;
+      return grid->type == Type::Int32 ? kIntGridValues : kLogicalGridValues;
+    }
+    if (const Unary *u = as<Unary>(e); u && u->op == UnaryOp::Neg) {
+      auto a = of(u->a);
+      return a ? std::optional<Range>(Range{-a->second, -a->first}) : std::nullopt;
+    }
+    if (const Binary *b = as<Binary>(e))
+      return of_binary(*b);
+    if (const Call *c = as<Call>(e); c && (c->fn == Intrinsic::Min || c->fn == Intrinsic::Max)) {
+      std::optional<Range> out;
+      for (const Expr &a : c->args) {
+        auto r = of(a);
+        if (!r)
+          return std::nullopt;
+        out = !out ? *r
+              : c->fn == Intrinsic::Min
+                  ? Range{std::min(out->first, r->first), std::min(out->second, r->second)}
+                  : Range{std::max(out->first, r->first), std::max(out->second, r->second)};
+      }
+      return out;
+    }
+    if (const Select *s = as<Select>(e)) {
+      auto a = of(s->a), b = of(s->b);
+      if (!a || !b)
+        return std::nullopt;
+      return Range{std::min(a->first, b->first), std::max(a->second, b->second)};
+    }
+    return std::nullopt;
+  }
+
+  void enter(const std::string &var, Range r) { scope_[var] = r; }
+  void leave(const std::string &var, std::optional<Range> before) {
+    if (before)
+      scope_[var] = *before;
+    else
+      scope_.erase(var);
+  }
+  std::optional<Range> in_scope(const std::string &var) const {
+    auto r = scope_.find(var);
+    return r == scope_.end() ? std::nullopt : std::optional<Range>(r->second);
+  }
+
+private:
+  std::optional<Range> of_var(const std::string &name) {
+    if (auto r = scope_.find(name); r != scope_.end())
+      return r->second;
+    if (auto v = ints_.find(name); v != ints_.end())
+      return Range{v->second, v->second};
+    if (const Variable *arg = k_.find_arg(name); arg && !arg->is_grid()) {
+      if (arg->type != Type::Int32)
+        return std::nullopt;
+      ints_[name] = radius_;
+      return Range{radius_, radius_};
+    }
+    if (!k_.find_temp(name) || evaluating_.count(name))
+      return std::nullopt; // a temporary that feeds its own value has no interval here
+    struct Assigned : IRVisitor {
+      const std::string &name;
+      std::vector<Expr> values;
+      explicit Assigned(const std::string &n) : name(n) {}
+      void visit_assign(const Assign *op) override {
+        if (op->var == name)
+          values.push_back(op->value);
+        IRVisitor::visit_assign(op);
+      }
+    } assigned(name);
+    assigned.visit(k_.body);
+    evaluating_.insert(name);
+    std::optional<Range> out;
+    for (const Expr &value : assigned.values) {
+      auto r = of(value);
+      if (!r) {
+        out.reset();
+        break;
+      }
+      out = out ? Range{std::min(out->first, r->first), std::max(out->second, r->second)} : *r;
+    }
+    evaluating_.erase(name);
+    return out;
+  }
+
+  std::optional<Range> of_binary(const Binary &b) {
+    auto x = of(b.a), y = of(b.b);
+    if (!x || !y)
+      return std::nullopt;
+    auto corners = [&](auto op) -> std::optional<Range> {
+      int64_t c[4] = {op(x->first, y->first), op(x->first, y->second), op(x->second, y->first),
+                      op(x->second, y->second)};
+      return Range{*std::min_element(c, c + 4), *std::max_element(c, c + 4)};
+    };
+    switch (b.op) {
+    case BinaryOp::Add:
+      return Range{x->first + y->first, x->second + y->second};
+    case BinaryOp::Sub:
+      return Range{x->first - y->second, x->second - y->first};
+    case BinaryOp::Mul:
+      return corners([](int64_t p, int64_t q) { return p * q; });
+    case BinaryOp::Div:
+      // Truncation is monotone in each operand while the divisor keeps its sign.
+      if (y->first <= 0 && y->second >= 0)
+        return std::nullopt;
+      return corners([](int64_t p, int64_t q) { return p / q; });
+    default:
+      return std::nullopt;
+    }
+  }
+
+  const Kernel &k_;
+  std::map<std::string, int64_t> &ints_;
+  std::map<std::string, Range> scope_;
+  int64_t radius_;
+  std::set<std::string> evaluating_;
+};
+
 /// The loops inside the point with run-time trip counts (ast/InnerLoops):
-/// the scalars their bounds read that nothing set yet (`r` of `do jj = -r,
-/// r`) take a small radius, which decides the window the grids must hold;
-/// each loop gets its range.
-void inner_loop_ranges(const Kernel &k, ProblemSize &size, LoopRanges &loops) {
+/// the INTEGER arguments their bounds read that nothing set yet (`r` of `do
+/// jj = -r, r`) take a small radius, which decides the window the grids
+/// must hold; each loop gets its range, the interval of its bounds over
+/// every point (`do k = 1, kmt(i, j)` runs to the largest value the
+/// harness's data holds), so that ProblemSize sizes the grids for it.
+void inner_loop_ranges(const Kernel &k, ProblemSize &size,
+                       const std::map<std::string, Range> &nest_ranges, LoopRanges &loops) {
+  // A radius small enough to keep the window's halo small; where loops
+  // reach as deep as the harness's INTEGER data says (`do k = 1, kmt(i,
+  // j)`), the loops to an argument (`do k = 1, km`) reach as deep, as a
+  // column's depth and its number of levels do in the program.
   constexpr int64_t kInnerRadius = 2;
+  const int64_t radius = has_point_bounds(k) ? kIntGridValues.second : kInnerRadius;
   struct Inner : IRVisitor {
     const Kernel &k;
-    std::vector<const For *> nest, found;
-    explicit Inner(const Kernel &kk) : k(kk), nest(perfect_nest(kk.body)) {}
+    LoopRanges &loops;
+    PointRanges ranges;
+    std::vector<const For *> nest;
+    Inner(const Kernel &kk, ProblemSize &s, const std::map<std::string, Range> &nest_ranges,
+          LoopRanges &l, int64_t radius)
+        : k(kk), loops(l), ranges(kk, s.ints, nest_ranges, radius), nest(perfect_nest(kk.body)) {}
     void visit_for(const For *op) override {
-      if (std::find(nest.begin(), nest.end(), op) == nest.end() &&
-          !(k.column && op->var == k.column->var))
-        found.push_back(op);
+      bool inner = std::find(nest.begin(), nest.end(), op) == nest.end() &&
+                   !(k.column && op->var == k.column->var);
+      if (!inner)
+        return IRVisitor::visit_for(op);
+      auto lo = ranges.of(op->lo), hi = ranges.of(op->hi);
+      if (!lo || !hi)
+        throw UserError(op->loc, "The bounds of the DO loop over '" + op->var +
+                                     "' inside the point cannot be evaluated at a tuning size");
+      // The variable runs from the smallest start to the largest end; a
+      // point whose bounds cross runs no trip, which the range holds too.
+      Range r{std::min(lo->first, hi->first), std::max(lo->second, hi->second)};
+      loops[op] = r;
+      auto before = ranges.in_scope(op->var);
+      ranges.enter(op->var, r);
       IRVisitor::visit_for(op);
+      ranges.leave(op->var, before);
     }
-  } inner(k);
+  } inner(k, size, nest_ranges, loops, radius);
   inner.visit(k.body);
-  for (const For *f : inner.found) {
-    for (const Expr &b : {f->lo, f->hi})
-      for (const std::string &n : vars_of(b))
-        size.ints.try_emplace(n, kInnerRadius);
-    auto lo = eval_int(f->lo, size.ints), hi = eval_int(f->hi, size.ints);
-    if (!lo || !hi)
-      throw UserError(f->loc, "The bounds of the DO loop over '" + f->var +
-                                  "' inside the point cannot be evaluated at a tuning size");
-    loops[f] = {std::min(*lo, *hi), std::max(*lo, *hi)};
-  }
 }
 
 } // namespace
@@ -401,7 +558,7 @@ ProblemSize problem_size_for(const Kernel &k, const std::vector<int64_t> &extent
   LoopRanges column_loops;
   if (k.column)
     column_levels(k, size, ranges, column_loops);
-  inner_loop_ranges(k, size, column_loops);
+  inner_loop_ranges(k, size, ranges, column_loops);
 
   std::set<std::string> in_bounds;
   for (const Variable &v : k.args)

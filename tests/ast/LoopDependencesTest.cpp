@@ -263,6 +263,65 @@ end subroutine
   EXPECT_EQ(free_loops(d), "i");
 }
 
+// A loop inside the point to the column's depth (`do k = 1, kmt(i, j)`):
+// isl cannot model the bound, so the loop's domain keeps its lower bound
+// alone (over-approximated, and said so), and the bound is read as an access
+// of a statement of its own where the loop starts. The columns stay free.
+TEST(LoopDependences, ALoopToTheColumnsDepthIsOverApproximated) {
+  LoopDependences d = analyze(R"(subroutine col(nx, ny, nz, kmt, t, s)
+  integer :: nx, ny, nz, i, j, k, kmt(nx, ny)
+  real(8) :: t(nx, ny, nz), s(nx, ny, nz), acc
+  !$f2s stencil
+  do j = 1, ny
+    do i = 1, nx
+      acc = 0
+      do k = kmt(i, j), 1, -1
+        acc = acc + t(i, j, k)
+        s(i, j, k) = acc
+      end do
+    end do
+  end do
+end subroutine
+)");
+  ASSERT_EQ(d.statements.size(), 4u);
+  EXPECT_EQ(d.statements[1].domain, "[nx, ny] -> { S1[j, i] : 0 < j <= ny and 0 < i <= nx }");
+  EXPECT_EQ(d.statements[2].domain,
+            "[nx, ny] -> { S2[j, i, k] : 0 < j <= ny and 0 < i <= nx and k > 0 }");
+  EXPECT_FALSE(d.statements[2].exact);
+  std::string kmt;
+  for (const AccessInfo &a : d.accesses)
+    if (a.array == "kmt")
+      kmt += a.relation;
+  EXPECT_EQ(kmt, "[nx, ny] -> { S1[j, i] -> kmt[i, j] : 0 < j <= ny and 0 < i <= nx }");
+  ASSERT_EQ(d.approximations.size(), 1u);
+  EXPECT_EQ(d.approximations[0],
+            "the upper bound 'kmt(i, j)' of the loop over 'k' is not affine: dropped");
+  EXPECT_EQ(free_loops(d), "j i");
+}
+
+// A temporary bound read before the point sets it holds the previous
+// point's value: the read of the bound is an access, and the value is
+// carried.
+TEST(LoopDependences, ATemporaryBoundSetAfterItsLoopIsCarried) {
+  Diagnostic d = test::refusal(R"(subroutine col(nx, ny, nz, kmt, t, s)
+  integer :: nx, ny, nz, i, j, k, nk, kmt(nx, ny)
+  real(8) :: t(nx, ny, nz), s(nx, ny), acc
+  !$f2s stencil
+  do j = 1, ny
+    do i = 1, nx
+      acc = 0
+      do k = 1, nk
+        acc = acc + t(i, j, k)
+      end do
+      s(i, j) = acc
+      nk = kmt(i, j)
+    end do
+  end do
+end subroutine
+)");
+  EXPECT_NE(d.message.find("'nk'"), std::string::npos) << d.str();
+}
+
 TEST(LoopDependences, ATemporaryReadBeforeItsAssignmentIsCarried) {
   LoopDependences d = analyze(R"(subroutine tmp(n, u, v)
   integer :: n, i

@@ -389,6 +389,20 @@ TEST(EndToEnd, LoopsInsideThePointWithARunTimeRadiusMatchTheOriginal) {
     EXPECT_FALSE(k.contains("ordered")) << k.dump();
 }
 
+// Loops inside the point to a depth that varies from point to point
+// (colkmt2d.f90): an ocean's columns to kmt(i, j) directly, through a
+// temporary clipped by MIN in an (i,k,j) layout, counting down from the
+// floor, and to a depth chosen under an IF; land columns run no trip.
+// Bitwise the original, untuned and tuned, on both CPU targets (the tuning
+// harness's data for kmt bounds the grids it sizes). The CUDA runs are
+// InnerLoopsTest's.
+TEST(EndToEnd, LoopsToEachColumnsOwnDepthMatchTheOriginal) {
+  std::vector<nlohmann::json> records = expect_input_matches_untuned_and_tuned("colkmt2d", 2);
+  ASSERT_EQ(records.size(), 2u);
+  for (const nlohmann::json &k : records.back()["kernels"])
+    EXPECT_FALSE(k.contains("ordered")) << k.dump();
+}
+
 // Nests of more than three DO loops: a component loop (its count an
 // argument) around, between or inside the grid's three loops, runs inside
 // each point; with 3, 1 and no components, bitwise the original, untuned

@@ -24,6 +24,18 @@ TEST(InnerLoopsOnTheGpu, WindowsWithARunTimeRadiusMatchTheOriginal) {
     test::expect_gpu_passes(exe, {"window_x", "window_box", "window_damp", "window_band"}, size);
 }
 
+// Loops to each column's own depth on the GPU (colkmt2d.f90): every CUDA
+// thread runs its column to kmt(i, j), read on the device, bitwise the
+// original, land columns included.
+TEST(InnerLoopsOnTheGpu, LoopsToEachColumnsOwnDepthMatchTheOriginal) {
+  test::ScratchDir dir;
+  std::string exe = test::build_emulated(dir.path(), "colkmt2d", ".f90");
+  ASSERT_FALSE(exe.empty());
+  for (std::vector<std::string> size : std::vector<std::vector<std::string>>{
+           {}, {"1", "1"}, {"2", "3"}, {"33", "17"}, {"301", "3"}})
+    test::expect_gpu_passes(exe, {"col_heat", "col_clip", "col_up", "col_mix"}, size);
+}
+
 // Nests of more than three DO loops on the GPU: the component loops of
 // deepnest4d.f90 (around, between and inside the grid's loops) and
 // deepnest5d.f (two around them, fixed form) run inside each CUDA thread's

@@ -1024,7 +1024,7 @@ TEST(FrontendErrors, ArrayElementInBound) {
 end subroutine
 )";
   expect_error(src,
-               "Array element of 'm' cannot be used in the bounds of a loop or an array of a "
+               "Array element of 'm' cannot be used in the bounds of the DO loop over 'i' of a "
                "'!$f2s stencil' region; assign it to a scalar before the region and use the "
                "scalar",
                "m(2)", 2);

@@ -350,7 +350,7 @@ end subroutine
 )";
   Diagnostic d = refusal(src);
   EXPECT_EQ(d.message, "'ilo' is assigned inside the '!$f2s stencil' region, so it cannot be used "
-                       "in the bounds of its loops or arrays; set it between the loops by "
+                       "in the bounds of the DO loop over 'i'; set it between the loops by "
                        "assignments and IFs whose branches assign it at most once each, from "
                        "what the scalars held before the IF");
 }
