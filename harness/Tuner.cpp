@@ -58,6 +58,11 @@ CandidateResult run_candidate(const std::string &binary, const VariantCode &vari
   if (std::any_of(o.cflags.begin(), o.cflags.end(),
                   [](const std::string &f) { return f.starts_with("-fsanitize="); }))
     cmd.env.push_back({"ASAN_OPTIONS", "detect_leaks=0"});
+  if (o.llc_bytes > 0) {
+    // Threads 0 (every processor) may span every instance.
+    const int spans = c.threads > 0 ? std::min(c.threads, o.llc_instances) : o.llc_instances;
+    cmd.env.push_back({"F2S_LLC_BYTES", std::to_string(o.llc_bytes * std::max(spans, 1))});
+  }
   std::optional<nlohmann::json> result = read_harness_result(run_process(cmd), r);
   if (!result)
     return r;

@@ -54,6 +54,12 @@ struct TuneOptions {
   /// The machine's measured bandwidth, GB/s (harness/MachineBounds.h), that
   /// the live line compares the best so far with; 0: not measured.
   double bound_gbps = 0;
+  /// One instance of the last-level cache and how many the machine has
+  /// (hwloc, strategy/MachineModel): a candidate of t threads can fill
+  /// min(t, instances) of them, which is what its harness evicts between
+  /// timed runs (F2S_LLC_BYTES). 0: the harness asks sysconf.
+  int64_t llc_bytes = 0;
+  int llc_instances = 1;
 };
 
 enum class CandidateStatus { Verified, WrongResult, Crashed, TimedOut, BuildFailed };

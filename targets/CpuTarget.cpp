@@ -71,6 +71,10 @@ void add_tuned_choices(KernelBuild &b, const std::vector<std::string> &names, co
   // Threads are pinned NUMA nodes first; the list serves every thread count.
   topt.cpus = machine.placement(machine.pus);
   topt.bound_gbps = bound_gbps;
+  if (const CacheLevel *llc = machine.last_level_cache()) {
+    topt.llc_bytes = llc->size_bytes;
+    topt.llc_instances = llc->instances;
+  }
   topt.progress = [&](const std::string &line) { run.progress("'" + k.name + "' " + line); };
   if (run.db)
     topt.log = run.db->log(cpu_tuning_key(k, names, machine, topt.cflags, size), run.retune);
@@ -130,6 +134,10 @@ std::optional<TimeTileChoice> CpuTarget::time_tile_choice(const TimeLoop &t,
   r.options = run.tune_options;
   r.options.progress = run.progress;
   r.options.cpus = run.host ? run.host->placement(run.host->pus) : std::vector<int>{};
+  if (const CacheLevel *llc = run.host ? run.host->last_level_cache() : nullptr) {
+    r.options.llc_bytes = llc->size_bytes;
+    r.options.llc_instances = llc->instances;
+  }
   if (run.tune) {
     r.options.work_dir = run.work_dir / ("time_tiles_" + t.signature.name);
     std::filesystem::create_directories(r.options.work_dir);
