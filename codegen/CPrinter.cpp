@@ -605,27 +605,6 @@ std::string print_c_call_size(const Kernel &k, const std::string &from, const st
   return o.str();
 }
 
-/// Code that sets `f2s_points` to the points of a call's perfect nest, from
-/// its scalar arguments (read from `from`, "a."), or to -1 where a bound
-/// reads anything else: what f2s_threads_for divides among threads.
-std::string print_c_call_points(const Kernel &k, const std::string &from, const std::string &pad) {
-  std::vector<const For *> loops = perfect_nest(k.body);
-  for (const For *f : loops)
-    if (!reads_only_scalar_args(k, f->lo) || !reads_only_scalar_args(k, f->hi) ||
-        !reads_only_scalar_args(k, f->step))
-      loops.clear();
-  if (loops.empty())
-    return pad + "const long f2s_points = -1;\n";
-  std::string in = pad + "  ";
-  std::ostringstream o;
-  o << pad << "long f2s_points = 1;\n" << pad << "{\n" << print_c_scalar_locals(k, from, in);
-  for (const For *f : loops)
-    o << in << "f2s_points *= f2s_trips_of((long)(" << print_c_expr(k, f->lo) << "), (long)("
-      << print_c_expr(k, f->hi) << "), (long)(" << print_c_expr(k, f->step) << "));\n";
-  o << pad << "}\n";
-  return o.str();
-}
-
 std::pair<std::string, std::string> c_variant_label(const std::string &variant) {
   size_t cut = variant.find('_');
   if (cut == std::string::npos) // the CPU's own nest ("parallel")
@@ -650,12 +629,9 @@ std::string print_c_call(const Kernel &k, const std::string &variant, const std:
   std::string in = pad + "  ";
   std::ostringstream out;
   // Said once per call site and target under F2S_VERBOSE (runtime/f2s_calls.c).
-  // A call too small for the threads runs on fewer (f2s_threads_for).
   auto run = [&](const std::string &v, const std::string &what) {
     out << in << "static int f2s_said = 0;\n"
-        << print_c_call_points(k, "a.", in) << in
-        << "const int f2s_threads = f2s_threads_for(f2s_num_threads(" << threads
-        << "), f2s_points);\n"
+        << in << "const int f2s_threads = f2s_num_threads(" << threads << ");\n"
         << in << c_variant_name(k, v) << "(&a, " << tune << ", f2s_threads);\n"
         << in << "f2s_call_end(&f2s_said, \"" << k.name << "\", \"" << target << "\", \"" << what
         << "\", f2s_threads, f2s_t0);\n"

@@ -615,29 +615,6 @@ __attribute__((unused)) static int f2s_num_threads(int fallback) {
   return n > 0 ? (int)n : 1;
 }
 
-/* The threads a call of `points` points runs on (-1: not known), of the
- * `threads` its variant asks for: at most one per F2S_POINTS_PER_THREAD
- * points (default 4096), so that a call much smaller than the machine (a
- * boundary line, a face copy, a coarse multigrid level) does not pay more
- * for waking and joining sixteen threads than its work takes: one thread
- * does 4096 points of a stencil in several microseconds, about what a
- * fork and join of the pool costs. F2S_NUM_THREADS set: exactly that
- * many, whatever the size. */
-__attribute__((unused)) static int f2s_points_per_thread_ = 0; /* 0: not read yet; -1: no limit */
-__attribute__((unused)) static int f2s_threads_for(int threads, long points) {
-  int per = __atomic_load_n(&f2s_points_per_thread_, __ATOMIC_RELAXED);
-  if (per == 0) {
-    const char *fixed = getenv("F2S_NUM_THREADS"), *set = getenv("F2S_POINTS_PER_THREAD");
-    long n = set ? strtol(set, NULL, 10) : 4096;
-    per = fixed && *fixed ? -1 : n > 0 && n < (1L << 30) ? (int)n : n == 0 && set ? -1 : 4096;
-    __atomic_store_n(&f2s_points_per_thread_, per, __ATOMIC_RELAXED);
-  }
-  if (per < 0 || points < 0)
-    return threads;
-  const long most = points / per > 1 ? points / per : 1;
-  return most < threads ? (int)most : threads;
-}
-
 /* The busiest worker's share in points of the balanced loop times blocks of
  * the others: its rounds of runs of blocks of `block` points. */
 __attribute__((unused)) static long f2s_busiest_share_(long block, long points, long others, long run, long workers) {

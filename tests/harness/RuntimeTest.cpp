@@ -187,18 +187,6 @@ int main(void) {
 
 const char *kUnusedProgram = "int main(void) { return 0; }\n";
 
-/* The threads of calls of several sizes (points; -1 unknown) for a variant
- * that asks for 16. */
-const char *kThreadsForProgram = R"(
-int main(void) {
-  const long points[] = {1, 2047, 4095, 4096, 8192, 30000, 65536, 1000000, -1};
-  for (unsigned i = 0; i < sizeof points / sizeof points[0]; ++i)
-    printf("%s%d", i ? " " : "", f2s_threads_for(16, points[i]));
-  printf("\n");
-  return 0;
-}
-)";
-
 const char *kPinProgram = R"(
 #include <sched.h>
 #include <stdio.h>
@@ -517,21 +505,6 @@ TEST_F(Runtime, PoolGrowsAndNumThreadsReadsTheEnvironment) {
   EXPECT_EQ(r.out, "5 1 0\n");
   r = run("grow", {{"F2S_NUM_THREADS", "0"}});
   EXPECT_EQ(r.out, "5 1 0\n");
-}
-
-// A call of few points runs on few threads: one per 4096 points, or per
-// F2S_POINTS_PER_THREAD (0: no limit); F2S_NUM_THREADS set gives exactly
-// the threads asked for (issue 37: a boundary line of 2047 points on 16
-// threads paid the pool's wake-up and join at each of 14,006 calls).
-TEST_F(Runtime, SmallCallsRunOnFewerThreads) {
-  ASSERT_EQ(compile(kThreadsForProgram, "threads_for"), "");
-  ProcessResult r = run("threads_for");
-  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
-  EXPECT_EQ(r.out, "1 1 1 1 2 7 16 16 16\n");
-  EXPECT_EQ(run("threads_for", {{"F2S_POINTS_PER_THREAD", "1000"}}).out, "1 2 4 4 8 16 16 16 16\n");
-  EXPECT_EQ(run("threads_for", {{"F2S_POINTS_PER_THREAD", "0"}}).out,
-            "16 16 16 16 16 16 16 16 16\n");
-  EXPECT_EQ(run("threads_for", {{"F2S_NUM_THREADS", "16"}}).out, "16 16 16 16 16 16 16 16 16\n");
 }
 
 TEST_F(Runtime, PinsThreadsToThePlacementAndSkipsUnavailableCpus) {
