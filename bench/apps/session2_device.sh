@@ -1,12 +1,16 @@
 #!/bin/bash
-# The session batches of 2026-12-07 22:00 UTC (bench/RESULTS.md), in two
-# device calls on one warm machine, bench/apps/out carried by the first only
-# (the second finds the tuned programs the first linked there):
-#   PART=1: the A/B of the background page population (F2S_CUDA_POPULATE),
-#           whether the kernel has it, poisson19 and swc tuned at their run
-#           sizes, and a profile round of the untuned and tuned cuda programs;
-#   PART=2: mg3d tuned at its run sizes, its profile round, and the checked
-#           timing round of every variant (medians of 2, interleaved).
+# The session batches of 2026-12-07 22:00 UTC (bench/RESULTS.md), bench/apps/out
+# carried by PART 1 and 2; PART 3 runs right after PART 2 on the same warm
+# machine, nothing carried, and finds the programs PART 2 tuned and linked there.
+#   PART=1: the first A/B of the background page population, whether the
+#           kernel has it, poisson19 and swc tuned at their run sizes, and a
+#           profile round of the untuned and tuned cuda programs;
+#   PART=2: the A/B of the four population modes, and all three cuda
+#           libraries tuned at the programs' sizes;
+#   PART=3: a profile round of the cuda programs, then the checked timing
+#           round of omp, pthreads, cuda and cuda_tuned (medians of 2).
+# F2S_CUDA_POPULATE, the population's switch, existed from d69533a to 4d8fc28
+# only: on later builds its settings run the same program.
 export PATH=/usr/local/cuda/bin:$PATH
 A=bench/apps
 export LD_LIBRARY_PATH=$PWD/$A/out/fortlibs
