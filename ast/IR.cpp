@@ -278,6 +278,13 @@ const Variable *Kernel::find_temp(const std::string &n) const {
   return nullptr;
 }
 
+const OutsideUse *Kernel::find_outside_use(const std::string &n) const {
+  for (const OutsideUse &u : outside_uses)
+    if (u.name == n)
+      return &u;
+  return nullptr;
+}
+
 const Variable *Kernel::find_work(const std::string &n) const {
   if (column)
     for (const Variable &v : column->work)

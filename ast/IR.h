@@ -582,6 +582,35 @@ struct PointArray {
   SourceLoc loc; ///< its first assignment in the point
 };
 
+/// What the procedure around a region does, outside it, with one variable
+/// that the library keeps private to each point (a scalar temporary, a work
+/// array of the point) or never fills (a line buffer, a column's work array).
+/// Only the front end can see the procedure's statements, so it records these
+/// facts; ast/ValuesAfterRegion decides whether the kernel may keep the
+/// variable so.
+struct OutsideUse {
+  std::string name;
+  /// Why the caller sees the variable after the call, as a phrase ("a dummy
+  /// argument", "in COMMON", "a variable of module 'm'", "the result of
+  /// function 'f'", "a variable of the host procedure 'p'"); empty for a
+  /// local of the region's procedure.
+  std::string visible;
+  /// The first read of the variable (whole, or an element) that may see the
+  /// value the source's loop leaves in it: on some path from the region's end
+  /// before an assignment to the whole variable, in an internal procedure,
+  /// earlier in a loop around the region (where the procedure jumps to
+  /// labels), or anywhere before the region for a SAVEd variable. Reads in
+  /// other regions that keep the variable private to their own points do not
+  /// count. None if there is no such read.
+  std::optional<SourceLoc> read_after;
+  /// `read_after` lies before the region and sees the value in the procedure's
+  /// next call, as the variable is SAVEd.
+  bool in_next_call = false;
+  /// The first use of the name (any reference) outside the regions that keep
+  /// it as their own line buffer or column work array; none if there is none.
+  std::optional<SourceLoc> used;
+};
+
 /// A statement that the source writes between the DO loops of the nest, at
 /// the level of the loops around it (`a(1, j) = a(2, j)` before the loop
 /// over i), which canonicalize/SinkScalars runs in the point once per
@@ -658,6 +687,13 @@ struct Kernel {
   /// element now a temporary of the point (canonicalize/PointArrays): the
   /// library neither reads nor writes them.
   std::vector<PointArray> point_arrays;
+  /// What the procedure does outside the region with those of `temps`,
+  /// `point_arrays`, `line_buffers` and the column's work arrays that it sees
+  /// or uses there, as the front end found it (see OutsideUse); a variable
+  /// nothing outside sees or uses is not listed.
+  std::vector<OutsideUse> outside_uses;
+  /// The facts recorded for `n`, if any.
+  const OutsideUse *find_outside_use(const std::string &n) const;
   /// INTEGER scalars that offset the subscripts of arrays the region only
   /// reads (`r(2*j - d)`): moved into those arrays' declared bounds, so each
   /// sizes no grid by itself (harness/ProblemSize gives it a fixed value).

@@ -21,7 +21,7 @@
 // element before it reads it: otherwise a point would read what the point
 // before it left (a dependence carried by the nest's loops, which privacy
 // would hide), so such a read is refused. Whether the procedure reads the
-// array after the region is frontend/PrivateTemps' question.
+// array after the region is ast/ValuesAfterRegion's question.
 #pragma once
 
 #include "ast/IR.h"

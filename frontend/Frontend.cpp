@@ -8,6 +8,7 @@
 #include "frontend/Frontend.h"
 #include "ast/Aliasing.h"
 #include "ast/Dependence.h"
+#include "ast/ValuesAfterRegion.h"
 #include "canonicalize/BoundingBox.h"
 #include "frontend/Directives.h"
 #include "frontend/HostAccesses.h"
@@ -246,17 +247,19 @@ private:
     dummy_names_.pop_back();
     regions_.pop_back();
   }
-  /// The procedure's statements are all seen: its regions' temporaries must
-  /// not be read after them. An internal procedure tells its host which
-  /// names are its own.
+  /// The procedure's statements are all seen: each region's kernel records
+  /// what they do with its temporaries outside it (ast/ValuesAfterRegion
+  /// decides). An internal procedure tells its host which names are its own.
   template <typename Subprogram> void end_procedure(const Subprogram &p) {
     std::vector<LoweredRegion> regions;
     for (const auto &[loop, kernel] : regions_.back())
       regions.push_back(LoweredRegion{loop, kernel == kRefused ? nullptr : &kernels_[kernel]});
-    problems_.attempt([&] {
-      check_private_temps(map_, scopes_, std::get<fp::ExecutionPart>(p.t),
+    std::vector<std::vector<OutsideUse>> uses =
+        find_outside_uses(map_, scopes_, std::get<fp::ExecutionPart>(p.t),
                           std::get<std::optional<fp::InternalSubprogramPart>>(p.t), regions);
-    });
+    for (size_t r = 0; r < regions.size(); ++r)
+      if (regions[r].kernel)
+        kernels_[regions_.back()[r].second].outside_uses = std::move(uses[r]);
     const Scope &done = scopes_.back();
     if (scopes_.size() >= 2 && scopes_[scopes_.size() - 2].is_procedure) {
       std::set<std::string> &own = scopes_[scopes_.size() - 2].internal_names[done.name];
@@ -1561,6 +1564,9 @@ LoweredFiles lower_files_here(const std::vector<std::string> &paths,
     lowering.set_implicit_copies(options.implicit_copies);
     fp::Walk(*f.parsing->parseTree(), lowering);
     for (Kernel &k : lowering.finish(problems)) {
+      // The temporaries whose value after the region the procedure may see,
+      // as the front end lowered the kernel.
+      problems.add_all(find_values_after_region(k));
       // Which loop, if any, must run in order: every later stage (and every
       // test that lowers a file) sees the kernel with it.
       k = bound_box(k);

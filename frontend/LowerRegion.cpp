@@ -153,9 +153,9 @@ Kernel RegionLowering::lower(const fp::DoConstruct &outer, const std::string &na
   k.body = canonical.nest;
   k.outer_statements = canonical.outer_statements;
   // A line buffer substituted away is not passed: the library never reads
-  // or fills it (frontend/PrivateTemps checks that nothing else reads it);
+  // or fills it (ast/ValuesAfterRegion checks that nothing else uses it);
   // nor is a work array of the point, whose elements are now temporaries
-  // (frontend/PrivateTemps checks that nothing reads it after the region).
+  // (ast/ValuesAfterRegion checks that nothing reads it after the region).
   for (const std::string &b : canonical.line_buffers)
     free_.erase(b);
   k.line_buffers = canonical.line_buffers;

@@ -1,7 +1,7 @@
 // The parse-tree side of the front end, shared by its Flang translation
 // units: Frontend.cpp (parsing, declarations, matching directives to DO
 // constructs), the files of RegionLowering.h (one annotated DO construct to a
-// kernel) and PrivateTemps.cpp (the reads of a procedure after its regions).
+// kernel) and OutsideUses.cpp (the reads of a procedure after its regions).
 // Nothing outside frontend/ includes this header.
 #pragma once
 
@@ -258,21 +258,22 @@ struct LoweredRegion {
   const Kernel *kernel;
 };
 
-/// Refuses (all at once, in one UserError) each scalar temporary and each
-/// work array of the point (Kernel::point_arrays) of `regions` (the annotated
-/// nests of the procedure whose executable statements are `body`, the
-/// innermost of `scopes`) whose value after its region could be read: one
-/// the caller sees (a dummy argument, a COMMON, module or host variable) or
-/// one that `body` may read on a path from the region's end before assigning
-/// it (with jumps to labels, or SAVE: any read after the region, or before it
-/// inside a loop around it), or that one of its `internal` procedures reads
-/// (an element of an array counts). The library keeps temporaries and work
-/// arrays private to each point, so such a value would differ. A refused
-/// region's own reads and writes of a name count for nothing: its problems
-/// come first.
-void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
-                         const fp::ExecutionPart &body,
-                         const std::optional<fp::InternalSubprogramPart> &internal,
-                         const std::vector<LoweredRegion> &regions);
+/// For each of `regions` (the annotated nests of the procedure whose
+/// executable statements are `body`, the innermost of `scopes`), what the
+/// procedure does outside it with its kernel's private variables
+/// (Kernel::outside_uses): for each scalar temporary and work array of the
+/// point, why the caller sees it (a dummy argument, a COMMON, module or host
+/// variable) and the first read that may see the value the region leaves (on
+/// a path from the region's end before an assignment to it; with jumps to
+/// labels, or SAVE: any read after the region, or before it inside a loop
+/// around it; in one of its `internal` procedures; an element of an array
+/// counts); for each line buffer and column work array, its first use outside
+/// the regions that keep it. A refused region (null kernel) gets nothing, and
+/// its own reads and writes count for nothing. ast/ValuesAfterRegion decides.
+std::vector<std::vector<OutsideUse>>
+find_outside_uses(const SourceMap &map, const std::vector<Scope> &scopes,
+                  const fp::ExecutionPart &body,
+                  const std::optional<fp::InternalSubprogramPart> &internal,
+                  const std::vector<LoweredRegion> &regions);
 
 } // namespace f2s::fe

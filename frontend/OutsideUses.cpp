@@ -1,21 +1,22 @@
-// Refusing a scalar temporary, or a work array of the point, whose value
-// could be seen after its region.
+// What a procedure does, outside its regions, with the variables each
+// region's kernel keeps private to each point or never fills: the facts of
+// Kernel::outside_uses, read off the parse tree. ast/ValuesAfterRegion
+// decides from them which variables to refuse.
 //
 // The library keeps every scalar a region assigns (other than a reduction),
 // and every local array the point assigns at constant subscripts
 // (canonicalize/PointArrays), private to each point: after the call, the
 // caller's variable still holds what it held before. Fortran's loop leaves
-// the value of the last iteration in it. That difference is invisible only when nobody reads the
-// variable afterwards, so a temporary that the caller can see (a dummy argument, a module, COMMON
-// or host variable) or that the procedure may read before assigning it again, on some path from the
-// region's end (through the branches of IF and SELECT CASE, the next trips of loops, EXIT and
-// CYCLE), is refused rather than silently given another value. Where the procedure jumps to labels
-// (GO TO and its kin), or the variable is SAVEd, any read after the region, or earlier in a loop
-// around it (a DO loop or a GO TO back), or for a SAVEd variable anywhere, counts.
+// the value of the last iteration in it. So what counts is whether the caller
+// can see the variable (a dummy argument, a module, COMMON or host variable)
+// and the first read that may see the value the loop leaves, on some path from
+// the region's end (through the branches of IF and SELECT CASE, the next trips
+// of loops, EXIT and CYCLE). Where the procedure jumps to labels (GO TO and its
+// kin), or the variable is SAVEd, any read after the region, or earlier in a
+// loop around it (a DO loop or a GO TO back), or for a SAVEd variable
+// anywhere, counts. A line buffer or a column's work array, which the library
+// never fills, counts any use outside the regions that keep it.
 #include "frontend/ParseTree.h"
-
-#include "ast/Dependence.h"
-#include "ast/IRVisitor.h"
 
 #include "flang/Parser/parse-tree-visitor.h"
 
@@ -27,15 +28,6 @@
 
 namespace f2s::fe {
 namespace {
-
-/// The position of the first assignment to each temporary of a kernel.
-struct FirstAssignments : IRVisitor {
-  std::map<std::string, SourceLoc> at;
-  void visit_assign(const Assign *a) override {
-    at.try_emplace(a->var, a->loc);
-    IRVisitor::visit_assign(a);
-  }
-};
 
 /// The variable an expression reads directly: a whole name (`x`), or the
 /// array of an element (`tv(3)`, which the parser may take for a function
@@ -486,12 +478,14 @@ struct BufferUses {
 
 } // namespace
 
-void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
-                         const fp::ExecutionPart &body,
-                         const std::optional<fp::InternalSubprogramPart> &internal,
-                         const std::vector<LoweredRegion> &regions) {
+std::vector<std::vector<OutsideUse>>
+find_outside_uses(const SourceMap &map, const std::vector<Scope> &scopes,
+                  const fp::ExecutionPart &body,
+                  const std::optional<fp::InternalSubprogramPart> &internal,
+                  const std::vector<LoweredRegion> &regions) {
+  std::vector<std::vector<OutsideUse>> found(regions.size());
   if (regions.empty())
-    return;
+    return found;
   const Scope &proc = scopes.back();
   Reads reads(regions, proc.internal_names);
   fp::Walk(body, reads);
@@ -502,69 +496,32 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
   // last.
   if (internal)
     fp::Walk(*internal, reads);
-  Problems problems;
   for (size_t r = 0; r < regions.size(); ++r) {
     if (!regions[r].kernel)
       continue;
     const Kernel &k = *regions[r].kernel;
-    // A region the dependence analysis refuses is refused for its reason
-    // (a scalar carried between points, such as a reduction spoilt by another
-    // read, is a temporary here too).
-    if (find_ordering(k).refusal)
-      continue;
-    // A line buffer is computed where the region reads it: the library
-    // leaves the array as it was, so nothing else may read it.
-    for (const std::string &b : k.line_buffers) {
-      BufferUses uses{b, regions, std::nullopt};
-      fp::Walk(body, uses);
-      if (internal && !uses.first)
-        fp::Walk(*internal, uses);
-      if (uses.first) {
-        SourceLoc use = map.at(*uses.first);
-        problems.add(
-            {k.loc, "Line buffer '" + b + "' of the " + kRegion + " is also used at " +
-                        (use.file == k.loc.file ? "line " + std::to_string(use.line) + ", column " +
-                                                      std::to_string(use.column)
-                                                : use.str()) +
-                        ", but the library computes its values where the region reads "
-                        "them and never fills it; give the region a buffer of its own"});
-      }
+    std::vector<OutsideUse> &uses = found[r];
+    // A line buffer is computed where the region reads it, and a column's
+    // work array is each column's own: the library never fills the
+    // procedure's array, so any other use counts.
+    std::vector<std::string> unfilled = k.line_buffers;
+    for (const Variable &w : k.column ? k.column->work : std::vector<Variable>{})
+      unfilled.push_back(w.name);
+    for (const std::string &b : unfilled) {
+      BufferUses buffer_uses{b, regions, std::nullopt};
+      fp::Walk(body, buffer_uses);
+      if (internal && !buffer_uses.first)
+        fp::Walk(*internal, buffer_uses);
+      if (buffer_uses.first)
+        uses.push_back(OutsideUse{b, "", std::nullopt, false, map.at(*buffer_uses.first)});
     }
-    // A column's work array is the column's own in the library, which never
-    // fills the procedure's array.
-    for (const Variable &w : k.column ? k.column->work : std::vector<Variable>{}) {
-      BufferUses uses{w.name, regions, std::nullopt};
-      fp::Walk(body, uses);
-      if (internal && !uses.first)
-        fp::Walk(*internal, uses);
-      if (uses.first) {
-        SourceLoc use = map.at(*uses.first);
-        problems.add(
-            {k.loc, "Work array '" + w.name + "' of the columns of the " + kRegion +
-                        " is also used at " +
-                        (use.file == k.loc.file ? "line " + std::to_string(use.line) + ", column " +
-                                                      std::to_string(use.column)
-                                                : use.str()) +
-                        ", but the library gives each column a copy of its own and "
-                        "never fills it; give the region a work array of its own"});
-      }
-    }
-    FirstAssignments first;
-    first.visit(k.body);
     const Reads::Span &span = reads.span(r);
-    // A scalar temporary, or a work array of the point, first assigned at
-    // `at`: refused where the procedure may read the value the source's
-    // loop leaves in it.
-    auto check = [&](const std::string &name, const std::string &what, const SourceLoc &at) {
-      std::string head = what + " is assigned in the " + kRegion + " and ";
-      std::string tail = ", but the library keeps it private to each point";
-      if (auto why = visible_to_caller(proc, scopes, name)) {
-        problems.add({at, head + "is " + *why + ", so its value after the region can be read" +
-                              tail +
-                              "; use a local variable for it if nothing after the region "
-                              "needs its value"});
-        return;
-      }
+    // A scalar temporary, or a work array of the point: whether the caller
+    // sees it, and the first read that may see the value the source's loop
+    // leaves in it.
+    auto record = [&](const std::string &name) {
+      OutsideUse use{name, visible_to_caller(proc, scopes, name).value_or(""), std::nullopt, false,
+                     std::nullopt};
       // A later region that assigns the name has a temporary of its own.
       auto sees_value = [&](const Reads::Read &read) {
         if (read.region < 0)
@@ -604,24 +561,19 @@ void check_private_temps(const SourceMap &map, const std::vector<Scope> &scopes,
         if (seen)
           live = seen->source;
       }
-      if (!live)
-        return;
-      SourceLoc read_at = map.at(*live);
-      std::string where = read_at.file == at.file ? "line " + std::to_string(read_at.line) +
-                                                        ", column " + std::to_string(read_at.column)
-                                                  : read_at.str();
-      problems.add({at, head +
-                            (!seen || seen->seq > span.end || !saved
-                                 ? "read after it ("
-                                 : "read in the next call, as it is SAVEd (") +
-                            where + ")" + tail});
+      if (live) {
+        use.read_after = map.at(*live);
+        use.in_next_call = seen && seen->seq < span.start && saved;
+      }
+      if (!use.visible.empty() || use.read_after)
+        uses.push_back(std::move(use));
     };
     for (const Variable &t : k.temps)
-      check(t.name, "'" + t.name + "'", first.at.count(t.name) ? first.at[t.name] : k.loc);
+      record(t.name);
     for (const PointArray &a : k.point_arrays)
-      check(a.name, "Work array '" + a.name + "' of the point", a.loc);
+      record(a.name);
   }
-  problems.throw_if_any();
+  return found;
 }
 
 } // namespace f2s::fe
