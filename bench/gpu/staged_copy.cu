@@ -41,10 +41,9 @@ int main(int argc, char **argv) {
   printf("staged copies: threshold %zu MiB, chunks of %zu MiB, %d pinned buffers, %d host "
          "threads%s; first copy (makes the ring) %.1f ms\n",
          f2s_stage_min >> 20, f2s_stage_chunk >> 20, (int)F2S_STAGE_BUFS, f2s_stage_threads,
-         f2s_stage_state > 0 ? "" : " (NOT STAGED: F2S_CUDA_STAGE=0 or no pinned memory)",
-         1e3 * t);
-  printf("%10s %12s %12s %12s %12s %12s %12s  %s\n", "MiB", "plain h2d", "staged h2d",
-         "pinned h2d", "plain d2h", "staged d2h", "pinned d2h", "(GB/s)");
+         f2s_stage_state > 0 ? "" : " (NOT STAGED: F2S_CUDA_STAGE=0 or no pinned memory)", 1e3 * t);
+  printf("%10s %12s %12s %12s %12s %12s %12s  %s\n", "MiB", "plain h2d", "staged h2d", "pinned h2d",
+         "plain d2h", "staged d2h", "pinned d2h", "(GB/s)");
   for (size_t bytes = (size_t)64 << 20; bytes <= largest; bytes *= 2) {
     std::vector<double> s[6];
     for (int rep = 0; rep < 6; ++rep) {
@@ -96,8 +95,8 @@ int main(int argc, char **argv) {
     std::vector<double> s[5];
     for (int rep = 0; rep < 4; ++rep)
       for (int form = 0; form < 4; ++form) {
-        char *fresh = (char *)mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        char *fresh =
+            (char *)mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (fresh == MAP_FAILED)
           return 1;
         if (form == 1)

@@ -287,16 +287,14 @@ TEST_F(Dispatch, ProfileCountsCallsAndCopiesPerKernelAndTarget) {
   // calls and, below, the CPU's; the rates from the time in the same table,
   // so never 0.
   const std::string rated = " +(?!0 )[0-9.e+-]+ GB/s  37x11 \\(2, (?!0 )[0-9.e+-]+ GB/s\\)\n";
-  EXPECT_TRUE(std::regex_search(r.err, std::regex("  alias_resid +cuda" + rated)))
-      << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("  alias_resid +cuda" + rated))) << r.err;
   // The context's creation is a row of its own, made once.
   EXPECT_TRUE(std::regex_search(r.err, std::regex("  \\(CUDA start-up\\) +cuda +1 +[0-9.]+ ")))
       << r.err;
   r = run({exe_, "calls"}, {{"F2S_TARGET", "cpu"}, {"F2S_PROFILE", "1"}});
   EXPECT_TRUE(passed(r)) << r.out << r.err;
   EXPECT_TRUE(std::regex_search(r.err, std::regex("  alias_resid +pthreads +2 ")));
-  EXPECT_TRUE(std::regex_search(r.err, std::regex("  alias_resid +pthreads" + rated)))
-      << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("  alias_resid +pthreads" + rated))) << r.err;
   EXPECT_EQ(r.err.find("CUDA start-up"), std::string::npos) << r.err;
   r = run({exe_, "calls"});
   EXPECT_TRUE(passed(r)) << r.out << r.err;
