@@ -51,7 +51,7 @@ static void f2s_fill_task(int tid, int nthreads, void *arg) {
       ((float *)f->data)[i] = (float)v;
     else if (f->type == 3)
       ((int32_t *)f->data)[i] = (int32_t)(v * 100) & 1;
-    else
+    else /* kHarnessIntegerData (HarnessPrinter.h) says what this gives */
       ((int32_t *)f->data)[i] = (int32_t)(v * 100);
   }
 }

@@ -4,10 +4,20 @@
 
 #include "ast/IR.h"
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace f2s {
+
+/// The values the harness's data gives an INTEGER grid's elements:
+/// `(int32_t)(v * 100)` of its pseudo-random v in [0.5, 1.5) (f2s_fill_task
+/// below); a LOGICAL grid's are 0 and 1. What a bound read from such a grid
+/// can reach when the harness runs (harness/ProblemSize sizes grids by it):
+/// change both with the fill.
+inline constexpr std::pair<int64_t, int64_t> kHarnessIntegerData{50, 149},
+    kHarnessLogicalData{0, 1};
 
 /// A complete C program for kernel `original` and one variant of it, given as
 /// the C text of the variant (`variant_code`, defining `variant_fn` with the

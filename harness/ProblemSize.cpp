@@ -4,6 +4,7 @@
 #include "ast/IRPrinter.h"
 #include "ast/IRVisitor.h"
 #include "ast/InnerLoops.h"
+#include "codegen/HarnessPrinter.h"
 
 #include <algorithm>
 #include <cassert>
@@ -274,11 +275,6 @@ void column_levels(const Kernel &k, ProblemSize &size,
   }
 }
 
-/// What the tuning harness stores in an element of an INTEGER grid: its
-/// random data (codegen/HarnessPrinter, f2s_fill_task) is `(int32_t)(v *
-/// 100)` with v in [0.5, 1.5), and 0 or 1 for a LOGICAL grid.
-constexpr std::pair<int64_t, int64_t> kIntGridValues{50, 149}, kLogicalGridValues{0, 1};
-
 using Range = std::pair<int64_t, int64_t>;
 
 /// The values an INTEGER expression of the point may take in the tuning
@@ -302,7 +298,7 @@ public:
       const Variable *grid = k_.find_arg(g->grid);
       if (!grid || (grid->type != Type::Int32 && grid->type != Type::Bool))
         return std::nullopt;
-      return grid->type == Type::Int32 ? kIntGridValues : kLogicalGridValues;
+      return grid->type == Type::Int32 ? kHarnessIntegerData : kHarnessLogicalData;
     }
     if (const Unary *u = as<Unary>(e); u && u->op == UnaryOp::Neg) {
       auto a = of(u->a);
@@ -429,7 +425,7 @@ void inner_loop_ranges(const Kernel &k, ProblemSize &size,
   // j)`), the loops to an argument (`do k = 1, km`) reach as deep, as a
   // column's depth and its number of levels do in the program.
   constexpr int64_t kInnerRadius = 2;
-  const int64_t radius = has_point_bounds(k) ? kIntGridValues.second : kInnerRadius;
+  const int64_t radius = has_point_bounds(k) ? kHarnessIntegerData.second : kInnerRadius;
   struct Inner : IRVisitor {
     const Kernel &k;
     LoopRanges &loops;
