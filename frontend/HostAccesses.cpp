@@ -3,6 +3,8 @@
 #include "frontend/HostAccesses.h"
 #include "frontend/ParseTree.h"
 
+#include "frontend/Names.h"
+
 #include "flang/Parser/parse-tree-visitor.h"
 #include "flang/Parser/tools.h"
 
@@ -15,17 +17,6 @@ namespace {
 std::string label_text(const std::optional<fp::Label> &l) {
   return l ? std::to_string(*l) : std::string();
 }
-
-/// Every name in a node.
-struct AllNames {
-  std::set<std::string> &into;
-  template <typename U> bool Pre(const U &) { return true; }
-  template <typename U> void Post(const U &) {}
-  bool Pre(const fp::Name &n) {
-    into.insert(text_of(n.source));
-    return false;
-  }
-};
 
 /// Collects the names, definitions, calls and branch labels of one
 /// statement (or of an expression).
@@ -121,8 +112,7 @@ struct NameCollector {
       }
       if (statement && !arg.base.empty())
         ++passed[arg.base];
-      AllNames names{arg.names};
-      fp::Walk(actual, names);
+      collect_names(actual, arg.names);
       c.args.push_back(std::move(arg));
     }
     c.names = std::move(args.names);
@@ -132,8 +122,7 @@ struct NameCollector {
   /// Every name in `node`, into `into` (a plain walk: this collector's own
   /// Pre of an ALLOCATE would call itself again).
   template <typename T> static void collect_into(const T &node, std::set<std::string> &into) {
-    AllNames names{into};
-    fp::Walk(node, names);
+    collect_names(node, into);
   }
 };
 

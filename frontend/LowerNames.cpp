@@ -6,6 +6,8 @@
 #include "canonicalize/FoldConstants.h"
 #include "frontend/RegionLowering.h"
 
+#include "frontend/Names.h"
+
 #include "flang/Parser/parse-tree-visitor.h"
 
 namespace f2s::fe::lowering {
@@ -25,17 +27,13 @@ struct WholeNames {
   }
 };
 
-/// Whether an expression reads one of `names`.
-struct ReadsAny {
-  const std::set<std::string> &names;
-  bool found = false;
-  template <typename T> bool Pre(const T &) { return !found; }
-  template <typename T> void Post(const T &) {}
-  bool Pre(const fp::Name &n) {
-    found |= names.count(text_of(n.source)) > 0;
-    return false;
-  }
-};
+/// Whether a node reads one of `names`.
+template <typename T> bool reads_any(const T &node, const std::set<std::string> &names) {
+  for (const std::string &n : names_in(node))
+    if (names.count(n))
+      return true;
+  return false;
+}
 
 /// Whether an expression reads an array element whose subscripts read one
 /// of `varying` (`kmt(i, j)`, not `m(2)`).
@@ -52,9 +50,7 @@ struct ReadsVaryingElement {
   template <typename T> bool Pre(const T &) { return !found; }
   template <typename T> void Post(const T &) {}
   template <typename T> bool subscripts_vary(const T &subscripts) {
-    ReadsAny reads{varying};
-    fp::Walk(subscripts, reads);
-    return reads.found;
+    return reads_any(subscripts, varying);
   }
   // Before semantics, `kmt(i, j)` in an expression reads as a call.
   bool Pre(const fp::FunctionReference &f) {
@@ -117,11 +113,9 @@ bool RegionLowering::reads_point_values(const fp::Expr &e) const {
       }
     }
   }
-  ReadsAny scalars{*point_scalars_};
-  fp::Walk(e, scalars);
   ReadsVaryingElement elements{scopes_, varying_};
   fp::Walk(e, elements);
-  return scalars.found || elements.found;
+  return reads_any(e, *point_scalars_) || elements.found;
 }
 
 std::string RegionLowering::why_not_affine(const fp::Expr &e) const {

@@ -15,6 +15,8 @@
 // dependence of the source's.
 #include "frontend/RegionLowering.h"
 
+#include "frontend/Names.h"
+
 #include "flang/Parser/parse-tree-visitor.h"
 
 #include <algorithm>
@@ -42,24 +44,13 @@ struct ArrayRefs {
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
 
-  struct Names {
-    std::set<std::string> found;
-    template <typename T> bool Pre(const T &) { return true; }
-    template <typename T> void Post(const T &) {}
-    bool Pre(const fp::Name &n) {
-      found.insert(text_of(n.source));
-      return true;
-    }
-  };
-
   void note(const std::vector<const fp::Expr *> &subs) {
     std::vector<Subscript> ref;
     for (const fp::Expr *e : subs) {
-      Names names;
-      fp::Walk(*e, names);
+      const std::set<std::string> names = names_in(*e);
       Subscript s;
       for (const std::string &v : vars)
-        if (names.found.count(v))
+        if (names.count(v))
           s.vars.insert(v);
       s.alone = s.vars.size() == 1 && text_of(e->source) == *s.vars.begin();
       ref.push_back(std::move(s));
